@@ -1,0 +1,129 @@
+import { existsSync } from 'node:fs';
+import { z } from 'zod';
+
+/*
+ * The only module that reads process.env (architecture rule): every process loads this once at
+ * start and passes the typed result down. Variables are documented in .env.example and the README.
+ */
+
+const port = z.coerce
+  .number({ error: 'expected a port number' })
+  .int('expected a whole number')
+  .min(0, 'expected a port between 0 and 65535')
+  .max(65535, 'expected a port between 0 and 65535');
+
+const positiveInt = (max: number) =>
+  z.coerce
+    .number({ error: 'expected a number' })
+    .int('expected a whole number')
+    .min(1, `expected a whole number from 1 to ${max}`)
+    .max(max, `expected a whole number from 1 to ${max}`);
+
+const urlWithProtocol = (protocols: string[], example: string) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, `expected a URL like ${example}`);
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'expected development, production or test' }).default('development'),
+  HOST: z.string().trim().min(1, 'expected a host name or address').default('0.0.0.0'),
+  PORT: port.default(3000),
+  PUBLIC_URL: urlWithProtocol(['http:', 'https:'], 'https://coach.example.com').optional(),
+  DATABASE_URL: urlWithProtocol(['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/db').optional(),
+  PG_POOL_MAX: positiveInt(100).default(10),
+  REDIS_URL: urlWithProtocol(['redis:', 'rediss:'], 'redis://127.0.0.1:6379').optional(),
+  QUEUE_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_{}:-]{1,64}$/, 'expected 1-64 letters, digits, _ - : { }')
+    .default('hf'),
+  WORKER_CONCURRENCY: positiveInt(64).default(5),
+  DATA_DIR: z.string().trim().min(1, 'expected a folder path').default('.data'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'expected one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
+  ADMIN_EMAIL: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z.email('expected an email address').optional(),
+  ),
+  ADMIN_PASSWORD: optionalText.refine(
+    (value) => value === undefined || value.length >= 12,
+    'expected at least 12 characters for the admin password',
+  ),
+});
+
+export type Config = z.infer<typeof configSchema> & {
+  /** Base URL the site is reached at; defaults to http://localhost:PORT. */
+  publicUrl: string;
+  /** Pretty logs for a human at a terminal, JSON lines for everything else. */
+  prettyLogs: boolean;
+};
+
+/** Variables whose values must never be echoed back in an error message. */
+const SECRET_KEYS = new Set(['DATABASE_URL', 'REDIS_URL', 'ADMIN_PASSWORD']);
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates an environment into a typed Config; throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { isTTY?: boolean } = {}): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const key = String(issue.path[0] ?? 'environment');
+      const raw = env[key];
+      const shown = raw !== undefined && !SECRET_KEYS.has(key) ? ` (got "${raw}")` : '';
+      return `${key}: ${issue.message}${shown}`;
+    });
+    throw new ConfigError(problems);
+  }
+  const parsed = result.data;
+  return {
+    ...parsed,
+    publicUrl: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ''),
+    prettyLogs: options.isTTY ?? Boolean(process.stdout.isTTY),
+  };
+}
+
+/** Loads the process's configuration (a .env file fills in what the environment lacks), or prints what is wrong and exits 1. */
+export function loadConfigOrExit(): Config {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/** The URL of a service the running process cannot do without, or a clear exit. */
+export function requireUrl(config: Config, key: 'DATABASE_URL' | 'REDIS_URL'): string {
+  const value = config[key];
+  if (!value) {
+    process.stderr.write(`${key}: required here; set it, or run the whole system with \`npm start\`, which provides one.\n`);
+    process.exit(1);
+  }
+  return value;
+}
