@@ -1,0 +1,60 @@
+// Shared by `npm start` and `npm test`, which must work on a fresh clone: install dependencies
+// when package-lock.json changed since the last install, and rebuild the web app when its sources
+// changed since the last build. Plain Node (no dependencies): it runs before anything is installed.
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const INSTALL_STAMP = path.join(ROOT, 'node_modules', '.hf-install-stamp');
+const BUILD_STAMP = path.join(ROOT, 'web', 'dist', '.hf-build-stamp');
+const WEB_INPUTS = ['web', 'machines', 'package-lock.json'];
+const SKIP = new Set(['node_modules', 'dist', 'e2e', '.data']);
+
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: process.env });
+  if (result.status !== 0) {
+    process.stderr.write(`\n${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal}).\n`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+function readStamp(file) {
+  return existsSync(file) ? readFileSync(file, 'utf8') : '';
+}
+
+/** Runs `npm ci` unless node_modules was installed from this exact lockfile. */
+export function ensureInstalled() {
+  const lock = readFileSync(path.join(ROOT, 'package-lock.json'));
+  const stamp = createHash('sha256').update(lock).update(process.version).digest('hex');
+  if (readStamp(INSTALL_STAMP) === stamp) return;
+  process.stdout.write('Installing dependencies (npm ci) ...\n');
+  run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error']);
+  writeFileSync(INSTALL_STAMP, stamp);
+}
+
+function fingerprint(entry, hash) {
+  const full = path.join(ROOT, entry);
+  if (!existsSync(full)) return;
+  const stat = statSync(full);
+  if (stat.isDirectory()) {
+    for (const name of readdirSync(full).sort()) {
+      if (!SKIP.has(name) && !/\.(test|int\.test|e2e\.test)\.tsx?$/.test(name)) fingerprint(path.join(entry, name), hash);
+    }
+  } else {
+    hash.update(`${entry}\0${stat.size}\0${stat.mtimeMs}\0`);
+  }
+}
+
+/** Builds web/ with Vite unless web/dist was built from the current sources. */
+export function ensureWebBuilt() {
+  const hash = createHash('sha256');
+  for (const entry of WEB_INPUTS) fingerprint(entry, hash);
+  const stamp = hash.digest('hex');
+  if (readStamp(BUILD_STAMP) === stamp && existsSync(path.join(ROOT, 'web', 'dist', 'index.html'))) return;
+  process.stdout.write('Building the web app (vite build) ...\n');
+  run(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn']);
+  writeFileSync(BUILD_STAMP, stamp);
+}

@@ -1,0 +1,82 @@
+import type pg from 'pg';
+import { generatePassword, hashPassword } from './password.js';
+
+/** Any fixed number works; it only has to be the same in every process that bootstraps. */
+const BOOTSTRAP_LOCK = 7_301_442;
+
+export type BootstrapResult =
+  | { created: false }
+  | { created: true; email: string; generatedPassword?: string };
+
+/**
+ * Creates the first admin when none exists: from ADMIN_EMAIL / ADMIN_PASSWORD when set, otherwise
+ * admin@localhost with a random password the caller prints once. Concurrent starts serialise on an
+ * advisory lock, so exactly one admin is created.
+ */
+export async function ensureAdmin(pool: pg.Pool, options: { email?: string; password?: string }): Promise<BootstrapResult> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
+    const existing = await client.query("SELECT 1 FROM users WHERE role = 'admin' LIMIT 1");
+    if (existing.rowCount) {
+      await client.query('COMMIT');
+      return { created: false };
+    }
+    const email = normaliseEmail(options.email ?? 'admin@localhost');
+    const generatedPassword = options.password ? undefined : generatePassword();
+    const passwordHash = await hashPassword(options.password ?? generatedPassword!);
+    await client.query(
+      "INSERT INTO users (email, password_hash, role, must_change_password) VALUES ($1, $2, 'admin', $3)",
+      [email, passwordHash, generatedPassword !== undefined],
+    );
+    await client.query('COMMIT');
+    return generatedPassword ? { created: true, email, generatedPassword } : { created: true, email };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** Adds an admin; throws AdminExistsError when the email is taken. */
+export async function createAdmin(pool: pg.Pool, email: string, password: string): Promise<void> {
+  const result = await pool.query(
+    "INSERT INTO users (email, password_hash, role) VALUES ($1, $2, 'admin') ON CONFLICT (email) DO NOTHING",
+    [normaliseEmail(email), await hashPassword(password)],
+  );
+  if (result.rowCount === 0) throw new AdminExistsError(email);
+}
+
+/** Sets a new password and signs the user out everywhere; false when no such user. */
+export async function resetPassword(pool: pg.Pool, email: string, password: string): Promise<boolean> {
+  const passwordHash = await hashPassword(password);
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const updated = await client.query(
+      'UPDATE users SET password_hash = $2, must_change_password = false WHERE email = $1 RETURNING id',
+      [normaliseEmail(email), passwordHash],
+    );
+    if (updated.rowCount) await client.query('DELETE FROM sessions WHERE user_id = $1', [updated.rows[0].id]);
+    await client.query('COMMIT');
+    return Boolean(updated.rowCount);
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export class AdminExistsError extends Error {
+  constructor(email: string) {
+    super(`An account with the email ${email} already exists.`);
+    this.name = 'AdminExistsError';
+  }
+}
+
+function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}

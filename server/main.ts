@@ -1,0 +1,43 @@
+import { loadConfigOrExit, requireUrl } from './config/index.js';
+import { buildApp } from './app.js';
+import { ensureAdmin } from './auth/admin-users.js';
+import { createPool } from './db/pool.js';
+import { migrate } from './db/migrate.js';
+import { createRedis } from './redis.js';
+import { onShutdown } from './shutdown.js';
+
+const config = loadConfigOrExit();
+const pool = createPool(requireUrl(config, 'DATABASE_URL'), config.PG_POOL_MAX);
+const redis = createRedis(requireUrl(config, 'REDIS_URL'), 'producer');
+const app = await buildApp({ config, pool, redis });
+
+try {
+  await migrate(requireUrl(config, 'DATABASE_URL'), (message) => app.log.info(message));
+  const admin = await ensureAdmin(pool, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
+  if (admin.created) {
+    app.log.info({ email: admin.email }, 'created the first admin account');
+    // Straight to the terminal, never into the logs: shown once, on the first start only.
+    if (admin.generatedPassword) {
+      process.stdout.write(
+        `\n  Admin account: ${admin.email}  one-time password: ${admin.generatedPassword}\n` +
+          '  (shown only now; change it with `npm run admin -- reset-password EMAIL`)\n\n',
+      );
+    }
+  }
+  await app.listen({ host: config.HOST, port: config.PORT });
+} catch (error) {
+  app.log.fatal({ err: error }, 'server failed to start');
+  await app.close().catch(() => {});
+  await Promise.allSettled([pool.end(), redis.quit()]);
+  process.exit(1);
+}
+
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : config.PORT;
+process.send?.({ type: 'ready', port });
+
+onShutdown(app.log, async () => {
+  // close() stops accepting, ends websockets and waits for in-flight requests
+  await app.close();
+  await Promise.allSettled([pool.end(), redis.quit()]);
+});

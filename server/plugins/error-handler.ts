@@ -1,0 +1,62 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ZodError } from 'zod';
+
+/** The one shape of every error response. */
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  fields?: Record<string, string>;
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/** A zod failure as { 'a.b': 'message' }, naming each bad field. */
+export function zodFields(error: ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.join('.') : '(body)';
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}
+
+/** Shapes every error as ErrorBody and hides the details of 5xx errors. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ZodError | Error, request, reply) => {
+    if (error instanceof ZodError) {
+      const fields = zodFields(error);
+      return reply.status(400).send({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: `Invalid ${Object.keys(fields).join(', ')}`,
+        fields,
+      } satisfies ErrorBody);
+    }
+    const statusCode = 'statusCode' in error && typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+    if (statusCode >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.status(statusCode).send({
+        statusCode,
+        error: REASONS[statusCode] ?? 'Server Error',
+        message: statusCode === 503 ? error.message : 'Something went wrong on our side. Please try again.',
+      } satisfies ErrorBody);
+    }
+    return reply.status(statusCode).send({
+      statusCode,
+      error: REASONS[statusCode] ?? 'Error',
+      message: error.message,
+    } satisfies ErrorBody);
+  });
+}

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
+
+const CHECK_TIMEOUT_MS = 2_000;
+
+function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out`)), CHECK_TIMEOUT_MS);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function check(probe: () => Promise<unknown>, what: string): Promise<'ok' | 'down'> {
+  try {
+    await withTimeout(probe(), what);
+    return 'ok';
+  } catch {
+    return 'down';
+  }
+}
+
+/** GET /healthz (the process is up) and GET /readyz (PostgreSQL and Redis both answer). */
+export async function healthRoutes(app: FastifyInstance, deps: { pool: pg.Pool; redis: Redis }): Promise<void> {
+  app.get('/healthz', async () => ({ status: 'ok', uptimeSeconds: Math.round(process.uptime()) }));
+
+  app.get('/readyz', async (_request, reply) => {
+    const [postgres, redis] = await Promise.all([
+      check(() => deps.pool.query('SELECT 1'), 'postgres'),
+      check(() => deps.redis.ping(), 'redis'),
+    ]);
+    const down = Object.entries({ postgres, redis }).filter(([, state]) => state === 'down').map(([name]) => name);
+    if (down.length) {
+      return reply.status(503).send({
+        status: 'unavailable',
+        checks: { postgres, redis },
+        message: `${down.join(' and ')} ${down.length > 1 ? 'are' : 'is'} not answering`,
+      });
+    }
+    return { status: 'ok', checks: { postgres, redis } };
+  });
+}

@@ -1,0 +1,19 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig({
+  root,
+  plugins: [react(), tailwindcss()],
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  // `npm run dev`: Vite serves the app with hot reload and forwards API and socket calls to the server
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': { target: 'http://localhost:3000', ws: true },
+    },
+  },
+});

@@ -1,0 +1,39 @@
+import { Worker } from 'bullmq';
+import { loadConfigOrExit, requireUrl } from '../server/config/index.js';
+import { createPool } from '../server/db/pool.js';
+import { createLogger } from '../server/logger.js';
+import { createRedis } from '../server/redis.js';
+import { onShutdown } from '../server/shutdown.js';
+import { processors } from './processors/index.js';
+
+const config = loadConfigOrExit();
+const log = createLogger(config, 'worker');
+const pool = createPool(requireUrl(config, 'DATABASE_URL'), config.PG_POOL_MAX);
+// One connection shared by all workers for ordinary commands; BullMQ duplicates it for blocking reads.
+const connection = createRedis(requireUrl(config, 'REDIS_URL'), 'worker');
+
+const workers = Object.entries(processors).map(
+  ([queue, processor]) =>
+    new Worker(queue, (job) => processor(job, { pool, log }), {
+      connection,
+      prefix: config.QUEUE_PREFIX,
+      concurrency: config.WORKER_CONCURRENCY,
+      // keep failed jobs for ops; trim completed ones
+      removeOnComplete: { age: 24 * 3600, count: 1000 },
+      removeOnFail: { age: 30 * 24 * 3600 },
+    }),
+);
+for (const worker of workers) {
+  worker.on('error', (error) => log.error({ err: error, queue: worker.name }, 'worker error'));
+  worker.on('failed', (job, error) => log.warn({ queue: worker.name, jobId: job?.id, err: error }, 'job failed'));
+}
+await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+log.info({ queues: workers.map((worker) => worker.name), concurrency: config.WORKER_CONCURRENCY }, 'worker ready');
+process.send?.({ type: 'ready' });
+
+onShutdown(log, async () => {
+  // close() lets in-flight jobs finish; anything still running when the process dies is handed
+  // back by BullMQ's stalled-job check, so nothing is lost
+  await Promise.all(workers.map((worker) => worker.close()));
+  await Promise.allSettled([pool.end(), connection.quit()]);
+});
