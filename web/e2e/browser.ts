@@ -1,0 +1,17 @@
+import { chromium, type Browser } from 'playwright-core';
+
+/** Flags for Debian's chromium on a machine with a closed network and no display. */
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Launches Debian's chromium (CHROMIUM_PATH overrides the location). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+}
