@@ -1,11 +1,18 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runTs } from '../test/processes.js';
 import { testEnv } from '../test/helpers.js';
 
 describe('workers/main.ts as a process', () => {
   it('connects, reports ready and stops on SIGTERM with exit 0 within 10 s', async () => {
-    const worker = runTs('workers/main.ts', testEnv({ LOG_LEVEL: 'info' }));
+    const tmpDir = mkdtempSync(path.join(tmpdir(), 'hf-worker-'));
+    const worker = runTs('workers/main.ts', testEnv({ LOG_LEVEL: 'info', TMPDIR: tmpDir }));
     await worker.waitFor('worker ready');
+    // the docker-compose health check reads this heartbeat
+    const beat = Number(readFileSync(path.join(tmpDir, 'hf-worker-heartbeat'), 'utf8'));
+    expect(Date.now() - beat).toBeLessThan(10_000);
     const sentAt = Date.now();
     worker.child.kill('SIGTERM');
     const stopped = await worker.exited;

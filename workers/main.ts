@@ -4,6 +4,7 @@ import { createPool } from '../server/db/pool.js';
 import { createLogger } from '../server/logger.js';
 import { createRedis } from '../server/redis.js';
 import { onShutdown } from '../server/shutdown.js';
+import { startHeartbeat } from './heartbeat.js';
 import { processors } from './processors/index.js';
 
 const config = loadConfigOrExit();
@@ -29,9 +30,11 @@ for (const worker of workers) {
 }
 await Promise.all(workers.map((worker) => worker.waitUntilReady()));
 log.info({ queues: workers.map((worker) => worker.name), concurrency: config.WORKER_CONCURRENCY }, 'worker ready');
+const stopHeartbeat = startHeartbeat(connection);
 process.send?.({ type: 'ready' });
 
 onShutdown(log, async () => {
+  stopHeartbeat();
   // close() lets in-flight jobs finish; anything still running when the process dies is handed
   // back by BullMQ's stalled-job check, so nothing is lost
   await Promise.all(workers.map((worker) => worker.close()));
