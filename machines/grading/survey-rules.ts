@@ -1,0 +1,57 @@
+import type { QualificationSurvey, SurveyFlag, SurveyOption } from '../content/schemas';
+import { chosenOption, scoredQuestions } from './survey-score';
+import type { SurveyAnswers } from './types';
+
+/** q1, the investment question: one of the two critical questions. */
+export const INVESTMENT_QUESTION = 'q1_investment';
+/** q2, the start-date question: the other critical question. */
+export const TIMING_QUESTION = 'q2_time';
+
+/** Points off the total for a validation-seeking mindset (q4 'validation'). */
+export const VALIDATION_PENALTY = 15;
+/** Points added for critical urgency with the money ready (q3 'critical' with q1 ready). */
+export const URGENCY_BONUS = 10;
+/** The highest total a lead who needs time on both money and start date can reach. */
+export const DELAY_CAP = 49;
+
+function flagged(option: SurveyOption | undefined, flag: SurveyFlag): boolean {
+  return option?.flag === flag;
+}
+
+/** The chosen options that auto-disqualify (q1 'not_ready', q2 'schedule_full'); any one forces nurture. */
+export function disqualifyingAnswers(survey: QualificationSurvey, answers: SurveyAnswers): SurveyOption[] {
+  return scoredQuestions(survey).flatMap((q) => {
+    const chosen = chosenOption(survey, answers, q.id);
+    return chosen && flagged(chosen, 'disqualify') ? [chosen] : [];
+  });
+}
+
+/** True when q1 needs time and q2 cannot start for 3 months: the total is capped at 49. */
+export function delayCapApplies(survey: QualificationSurvey, answers: SurveyAnswers): boolean {
+  return (
+    flagged(chosenOption(survey, answers, INVESTMENT_QUESTION), 'delay') &&
+    flagged(chosenOption(survey, answers, TIMING_QUESTION), 'delay')
+  );
+}
+
+/** -15 when any chosen option seeks validation (q4 'validation'), else 0. */
+export function validationAdjustment(survey: QualificationSurvey, answers: SurveyAnswers): number {
+  const seeksValidation = scoredQuestions(survey).some((q) => flagged(chosenOption(survey, answers, q.id), 'validation'));
+  return seeksValidation ? -VALIDATION_PENALTY : 0;
+}
+
+/** True when q1 says the money is ready (ready_now or payment_terms). */
+export function readyToInvest(survey: QualificationSurvey, answers: SurveyAnswers): boolean {
+  return flagged(chosenOption(survey, answers, INVESTMENT_QUESTION), 'ready');
+}
+
+/** True when q2 says they can start within 30 days (start_immediately or start_30_days). */
+export function readyToStart(survey: QualificationSurvey, answers: SurveyAnswers): boolean {
+  return flagged(chosenOption(survey, answers, TIMING_QUESTION), 'ready');
+}
+
+/** +10 when urgency is critical (q3 'critical') and q1 is ready_now or payment_terms, else 0. */
+export function urgencyAdjustment(survey: QualificationSurvey, answers: SurveyAnswers): number {
+  const critical = scoredQuestions(survey).some((q) => flagged(chosenOption(survey, answers, q.id), 'critical'));
+  return critical && readyToInvest(survey, answers) ? URGENCY_BONUS : 0;
+}
