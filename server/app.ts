@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type { Config } from './config/index.js';
 import { loggerOptions } from './logger.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
+import { openApi } from './plugins/openapi.js';
 import { staticSite } from './plugins/static-site.js';
 import { websocketEndpoint } from './plugins/websocket.js';
 import { healthRoutes } from './routes/health.js';
@@ -28,6 +29,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
   });
   registerErrorHandler(app);
+  // root-level on purpose: validator and serializer compilers apply only to their own context
+  await openApi(app);
   await app.register(healthRoutes, { pool: deps.pool, redis: deps.redis });
   await app.register(websocketEndpoint);
   await app.register(staticSite, { root: deps.webRoot });

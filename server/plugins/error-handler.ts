@@ -44,6 +44,19 @@ export function registerErrorHandler(app: FastifyInstance): void {
         fields,
       } satisfies ErrorBody);
     }
+    if ('validation' in error && Array.isArray(error.validation) && error.validation.length) {
+      const fields: Record<string, string> = {};
+      for (const issue of error.validation) {
+        const key = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || (error.validationContext ?? 'body');
+        fields[key] ??= issue.message ?? 'is invalid';
+      }
+      return reply.status(400).send({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: `Invalid ${error.validationContext ?? 'request'}: ${Object.keys(fields).join(', ')}`,
+        fields,
+      } satisfies ErrorBody);
+    }
     const statusCode = 'statusCode' in error && typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     if (statusCode >= 500) {
       request.log.error({ err: error }, 'request failed');
