@@ -1,0 +1,116 @@
+import { type SnapshotFrom } from 'xstate';
+import { getShortestPaths, getStateNodes } from 'xstate/graph';
+import { describe, expect, it } from 'vitest';
+import type { AssessmentFlowEvent, AssessmentFlowInput } from '../protocol/assessment-flow.js';
+import { LEAD_ID, resultFor, sampleEvents, startFlow } from './assessment-flow.fixtures.js';
+import { assessmentFlowMachine, RESULTS_DELAY_MS, resultTier } from './assessment-flow.machine.js';
+
+type FlowSnapshot = SnapshotFrom<typeof assessmentFlowMachine>;
+
+/** The parts of context that change where events lead; the rest would only multiply paths. */
+function serializeState(snapshot: FlowSnapshot): string {
+  const { context } = snapshot;
+  return JSON.stringify({
+    value: snapshot.value,
+    tier: context.result && resultTier(context.result),
+    purpose: context.paymentPurpose,
+    homework: context.homeworkSource,
+    lead: context.session.leadId !== null,
+    email: context.session.email !== null,
+    survey: context.session.surveyCompleted,
+    notice: context.notice?.description ?? null,
+  });
+}
+
+/** Ways the modal opens; together they reach every step. */
+const openings: Record<string, AssessmentFlowInput> = {
+  direct: {},
+  'as Mirror': { mode: 'mirror' },
+  'community referral as Mirror': { mode: 'mirror', communityReferral: true },
+  'community referral': { communityReferral: true },
+  'stored result': {
+    storedResult: resultFor('homework'),
+    knownSession: { leadId: LEAD_ID, email: 'ada@example.com', name: 'Ada', source: 'direct', leadToken: null },
+  },
+};
+
+/**
+ * The events to try in a state: the samples of every type the state handles, and a bare event for
+ * the types without samples, which are the delayed transitions.
+ */
+function eventsFor(snapshot: FlowSnapshot): AssessmentFlowEvent[] {
+  const types = new Set(snapshot._nodes.flatMap((node) => node.ownEvents));
+  return [...types].flatMap((type) => {
+    const samples = sampleEvents.filter((event) => event.type === type);
+    return samples.length > 0 ? samples : [{ type } as AssessmentFlowEvent];
+  });
+}
+
+function pathsFrom(input: AssessmentFlowInput) {
+  return getShortestPaths(assessmentFlowMachine, { input, events: eventsFor, serializeState });
+}
+
+/** The spec's table of modal steps (section 2) with the titles it gives. */
+const specSteps: Record<string, string | null> = {
+  capture: 'Welcome',
+  intro: 'Assessment Overview',
+  diagnostic: 'Leadership Diagnostic',
+  survey: 'Qualification Survey',
+  processing: null,
+  gaming_detected: null,
+  results: 'Your Results',
+  yes_flow: null,
+  payment_success: null,
+  maybe_flow: null,
+  no_flow: null,
+  email_capture: null,
+  mirror: 'Decision Mirror',
+  homework_processing: null,
+  completed_results: null,
+};
+
+describe('assessmentFlow model', () => {
+  it("has every step of the spec's table, titled as the table titles it", () => {
+    expect(Object.keys(specSteps)).toHaveLength(15);
+    for (const [step, title] of Object.entries(specSteps)) {
+      const node = assessmentFlowMachine.getStateNodeById(`assessmentFlow.${step}`);
+      expect(node.meta?.title ?? null, step).toBe(title);
+    }
+  });
+
+  it('reaches every state that is not a transient decision', () => {
+    const reached = new Set<string>();
+    for (const input of Object.values(openings)) {
+      for (const path of pathsFrom(input)) {
+        for (const node of path.state._nodes) reached.add(node.id);
+      }
+    }
+    const resting = getStateNodes(assessmentFlowMachine.root)
+      .filter((node) => !node.always?.length)
+      .map((node) => node.id);
+    expect(resting.filter((id) => !reached.has(id))).toEqual([]);
+  });
+
+  describe.each(Object.entries(openings))('opened %s', (_, input) => {
+    const paths = pathsFrom(input);
+
+    const named = paths.map((path) => {
+      const events = path.steps.map((step): string => step.event.type).filter((type) => type !== 'xstate.init');
+      return [events.join(' > ') || '(opening)', path] as const;
+    });
+    it.each(named)(
+      '%s',
+      (_, path) => {
+        const { actor, clock } = startFlow(input);
+        for (const { event } of path.steps) {
+          const type: string = event.type;
+          // The one delayed transition is driven by the clock, as it is in the app.
+          if (type.startsWith('xstate.after.')) clock.increment(RESULTS_DELAY_MS);
+          else if (type !== 'xstate.init') actor.send(event);
+        }
+        expect(actor.getSnapshot().value).toEqual(path.state.value);
+        expect(actor.getSnapshot().context).toEqual(path.state.context);
+      },
+    );
+  });
+});

@@ -1,0 +1,103 @@
+import { createActor, SimulatedClock, type SnapshotFrom } from 'xstate';
+import { getShortestPaths, getStateNodes } from 'xstate/graph';
+import { describe, expect, it } from 'vitest';
+import { diagnosticScreens } from '../content/index.js';
+import type { Screen } from '../content/schemas.js';
+import type { DiagnosticEvent } from '../protocol/diagnostic.js';
+import { elapse, smallScreens } from './diagnostic.fixtures.js';
+import { diagnosticMachine } from './diagnostic.machine.js';
+
+type DiagnosticSnapshot = SnapshotFrom<typeof diagnosticMachine>;
+
+/**
+ * Valid answers for the screen on show, plus a wrong option, a partial ranking and a reversed one,
+ * so the traversal also walks the refusals and the reorderings.
+ */
+function eventsFor(snapshot: DiagnosticSnapshot): DiagnosticEvent[] {
+  const screen = snapshot.context.screens[snapshot.context.index];
+  const samples: DiagnosticEvent[] = [
+    { type: 'START_TIMED' },
+    { type: 'ANSWER_LIKERT', value: 4, responseTime: 3000 },
+    { type: 'SELECT_CONFIDENCE', value: 2 },
+    { type: 'CONFIRM_RANKING', responseTime: 8000 },
+  ];
+  if (screen?.type === 'vignette') {
+    const chosen = screen.choiceIds[1] ?? screen.choiceIds[0] ?? '';
+    samples.push(
+      { type: 'SELECT_OPTION', optionId: chosen, responseTime: 2500 },
+      { type: 'SELECT_OPTION', optionId: 'not_an_option', responseTime: 2500 },
+    );
+  }
+  if (screen?.type === 'ranking') {
+    samples.push(
+      { type: 'REORDER_RANKING', order: screen.choiceIds.slice(0, 1) },
+      { type: 'REORDER_RANKING', order: [...screen.choiceIds].reverse() },
+    );
+  }
+  const types = new Set(snapshot._nodes.flatMap((node) => node.ownEvents));
+  return [...types].flatMap((type) => {
+    const matching = samples.filter((event) => event.type === type);
+    return matching.length > 0 ? matching : [{ type } as DiagnosticEvent];
+  });
+}
+
+/**
+ * Where the run is. The answers given so far only matter to grading, so paths that differ only in
+ * them (answered or timed out) count as one, and a replay is checked against this key.
+ */
+function serializeState(snapshot: DiagnosticSnapshot): string {
+  const { index, secondsLeft, chosen, ranking } = snapshot.context;
+  return JSON.stringify({ value: snapshot.value, index, secondsLeft, chosen: chosen?.optionId ?? null, ranking });
+}
+
+function pathsFor(screens: Screen[]) {
+  return getShortestPaths(diagnosticMachine, { input: { screens }, events: eventsFor, serializeState });
+}
+
+function replay(screens: Screen[], path: ReturnType<typeof pathsFor>[number]) {
+  const clock = new SimulatedClock();
+  const actor = createActor(diagnosticMachine, { input: { screens }, clock }).start();
+  for (const { event } of path.steps) {
+    const type: string = event.type;
+    // The countdown's tick is a real 1 s delay on the clock, not an event sent from outside.
+    if (type.startsWith('xstate.after.')) elapse(clock, 1000);
+    else if (type !== 'xstate.init') actor.send(event);
+  }
+  return actor.getSnapshot();
+}
+
+const banks = { 'a small bank': smallScreens, 'the real bank': diagnosticScreens };
+
+describe('diagnostic model', () => {
+  it.each(Object.entries(banks))('reaches every resting state with %s', (_, screens) => {
+    const reached = new Set(pathsFor(screens).flatMap((path) => path.state._nodes.map((node) => node.id)));
+    const resting = getStateNodes(diagnosticMachine.root)
+      .filter((node) => !node.always?.length)
+      .map((node) => node.id);
+    expect(resting.filter((id) => !reached.has(id))).toEqual([]);
+  });
+
+  describe('with a small bank, every shortest path', () => {
+    const paths = pathsFor(smallScreens);
+    const named = paths.map((path) => {
+      const events = path.steps.map((step): string => step.event.type).filter((type) => type !== 'xstate.init');
+      return [`${events.length} steps to ${JSON.stringify(path.state.value)} at ${path.state.context.index}`, path] as const;
+    });
+    it.each(named)('%s', (_, path) => {
+      const snapshot = replay(smallScreens, path);
+      expect(serializeState(snapshot)).toBe(serializeState(path.state));
+      expect(snapshot.status).toBe(path.state.status);
+      expect(Object.keys(snapshot.context.answers)).toEqual(smallScreens.slice(0, snapshot.context.index).map((s) => s.id));
+    });
+  });
+
+  it('with the real bank, every shortest path ends where the model says', () => {
+    const paths = pathsFor(diagnosticScreens);
+    for (const path of paths) {
+      const snapshot = replay(diagnosticScreens, path);
+      expect(serializeState(snapshot)).toBe(serializeState(path.state));
+      expect(Object.keys(snapshot.context.answers)).toHaveLength(snapshot.context.index);
+    }
+    expect(paths.some((path) => path.state.status === 'done')).toBe(true);
+  });
+});

@@ -1,0 +1,24 @@
+import { assessmentFlowMachine } from './assessment-flow/assessment-flow.machine.js';
+import { diagnosticMachine } from './diagnostic/diagnostic.machine.js';
+import { mirrorMachine } from './mirror/mirror.machine.js';
+import type { FlowMachineName } from './protocol/api.js';
+
+export * from './assessment-flow/assessment-flow.machine.js';
+export * from './contact-form/contact-form.machine.js';
+export * from './diagnostic/diagnostic.machine.js';
+export * from './mirror/mirror.machine.js';
+export * from './monitor-connection/monitor-connection.machine.js';
+export * from './payment/payment.machine.js';
+export * from './protocol/index.js';
+export * from './sign-in/sign-in.machine.js';
+
+/**
+ * The machines the server runs as flows, by the name the flows table stores. These three name their
+ * effects as actions and take results as events, so they run on XState's pure transition
+ * functions; the browser-only machines invoke actors instead and are not listed.
+ */
+export const flowMachines = {
+  assessmentFlow: assessmentFlowMachine,
+  diagnostic: diagnosticMachine,
+  mirror: mirrorMachine,
+} as const satisfies Record<FlowMachineName, unknown>;

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { assessmentFlowClientEventSchema } from './assessment-flow.js';
+import { flowModeSchema, knownSessionSchema } from './common.js';
+import { diagnosticEventSchema } from './diagnostic.js';
+import { mirrorClientEventSchema } from './mirror.js';
+
+/** The machines the server runs as flows (the flows table's machine column). */
+export const flowMachineNameSchema = z.enum(['assessmentFlow', 'diagnostic', 'mirror']);
+/** A machine the server runs as a flow. */
+export type FlowMachineName = z.infer<typeof flowMachineNameSchema>;
+
+/**
+ * POST /api/flows: what the browser knows when a flow opens. The server turns the token and ref
+ * into the machine's input (token check, community marker, stored result) itself.
+ */
+export const flowStartBodySchema = z.object({
+  machine: flowMachineNameSchema.default('assessmentFlow'),
+  mode: flowModeSchema.default('assessment'),
+  token: z.string().min(1).max(200).optional(),
+  ref: z.string().min(1).max(100).optional(),
+  /** Local host, test=true or testing=true. */
+  testing: z.boolean().default(false),
+  /** The lead session this browser tab already holds. */
+  knownSession: knownSessionSchema.nullable().default(null),
+});
+/** The body that starts a flow. */
+export type FlowStartBody = z.infer<typeof flowStartBodySchema>;
+
+const expectedVersion = z.number().int().min(0).optional();
+
+/**
+ * POST /api/flows/:id/events, per machine: the event a browser may send (never a system event)
+ * and, optionally, the version it applied it to, for the compare-and-set on flows.version.
+ */
+export const flowEventBodySchemas = {
+  assessmentFlow: z.object({ event: assessmentFlowClientEventSchema, expectedVersion }),
+  diagnostic: z.object({ event: diagnosticEventSchema, expectedVersion }),
+  mirror: z.object({ event: mirrorClientEventSchema, expectedVersion }),
+} as const satisfies Record<FlowMachineName, z.ZodType>;
+
+/** A flow as the server answers it: its persisted snapshot, dotted state path and version. */
+export const flowSnapshotResponseSchema = z.object({
+  flowId: z.uuid(),
+  machine: flowMachineNameSchema,
+  version: z.number().int().min(0),
+  state: z.string().min(1).max(200),
+  snapshot: z.record(z.string(), z.unknown()),
+});
+/** A flow as the server answers it. */
+export type FlowSnapshotResponse = z.infer<typeof flowSnapshotResponseSchema>;
+
+/** The 409 for an event the flow's current state does not take: the usual error shape plus the flow. */
+export const flowConflictResponseSchema = z.object({
+  statusCode: z.literal(409),
+  error: z.literal('Conflict'),
+  message: z.string(),
+  flow: flowSnapshotResponseSchema,
+});
+/** The 409 answer to an event the flow does not take. */
+export type FlowConflictResponse = z.infer<typeof flowConflictResponseSchema>;

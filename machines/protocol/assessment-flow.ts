@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import type { AssessmentResult, GradeResult } from '../grading/types.js';
+import {
+  diagnosticAnswersSchema,
+  flowModeSchema,
+  knownSessionSchema,
+  mirrorTurnSchema,
+  surveyAnswersSchema,
+  tierSchema,
+} from './common.js';
+import { MIRROR_TURN_LIMIT } from './mirror.js';
+import { paymentFailureReasonSchema, paymentIntentIdSchema } from './payment.js';
+
+/** How homework is delivered: after a paid deposit, or as free resources (spec section 4). */
+export const homeworkSourceSchema = z.enum(['paid_homework', 'free_resources']);
+/** How homework is delivered. */
+export type HomeworkSource = z.infer<typeof homeworkSourceSchema>;
+
+/** A graded result or the canned fallback, as grading produces them. */
+export type FlowResult = AssessmentResult | GradeResult;
+
+const resultShape = z.object({
+  archetype: z.string().min(1),
+  narrative: z.string(),
+  scores: z.record(z.string(), z.number()),
+  keyInsights: z.array(z.string()),
+  compositeScore: z.number().min(0).max(100),
+  qualification: tierSchema,
+  confidence: z.number(),
+  qualificationReasoning: z.array(z.string()),
+  fallback: z.boolean(),
+  bankVersion: z.string().nullable(),
+  gradingVersion: z.string().min(1),
+  gamingDetected: z.boolean().optional(),
+  requiresRetake: z.boolean().optional(),
+  message: z.string().optional(),
+});
+
+/**
+ * A result arriving from grading or from storage. Grading owns the full type; this checks the
+ * fields the flow and the results page rely on, so a corrupt stored result is dropped, not shown.
+ */
+export const flowResultSchema = z.custom<FlowResult>((value) => resultShape.safeParse(value).success, {
+  message: 'Not an assessment result',
+});
+
+/** The outcome of checking a lead-token link, done by the server before the flow starts. */
+export const tokenCheckSchema = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('valid'),
+    token: z.string().min(1),
+    /** community when the token record says so, otherwise token (spec section 4). */
+    source: z.enum(['token', 'community']),
+    leadId: z.uuid().nullable(),
+    email: z.string().max(320).nullable(),
+    name: z.string().max(200).nullable(),
+  }),
+  z.object({ status: z.literal('invalid'), token: z.string(), expired: z.boolean() }),
+]);
+/** The outcome of checking a lead-token link. */
+export type TokenCheck = z.infer<typeof tokenCheckSchema>;
+
+/**
+ * What the assessment flow starts from. The caller resolves the token and any stored result first,
+ * because those are lookups and the machine does none.
+ */
+export const assessmentFlowInputSchema = z.object({
+  mode: flowModeSchema.default('assessment'),
+  /** Local host, test=true or testing=true: stored assessment state is cleared. */
+  testingMode: z.boolean().default(false),
+  token: tokenCheckSchema.nullable().default(null),
+  /** The ref parameter carried the community-platform marker. */
+  communityReferral: z.boolean().default(false),
+  knownSession: knownSessionSchema.nullable().default(null),
+  /** A completed assessment stored earlier; shown again unless in Mirror mode or testing. */
+  storedResult: flowResultSchema.nullable().default(null),
+});
+/** What the assessment flow starts from; every field is optional. */
+export type AssessmentFlowInput = z.input<typeof assessmentFlowInputSchema>;
+
+/** What the visitor's browser may send to the assessment flow. */
+export const assessmentFlowClientEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('CAPTURE_SUBMIT'), name: z.string().max(200), email: z.string().max(320) }),
+  z.object({ type: z.literal('START_DIAGNOSTIC') }),
+  z.object({
+    type: z.literal('MIRROR_COMPLETED'),
+    sessionId: z.uuid(),
+    chat: z.array(mirrorTurnSchema).min(1).max(2 * MIRROR_TURN_LIMIT + 1),
+  }),
+  z.object({ type: z.literal('DIAGNOSTIC_COMPLETED'), answers: diagnosticAnswersSchema }),
+  z.object({ type: z.literal('SURVEY_SUBMITTED'), answers: surveyAnswersSchema }),
+  z.object({ type: z.literal('EMAIL_SUBMIT'), email: z.string().max(320), name: z.string().max(200) }),
+  z.object({ type: z.literal('EMAIL_EDITED') }),
+  z.object({ type: z.literal('CONTINUE_WITHOUT_SAVING') }),
+  z.object({ type: z.literal('CONTINUE') }),
+  z.object({ type: z.literal('BACK_TO_RESULTS') }),
+  z.object({ type: z.literal('RETAKE') }),
+  z.object({ type: z.literal('PAY_DEPOSIT') }),
+  z.object({ type: z.literal('PAY_FOR_HOMEWORK') }),
+  z.object({ type: z.literal('CHOOSE_FREE_RESOURCES') }),
+  z.object({ type: z.literal('PAYMENT_CANCELED') }),
+  z.object({ type: z.literal('BOOK_SESSION') }),
+  z.object({ type: z.literal('JOIN_COMMUNITY') }),
+]);
+/** An event the visitor's browser may send. */
+export type AssessmentFlowClientEvent = z.infer<typeof assessmentFlowClientEventSchema>;
+
+/**
+ * What the flow's effects report back: sent by the server or a worker, never accepted from a
+ * browser, because they say what was saved, graded, paid or emailed.
+ */
+export const assessmentFlowSystemEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('LEAD_SAVED'), leadId: z.uuid() }),
+  z.object({ type: z.literal('LEAD_FAILED') }),
+  z.object({ type: z.literal('GRADED'), result: flowResultSchema }),
+  z.object({ type: z.literal('PAYMENT_CONFIRMED'), paymentIntentId: paymentIntentIdSchema }),
+  z.object({ type: z.literal('PAYMENT_FAILED'), reason: paymentFailureReasonSchema }),
+  z.object({ type: z.literal('HOMEWORK_SENT') }),
+  z.object({ type: z.literal('HOMEWORK_FAILED') }),
+]);
+/** An event the flow's effects report back. */
+export type AssessmentFlowSystemEvent = z.infer<typeof assessmentFlowSystemEventSchema>;
+
+/** Every event the assessment flow accepts. */
+export const assessmentFlowEventSchema = z.discriminatedUnion('type', [
+  ...assessmentFlowClientEventSchema.options,
+  ...assessmentFlowSystemEventSchema.options,
+]);
+/** An event of the assessment flow. */
+export type AssessmentFlowEvent = z.infer<typeof assessmentFlowEventSchema>;

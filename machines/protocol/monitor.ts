@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/** Every event the team-chat monitor connection machine accepts. */
+export const monitorConnectionEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('CONNECT') }),
+  z.object({ type: z.literal('DISCONNECT') }),
+  z.object({ type: z.literal('SOCKET_OPENED') }),
+  z.object({ type: z.literal('SOCKET_CLOSED') }),
+  z.object({ type: z.literal('SOCKET_ERROR'), message: z.string().max(500) }),
+]);
+/** An event of the monitor connection machine. */
+export type MonitorConnectionEvent = z.infer<typeof monitorConnectionEventSchema>;
+
+/** What the monitor's browser sends over its websocket (spec section 7, "Realtime"). */
+export const monitorClientFrameSchema = z.discriminatedUnion('type', [z.object({ type: z.literal('get_status') })]);
+/** A frame the monitor's browser sends. */
+export type MonitorClientFrame = z.infer<typeof monitorClientFrameSchema>;
+
+/** A team-chat bot message (spec section 3); timestamp is seconds since the epoch. */
+export const botMessageSchema = z.object({
+  channel: z.string().min(1).max(100),
+  bot_id: z.string().max(100).nullable(),
+  user: z.string().max(100).nullable(),
+  text: z.string().max(40_000),
+  timestamp: z.number().positive(),
+});
+/** A team-chat bot message. */
+export type BotMessage = z.infer<typeof botMessageSchema>;
+
+/** An assessment the monitor grouped out of bot messages (spec section 3). */
+export const processedAssessmentSchema = z.object({
+  candidateName: z.string().min(1).max(200),
+  messageCount: z.number().int().min(1),
+  assessmentKey: z.string().min(1).max(200),
+});
+/** A processed assessment. */
+export type ProcessedAssessment = z.infer<typeof processedAssessmentSchema>;
+
+/** What the server pushes to the monitor (spec section 7, "Realtime"). */
+export const monitorServerFrameSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('status'),
+    status: z.string().max(100),
+    stats: z.object({
+      totalMessages: z.number().int().min(0),
+      assessmentsProcessed: z.number().int().min(0),
+      messagesGrouped: z.number().int().min(0),
+    }),
+    activeAssessments: z.number().int().min(0),
+    message: z.string().max(500).optional(),
+  }),
+  z.object({ type: z.literal('slack_message'), data: botMessageSchema }),
+  z.object({ type: z.literal('assessment_processed'), data: processedAssessmentSchema }),
+  z.object({ type: z.literal('assessment_error'), error: z.string().max(500) }),
+  z.object({ type: z.literal('error'), error: z.string().max(500) }),
+]);
+/** A frame the server pushes to the monitor. */
+export type MonitorServerFrame = z.infer<typeof monitorServerFrameSchema>;
