@@ -36,13 +36,13 @@ const vitest = spawnSync(
 // One plain closing line that any CI can read, whatever vitest printed above it.
 if (existsSync(resultsFile)) {
   const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
-  const failed = results.numFailedTests + (results.numFailedTestSuites ?? 0) - countSuitesFailedByTests(results);
+  const failed = results.numFailedTests + filesFailedOutsideTests(results);
   const skipped = results.numPendingTests + results.numTodoTests;
   process.stdout.write(`\n${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
 }
 process.exit(vitest.status ?? 1);
 
-// A file that failed only because its tests failed is not counted twice.
-function countSuitesFailedByTests(results) {
-  return results.testResults.filter((file) => file.status === 'failed' && file.assertionResults.some((test) => test.status === 'failed')).length;
+// A file that failed to load or in a hook has no failed test of its own; it still counts as a failure.
+function filesFailedOutsideTests(results) {
+  return results.testResults.filter((file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed')).length;
 }

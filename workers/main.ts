@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { Worker } from 'bullmq';
 import { loadConfigOrExit, requireUrl } from '../server/config/index.js';
 import { createPool } from '../server/db/pool.js';
@@ -28,6 +29,8 @@ for (const worker of workers) {
   worker.on('error', (error) => log.error({ err: error, queue: worker.name }, 'worker error'));
   worker.on('failed', (job, error) => log.warn({ queue: worker.name, jobId: job?.id, err: error }, 'job failed'));
 }
+// Ready means connected: wait for Redis (retrying) before saying so, even with no queue to serve.
+if (connection.status !== 'ready') await once(connection, 'ready');
 await Promise.all(workers.map((worker) => worker.waitUntilReady()));
 log.info({ queues: workers.map((worker) => worker.name), concurrency: config.WORKER_CONCURRENCY }, 'worker ready');
 const stopHeartbeat = startHeartbeat(connection);
