@@ -7,6 +7,9 @@ import { createRedis } from '../server/redis.js';
 import { onShutdown } from '../server/shutdown.js';
 import { startHeartbeat } from './heartbeat.js';
 import { processors } from './processors/index.js';
+import { tracked } from './tracked.js';
+import { closeQueues, openQueues } from '../server/queues/queues.js';
+import { OutboxRelay } from '../server/queues/relay.js';
 
 const config = loadConfigOrExit();
 const log = createLogger(config, 'worker');
@@ -16,13 +19,10 @@ const connection = createRedis(requireUrl(config, 'REDIS_URL'), 'worker');
 
 const workers = Object.entries(processors).map(
   ([queue, processor]) =>
-    new Worker(queue, (job) => processor(job, { pool, log }), {
+    new Worker(queue, tracked(processor, { pool, log }), {
       connection,
       prefix: config.QUEUE_PREFIX,
       concurrency: config.WORKER_CONCURRENCY,
-      // keep failed jobs for ops; trim completed ones
-      removeOnComplete: { age: 24 * 3600, count: 1000 },
-      removeOnFail: { age: 30 * 24 * 3600 },
     }),
 );
 for (const worker of workers) {
@@ -32,14 +32,20 @@ for (const worker of workers) {
 // Ready means connected: wait for Redis (retrying) before saying so, even with no queue to serve.
 if (connection.status !== 'ready') await once(connection, 'ready');
 await Promise.all(workers.map((worker) => worker.waitUntilReady()));
-log.info({ queues: workers.map((worker) => worker.name), concurrency: config.WORKER_CONCURRENCY }, 'worker ready');
+// Every worker process also relays the outbox; row locks keep several relays from doubling a job.
+const queues = openQueues(connection, config.QUEUE_PREFIX);
+const relay = new OutboxRelay(pool, queues, log);
+await relay.start();
 const stopHeartbeat = startHeartbeat(connection);
+log.info({ queues: workers.map((worker) => worker.name), concurrency: config.WORKER_CONCURRENCY }, 'worker ready');
 process.send?.({ type: 'ready' });
 
 onShutdown(log, async () => {
   stopHeartbeat();
+  await relay.stop();
   // close() lets in-flight jobs finish; anything still running when the process dies is handed
   // back by BullMQ's stalled-job check, so nothing is lost
   await Promise.all(workers.map((worker) => worker.close()));
+  await closeQueues(queues);
   await Promise.allSettled([pool.end(), connection.quit()]);
 });

@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { Worker, type Job } from 'bullmq';
+import { pino } from 'pino';
+import type pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPool } from '../server/db/pool.js';
+import { insertJob } from '../server/queues/outbox.js';
+import { closeQueues, openQueues, type Queues } from '../server/queues/queues.js';
+import { OutboxRelay, type RelayedJobData } from '../server/queues/relay.js';
+import { createRedis } from '../server/redis.js';
+import { scratchDatabase, testConfig } from '../test/helpers.js';
+import { tracked } from './tracked.js';
+
+const log = pino({ level: 'silent' });
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A private world per test: its own database, queue prefix, queues and relay. */
+async function world() {
+  const pool = createPool(await scratchDatabase(), 6);
+  const connection = createRedis(testConfig().REDIS_URL!, 'worker');
+  const prefix = `hf-test-outbox-${randomBytes(4).toString('hex')}`;
+  const queues = openQueues(connection, prefix);
+  cleanups.push(async () => {
+    await Promise.all(Object.values(queues).map((queue) => queue.obliterate({ force: true })));
+    await closeQueues(queues);
+    await connection.quit();
+    await pool.end();
+  });
+  const relay = (options = {}) => new OutboxRelay(pool, queues, log, options);
+  const work = (processor: (job: Job<RelayedJobData>) => Promise<unknown>) => {
+    const worker = new Worker('email', tracked(processor, { pool, log }), { connection, prefix, concurrency: 4 });
+    cleanups.push(() => worker.close());
+    return worker;
+  };
+  return { pool, queues, relay, work };
+}
+
+async function row(pool: pg.Pool, id: string) {
+  return (await pool.query('SELECT status, attempts, result, last_error FROM jobs WHERE id = $1', [id])).rows[0];
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function commitJob(pool: pg.Pool, payload: Record<string, unknown>, commit = true): Promise<string> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const id = await insertJob(client, { queue: 'email', name: 'send', payload });
+    await client.query(commit ? 'COMMIT' : 'ROLLBACK');
+    return id;
+  } finally {
+    client.release();
+  }
+}
+
+describe('the outbox relay and tracked jobs', () => {
+  it('relays only committed rows, with the row id as the BullMQ job id, and records the result', async () => {
+    const { pool, queues, relay, work } = await world();
+    const seen: string[] = [];
+    work(async (job) => {
+      seen.push(String(job.id));
+      return { delivered: job.data.payload.to };
+    });
+    const running = relay({ sweepMs: 60_000 });
+    await running.start();
+    cleanups.push(() => running.stop());
+
+    const rolledBack = await commitJob(pool, { to: 'nobody@example.com' }, false);
+    const id = await commitJob(pool, { to: 'ada@example.com' });
+    // the NOTIFY on commit wakes the relay without waiting for a sweep
+    await until(async () => (await row(pool, id))?.status === 'completed');
+    expect(await row(pool, id)).toEqual({ status: 'completed', attempts: 1, result: { delivered: 'ada@example.com' }, last_error: null });
+    expect(seen).toEqual([id]);
+    expect(await row(pool, rolledBack)).toBeUndefined();
+    expect(await queues.email.getJob(rolledBack)).toBeUndefined();
+  });
+
+  it('two relays at once enqueue each row once', async () => {
+    const { pool, queues, relay } = await world();
+    const ids = await Promise.all(Array.from({ length: 20 }, (_, n) => commitJob(pool, { n })));
+    const [a, b] = [relay(), relay()];
+    const moved = await Promise.all([a.relayPending(), b.relayPending()]);
+    expect(moved[0] + moved[1]).toBe(20);
+    expect(await queues.email.getJobCountByTypes('waiting')).toBe(20);
+    const statuses = await pool.query("SELECT count(*)::int AS n FROM jobs WHERE status = 'enqueued' AND id = ANY($1)", [ids]);
+    expect(statuses.rows[0].n).toBe(20);
+  });
+
+  it('retries a failing job with backoff and completes it once', async () => {
+    const { pool, relay, work } = await world();
+    let runs = 0;
+    work(async () => {
+      runs += 1;
+      if (runs < 3) throw new Error(`transient failure ${runs}`);
+      return { ok: true };
+    });
+    const id = await commitJob(pool, {});
+    await relay().relayPending();
+    await until(async () => (await row(pool, id))?.status === 'completed');
+    expect(runs).toBe(3);
+    expect(await row(pool, id)).toMatchObject({ status: 'completed', attempts: 3, last_error: null });
+  });
+
+  it('marks a job failed with its error once its attempts are spent', async () => {
+    const { pool, relay, work } = await world();
+    let runs = 0;
+    work(async () => {
+      runs += 1;
+      throw new Error('SMTP said no');
+    });
+    const id = await insertJob(pool, { queue: 'email', name: 'send', payload: {}, maxAttempts: 2 });
+    await relay().relayPending();
+    await until(async () => (await row(pool, id))?.status === 'failed');
+    expect(runs).toBe(2);
+    expect(await row(pool, id)).toMatchObject({ status: 'failed', attempts: 2, last_error: 'SMTP said no' });
+  });
+
+  it('restores jobs that Redis lost, and a duplicate delivery of a finished job does nothing', async () => {
+    const { pool, queues, relay, work } = await world();
+    const id = await commitJob(pool, { to: 'grace@example.com' });
+    await relay().relayPending();
+    expect(await queues.email.getJob(id)).toBeDefined();
+
+    // Redis loses everything of this queue (as after FLUSHALL or a failover without persistence)
+    await queues.email.obliterate({ force: true });
+    expect(await queues.email.getJob(id)).toBeUndefined();
+    expect(await relay({ lostAfterMs: 0 }).reconcile()).toBe(1);
+
+    let runs = 0;
+    work(async () => {
+      runs += 1;
+      return { sent: true };
+    });
+    await until(async () => (await row(pool, id))?.status === 'completed');
+
+    // a second relay pass after completion adds nothing; a forced duplicate is skipped by the row check
+    expect(await relay({ lostAfterMs: 0 }).reconcile()).toBe(0);
+    await queues.email.add('send', { jobRowId: id, payload: {} }, { jobId: `${id}-duplicate` });
+    await until(async () => (await queues.email.getJobCountByTypes('completed')) >= 1 && (await queues.email.getJobCountByTypes('waiting', 'active')) === 0);
+    expect(runs).toBe(1);
+  });
+});
