@@ -7,6 +7,7 @@ import { registerErrorHandler } from './plugins/error-handler.js';
 import { openApi } from './plugins/openapi.js';
 import { staticSite } from './plugins/static-site.js';
 import { websocketEndpoint } from './plugins/websocket.js';
+import { flowRoutes } from './routes/flows.js';
 import { healthRoutes } from './routes/health.js';
 
 export interface AppDeps {
@@ -32,6 +33,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // root-level on purpose: validator and serializer compilers apply only to their own context
   await openApi(app);
   await app.register(healthRoutes, { pool: deps.pool, redis: deps.redis });
+  await app.register(flowRoutes, { pool: deps.pool });
   await app.register(websocketEndpoint);
   await app.register(staticSite, { root: deps.webRoot });
   return app;

@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../test/helpers.js';
+import { buildApp } from '../app.js';
+import { createPool } from '../db/pool.js';
+import { createRedis } from '../redis.js';
+
+let app: FastifyInstance;
+let pool: pg.Pool;
+let redis: ReturnType<typeof createRedis>;
+
+beforeAll(async () => {
+  const config = testConfig();
+  pool = createPool(config.DATABASE_URL!, 6);
+  redis = createRedis(config.REDIS_URL!, 'producer');
+  app = await buildApp({ config, pool, redis, logger: false });
+});
+
+afterAll(async () => {
+  await app.close();
+  await pool.end();
+  redis.disconnect();
+});
+
+async function start(body: Record<string, unknown> = {}) {
+  const response = await app.inject({ method: 'POST', url: '/api/flows', payload: body });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json();
+}
+
+function send(flowId: string, event: Record<string, unknown>, expectedVersion?: number) {
+  return app.inject({ method: 'POST', url: `/api/flows/${flowId}/events`, payload: { event, expectedVersion } });
+}
+
+describe('flows over HTTP', () => {
+  it('starts an assessment at capture, applies an allowed event, and logs it', async () => {
+    const flow = await start();
+    expect(flow).toMatchObject({ machine: 'assessmentFlow', version: 0 });
+    expect(flow.state).toMatch(/^capture/);
+
+    const moved = await send(flow.flowId, { type: 'CAPTURE_SUBMIT', name: 'Ada Lovelace', email: 'ada@example.com' }, 0);
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toMatchObject({ version: 1, state: 'capture.saving' });
+
+    const read = await app.inject(`/api/flows/${flow.flowId}`);
+    expect(read.json()).toEqual(moved.json());
+    const events = await pool.query('SELECT seq, type, payload, origin, state_after FROM flow_events WHERE flow_id = $1', [flow.flowId]);
+    expect(events.rows).toEqual([
+      { seq: 1, type: 'CAPTURE_SUBMIT', payload: { name: 'Ada Lovelace', email: 'ada@example.com' }, origin: 'client', state_after: 'capture.saving' },
+    ]);
+  });
+
+  it('answers 409 with the current flow for an event the state does not take, and stores nothing', async () => {
+    const flow = await start();
+    const refused = await send(flow.flowId, { type: 'START_DIAGNOSTIC' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ statusCode: 409, error: 'Conflict', flow: { flowId: flow.flowId, version: 0 } });
+    expect(refused.json().message).toContain('START_DIAGNOSTIC is not allowed in capture');
+    const events = await pool.query('SELECT 1 FROM flow_events WHERE flow_id = $1', [flow.flowId]);
+    expect(events.rowCount).toBe(0);
+  });
+
+  it('answers 409 when the browser applied its event to an out-of-date version', async () => {
+    const flow = await start();
+    const stale = await send(flow.flowId, { type: 'CAPTURE_SUBMIT', name: 'A', email: 'a@example.com' }, 3);
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().flow.version).toBe(0);
+  });
+
+  it('rejects bad input with 400 naming the field, and unknown flows with 404', async () => {
+    const flow = await start();
+    const unknownType = await send(flow.flowId, { type: 'LAUNCH' });
+    expect(unknownType.statusCode).toBe(400);
+    expect(Object.keys(unknownType.json().fields)).toContain('event.type');
+    const badStart = await app.inject({ method: 'POST', url: '/api/flows', payload: { mode: 'sideways' } });
+    expect(badStart.statusCode).toBe(400);
+    expect(badStart.json().fields).toHaveProperty('mode');
+    expect((await app.inject('/api/flows/not-a-uuid')).statusCode).toBe(400);
+    const missing = await app.inject('/api/flows/00000000-0000-4000-8000-000000000000');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toBe('No flow with id 00000000-0000-4000-8000-000000000000');
+  });
+
+  it('a token link skips capture, and a single-use token works for only one of two racing starts', async () => {
+    const token = randomBytes(16).toString('hex');
+    await pool.query(
+      "INSERT INTO lead_tokens (token, email, name, source, expires_at) VALUES ($1, 'grace@example.com', 'Grace Hopper', 'community', now() + interval '1 day')",
+      [token],
+    );
+    const [a, b] = await Promise.all([start({ token }), start({ token })]);
+    const states = [a.state, b.state].sort();
+    expect(states[0]).toMatch(/^capture/);
+    expect(states[1]).toMatch(/^diagnostic/);
+    const valid = [a, b].find((flow) => flow.state.startsWith('diagnostic'));
+    expect(valid.snapshot.context.session).toMatchObject({ source: 'community', email: 'grace@example.com', name: 'Grace Hopper', leadToken: token });
+
+    const expired = randomBytes(16).toString('hex');
+    await pool.query("INSERT INTO lead_tokens (token, expires_at, reusable) VALUES ($1, now() - interval '1 minute', true)", [expired]);
+    expect((await start({ token: expired })).state).toMatch(/^capture/);
+  });
+
+  it('serves the OpenAPI document with the flow routes', async () => {
+    const document = (await app.inject('/api/docs/json')).json();
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/flows', '/api/flows/{id}', '/api/flows/{id}/events']));
+  });
+});
