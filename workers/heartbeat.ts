@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Redis } from 'ioredis';
 
 /** The file docker-compose's worker health check reads; its age says whether the worker is alive and connected. */
-export const HEARTBEAT_FILE = path.join(tmpdir(), 'hf-worker-heartbeat');
+const HEARTBEAT_FILE = path.join(tmpdir(), 'hf-worker-heartbeat');
 
 /** Touches HEARTBEAT_FILE every 10 s while Redis is connected; returns a function that stops it. */
 export function startHeartbeat(redis: Redis, file = HEARTBEAT_FILE): () => void {

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { runner } from 'node-pg-migrate';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /** Applies every pending migration; a no-op when the schema is current. Safe to call from several processes at once. */
 export async function migrate(databaseUrl: string, log: (message: string) => void = () => {}): Promise<string[]> {

@@ -41,25 +41,22 @@ function toResponse(row: FlowRow): FlowSnapshotResponse {
   return { flowId: row.id, machine: row.machine, version: row.version, state: row.state, snapshot: row.snapshot };
 }
 
-/** The effects a transition names, by type; the server turns them into jobs and timers. */
-export type NamedEffect = { type: string; params?: unknown };
-
 /** Starts a flow of `machine` from `input` and stores its first snapshot. */
 export async function startFlow(
   pool: pg.Pool,
   machineName: FlowMachineName,
   input: unknown,
   options: { mode?: 'assessment' | 'mirror'; testing?: boolean; leadId?: string | null } = {},
-): Promise<{ flow: FlowSnapshotResponse; effects: NamedEffect[] }> {
+): Promise<FlowSnapshotResponse> {
   const machine = machineOf(machineName);
-  const [snapshot, actions] = initialTransition(machine, input);
+  const [snapshot] = initialTransition(machine, input);
   const persisted = machine.getPersistedSnapshot(snapshot) as Record<string, unknown>;
   const inserted = await pool.query<FlowRow>(
     `INSERT INTO flows (machine, mode, lead_id, state, snapshot, testing) VALUES ($1, $2, $3, $4, $5, $6)
      RETURNING id, machine, version, state, snapshot`,
     [machineName, options.mode ?? 'assessment', options.leadId ?? null, statePath(snapshot.value), persisted, options.testing ?? false],
   );
-  return { flow: toResponse(inserted.rows[0]!), effects: actions.map(({ type, params }) => ({ type, params })) };
+  return toResponse(inserted.rows[0]!);
 }
 
 /** The stored flow, or FlowNotFoundError. */
@@ -69,30 +66,25 @@ export async function getFlow(pool: pg.Pool, id: string): Promise<FlowSnapshotRe
   return toResponse(found.rows[0]!);
 }
 
+/** An event to apply, read once the flow's machine is known (each machine has its own event schema). */
+export type EventReader = (machine: FlowMachineName) => { event: { type: string }; expectedVersion?: number };
+
 /**
  * Applies one event with the shared machine's pure transition, under a row lock so events on one
  * flow never interleave. An event the state does not take (or one sent against an out-of-date
  * version) is a FlowConflictError. Otherwise the new snapshot and the flow_events row are written in
- * one transaction, with whatever `withinTransaction` adds (the outbox jobs its effects cause).
+ * one transaction.
  */
-export async function applyEvent(
-  pool: pg.Pool,
-  id: string,
-  event: { type: string } & Record<string, unknown>,
-  origin: EventOrigin,
-  options: {
-    expectedVersion?: number;
-    withinTransaction?: (client: pg.PoolClient, flow: FlowSnapshotResponse, effects: NamedEffect[]) => Promise<void>;
-  } = {},
-): Promise<{ flow: FlowSnapshotResponse; effects: NamedEffect[] }> {
+export async function applyEvent(pool: pg.Pool, id: string, readEvent: EventReader, origin: EventOrigin): Promise<FlowSnapshotResponse> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     const locked = await client.query<FlowRow>('SELECT id, machine, version, state, snapshot FROM flows WHERE id = $1 FOR UPDATE', [id]);
     if (!locked.rowCount) throw new FlowNotFoundError(id);
     const row = locked.rows[0]!;
-    if (options.expectedVersion !== undefined && options.expectedVersion !== row.version) {
-      throw new FlowConflictError(toResponse(row), `The flow is at version ${row.version}, not ${options.expectedVersion}; read it again.`);
+    const { event, expectedVersion } = readEvent(row.machine);
+    if (expectedVersion !== undefined && expectedVersion !== row.version) {
+      throw new FlowConflictError(toResponse(row), `The flow is at version ${row.version}, not ${expectedVersion}; read it again.`);
     }
     const machine = machineOf(row.machine);
     const current = machine.resolveState(row.snapshot as never);
@@ -113,10 +105,8 @@ export async function applyEvent(
       'INSERT INTO flow_events (flow_id, seq, type, payload, origin, state_after) VALUES ($1, $2, $3, $4, $5, $6)',
       [id, flow.version, type, payload, origin, state],
     );
-    const effects = actions.map(({ type: effect, params }) => ({ type: effect, params }));
-    await options.withinTransaction?.(client, flow, effects);
     await client.query('COMMIT');
-    return { flow, effects };
+    return flow;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;

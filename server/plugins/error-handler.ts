@@ -23,7 +23,7 @@ const REASONS: Record<number, string> = {
 };
 
 /** A zod failure as { 'a.b': 'message' }, naming each bad field. */
-export function zodFields(error: ZodError): Record<string, string> {
+function zodFields(error: ZodError): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
     const key = issue.path.length ? issue.path.join('.') : '(body)';

@@ -41,7 +41,7 @@ export async function flowRoutes(app: FastifyInstance, deps: { pool: pg.Pool }):
 
   api.post('/api/flows', { schema: { body: flowStartBodySchema, response: { 201: flowSnapshotResponseSchema } } }, async (request, reply) => {
     const body = request.body;
-    const { flow } = await startFlow(deps.pool, body.machine, await inputFor(deps.pool, body), { mode: body.mode, testing: body.testing });
+    const flow = await startFlow(deps.pool, body.machine, await inputFor(deps.pool, body), { mode: body.mode, testing: body.testing });
     return reply.status(201).send(flow);
   });
 
@@ -53,13 +53,9 @@ export async function flowRoutes(app: FastifyInstance, deps: { pool: pg.Pool }):
     '/api/flows/:id/events',
     { schema: { params, body: z.object({ event: z.looseObject({ type: z.string().min(1).max(80) }), expectedVersion: z.number().int().min(0).optional() }), response: { 200: flowSnapshotResponseSchema, 409: flowConflictResponseSchema } } },
     async (request, reply) => {
-      const { id } = request.params;
-      // the event schema depends on the flow's machine, known only once the flow is read
-      const current = await getFlow(deps.pool, id);
-      const body = flowEventBodySchemas[current.machine].parse(request.body);
       try {
-        const { flow } = await applyEvent(deps.pool, id, body.event as { type: string }, 'client', { expectedVersion: body.expectedVersion });
-        return flow;
+        // the event schema depends on the flow's machine, known once the flow is locked
+        return await applyEvent(deps.pool, request.params.id, (machine) => flowEventBodySchemas[machine].parse(request.body), 'client');
       } catch (error) {
         if (!(error instanceof FlowConflictError)) throw error;
         return reply.status(409).send({ statusCode: 409, error: 'Conflict', message: error.message, flow: error.flow });
