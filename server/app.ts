@@ -1,14 +1,25 @@
+import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Config } from './config/index.js';
+import { FlowEngine } from './flows/engine.js';
+import { PushHub, redisPublisher } from './flows/push.js';
 import { loggerOptions } from './logger.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { openApi } from './plugins/openapi.js';
+import { security } from './plugins/security.js';
 import { staticSite } from './plugins/static-site.js';
 import { websocketEndpoint } from './plugins/websocket.js';
+import { adminRoutes } from './routes/admin.js';
+import { authRoutes } from './routes/auth.js';
+import { contactRoutes } from './routes/contact.js';
+import type { RouteDeps } from './routes/deps.js';
 import { flowRoutes } from './routes/flows.js';
 import { healthRoutes } from './routes/health.js';
+import { mirrorRoutes } from './routes/mirror.js';
+import { paymentRoutes } from './routes/payments.js';
+import { reportRoutes } from './routes/reports.js';
 
 export interface AppDeps {
   config: Config;
@@ -30,11 +41,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
   });
   registerErrorHandler(app);
-  // root-level on purpose: validator and serializer compilers apply only to their own context
+  const pushes = new PushHub(deps.redis, deps.config.QUEUE_PREFIX, app.log);
+  await pushes.start();
+  app.addHook('onClose', () => pushes.stop());
+  const engine = new FlowEngine(deps.pool, redisPublisher(deps.redis, deps.config.QUEUE_PREFIX), app.log);
+  const routeDeps: RouteDeps = { config: deps.config, pool: deps.pool, redis: deps.redis, engine, pushes };
+
+  // root-level on purpose: compilers, cookies, headers and rate limits apply to every route below
   await openApi(app);
+  await app.register(cookie);
+  await security(app, routeDeps);
   await app.register(healthRoutes, { pool: deps.pool, redis: deps.redis });
-  await app.register(flowRoutes, { pool: deps.pool });
-  await app.register(websocketEndpoint);
+  for (const routes of [flowRoutes, authRoutes, adminRoutes, paymentRoutes, contactRoutes, reportRoutes, mirrorRoutes]) {
+    await app.register(routes, routeDeps);
+  }
+  await app.register(websocketEndpoint, routeDeps);
   await app.register(staticSite, { root: deps.webRoot });
   return app;
 }

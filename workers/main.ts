@@ -6,6 +6,8 @@ import { createLogger } from '../server/logger.js';
 import { createRedis } from '../server/redis.js';
 import { onShutdown } from '../server/shutdown.js';
 import { startHeartbeat } from './heartbeat.js';
+import { FlowEngine } from '../server/flows/engine.js';
+import { redisPublisher } from '../server/flows/push.js';
 import { processors } from './processors/index.js';
 import { tracked } from './tracked.js';
 import { closeQueues, openQueues } from '../server/queues/queues.js';
@@ -17,9 +19,11 @@ const pool = createPool(requireUrl(config, 'DATABASE_URL'), config.PG_POOL_MAX);
 // One connection shared by all workers for ordinary commands; BullMQ duplicates it for blocking reads.
 const connection = createRedis(requireUrl(config, 'REDIS_URL'), 'worker');
 
+const engine = new FlowEngine(pool, redisPublisher(connection, config.QUEUE_PREFIX), log);
+
 const workers = Object.entries(processors).map(
   ([queue, processor]) =>
-    new Worker(queue, tracked(processor, { pool, log }), {
+    new Worker(queue, tracked(processor, { pool, log, config, engine }), {
       connection,
       prefix: config.QUEUE_PREFIX,
       concurrency: config.WORKER_CONCURRENCY,

@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPool } from '../server/db/pool.js';
+import { FlowEngine } from '../server/flows/engine.js';
 import { insertJob } from '../server/queues/outbox.js';
 import { closeQueues, openQueues, type Queues } from '../server/queues/queues.js';
 import { OutboxRelay, type RelayedJobData } from '../server/queues/relay.js';
@@ -31,7 +32,8 @@ async function world() {
   });
   const relay = (options = {}) => new OutboxRelay(pool, queues, log, options);
   const work = (processor: (job: Job<RelayedJobData>) => Promise<unknown>) => {
-    const worker = new Worker('email', tracked(processor, { pool, log }), { connection, prefix, concurrency: 4 });
+    const context = { pool, log, config: testConfig(), engine: new FlowEngine(pool) };
+    const worker = new Worker('email', tracked({ process: processor }, context), { connection, prefix, concurrency: 4 });
     cleanups.push(() => worker.close());
     return worker;
   };

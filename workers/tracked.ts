@@ -1,6 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { RelayedJobData } from '../server/queues/relay.js';
-import type { Processor, ProcessorContext } from './processors/index.js';
+import type { ProcessorContext, QueueProcessor } from './processors/index.js';
 
 /**
  * Wraps a processor so the outbox row follows its job: active (attempts counted) while it runs,
@@ -8,7 +8,7 @@ import type { Processor, ProcessorContext } from './processors/index.js';
  * whose row is already completed (a duplicate delivery) is skipped, which keeps processing
  * once-only even if a relay adds a job twice.
  */
-export function tracked(processor: Processor, context: ProcessorContext) {
+export function tracked(processor: QueueProcessor, context: ProcessorContext) {
   return async (job: Job<RelayedJobData>): Promise<unknown> => {
     const id = job.data.jobRowId;
     const claimed = await context.pool.query(
@@ -17,7 +17,7 @@ export function tracked(processor: Processor, context: ProcessorContext) {
     );
     if (!claimed.rowCount) return { skipped: 'the outbox row is completed or gone' };
     try {
-      const result = await processor(job, context);
+      const result = await processor.process(job, context);
       await context.pool.query(
         "UPDATE jobs SET status = 'completed', result = $2, last_error = NULL, finished_at = now() WHERE id = $1",
         [id, JSON.stringify(result ?? null)],
@@ -29,6 +29,11 @@ export function tracked(processor: Processor, context: ProcessorContext) {
         `UPDATE jobs SET status = $2, last_error = $3, finished_at = CASE WHEN $2 = 'failed' THEN now() END WHERE id = $1`,
         [id, final ? 'failed' : 'enqueued', error instanceof Error ? error.message : String(error)],
       );
+      if (final && processor.onExhausted) {
+        await processor.onExhausted(job, context, error instanceof Error ? error : new Error(String(error))).catch((failure: unknown) =>
+          context.log.error({ err: failure, jobId: job.id }, 'could not report a failed job to its flow'),
+        );
+      }
       throw error;
     }
   };

@@ -214,6 +214,13 @@ function countdown(self: string) {
 }
 
 /**
+ * The clock ran out: sent by a browser whose countdown reached zero, and by the server in place of
+ * an answer that arrived after the limit (plus network grace), so a late answer is recorded as the
+ * auto-answer whatever the browser's clock said.
+ */
+const timeUp = { guard: 'isCounting', target: '#diagnostic.advance', actions: ['recordTimeout', announce] } as const;
+
+/**
  * The diagnostic (spec section 4, "Diagnostic (modal)"): one screen at a time with progress n of
  * total; 'Timed Questions Ahead' before the first timed screen; a per-screen countdown from its
  * time limit, auto-answering on timeout; a vignette with a follow-up asks confidence 1-5 after the
@@ -253,7 +260,7 @@ export const diagnosticMachine = diagnosticSetup.createMachine({
     },
     likert: {
       ...countdown('likert'),
-      on: { ANSWER_LIKERT: { target: 'advance', actions: ['recordLikert', announce] } },
+      on: { ANSWER_LIKERT: { target: 'advance', actions: ['recordLikert', announce] }, TIME_UP: timeUp },
     },
     vignette: {
       initial: 'choosing',
@@ -265,6 +272,7 @@ export const diagnosticMachine = diagnosticSetup.createMachine({
               { guard: and(['isValidOption', 'hasFollowup']), target: 'confidence', actions: 'chooseOption' },
               { guard: 'isValidOption', target: '#diagnostic.advance', actions: ['recordVignette', announce] },
             ],
+            TIME_UP: timeUp,
           },
         },
         confidence: {
@@ -277,6 +285,7 @@ export const diagnosticMachine = diagnosticSetup.createMachine({
       on: {
         REORDER_RANKING: { guard: 'isValidOrder', actions: 'reorder' },
         CONFIRM_RANKING: { guard: 'allPlaced', target: 'advance', actions: ['recordRanking', announce] },
+        TIME_UP: timeUp,
       },
     },
     done: { type: 'final' },

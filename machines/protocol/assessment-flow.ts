@@ -87,7 +87,12 @@ export const assessmentFlowClientEventSchema = z.discriminatedUnion('type', [
     sessionId: z.uuid(),
     chat: z.array(mirrorTurnSchema).min(1).max(2 * MIRROR_TURN_LIMIT + 1),
   }),
-  z.object({ type: z.literal('DIAGNOSTIC_COMPLETED'), answers: diagnosticAnswersSchema }),
+  z.object({
+    type: z.literal('DIAGNOSTIC_COMPLETED'),
+    answers: diagnosticAnswersSchema,
+    /** The server-run diagnostic flow the answers came from; the server takes its answers instead. */
+    diagnosticFlowId: z.uuid().optional(),
+  }),
   z.object({ type: z.literal('SURVEY_SUBMITTED'), answers: surveyAnswersSchema }),
   z.object({ type: z.literal('EMAIL_SUBMIT'), email: z.string().max(320), name: z.string().max(200) }),
   z.object({ type: z.literal('EMAIL_EDITED') }),

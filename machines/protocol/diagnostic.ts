@@ -11,6 +11,7 @@ export const diagnosticEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('SELECT_CONFIDENCE'), value: scalePoint }),
   z.object({ type: z.literal('REORDER_RANKING'), order: z.array(z.string().min(1).max(60)).max(20) }),
   z.object({ type: z.literal('CONFIRM_RANKING'), responseTime }),
+  z.object({ type: z.literal('TIME_UP') }),
 ]);
 /** An event of the diagnostic machine. */
 export type DiagnosticEvent = z.infer<typeof diagnosticEventSchema>;

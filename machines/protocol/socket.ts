@@ -13,9 +13,9 @@ export const flowSocketClientFrameSchema = z.discriminatedUnion('type', [
 export type FlowSocketClientFrame = z.infer<typeof flowSocketClientFrameSchema>;
 
 /**
- * What the server sends on /api/ws. `event` pushes an event the server applied (usually a
- * worker's result) with the version it produced; a browser that sees a gap in versions reads the
- * snapshot again. The event is checked against its machine's schema by the receiver.
+ * What the server sends on /api/ws. `event` pushes every event applied to a subscribed flow (a
+ * worker's result, a timer, another tab's click) with the version and snapshot it produced; a
+ * browser that sees a gap in versions reads the flow again.
  */
 export const flowSocketServerFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hello') }),
@@ -27,6 +27,9 @@ export const flowSocketServerFrameSchema = z.discriminatedUnion('type', [
     version,
     origin: z.enum(['client', 'server', 'worker']),
     event: z.looseObject({ type: z.string().min(1).max(80) }),
+    /** The flow as that event left it, so a browser can adopt the server's snapshot directly. */
+    state: z.string().min(1).max(200),
+    snapshot: z.record(z.string(), z.unknown()),
   }),
   z.object({ type: z.literal('error'), error: z.string().max(500), flowId: flowId.optional() }),
 ]);

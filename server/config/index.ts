@@ -61,6 +61,28 @@ export const configSchema = z.object({
     (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
     z.email('expected an email address').optional(),
   ),
+  SMTP_URL: urlWithProtocol(['smtp:', 'smtps:'], 'smtp://user:password@smtp.example.com:587').optional(),
+  EMAIL_FROM: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z.email('expected an email address').default('coach@localhost'),
+  ),
+  COACH_EMAIL: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z.email('expected an email address').optional(),
+  ),
+  STRIPE_SECRET_KEY: optionalText.refine(
+    (value) => value === undefined || /^(sk|rk)_(test|live)_/.test(value),
+    'expected a Stripe secret key starting sk_test_, sk_live_, rk_test_ or rk_live_',
+  ),
+  STRIPE_WEBHOOK_SECRET: optionalText.refine(
+    (value) => value === undefined || value.startsWith('whsec_'),
+    'expected a webhook signing secret starting whsec_',
+  ),
+  /** Where the Stripe client sends its requests; only tests point it elsewhere (a loopback fake). */
+  STRIPE_API_URL: urlWithProtocol(['http:', 'https:'], 'http://127.0.0.1:12111').optional(),
+  MIRROR_LLM_BASE_URL: urlWithProtocol(['http:', 'https:'], 'http://127.0.0.1:11434/v1').optional(),
+  MIRROR_LLM_MODEL: optionalText,
+  MIRROR_LLM_API_KEY: optionalText,
   ADMIN_PASSWORD: optionalText.refine(
     (value) => value === undefined || value.length >= 12,
     'expected at least 12 characters for the admin password',
@@ -75,7 +97,15 @@ export type Config = z.infer<typeof configSchema> & {
 };
 
 /** Variables whose values must never be echoed back in an error message. */
-const SECRET_KEYS = new Set(['DATABASE_URL', 'REDIS_URL', 'ADMIN_PASSWORD']);
+const SECRET_KEYS = new Set([
+  'DATABASE_URL',
+  'REDIS_URL',
+  'ADMIN_PASSWORD',
+  'SMTP_URL',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'MIRROR_LLM_API_KEY',
+]);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { initialTransition, transition, type AnyStateMachine } from 'xstate';
+import { initialTransition, type AnyStateMachine } from 'xstate';
 import { flowMachines } from '../../machines/index.js';
 import { statePath } from '../../machines/protocol/can-accept.js';
 import type { FlowMachineName, FlowSnapshotResponse } from '../../machines/protocol/api.js';
@@ -25,19 +25,26 @@ export class FlowNotFoundError extends Error {
   }
 }
 
-interface FlowRow {
+/** A flows row as the engine reads it. */
+export interface FlowRow {
   id: string;
   machine: FlowMachineName;
   version: number;
   state: string;
   snapshot: Record<string, unknown>;
+  lead_id?: string | null;
+  testing?: boolean;
+  /** Milliseconds since the server stamped the current screen as shown (diagnostic flows). */
+  step_elapsed_ms?: string | null;
 }
 
-function machineOf(name: FlowMachineName): AnyStateMachine {
+/** The shared machine a flow runs. */
+export function machineOf(name: FlowMachineName): AnyStateMachine {
   return flowMachines[name] as AnyStateMachine;
 }
 
-function toResponse(row: FlowRow): FlowSnapshotResponse {
+/** A flows row as the API answers it. */
+export function toResponse(row: FlowRow): FlowSnapshotResponse {
   return { flowId: row.id, machine: row.machine, version: row.version, state: row.state, snapshot: row.snapshot };
 }
 
@@ -52,7 +59,8 @@ export async function startFlow(
   const [snapshot] = initialTransition(machine, input);
   const persisted = machine.getPersistedSnapshot(snapshot) as Record<string, unknown>;
   const inserted = await pool.query<FlowRow>(
-    `INSERT INTO flows (machine, mode, lead_id, state, snapshot, testing) VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO flows (machine, mode, lead_id, state, snapshot, testing, step_started_at)
+     VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp())
      RETURNING id, machine, version, state, snapshot`,
     [machineName, options.mode ?? 'assessment', options.leadId ?? null, statePath(snapshot.value), persisted, options.testing ?? false],
   );
@@ -64,53 +72,4 @@ export async function getFlow(pool: pg.Pool, id: string): Promise<FlowSnapshotRe
   const found = await pool.query<FlowRow>('SELECT id, machine, version, state, snapshot FROM flows WHERE id = $1', [id]);
   if (!found.rowCount) throw new FlowNotFoundError(id);
   return toResponse(found.rows[0]!);
-}
-
-/** An event to apply, read once the flow's machine is known (each machine has its own event schema). */
-export type EventReader = (machine: FlowMachineName) => { event: { type: string }; expectedVersion?: number };
-
-/**
- * Applies one event with the shared machine's pure transition, under a row lock so events on one
- * flow never interleave. An event the state does not take (or one sent against an out-of-date
- * version) is a FlowConflictError. Otherwise the new snapshot and the flow_events row are written in
- * one transaction.
- */
-export async function applyEvent(pool: pg.Pool, id: string, readEvent: EventReader, origin: EventOrigin): Promise<FlowSnapshotResponse> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const locked = await client.query<FlowRow>('SELECT id, machine, version, state, snapshot FROM flows WHERE id = $1 FOR UPDATE', [id]);
-    if (!locked.rowCount) throw new FlowNotFoundError(id);
-    const row = locked.rows[0]!;
-    const { event, expectedVersion } = readEvent(row.machine);
-    if (expectedVersion !== undefined && expectedVersion !== row.version) {
-      throw new FlowConflictError(toResponse(row), `The flow is at version ${row.version}, not ${expectedVersion}; read it again.`);
-    }
-    const machine = machineOf(row.machine);
-    const current = machine.resolveState(row.snapshot as never);
-    const [next, actions] = transition(machine, current, event as never);
-    if (next === current && actions.length === 0) {
-      throw new FlowConflictError(toResponse(row), `${event.type} is not allowed in ${row.state}`);
-    }
-    const state = statePath(next.value);
-    const persisted = machine.getPersistedSnapshot(next) as Record<string, unknown>;
-    const updated = await client.query<FlowRow>(
-      `UPDATE flows SET snapshot = $2, state = $3, version = version + 1 WHERE id = $1
-       RETURNING id, machine, version, state, snapshot`,
-      [id, persisted, state],
-    );
-    const flow = toResponse(updated.rows[0]!);
-    const { type, ...payload } = event;
-    await client.query(
-      'INSERT INTO flow_events (flow_id, seq, type, payload, origin, state_after) VALUES ($1, $2, $3, $4, $5, $6)',
-      [id, flow.version, type, payload, origin, state],
-    );
-    await client.query('COMMIT');
-    return flow;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
 }

@@ -1,22 +1,54 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { flowSocketClientFrameSchema, type FlowSocketServerFrame } from '../../machines/protocol/socket.js';
+import { FlowNotFoundError } from '../flows/flow-store.js';
+import type { RouteDeps } from '../routes/deps.js';
 
-/** Largest frame a browser may send; flow events are small. */
+/** Largest frame a browser may send; flow frames are small. */
 const MAX_PAYLOAD = 64 * 1024;
-
-const clientMessage = z.discriminatedUnion('type', [z.object({ type: z.literal('ping') })]);
+/** Flows one socket may follow at once (a visitor has a handful of tabs' worth). */
+const MAX_SUBSCRIPTIONS = 20;
 
 /**
- * The websocket endpoint at /api/ws. Every frame is JSON validated with zod; a bad frame gets an
- * error frame naming the problem and the connection stays open.
+ * The flow socket at /api/ws: a browser subscribes to its flow ids and receives every event
+ * applied to them, from whichever process applied it (pushes travel through Redis). Every frame is
+ * JSON validated with zod; a bad frame gets an error frame naming the problem and the connection
+ * stays open.
  */
-export async function websocketEndpoint(app: FastifyInstance): Promise<void> {
+export async function websocketEndpoint(app: FastifyInstance, deps: Pick<RouteDeps, 'engine' | 'pushes'>): Promise<void> {
   await app.register(websocket, { options: { maxPayload: MAX_PAYLOAD } });
 
-  app.get('/api/ws', { websocket: true }, (socket) => {
-    const send = (message: unknown) => socket.send(JSON.stringify(message));
+  app.get('/api/ws', { websocket: true }, (socket, request) => {
+    const subscriptions = new Map<string, () => void>();
+    const send = (frame: FlowSocketServerFrame) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
+    };
     send({ type: 'hello' });
+
+    async function subscribe(flowId: string): Promise<void> {
+      if (!subscriptions.has(flowId) && subscriptions.size >= MAX_SUBSCRIPTIONS) {
+        return send({ type: 'error', flowId, error: `At most ${MAX_SUBSCRIPTIONS} flows per connection.` });
+      }
+      subscriptions.get(flowId)?.();
+      // listen before reading, so an event applied in between is pushed rather than missed
+      subscriptions.set(
+        flowId,
+        deps.pushes.listen(flowId, (push) =>
+          send({ type: 'event', flowId, version: push.version, origin: push.origin, event: push.event, state: push.state, snapshot: push.snapshot }),
+        ),
+      );
+      try {
+        const flow = await deps.engine.get(flowId);
+        send({ type: 'subscribed', flowId, version: flow.version });
+      } catch (error) {
+        subscriptions.get(flowId)?.();
+        subscriptions.delete(flowId);
+        if (error instanceof FlowNotFoundError) return send({ type: 'error', flowId, error: error.message });
+        request.log.error({ err: error }, 'subscribe failed');
+        send({ type: 'error', flowId, error: 'Could not read that flow right now; try again.' });
+      }
+    }
+
     socket.on('message', (raw) => {
       let data: unknown;
       try {
@@ -24,11 +56,27 @@ export async function websocketEndpoint(app: FastifyInstance): Promise<void> {
       } catch {
         return send({ type: 'error', error: 'Messages must be JSON.' });
       }
-      const parsed = clientMessage.safeParse(data);
+      const parsed = flowSocketClientFrameSchema.safeParse(data);
       if (!parsed.success) {
-        return send({ type: 'error', error: `Unknown or malformed message: ${parsed.error.issues[0]?.message ?? 'invalid'}` });
+        const issue = parsed.error.issues[0];
+        const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+        return send({ type: 'error', error: `Unknown or malformed message: ${where}${issue?.message ?? 'invalid'}` });
       }
-      send({ type: 'pong' });
+      const frame = parsed.data;
+      switch (frame.type) {
+        case 'ping':
+          return send({ type: 'pong' });
+        case 'subscribe':
+          return void subscribe(frame.flowId);
+        case 'unsubscribe':
+          subscriptions.get(frame.flowId)?.();
+          subscriptions.delete(frame.flowId);
+          return;
+      }
+    });
+    socket.on('close', () => {
+      for (const stop of subscriptions.values()) stop();
+      subscriptions.clear();
     });
   });
 }

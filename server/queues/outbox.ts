@@ -12,6 +12,8 @@ export interface NewJob {
   flowId?: string | null;
   leadId?: string | null;
   maxAttempts?: number;
+  /** Hold the job back this long after commit (a delayed flow event). */
+  delayMs?: number;
 }
 
 /**
@@ -21,9 +23,10 @@ export interface NewJob {
  */
 export async function insertJob(db: pg.ClientBase | pg.Pool, job: NewJob): Promise<string> {
   const inserted = await db.query<{ id: string }>(
-    `INSERT INTO jobs (queue, name, payload, flow_id, lead_id, max_attempts)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [job.queue, job.name, job.payload, job.flowId ?? null, job.leadId ?? null, job.maxAttempts ?? 5],
+    `INSERT INTO jobs (queue, name, payload, flow_id, lead_id, max_attempts, run_after)
+     VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::int > 0 THEN now() + make_interval(secs => $7::int / 1000.0) END)
+     RETURNING id`,
+    [job.queue, job.name, job.payload, job.flowId ?? null, job.leadId ?? null, job.maxAttempts ?? 5, Math.round(job.delayMs ?? 0)],
   );
   const id = inserted.rows[0]!.id;
   await db.query('SELECT pg_notify($1, $2)', [JOBS_CHANNEL, id]);

@@ -10,6 +10,8 @@ interface JobRow {
   name: string;
   payload: Record<string, unknown>;
   max_attempts: number;
+  /** Milliseconds until the row's run_after, 0 when due. */
+  delay_ms: number;
 }
 
 /** What a BullMQ job carries: the outbox row it stands for, and that row's payload. */
@@ -19,6 +21,7 @@ export interface RelayedJobData {
 }
 
 const BATCH = 100;
+const DELAY_MS = "GREATEST(0, floor(extract(epoch FROM run_after - now()) * 1000))::int AS delay_ms";
 
 /**
  * Moves outbox rows into BullMQ with jobId = row id. Rows are claimed with FOR UPDATE SKIP LOCKED,
@@ -78,7 +81,7 @@ export class OutboxRelay {
       try {
         await client.query('BEGIN');
         const claimed = await client.query<JobRow>(
-          `SELECT id, queue, name, payload, max_attempts FROM jobs
+          `SELECT id, queue, name, payload, max_attempts, ${DELAY_MS} FROM jobs
            WHERE status = 'pending' ORDER BY created_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
         );
         for (const row of claimed.rows) await this.add(row);
@@ -101,7 +104,7 @@ export class OutboxRelay {
   /** Re-adds unfinished rows whose BullMQ job no longer exists; returns how many. */
   async reconcile(): Promise<number> {
     const stale = await this.pool.query<JobRow>(
-      `SELECT id, queue, name, payload, max_attempts FROM jobs
+      `SELECT id, queue, name, payload, max_attempts, ${DELAY_MS} FROM jobs
        WHERE status IN ('enqueued', 'active') AND updated_at < now() - make_interval(secs => $1)`,
       [(this.options.lostAfterMs ?? 30_000) / 1000],
     );
@@ -117,6 +120,10 @@ export class OutboxRelay {
 
   private async add(row: JobRow): Promise<void> {
     const data: RelayedJobData = { jobRowId: row.id, payload: row.payload };
-    await this.queues[row.queue].add(row.name, data, { jobId: row.id, attempts: row.max_attempts });
+    await this.queues[row.queue].add(row.name, data, {
+      jobId: row.id,
+      attempts: row.max_attempts,
+      ...(row.delay_ms > 0 ? { delay: row.delay_ms } : {}),
+    });
   }
 }

@@ -35,21 +35,27 @@ function send(flowId: string, event: Record<string, unknown>, expectedVersion?: 
 }
 
 describe('flows over HTTP', () => {
-  it('starts an assessment at capture, applies an allowed event, and logs it', async () => {
+  it('starts an assessment at capture; a capture saves the lead in the same transaction and moves on to the intro', async () => {
     const flow = await start();
     expect(flow).toMatchObject({ machine: 'assessmentFlow', version: 0 });
     expect(flow.state).toMatch(/^capture/);
 
     const moved = await send(flow.flowId, { type: 'CAPTURE_SUBMIT', name: 'Ada Lovelace', email: 'ada@example.com' }, 0);
     expect(moved.statusCode, moved.body).toBe(200);
-    expect(moved.json()).toMatchObject({ version: 1, state: 'capture.saving' });
+    expect(moved.json()).toMatchObject({ version: 2, state: 'intro' });
+    const leadId = moved.json().snapshot.context.session.leadId;
+    const lead = await pool.query('SELECT email, name, source FROM leads WHERE lead_id = $1', [leadId]);
+    expect(lead.rows).toEqual([{ email: 'ada@example.com', name: 'Ada Lovelace', source: 'website' }]);
 
     const read = await app.inject(`/api/flows/${flow.flowId}`);
     expect(read.json()).toEqual(moved.json());
-    const events = await pool.query('SELECT seq, type, payload, origin, state_after FROM flow_events WHERE flow_id = $1', [flow.flowId]);
+    const events = await pool.query('SELECT seq, type, payload, origin, state_after FROM flow_events WHERE flow_id = $1 ORDER BY seq', [flow.flowId]);
     expect(events.rows).toEqual([
       { seq: 1, type: 'CAPTURE_SUBMIT', payload: { name: 'Ada Lovelace', email: 'ada@example.com' }, origin: 'client', state_after: 'capture.saving' },
+      { seq: 2, type: 'LEAD_SAVED', payload: { leadId }, origin: 'server', state_after: 'intro' },
     ]);
+    const linked = await pool.query('SELECT lead_id FROM flows WHERE id = $1', [flow.flowId]);
+    expect(linked.rows[0].lead_id).toBe(leadId);
   });
 
   it('answers 409 with the current flow for an event the state does not take, and stores nothing', async () => {

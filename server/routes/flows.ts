@@ -11,7 +11,8 @@ import {
   type FlowStartBody,
 } from '../../machines/protocol/api.js';
 import { checkToken } from '../leads/tokens.js';
-import { applyEvent, FlowConflictError, getFlow, startFlow } from '../flows/flow-store.js';
+import { FlowConflictError } from '../flows/flow-store.js';
+import type { RouteDeps } from './deps.js';
 
 /** The ref value the community platform puts on its links (spec: "the community-platform marker"). */
 export const COMMUNITY_REF = 'community';
@@ -36,17 +37,17 @@ async function inputFor(pool: pg.Pool, body: FlowStartBody): Promise<unknown> {
 }
 
 /** POST /api/flows, GET /api/flows/:id, POST /api/flows/:id/events: the server-authoritative flows. */
-export async function flowRoutes(app: FastifyInstance, deps: { pool: pg.Pool }): Promise<void> {
+export async function flowRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.post('/api/flows', { schema: { body: flowStartBodySchema, response: { 201: flowSnapshotResponseSchema } } }, async (request, reply) => {
     const body = request.body;
-    const flow = await startFlow(deps.pool, body.machine, await inputFor(deps.pool, body), { mode: body.mode, testing: body.testing });
+    const flow = await deps.engine.start(body.machine, await inputFor(deps.pool, body), { mode: body.mode, testing: body.testing });
     return reply.status(201).send(flow);
   });
 
   api.get('/api/flows/:id', { schema: { params, response: { 200: flowSnapshotResponseSchema } } }, async (request) =>
-    getFlow(deps.pool, request.params.id),
+    deps.engine.get(request.params.id),
   );
 
   api.post(
@@ -55,7 +56,7 @@ export async function flowRoutes(app: FastifyInstance, deps: { pool: pg.Pool }):
     async (request, reply) => {
       try {
         // the event schema depends on the flow's machine, known once the flow is locked
-        return await applyEvent(deps.pool, request.params.id, (machine) => flowEventBodySchemas[machine].parse(request.body), 'client');
+        return await deps.engine.apply(request.params.id, (machine) => flowEventBodySchemas[machine].parse(request.body), 'client');
       } catch (error) {
         if (!(error instanceof FlowConflictError)) throw error;
         return reply.status(409).send({ statusCode: 409, error: 'Conflict', message: error.message, flow: error.flow });

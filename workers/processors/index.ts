@@ -1,16 +1,30 @@
 import type { Job } from 'bullmq';
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import type { Config } from '../../server/config/index.js';
+import type { FlowEngine } from '../../server/flows/engine.js';
 import type { QueueName } from '../../server/queues/names.js';
+import type { RelayedJobData } from '../../server/queues/relay.js';
 
 /** What a processor gets besides its job. */
 export interface ProcessorContext {
   pool: pg.Pool;
   log: Logger;
+  config: Config;
+  engine: FlowEngine;
 }
 
 /** Runs one job of a queue; throws to have BullMQ retry it. */
-export type Processor = (job: Job, context: ProcessorContext) => Promise<unknown>;
+export type Processor = (job: Job<RelayedJobData>, context: ProcessorContext) => Promise<unknown>;
+
+/** Runs once when a job has failed for the last time (its retries spent), e.g. to tell the flow. */
+export type OnExhausted = (job: Job<RelayedJobData>, context: ProcessorContext, error: Error) => Promise<void>;
+
+/** How a queue's jobs are processed. */
+export interface QueueProcessor {
+  process: Processor;
+  onExhausted?: OnExhausted;
+}
 
 /** The processor of each queue this worker process serves. */
-export const processors: Partial<Record<QueueName, Processor>> = {};
+export const processors: Partial<Record<QueueName, QueueProcessor>> = {};

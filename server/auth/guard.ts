@@ -1,0 +1,38 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { CSRF_HEADER, isCsrfTokenValid, readSession, SESSION_COOKIE, type SessionUser } from './sessions.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in admin, set by requireAdmin. */
+    admin?: SessionUser;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The session cookie of a request (needs @fastify/cookie registered). */
+export function sessionToken(request: FastifyRequest): string | undefined {
+  return (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[SESSION_COOKIE];
+}
+
+/**
+ * A preHandler for every admin route: 401 without a live session, 403 for a user who is not an
+ * admin, 403 for a state-changing request without the session's CSRF token.
+ */
+export function requireAdmin(pool: pg.Pool) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const token = sessionToken(request);
+    const user = await readSession(pool, token);
+    if (!user) {
+      return reply.status(401).send({ statusCode: 401, error: 'Unauthorized', message: 'Sign in as an admin first.' });
+    }
+    if (user.role !== 'admin') {
+      return reply.status(403).send({ statusCode: 403, error: 'Forbidden', message: 'This needs an admin account.' });
+    }
+    if (!SAFE_METHODS.has(request.method) && !isCsrfTokenValid(token!, request.headers[CSRF_HEADER] as string | undefined)) {
+      return reply.status(403).send({ statusCode: 403, error: 'Forbidden', message: `Missing or wrong ${CSRF_HEADER} header.` });
+    }
+    request.admin = user;
+  };
+}

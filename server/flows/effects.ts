@@ -1,0 +1,90 @@
+import type { GradingRequest, HomeworkRequest, LeadRequest } from '../../machines/assessment-flow/assessment-flow.machine.js';
+import type { MirrorReplyRequest } from '../../machines/protocol/mirror.js';
+import { createOrUpdateLead, leadSourceOf } from '../leads/lead-service.js';
+import { insertJob } from '../queues/outbox.js';
+import type { FlowTx } from './engine.js';
+import type { FlowRow } from './flow-store.js';
+
+/** What transition() hands back for an effect: the action's type and its resolved params. */
+interface ExecutableAction {
+  type: string;
+  params?: unknown;
+}
+
+type FollowUp = { type: string; [key: string]: unknown };
+type Effect = (tx: FlowTx, flow: FlowRow, params: never) => Promise<FollowUp | void>;
+
+/**
+ * The lead is written in the same transaction as the event, and LEAD_SAVED follows at once: a
+ * capture answers with the intro screen instead of waiting for a job. A failed write rolls back
+ * to the savepoint and becomes LEAD_FAILED, which the capture screen shows.
+ */
+async function createLead(tx: FlowTx, flow: FlowRow, request: LeadRequest): Promise<FollowUp> {
+  await tx.client.query('SAVEPOINT create_lead');
+  try {
+    const lead = await createOrUpdateLead(tx.client, {
+      email: request.email,
+      name: request.name,
+      source: leadSourceOf(request.source),
+      testingMode: request.testingMode,
+    });
+    await tx.client.query('UPDATE flows SET lead_id = $2 WHERE id = $1', [flow.id, lead.leadId]);
+    await tx.client.query('RELEASE SAVEPOINT create_lead');
+    return { type: 'LEAD_SAVED', leadId: lead.leadId };
+  } catch {
+    await tx.client.query('ROLLBACK TO SAVEPOINT create_lead');
+    return { type: 'LEAD_FAILED' };
+  }
+}
+
+async function requestGrading(tx: FlowTx, flow: FlowRow, request: GradingRequest): Promise<void> {
+  await insertJob(tx.client, { queue: 'grading', name: 'lead-assessment', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId });
+}
+
+async function sendHomework(tx: FlowTx, flow: FlowRow, request: HomeworkRequest): Promise<void> {
+  await insertJob(tx.client, { queue: 'homework', name: 'send-homework', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId });
+}
+
+async function requestReply(tx: FlowTx, flow: FlowRow, request: MirrorReplyRequest): Promise<void> {
+  await insertJob(tx.client, { queue: 'mirror', name: 'mirror-reply', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: flow.lead_id ?? null });
+}
+
+/**
+ * Each flow machine's effects as the server provides them. Actions left out run in the browser
+ * (storeResult, clearStoredAssessment, clearSavedAnswers keep browser storage) or need no server
+ * work: startPayment is answered by the create-payment call the browser makes next, and the
+ * diagnostic's answerRecorded is already in the snapshot.
+ */
+const effects: Record<string, Record<string, Effect>> = {
+  assessmentFlow: { createLead, requestGrading, sendHomework },
+  mirror: { requestReply },
+  diagnostic: {},
+};
+
+/**
+ * Delays the server does not run: the diagnostic's one-second countdown ticks. The server enforces
+ * the time limits from its own stamps when the answer arrives (server-view.ts) instead.
+ */
+const UNSCHEDULED_DELAYS: Record<string, RegExp> = { diagnostic: /^xstate\.after\.tick\./ };
+
+/** Schedules a delayed event on a flow: a job of the timers queue, held back until it is due. */
+export async function scheduleEvent(tx: FlowTx, flowId: string, event: { type: string }, delayMs: number): Promise<void> {
+  await insertJob(tx.client, { queue: 'timers', name: event.type.slice(0, 80), payload: { flowId, event }, flowId, delayMs });
+}
+
+/** Turns the actions a transition returned into outbox rows; returns events to apply next. */
+export async function runEffects(tx: FlowTx, flow: FlowRow, actions: readonly ExecutableAction[]): Promise<FollowUp[]> {
+  const followUps: FollowUp[] = [];
+  for (const action of actions) {
+    if (action.type === 'xstate.raise') {
+      const { event, delay } = action.params as { event: { type: string }; delay?: number };
+      if (delay === undefined || UNSCHEDULED_DELAYS[flow.machine]?.test(event.type)) continue;
+      await scheduleEvent(tx, flow.id, event, delay);
+      continue;
+    }
+    const effect = effects[flow.machine]?.[action.type];
+    const followUp = effect ? await effect(tx, flow, action.params as never) : undefined;
+    if (followUp) followUps.push(followUp);
+  }
+  return followUps;
+}

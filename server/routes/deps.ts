@@ -1,0 +1,14 @@
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
+import type { Config } from '../config/index.js';
+import type { FlowEngine } from '../flows/engine.js';
+import type { PushHub } from '../flows/push.js';
+
+/** What every route plugin gets. */
+export interface RouteDeps {
+  config: Config;
+  pool: pg.Pool;
+  redis: Redis;
+  engine: FlowEngine;
+  pushes: PushHub;
+}
