@@ -5,6 +5,7 @@ import type { Config } from '../../server/config/index.js';
 import type { FlowEngine } from '../../server/flows/engine.js';
 import type { QueueName } from '../../server/queues/names.js';
 import type { RelayedJobData } from '../../server/queues/relay.js';
+import { timersProcessor } from './timers.js';
 
 /** What a processor gets besides its job. */
 export interface ProcessorContext {
@@ -27,4 +28,6 @@ export interface QueueProcessor {
 }
 
 /** The processor of each queue this worker process serves. */
-export const processors: Partial<Record<QueueName, QueueProcessor>> = {};
+export const processors: Partial<Record<QueueName, QueueProcessor>> = {
+  timers: timersProcessor,
+};

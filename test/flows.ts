@@ -1,0 +1,49 @@
+import { initialTransition, transition, type AnyStateMachine } from 'xstate';
+import type pg from 'pg';
+import { flowMachines } from '../machines/index.js';
+import { resultFor } from '../machines/assessment-flow/assessment-flow.fixtures.js';
+import type { FlowMachineName } from '../machines/protocol/api.js';
+import { statePath } from '../machines/protocol/can-accept.js';
+import type { Tier } from '../machines/protocol/common.js';
+import { createOrUpdateLead } from '../server/leads/lead-service.js';
+
+/**
+ * Stores a flow already moved through `events` by the shared machine (effects not run), for tests
+ * that start in the middle of a journey. Returns the flow id.
+ */
+export async function seedFlow(
+  pool: pg.Pool,
+  machineName: FlowMachineName,
+  events: Array<{ type: string; [key: string]: unknown }>,
+  options: { input?: unknown; leadId?: string | null } = {},
+): Promise<string> {
+  const machine = flowMachines[machineName] as AnyStateMachine;
+  let [snapshot] = initialTransition(machine, options.input ?? {});
+  for (const event of events) [snapshot] = transition(machine, snapshot, event as never);
+  const inserted = await pool.query<{ id: string }>(
+    `INSERT INTO flows (machine, lead_id, state, snapshot, version, step_started_at)
+     VALUES ($1, $2, $3, $4, $5, clock_timestamp()) RETURNING id`,
+    [machineName, options.leadId ?? null, statePath(snapshot.value), machine.getPersistedSnapshot(snapshot), events.length],
+  );
+  return inserted.rows[0]!.id;
+}
+
+/** A lead and an assessment flow standing at `tier`'s results screen (graded, results shown). */
+export async function seedResultsFlow(pool: pg.Pool, tier: Tier, email = `lead-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`) {
+  const lead = await createOrUpdateLead(pool, { email, name: 'Test Lead' });
+  const flowId = await seedFlow(
+    pool,
+    'assessmentFlow',
+    [
+      { type: 'CAPTURE_SUBMIT', name: 'Test Lead', email },
+      { type: 'LEAD_SAVED', leadId: lead.leadId },
+      { type: 'START_DIAGNOSTIC' },
+      { type: 'DIAGNOSTIC_COMPLETED', answers: { b1: { type: 'likert', value: 4, responseTime: 4000, timedOut: false } } },
+      { type: 'SURVEY_SUBMITTED', answers: { q1_investment: 'ready_now', q2_time: 'start_immediately', q3_urgency: 'critical', q4_mindset: 'challenge', q5_success: 'Lead better.' } },
+      { type: 'GRADED', result: resultFor(tier) },
+      { type: 'xstate.after.resultsDelay.assessmentFlow.processing.revealing' },
+    ],
+    { leadId: lead.leadId },
+  );
+  return { flowId, leadId: lead.leadId, email };
+}
