@@ -5,6 +5,7 @@ import type { Config } from '../../server/config/index.js';
 import type { FlowEngine } from '../../server/flows/engine.js';
 import type { QueueName } from '../../server/queues/names.js';
 import type { RelayedJobData } from '../../server/queues/relay.js';
+import { gradingProcessor } from './grading.js';
 import { timersProcessor } from './timers.js';
 
 /** What a processor gets besides its job. */
@@ -29,5 +30,6 @@ export interface QueueProcessor {
 
 /** The processor of each queue this worker process serves. */
 export const processors: Partial<Record<QueueName, QueueProcessor>> = {
+  grading: gradingProcessor,
   timers: timersProcessor,
 };

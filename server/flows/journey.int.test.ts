@@ -1,0 +1,172 @@
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../test/helpers.js';
+import { backdater, flowClient, openSocket, runDiagnostic, SURVEYS, type FlowJson } from '../../test/journey.js';
+import { privatePrefix, startWorkers } from '../../test/worker-harness.js';
+import { gradingProcessor } from '../../workers/processors/grading.js';
+import { buildApp } from '../app.js';
+import { createPool } from '../db/pool.js';
+import { createRedis } from '../redis.js';
+
+let app: FastifyInstance;
+let pool: pg.Pool;
+let redis: ReturnType<typeof createRedis>;
+let base: string;
+const config = testConfig({ QUEUE_PREFIX: privatePrefix() });
+
+beforeAll(async () => {
+  pool = createPool(config.DATABASE_URL!, 8);
+  redis = createRedis(config.REDIS_URL!, 'producer');
+  app = await buildApp({ config, pool, redis, logger: false });
+  base = await app.listen({ host: '127.0.0.1', port: 0 });
+});
+
+afterAll(async () => {
+  await app.close();
+  await pool.end();
+  redis.disconnect();
+});
+
+const email = (label: string) => `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+/** Capture, intro and the whole diagnostic over HTTP; returns the flow standing at the survey. */
+async function toSurvey(client: ReturnType<typeof flowClient>, options: { thinkMs?: number } = { thinkMs: 6000 }): Promise<FlowJson> {
+  const flow = await client.start();
+  await client.send(flow.flowId, { type: 'CAPTURE_SUBMIT', name: 'Morgan Reyes', email: email('journey') });
+  await client.send(flow.flowId, { type: 'START_DIAGNOSTIC' });
+  const diagnostic = await runDiagnostic(client, { backdate: backdater(pool), ...options });
+  expect(diagnostic.state).toBe('done');
+  // the browser's copy of the answers is ignored: the server takes the diagnostic flow's own
+  return client.send(flow.flowId, { type: 'DIAGNOSTIC_COMPLETED', answers: {}, diagnosticFlowId: diagnostic.flowId });
+}
+
+describe('the assessment over HTTP and the socket, from capture to each tier', () => {
+  it.each([
+    ['book_call', 'yes_flow'],
+    ['homework', 'maybe_flow'],
+    ['nurture', 'no_flow.offered'],
+  ] as const)('grades a %s visitor, pushes the result, and routes to %s', async (tier, routed) => {
+    await startWorkers(pool, config, ['grading', 'timers']);
+    const client = flowClient(base);
+    const atSurvey = await toSurvey(client);
+    expect(atSurvey.state).toBe('survey');
+    expect(Object.keys(atSurvey.snapshot.context.answers)).toHaveLength(22);
+
+    const socket = await openSocket(base);
+    try {
+      await socket.subscribe(atSurvey.flowId);
+      const processing = await client.send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS[tier] });
+      expect(processing.state).toBe('processing.grading');
+
+      const graded = await socket.next((f) => f.type === 'event' && f.event.type === 'GRADED');
+      expect(graded).toMatchObject({ origin: 'worker', state: 'processing.revealing' });
+      const shown = await socket.next((f) => f.type === 'event' && f.state === 'results');
+      expect(shown).toMatchObject({ origin: 'server' });
+    } finally {
+      socket.close();
+    }
+
+    const results = await client.get(atSurvey.flowId);
+    expect(results.snapshot.context.result).toMatchObject({ qualification: tier, gamingDetected: false });
+    const leadId = results.snapshot.context.session.leadId;
+    const stored = await pool.query('SELECT tier, archetype FROM assessment_results WHERE flow_id = $1', [atSurvey.flowId]);
+    expect(stored.rows).toEqual([{ tier, archetype: results.snapshot.context.result.archetype }]);
+    const lead = await pool.query('SELECT tier FROM leads WHERE lead_id = $1', [leadId]);
+    expect(lead.rows[0].tier).toBe(tier);
+    const answers = await pool.query(
+      'SELECT count(*)::int AS n FROM diagnostic_answers a JOIN diagnostics d ON d.id = a.diagnostic_id WHERE d.flow_id = $1',
+      [atSurvey.flowId],
+    );
+    expect(answers.rows[0].n).toBe(22);
+
+    expect((await client.send(atSurvey.flowId, { type: 'CONTINUE' })).state).toBe(routed);
+  });
+
+  it('answers given faster than the server saw them shown grade as gaming, whatever the browser claimed', async () => {
+    await startWorkers(pool, config, ['grading', 'timers']);
+    const client = flowClient(base);
+    const flow = await client.start();
+    await client.send(flow.flowId, { type: 'CAPTURE_SUBMIT', name: 'Quick Draw', email: email('rushed') });
+    await client.send(flow.flowId, { type: 'START_DIAGNOSTIC' });
+    // claims 6 s per answer but sends them back to back
+    const diagnostic = await runDiagnostic(client, { thinkMs: 6000 });
+    const answers = Object.values(diagnostic.snapshot.context.answers) as Array<{ responseTime: number }>;
+    expect(answers.every((answer) => answer.responseTime < 2000)).toBe(true);
+    await client.send(flow.flowId, { type: 'DIAGNOSTIC_COMPLETED', answers: {}, diagnosticFlowId: diagnostic.flowId });
+    await client.send(flow.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.book_call });
+    const deadline = Date.now() + 20_000;
+    let state = '';
+    while (Date.now() < deadline && (state = (await client.get(flow.flowId)).state) !== 'gaming_detected') {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(state).toBe('gaming_detected');
+  });
+
+  it('records a timed answer that arrives after the limit plus grace as the timeout auto-answer', async () => {
+    const client = flowClient(base);
+    const backdate = backdater(pool);
+    let flow = await client.start({ machine: 'diagnostic' });
+    while (flow.state !== 'interstitial') {
+      await backdate(flow.flowId, 5000);
+      const { context } = flow.snapshot;
+      const screen = context.screens[context.index];
+      if (flow.state === 'likert') flow = await client.send(flow.flowId, { type: 'ANSWER_LIKERT', value: 4, responseTime: 5000 });
+      else if (flow.state === 'ranking') flow = await client.send(flow.flowId, { type: 'CONFIRM_RANKING', responseTime: 5000 });
+      else throw new Error(`unexpected ${flow.state} at ${screen?.id}`);
+    }
+    flow = await client.send(flow.flowId, { type: 'START_TIMED' });
+    const { context } = flow.snapshot;
+    const timed = context.screens[context.index];
+    const limitMs = timed.timeLimitSec * 1000;
+
+    await backdate(flow.flowId, limitMs + 1500); // late, but within the 2 s grace
+    const inGrace = await client.send(flow.flowId, flow.state === 'likert' ? { type: 'ANSWER_LIKERT', value: 5, responseTime: limitMs } : { type: 'SELECT_OPTION', optionId: timed.choiceIds[1], responseTime: limitMs });
+    let current = inGrace;
+    if (current.state === 'vignette.confidence') current = await client.send(current.flowId, { type: 'SELECT_CONFIDENCE', value: 3 });
+    expect(current.snapshot.context.answers[timed.id]).toMatchObject({ timedOut: false, responseTime: limitMs });
+
+    const nextScreen = current.snapshot.context.screens[current.snapshot.context.index];
+    await backdate(current.flowId, nextScreen.timeLimitSec * 1000 + 2500); // past the grace
+    const late = await client.send(
+      current.flowId,
+      current.state === 'likert' ? { type: 'ANSWER_LIKERT', value: 5, responseTime: 1000 } : { type: 'SELECT_OPTION', optionId: nextScreen.choiceIds[1], responseTime: 1000 },
+    );
+    const recorded = late.snapshot.context.answers[nextScreen.id];
+    expect(recorded).toMatchObject({ timedOut: true, responseTime: nextScreen.timeLimitSec * 1000 });
+    if (nextScreen.type === 'vignette') expect(recorded.value).toBe(nextScreen.choiceIds[0]);
+    else expect(recorded.value).toBe(3);
+    const event = await pool.query('SELECT type FROM flow_events WHERE flow_id = $1 ORDER BY seq DESC LIMIT 1', [current.flowId]);
+    expect(event.rows[0].type).toBe('TIME_UP');
+  });
+
+  it('a grading job that fails twice and then succeeds stores one result and pushes GRADED once', async () => {
+    let calls = 0;
+    await startWorkers(pool, config, ['grading', 'timers'], {
+      grading: {
+        ...gradingProcessor,
+        process: async (job, context) => {
+          calls += 1;
+          if (job.attemptsMade < 2) throw new Error('the grading store is not answering');
+          return gradingProcessor.process(job, context);
+        },
+      },
+    });
+    const client = flowClient(base);
+    const atSurvey = await toSurvey(client);
+    const socket = await openSocket(base);
+    try {
+      await socket.subscribe(atSurvey.flowId);
+      await client.send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.homework });
+      await socket.next((f) => f.type === 'event' && f.state === 'results', 30_000);
+      expect(calls).toBe(3);
+      expect(socket.frames.filter((f) => f.type === 'event' && f.event.type === 'GRADED')).toHaveLength(1);
+    } finally {
+      socket.close();
+    }
+    const results = await pool.query('SELECT count(*)::int AS n FROM assessment_results WHERE flow_id = $1', [atSurvey.flowId]);
+    expect(results.rows[0].n).toBe(1);
+    const job = await pool.query("SELECT status, attempts FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId]);
+    expect(job.rows).toEqual([{ status: 'completed', attempts: 3 }]);
+  });
+});

@@ -1,0 +1,109 @@
+import type pg from 'pg';
+import WebSocket from 'ws';
+import type { FlowSocketServerFrame } from '../machines/protocol/socket.js';
+
+/** A flow as the API answers it (loosely typed for tests). */
+export interface FlowJson {
+  flowId: string;
+  machine: string;
+  version: number;
+  state: string;
+  snapshot: { value: unknown; context: Record<string, any> };
+}
+
+/** Survey answers that grade to each tier with the steady diagnostic answers below. */
+export const SURVEYS = {
+  book_call: { q1_investment: 'ready_now', q2_time: 'start_immediately', q3_urgency: 'critical', q4_mindset: 'challenge', q5_success: 'A team that decides well without me in the room.' },
+  homework: { q1_investment: 'payment_terms', q2_time: 'start_30_days', q3_urgency: 'important', q4_mindset: 'tools', q5_success: 'Delegating without losing sleep.' },
+  nurture: { q1_investment: 'need_time', q2_time: 'not_3_months', q3_urgency: 'exploring', q4_mindset: 'skeptical', q5_success: 'Not sure yet.' },
+} as const;
+
+/** The flow API over real HTTP at `base` (http://host:port). */
+export function flowClient(base: string) {
+  async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, json: text ? JSON.parse(text) : null };
+  }
+  async function ok(method: string, path: string, body?: unknown): Promise<FlowJson> {
+    const answer = await call(method, path, body);
+    if (answer.status >= 300) throw new Error(`${method} ${path} -> ${answer.status} ${JSON.stringify(answer.json)}`);
+    return answer.json;
+  }
+  return {
+    call,
+    start: (body: Record<string, unknown> = {}) => ok('POST', '/api/flows', body),
+    get: (flowId: string) => ok('GET', `/api/flows/${flowId}`),
+    send: (flowId: string, event: Record<string, unknown>) => ok('POST', `/api/flows/${flowId}/events`, { event }),
+  };
+}
+
+/** Makes the server believe the current screen was shown `ms` ago (so answers are not "rushed"). */
+export function backdater(pool: pg.Pool) {
+  return async (flowId: string, ms: number) => {
+    await pool.query("UPDATE flows SET step_started_at = clock_timestamp() - make_interval(secs => $2 / 1000.0) WHERE id = $1", [flowId, ms]);
+  };
+}
+
+/**
+ * Answers a server-run diagnostic screen by screen: likert values that vary (no straight line),
+ * each vignette's first option with confidence 4, the ranking as offered. With `thinkMs`, every
+ * screen is backdated so the server measures that long; without, the answers arrive as fast as
+ * the network allows, which the server's stamps expose as rushing.
+ */
+export async function runDiagnostic(
+  client: ReturnType<typeof flowClient>,
+  options: { backdate?: (flowId: string, ms: number) => Promise<void>; thinkMs?: number } = {},
+): Promise<FlowJson> {
+  let flow = await client.start({ machine: 'diagnostic' });
+  const think = options.thinkMs ?? 0;
+  for (let step = 0; step < 200 && flow.state !== 'done'; step++) {
+    const { context } = flow.snapshot;
+    const screen = context.screens[context.index];
+    if (think && options.backdate && flow.state !== 'vignette.confidence') await options.backdate(flow.flowId, think);
+    if (flow.state === 'interstitial') flow = await client.send(flow.flowId, { type: 'START_TIMED' });
+    else if (flow.state === 'likert') flow = await client.send(flow.flowId, { type: 'ANSWER_LIKERT', value: [3, 2, 3, 3][context.index % 4], responseTime: think });
+    else if (flow.state === 'vignette.choosing') flow = await client.send(flow.flowId, { type: 'SELECT_OPTION', optionId: screen.choiceIds[0], responseTime: think });
+    else if (flow.state === 'vignette.confidence') flow = await client.send(flow.flowId, { type: 'SELECT_CONFIDENCE', value: 4 });
+    else if (flow.state === 'ranking') flow = await client.send(flow.flowId, { type: 'CONFIRM_RANKING', responseTime: think });
+    else throw new Error(`unexpected diagnostic state ${flow.state}`);
+  }
+  return flow;
+}
+
+/** A websocket on /api/ws that collects every frame. */
+export async function openSocket(base: string) {
+  const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/api/ws`);
+  const frames: FlowSocketServerFrame[] = [];
+  const waiters: Array<() => void> = [];
+  socket.on('message', (raw) => {
+    frames.push(JSON.parse(raw.toString()));
+    for (const wake of waiters.splice(0)) wake();
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  /** Resolves with the first frame (already received or to come) that matches. */
+  async function next(match: (frame: FlowSocketServerFrame) => boolean, timeoutMs = 20_000): Promise<FlowSocketServerFrame> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = frames.find(match);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no matching frame; got ${JSON.stringify(frames.map((f) => f.type === 'event' ? `${f.type}:${f.event.type}:${f.state}` : f.type))}`);
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 200);
+      });
+    }
+  }
+  async function subscribe(flowId: string) {
+    socket.send(JSON.stringify({ type: 'subscribe', flowId }));
+    await next((frame) => frame.type === 'subscribed' && frame.flowId === flowId);
+  }
+  return { socket, frames, next, subscribe, close: () => socket.close() };
+}

@@ -1,0 +1,113 @@
+import type pg from 'pg';
+import { z } from 'zod';
+import { cannedResult, gradeAssessment, type GradeResult } from '../../machines/grading/index.js';
+import type { GradingRequest } from '../../machines/assessment-flow/assessment-flow.machine.js';
+import { diagnosticAnswersSchema, mirrorTurnSchema, surveyAnswersSchema } from '../../machines/protocol/common.js';
+import type { QueueProcessor } from './index.js';
+
+const payloadSchema = z.object({
+  flowId: z.uuid(),
+  request: z.object({
+    leadId: z.uuid(),
+    assessment: diagnosticAnswersSchema,
+    survey: surveyAnswersSchema,
+    mirrorChat: z.array(mirrorTurnSchema),
+  }),
+});
+
+type Stored = Pick<GradingRequest, 'leadId' | 'assessment' | 'survey'> & { flowId: string; jobId: string };
+
+/** Writes the diagnostic, its answers and both results; returns the assessment_results id. */
+async function storeResults(db: pg.ClientBase, input: Stored, result: GradeResult): Promise<string> {
+  const diagnostic = await db.query<{ id: string }>(
+    `INSERT INTO diagnostics (lead_id, flow_id, bank_version, status, completed_at)
+     VALUES ($1, $2, $3, 'completed', now()) RETURNING id`,
+    [input.leadId, input.flowId, result.bankVersion],
+  );
+  const diagnosticId = diagnostic.rows[0]!.id;
+  const answers = Object.entries(input.assessment).map(([itemId, answer]) => ({
+    item_id: itemId,
+    type: answer.type,
+    value: answer.value,
+    confidence: 'confidence' in answer ? (answer.confidence ?? null) : null,
+    response_ms: answer.responseTime,
+    timed_out: answer.timedOut ?? false,
+  }));
+  await db.query(
+    `INSERT INTO diagnostic_answers (diagnostic_id, item_id, type, value, confidence, response_ms, timed_out)
+     SELECT $1, item_id, type, value, confidence, response_ms, timed_out
+     FROM jsonb_to_recordset($2) AS a(item_id text, type text, value jsonb, confidence smallint, response_ms integer, timed_out boolean)`,
+    [diagnosticId, JSON.stringify(answers)],
+  );
+  await db.query(
+    `INSERT INTO diagnostic_results (diagnostic_id, lead_id, scores, archetype, narrative, bank_version, grading_version)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [diagnosticId, input.leadId, result.scores, result.archetype, result.narrative, result.bankVersion, result.gradingVersion],
+  );
+  await db.query('INSERT INTO survey_responses (lead_id, flow_id, job_id, answers, survey_score) VALUES ($1, $2, $3, $4, $5)', [
+    input.leadId,
+    input.flowId,
+    input.jobId,
+    input.survey,
+    result.surveyScore,
+  ]);
+  const stored = await db.query<{ id: string }>(
+    `INSERT INTO assessment_results (lead_id, flow_id, diagnostic_id, job_id, tier, qualification, archetype, total_score,
+       diagnostic_score, survey_score, mirror_score, composite_score, gaming_detected, fallback, result, bank_version, grading_version)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
+    [
+      input.leadId,
+      input.flowId,
+      diagnosticId,
+      input.jobId,
+      result.tier,
+      result.qualification,
+      result.archetype,
+      result.totalScore,
+      result.diagnosticScore,
+      result.surveyScore,
+      result.mirrorScore,
+      result.compositeScore,
+      result.gamingDetected,
+      result.fallback,
+      result,
+      result.bankVersion,
+      result.gradingVersion,
+    ],
+  );
+  // A retake prompt is not an outcome: the lead keeps its last real grade.
+  if (!result.gamingDetected) {
+    await db.query('UPDATE leads SET archetype = $2, tier = $3, total_score = $4 WHERE lead_id = $1', [
+      input.leadId,
+      result.archetype,
+      result.tier,
+      result.totalScore,
+    ]);
+  }
+  return stored.rows[0]!.id;
+}
+
+/**
+ * lead-assessment: grades the answers with the shared engine, stores the diagnostic, the survey
+ * response and the result, and applies GRADED to the flow, all in one transaction keyed by the
+ * job row, so a retry after a crash finds its work done instead of doing it twice.
+ */
+export const gradingProcessor: QueueProcessor = {
+  process: async (job, { engine }) => {
+    const { flowId, request } = payloadSchema.parse(job.data.payload);
+    const jobId = job.data.jobRowId;
+    return engine.transaction(async (tx) => {
+      const done = await tx.client.query<{ id: string; tier: string }>('SELECT id, tier FROM assessment_results WHERE job_id = $1', [jobId]);
+      if (done.rows[0]) return { resultId: done.rows[0].id, tier: done.rows[0].tier, repeated: true };
+      const result = gradeAssessment({ answers: request.assessment, survey: request.survey, mirrorChat: request.mirrorChat });
+      const resultId = await storeResults(tx.client, { ...request, flowId, jobId }, result);
+      await tx.applyIfAllowed(flowId, { type: 'GRADED', result }, 'worker');
+      return { resultId, tier: result.tier, gamingDetected: result.gamingDetected };
+    });
+  },
+  // Spec section 8: when grading cannot be had, the visitor still gets the canned result.
+  onExhausted: async (job, { engine }) => {
+    const { flowId } = payloadSchema.parse(job.data.payload);
+    await engine.applyIfAllowed(flowId, { type: 'GRADED', result: { ...cannedResult(), fallback: true } }, 'worker');
+  },
+};
