@@ -15,7 +15,11 @@ import { adminRoutes } from './routes/admin.js';
 import { authRoutes } from './routes/auth.js';
 import { contactRoutes } from './routes/contact.js';
 import type { RouteDeps } from './routes/deps.js';
+import { diagnosticRoutes } from './routes/diagnostics.js';
 import { flowRoutes } from './routes/flows.js';
+import { functionRoutes } from './routes/functions.js';
+import { leadRoutes } from './routes/leads.js';
+import { publicConfigRoutes } from './routes/public-config.js';
 import { healthRoutes } from './routes/health.js';
 import { mirrorRoutes } from './routes/mirror.js';
 import { paymentRoutes } from './routes/payments.js';
@@ -52,7 +56,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cookie);
   await security(app, routeDeps);
   await app.register(healthRoutes, { pool: deps.pool, redis: deps.redis });
-  for (const routes of [flowRoutes, authRoutes, adminRoutes, paymentRoutes, contactRoutes, reportRoutes, mirrorRoutes]) {
+  const routePlugins = [
+    flowRoutes,
+    leadRoutes,
+    diagnosticRoutes,
+    functionRoutes,
+    publicConfigRoutes,
+    authRoutes,
+    adminRoutes,
+    paymentRoutes,
+    contactRoutes,
+    reportRoutes,
+    mirrorRoutes,
+  ];
+  for (const routes of routePlugins) {
     await app.register(routes, routeDeps);
   }
   await app.register(websocketEndpoint, routeDeps);

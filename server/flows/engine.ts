@@ -18,7 +18,7 @@ import { serverView } from './server-view.js';
 
 /** An event to apply; a function when its schema depends on the flow's machine, known only once locked. */
 export type EventSource =
-  | { type: string }
+  | { type: string; [key: string]: unknown }
   | ((machine: FlowMachineName) => { event: { type: string }; expectedVersion?: number });
 
 const MAX_FOLLOW_UPS = 10;

@@ -4,12 +4,9 @@ import type { Screen } from '../../machines/content/schemas.js';
 import { timeLimitSec } from '../../machines/diagnostic/diagnostic.machine.js';
 import { isLate, trustedResponseTime } from '../../machines/diagnostic/response-time.js';
 import type { FlowMachineName } from '../../machines/protocol/api.js';
+import { HttpError } from '../http-error.js';
 import type { FlowRow } from './flow-store.js';
 
-/** An error the API answers with 400 and its message. */
-export class FlowInputError extends Error {
-  readonly statusCode = 400;
-}
 
 /** What the server adds to a machine: rewriting events by its own knowledge, and stamping screens. */
 export interface ServerView {
@@ -72,8 +69,8 @@ const assessmentView: ServerView = {
       [event.diagnosticFlowId],
     );
     const diagnostic = found.rows[0];
-    if (!diagnostic) throw new FlowInputError(`event.diagnosticFlowId: no diagnostic flow ${event.diagnosticFlowId}`);
-    if (diagnostic.state !== 'done') throw new FlowInputError('event.diagnosticFlowId: that diagnostic is not finished yet');
+    if (!diagnostic) throw new HttpError(400, `event.diagnosticFlowId: no diagnostic flow ${event.diagnosticFlowId}`);
+    if (diagnostic.state !== 'done') throw new HttpError(400, 'event.diagnosticFlowId: that diagnostic is not finished yet');
     return { ...event, answers: diagnostic.answers };
   },
   startsStep: () => false,

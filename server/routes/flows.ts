@@ -10,7 +10,7 @@ import {
   flowStartBodySchema,
   type FlowStartBody,
 } from '../../machines/protocol/api.js';
-import { checkToken } from '../leads/tokens.js';
+import { initializeFromToken } from '../leads/token-session.js';
 import { FlowConflictError } from '../flows/flow-store.js';
 import type { RouteDeps } from './deps.js';
 
@@ -25,7 +25,7 @@ async function inputFor(pool: pg.Pool, body: FlowStartBody): Promise<unknown> {
       return {
         mode: body.mode,
         testingMode: body.testing,
-        token: body.token ? await checkToken(pool, body.token) : null,
+        token: body.token ? (await initializeFromToken(pool, body.token)).check : null,
         communityReferral: body.ref === COMMUNITY_REF,
         knownSession: body.knownSession,
       };

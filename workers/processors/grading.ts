@@ -5,8 +5,9 @@ import type { GradingRequest } from '../../machines/assessment-flow/assessment-f
 import { diagnosticAnswersSchema, mirrorTurnSchema, surveyAnswersSchema } from '../../machines/protocol/common.js';
 import type { QueueProcessor } from './index.js';
 
+/** flowId is null for a lead-assessment asked for by name (workflow-proxy) rather than by a flow. */
 const payloadSchema = z.object({
-  flowId: z.uuid(),
+  flowId: z.uuid().nullable(),
   request: z.object({
     leadId: z.uuid(),
     assessment: diagnosticAnswersSchema,
@@ -15,7 +16,7 @@ const payloadSchema = z.object({
   }),
 });
 
-type Stored = Pick<GradingRequest, 'leadId' | 'assessment' | 'survey'> & { flowId: string; jobId: string };
+type Stored = Pick<GradingRequest, 'leadId' | 'assessment' | 'survey'> & { flowId: string | null; jobId: string };
 
 /** Writes the diagnostic, its answers and both results; returns the assessment_results id. */
 async function storeResults(db: pg.ClientBase, input: Stored, result: GradeResult): Promise<string> {
@@ -101,13 +102,14 @@ export const gradingProcessor: QueueProcessor = {
       if (done.rows[0]) return { resultId: done.rows[0].id, tier: done.rows[0].tier, repeated: true };
       const result = gradeAssessment({ answers: request.assessment, survey: request.survey, mirrorChat: request.mirrorChat });
       const resultId = await storeResults(tx.client, { ...request, flowId, jobId }, result);
-      await tx.applyIfAllowed(flowId, { type: 'GRADED', result }, 'worker');
+      if (flowId) await tx.applyIfAllowed(flowId, { type: 'GRADED', result }, 'worker');
       return { resultId, tier: result.tier, gamingDetected: result.gamingDetected };
     });
   },
   // Spec section 8: when grading cannot be had, the visitor still gets the canned result.
   onExhausted: async (job, { engine }) => {
     const { flowId } = payloadSchema.parse(job.data.payload);
+    if (!flowId) return;
     await engine.applyIfAllowed(flowId, { type: 'GRADED', result: { ...cannedResult(), fallback: true } }, 'worker');
   },
 };
