@@ -23,12 +23,13 @@ export async function startWorkers(
   config: Config,
   queueNames: QueueName[],
   overrides: Partial<Record<QueueName, QueueProcessor>> = {},
+  relayOptions: { sweepMs?: number; lostAfterMs?: number } = {},
 ) {
   const connection = createRedis(config.REDIS_URL!, 'worker');
   const log = pino({ level: 'silent' });
   const engine = new FlowEngine(pool, redisPublisher(connection, config.QUEUE_PREFIX), log);
   const queues = openQueues(connection, config.QUEUE_PREFIX);
-  const relay = new OutboxRelay(pool, queues, log, { sweepMs: 500 });
+  const relay = new OutboxRelay(pool, queues, log, { sweepMs: 500, ...relayOptions });
   const workers = queueNames.map((name) => {
     const processor = overrides[name] ?? processors[name];
     if (!processor) throw new Error(`no processor for the ${name} queue`);

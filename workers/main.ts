@@ -27,6 +27,9 @@ const workers = Object.entries(processors).map(
       connection,
       prefix: config.QUEUE_PREFIX,
       concurrency: config.WORKER_CONCURRENCY,
+      // a job whose worker died is handed to another once its lock lapses
+      lockDuration: config.JOB_LOCK_MS,
+      stalledInterval: config.JOB_LOCK_MS,
     }),
 );
 for (const worker of workers) {

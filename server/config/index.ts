@@ -51,6 +51,13 @@ export const configSchema = z.object({
     .regex(/^[A-Za-z0-9_{}:-]{1,64}$/, 'expected 1-64 letters, digits, _ - : { }')
     .default('hf'),
   WORKER_CONCURRENCY: positiveInt(64).default(5),
+  /** How long a worker's claim on a job lasts without renewal; a worker that died is noticed after it. */
+  JOB_LOCK_MS: z.coerce
+    .number({ error: 'expected milliseconds' })
+    .int('expected a whole number')
+    .min(1000, 'expected at least 1000 ms')
+    .max(600_000, 'expected at most 600000 ms')
+    .default(30_000),
   DATA_DIR: z.string().trim().min(1, 'expected a folder path').default('.data'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {

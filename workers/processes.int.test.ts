@@ -1,0 +1,143 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { freePort } from '../scripts/services/free-port.js';
+import { spawnRedis } from '../scripts/services/redis.js';
+import { buildApp } from '../server/app.js';
+import { createPool } from '../server/db/pool.js';
+import { createRedis } from '../server/redis.js';
+import { testConfig, testEnv } from '../test/helpers.js';
+import { backdater, flowClient, openSocket, runDiagnostic, SURVEYS, type FlowJson } from '../test/journey.js';
+import { runTs, type RunningProcess } from '../test/processes.js';
+import { privatePrefix, startWorkers, until } from '../test/worker-harness.js';
+
+let pool: pg.Pool;
+beforeAll(() => {
+  pool = createPool(testConfig().DATABASE_URL!, 4);
+});
+afterAll(() => pool.end());
+
+const email = (label: string) => `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+async function startServer(env: NodeJS.ProcessEnv): Promise<{ base: string; process: RunningProcess }> {
+  const port = await freePort();
+  const server = runTs('server/main.ts', { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+  await server.waitFor(`Server listening at http://127.0.0.1:${port}`);
+  return { base: `http://127.0.0.1:${port}`, process: server };
+}
+
+async function startWorker(env: NodeJS.ProcessEnv): Promise<RunningProcess> {
+  const worker = runTs('workers/main.ts', { ...env, LOG_LEVEL: 'info' });
+  await worker.waitFor('worker ready');
+  return worker;
+}
+
+/** Capture, diagnostic (server-timed, backdated so it is not rushed) and the survey's doorstep. */
+async function toSurvey(base: string): Promise<FlowJson> {
+  const client = flowClient(base);
+  const flow = await client.start();
+  await client.send(flow.flowId, { type: 'CAPTURE_SUBMIT', name: 'Riley Chen', email: email('process') });
+  await client.send(flow.flowId, { type: 'START_DIAGNOSTIC' });
+  const diagnostic = await runDiagnostic(client, { backdate: backdater(pool), thinkMs: 6000 });
+  return client.send(flow.flowId, { type: 'DIAGNOSTIC_COMPLETED', answers: {}, diagnosticFlowId: diagnostic.flowId });
+}
+
+async function flowState(flowId: string): Promise<string> {
+  return (await pool.query<{ state: string }>('SELECT state FROM flows WHERE id = $1', [flowId])).rows[0]!.state;
+}
+
+async function countFor(table: string, flowId: string): Promise<number> {
+  return (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE flow_id = $1`, [flowId])).rows[0]!.n;
+}
+
+describe('real server and worker processes', () => {
+  it('with two servers and one worker, the push reaches a browser connected to the other server', async () => {
+    const env = testEnv({ QUEUE_PREFIX: privatePrefix() });
+    const [a, b] = await Promise.all([startServer(env), startServer(env)]);
+    await startWorker(env);
+
+    const atSurvey = await toSurvey(a.base);
+    const onB = await openSocket(b.base);
+    try {
+      await onB.subscribe(atSurvey.flowId);
+      await flowClient(a.base).send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.homework });
+      const graded = await onB.next((f) => f.type === 'event' && f.event.type === 'GRADED');
+      expect(graded).toMatchObject({ origin: 'worker', state: 'processing.revealing' });
+      await onB.next((f) => f.type === 'event' && f.state === 'results');
+    } finally {
+      onB.close();
+    }
+  });
+
+  it('a worker killed with SIGKILL in the middle of a job: the job completes after a worker restarts, and nothing is stored twice', async () => {
+    const env = testEnv({ QUEUE_PREFIX: privatePrefix(), JOB_LOCK_MS: '2000' });
+    const server = await startServer(env);
+    const first = await startWorker(env);
+    const atSurvey = await toSurvey(server.base);
+    const leadId = atSurvey.snapshot.context.session.leadId;
+
+    // Hold the lead row so the grading transaction stops half-way, at its update of the lead.
+    const blocker = new pg.Client(testConfig().DATABASE_URL!);
+    await blocker.connect();
+    onTestFinished(() => blocker.end());
+    await blocker.query('BEGIN');
+    await blocker.query('SELECT 1 FROM leads WHERE lead_id = $1 FOR NO KEY UPDATE', [leadId]);
+
+    await flowClient(server.base).send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.book_call });
+    await until(async () => {
+      const waiting = await pool.query(
+        "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE leads SET archetype%'",
+      );
+      return (waiting.rowCount ?? 0) > 0;
+    });
+    process.kill(-first.child.pid!, 'SIGKILL');
+    await first.exited;
+    await blocker.query('ROLLBACK');
+    expect(await countFor('assessment_results', atSurvey.flowId)).toBe(0);
+
+    await startWorker(env);
+    await until(async () => (await flowState(atSurvey.flowId)) === 'results', 45_000);
+    expect(await countFor('assessment_results', atSurvey.flowId)).toBe(1);
+    expect(await countFor('survey_responses', atSurvey.flowId)).toBe(1);
+    expect(await countFor('diagnostics', atSurvey.flowId)).toBe(1);
+    const job = await pool.query("SELECT status, attempts FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId]);
+    expect(job.rows).toEqual([{ status: 'completed', attempts: 2 }]);
+  });
+
+  it('after FLUSHALL on Redis, unfinished jobs come back from the outbox and finish', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hf-flushall-'));
+    const redisServer = await spawnRedis(dir);
+    onTestFinished(async () => {
+      await redisServer.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const config = testConfig({ REDIS_URL: redisServer.url, QUEUE_PREFIX: privatePrefix() });
+    const redis = createRedis(config.REDIS_URL!, 'producer');
+    const app = await buildApp({ config, pool, redis, logger: false });
+    onTestFinished(async () => {
+      await app.close();
+      redis.disconnect();
+    });
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+
+    // a relay but no grading worker yet: the job reaches Redis and waits there
+    await startWorkers(pool, config, ['timers']);
+    const atSurvey = await toSurvey(base);
+    await flowClient(base).send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.nurture });
+    await until(async () => {
+      const job = await pool.query("SELECT status FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId]);
+      return job.rows[0]?.status === 'enqueued';
+    });
+    const admin = new Redis(redisServer.url);
+    await admin.flushall();
+    expect(await admin.dbsize()).toBe(0);
+    admin.disconnect();
+
+    await startWorkers(pool, config, ['grading'], {}, { sweepMs: 300, lostAfterMs: 500 });
+    await until(async () => (await flowState(atSurvey.flowId)) === 'results', 30_000);
+    expect(await countFor('assessment_results', atSurvey.flowId)).toBe(1);
+  });
+});
