@@ -43,6 +43,8 @@ export async function createSession(
   meta: { ip?: string | null; userAgent?: string | null } = {},
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
+  // each sign-in prunes the user's dead sessions, so the table does not grow without bound
+  await db.query('DELETE FROM sessions WHERE user_id = $1 AND expires_at <= now()', [userId]);
   const saved = await db.query<{ expires_at: Date }>(
     `INSERT INTO sessions (token_hash, user_id, ip, user_agent, expires_at)
      VALUES ($1, $2, $3, $4, now() + make_interval(days => $5)) RETURNING expires_at`,

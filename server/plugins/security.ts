@@ -1,5 +1,90 @@
+import helmet from '@fastify/helmet';
+import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from '../routes/deps.js';
 
-/** Placeholder: helmet with CSP and the rate limiter, applied to the whole app (issue 4). */
-export async function security(_app: FastifyInstance, _deps: RouteDeps): Promise<void> {}
+/**
+ * Per-route rate limits, per client IP. Opt a route in with
+ * `{ config: { rateLimit: rateLimits.contact } }`; routes without one are not limited.
+ */
+export const rateLimits = {
+  /** Sign-in attempts from one IP (the per-email failure limit lives in server/auth/sign-in-limiter.ts). */
+  signIn: { max: 10, timeWindow: '15 minutes' },
+  /** Contact messages (send-contact-email). */
+  contact: { max: 5, timeWindow: '10 minutes' },
+  /** Mirror replies (mirror-llm-response): five exchanges a session, a few sessions' worth. */
+  mirror: { max: 30, timeWindow: '10 minutes' },
+} as const satisfies Record<string, RateLimitOptions>;
+
+/** The error a rate limit throws, shaped by the app's error handler into { statusCode, error, message }. */
+export class TooManyRequestsError extends Error {
+  readonly statusCode = 429;
+  constructor(after: string, reason = 'Too many requests.') {
+    super(`${reason} Please wait ${after} and try again.`);
+    this.name = 'TooManyRequestsError';
+  }
+}
+
+/** The swagger-ui page at /api/docs renders with inline styles and loads its validator badge. */
+const DOCS_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: https://validator.swagger.io",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * Security headers and the rate limiter, added to the instance it is given. app.ts calls it on the
+ * root instance (not through register), and both plugins are fastify-plugin wrapped, so their
+ * hooks reach every route registered after this call.
+ */
+export async function security(app: FastifyInstance, deps: Pick<RouteDeps, 'config' | 'redis'>): Promise<void> {
+  const publicUrl = new URL(deps.config.publicUrl);
+  const https = publicUrl.protocol === 'https:';
+  // 'self' covers same-origin sockets in CSP3 browsers; the public origin's ws(s) scheme is
+  // spelled out for the ones that predate it
+  const socketOrigin = `${https ? 'wss' : 'ws'}://${publicUrl.host}`;
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'", socketOrigin],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        // Stripe Checkout is a top-level navigation in a new tab: no frame or script entry needed
+        ...(https ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    // the deposit opens Stripe Checkout in a new tab; the opener must keep its handle on it
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    xFrameOptions: { action: 'deny' },
+    // browsers ignore HSTS over http; sending it from a plain-http deployment only misleads
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url === '/api/docs' || request.url.startsWith('/api/docs/')) reply.header('content-security-policy', DOCS_CSP);
+  });
+
+  await app.register(rateLimit, {
+    global: false,
+    redis: deps.redis,
+    nameSpace: `${deps.config.QUEUE_PREFIX}:rate-limit:`,
+    // a Redis outage must not lock every visitor out
+    skipOnError: true,
+    errorResponseBuilder: (_request, context) => new TooManyRequestsError(context.after),
+  });
+}

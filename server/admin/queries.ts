@@ -1,0 +1,122 @@
+import type pg from 'pg';
+import type { z } from 'zod';
+import { TEST_TAGS } from '../leads/lead-service.js';
+import {
+  ADMIN_LIST_LIMIT,
+  type adminContactSubmissionSchema,
+  type adminDataSchema,
+  type adminOverviewSchema,
+  type leadNoteSchema,
+} from './schemas.js';
+
+type AdminData = z.infer<typeof adminDataSchema>;
+type AdminOverview = z.infer<typeof adminOverviewSchema>;
+type LeadNote = z.infer<typeof leadNoteSchema>;
+type ContactSubmission = z.infer<typeof adminContactSubmissionSchema>;
+
+// numeric columns arrive from pg as strings; ::float8 makes them numbers
+const LEAD_COLUMNS = 'lead_id AS id, email, name, source, tier, archetype, total_score::float8 AS total_score, tags, created_at';
+const CONTACT_COLUMNS = 'id, name, email, company, message, handled, handled_at, created_at';
+const NOTE_COLUMNS = 'n.id, n.lead_id, n.author_id, u.email AS author_email, n.body, n.created_at';
+
+async function rows<T extends pg.QueryResultRow>(db: pg.Pool, sql: string, params: unknown[] = []): Promise<T[]> {
+  return (await db.query<T>(sql, params)).rows;
+}
+
+/** admin-fetch-data: the five lists of the admin data bundle, newest first, each capped. */
+export async function fetchAdminData(db: pg.Pool): Promise<AdminData> {
+  const [leads, diagnosticResults, mirrorSessions, surveyResponses, contactSubmissions] = await Promise.all([
+    rows<AdminData['leads'][number]>(db, `SELECT ${LEAD_COLUMNS} FROM leads ORDER BY created_at DESC LIMIT $1`, [ADMIN_LIST_LIMIT]),
+    rows<AdminData['diagnosticResults'][number]>(
+      db,
+      `SELECT r.id, r.diagnostic_id, r.lead_id, l.email AS lead_email, r.archetype, r.scores, r.narrative, r.completed_at
+       FROM diagnostic_results r LEFT JOIN leads l ON l.lead_id = r.lead_id
+       ORDER BY r.completed_at DESC LIMIT $1`,
+      [ADMIN_LIST_LIMIT],
+    ),
+    rows<AdminData['mirrorSessions'][number]>(
+      db,
+      `SELECT m.id, m.lead_id, l.email AS lead_email, m.saved, m.turns, m.completed, m.created_at, m.updated_at
+       FROM mirror_sessions m LEFT JOIN leads l ON l.lead_id = m.lead_id
+       ORDER BY m.created_at DESC LIMIT $1`,
+      [ADMIN_LIST_LIMIT],
+    ),
+    rows<AdminData['surveyResponses'][number]>(
+      db,
+      `SELECT s.id, s.lead_id, l.email AS lead_email, s.answers, s.survey_score::float8 AS survey_score, s.created_at
+       FROM survey_responses s LEFT JOIN leads l ON l.lead_id = s.lead_id
+       ORDER BY s.created_at DESC LIMIT $1`,
+      [ADMIN_LIST_LIMIT],
+    ),
+    rows<ContactSubmission>(db, `SELECT ${CONTACT_COLUMNS} FROM contact_submissions ORDER BY created_at DESC LIMIT $1`, [ADMIN_LIST_LIMIT]),
+  ]);
+  return { leads, diagnosticResults, mirrorSessions, surveyResponses, contactSubmissions };
+}
+
+/** The overview screen's counters and its two short lists. */
+export async function fetchOverview(db: pg.Pool): Promise<AdminOverview> {
+  const [counts, recentLeads, recentMessages] = await Promise.all([
+    rows<AdminOverview['counts']>(
+      db,
+      `SELECT (SELECT count(*) FROM leads)::int AS "totalLeads",
+              (SELECT count(*) FROM diagnostic_results)::int AS "diagnosticsCompleted",
+              (SELECT count(*) FROM mirror_sessions)::int AS "mirrorSessions",
+              (SELECT count(*) FROM survey_responses)::int AS "surveyResponses",
+              (SELECT count(*) FROM contact_submissions)::int AS "contactMessages"`,
+    ),
+    rows<AdminOverview['recentLeads'][number]>(db, 'SELECT lead_id AS id, email, source, created_at FROM leads ORDER BY created_at DESC LIMIT 5'),
+    rows<AdminOverview['recentMessages'][number]>(
+      db,
+      'SELECT id, name, email, company, message, created_at FROM contact_submissions ORDER BY created_at DESC LIMIT 3',
+    ),
+  ]);
+  return { counts: counts[0]!, recentLeads, recentMessages };
+}
+
+async function leadExists(db: pg.Pool, leadId: string): Promise<boolean> {
+  return Boolean((await db.query('SELECT 1 FROM leads WHERE lead_id = $1', [leadId])).rowCount);
+}
+
+/** A lead's notes, newest first; null when there is no such lead. */
+export async function listLeadNotes(db: pg.Pool, leadId: string): Promise<LeadNote[] | null> {
+  if (!(await leadExists(db, leadId))) return null;
+  return rows<LeadNote>(
+    db,
+    `SELECT ${NOTE_COLUMNS} FROM lead_notes n LEFT JOIN users u ON u.id = n.author_id
+     WHERE n.lead_id = $1 ORDER BY n.created_at DESC, n.id LIMIT $2`,
+    [leadId, ADMIN_LIST_LIMIT],
+  );
+}
+
+/** add-lead-note: null when there is no such lead. */
+export async function addLeadNote(db: pg.Pool, leadId: string, authorId: string, body: string): Promise<LeadNote | null> {
+  const added = await rows<LeadNote>(
+    db,
+    `WITH n AS (
+       INSERT INTO lead_notes (lead_id, author_id, body)
+       SELECT lead_id, $2, $3 FROM leads WHERE lead_id = $1
+       RETURNING *
+     )
+     SELECT ${NOTE_COLUMNS} FROM n LEFT JOIN users u ON u.id = n.author_id`,
+    [leadId, authorId, body],
+  );
+  return added[0] ?? null;
+}
+
+/** Testing-mode clean-up (spec sections 5 and 7): test-tagged leads created in the last 7 days. */
+export async function purgeTestLeads(db: pg.Pool): Promise<number> {
+  const deleted = await db.query("DELETE FROM leads WHERE $1 = ANY (tags) AND created_at > now() - interval '7 days'", [TEST_TAGS[0]]);
+  return deleted.rowCount ?? 0;
+}
+
+/** Marks a contact message handled (stamping when) or not; null when there is no such message. */
+export async function setContactHandled(db: pg.Pool, id: string, handled: boolean): Promise<ContactSubmission | null> {
+  const updated = await rows<ContactSubmission>(
+    db,
+    `UPDATE contact_submissions
+     SET handled = $2, handled_at = CASE WHEN $2 THEN coalesce(handled_at, now()) END
+     WHERE id = $1 RETURNING ${CONTACT_COLUMNS}`,
+    [id, handled],
+  );
+  return updated[0] ?? null;
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/** Sign-in failure texts (spec section 8), copied exactly. */
+export const SIGN_IN_MESSAGES = {
+  invalidCredentials: 'Invalid email or password. Please try again.',
+  shortPassword: 'Password should be at least 6 characters long.',
+} as const;
+
+/** The app's error body (server/plugins/error-handler.ts), for response schemas and the OpenAPI document. */
+export const errorBodySchema = z.object({
+  statusCode: z.number().int(),
+  error: z.string(),
+  message: z.string(),
+  fields: z.record(z.string(), z.string()).optional(),
+});
+
+export const sessionUserSchema = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  role: z.literal('admin'),
+});
+
+export const signInBodySchema = z.object({
+  // the HTML email rule (what the sign-in form's type=email accepts), so admin@localhost works
+  email: z
+    .string({ error: 'Please enter your email address.' })
+    .trim()
+    .toLowerCase()
+    .max(320, 'Please enter a valid email address')
+    .regex(z.regexes.html5Email, 'Please enter a valid email address'),
+  password: z
+    .string({ error: 'Please enter your password.' })
+    .min(6, SIGN_IN_MESSAGES.shortPassword)
+    // scrypt cost grows with input; nobody's password is this long
+    .max(1024, 'Password is too long.'),
+});
+
+export const signedInSchema = z.object({ user: sessionUserSchema, csrfToken: z.string() });
+
+export const sessionResponseSchema = z.union([signedInSchema, z.object({ user: z.null() })]);

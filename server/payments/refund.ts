@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import type Stripe from 'stripe';
+import type { FlowEngine } from '../flows/engine.js';
+import { PaymentNotFoundError, toPayment, type Payment, type PaymentRow } from './payment-tracking.js';
+
+/** Only a succeeded payment can be refunded. */
+export class PaymentNotRefundableError extends Error {
+  readonly statusCode = 409;
+  constructor(status: string) {
+    super(`Only a succeeded payment can be refunded; this one is ${status}.`);
+    this.name = 'PaymentNotRefundableError';
+  }
+}
+
+/** Stripe did not make the refund; `cause` holds what it said, for the log only. */
+export class RefundFailedError extends Error {
+  readonly statusCode = 502;
+  constructor(cause: unknown) {
+    super('Stripe did not make the refund. Please try again, or refund it in the Stripe dashboard.', { cause });
+    this.name = 'RefundFailedError';
+  }
+}
+
+/** A real payment while the server has no Stripe key: it can only be refunded in the Stripe dashboard. */
+export class StripeNotConfiguredError extends Error {
+  readonly statusCode = 503;
+  constructor() {
+    super('Stripe is not configured on this server (STRIPE_SECRET_KEY is not set); refund this payment in the Stripe dashboard.');
+    this.name = 'StripeNotConfiguredError';
+  }
+}
+
+async function refundAtStripe(stripe: Stripe, payment: PaymentRow): Promise<string> {
+  let refund: Stripe.Refund;
+  try {
+    // one refund per payment, however often the admin presses the button or the call is retried
+    refund = await stripe.refunds.create({ payment_intent: payment.payment_intent_id! }, { idempotencyKey: `refund-${payment.id}` });
+  } catch (error) {
+    throw new RefundFailedError(error);
+  }
+  if (refund.status === 'failed' || refund.status === 'canceled') throw new RefundFailedError(new Error(`refund ${refund.id} is ${refund.status}`));
+  return refund.id;
+}
+
+/**
+ * Refunds a succeeded deposit (admin only): at Stripe for a real payment, locally for a test
+ * payment. The row stays locked meanwhile, so two admins cannot refund the same payment twice.
+ */
+export async function refundPayment(engine: FlowEngine, stripe: Stripe | null, paymentId: string): Promise<Payment> {
+  return engine.transaction(async (tx) => {
+    const found = await tx.client.query<PaymentRow>('SELECT * FROM payment_tracking WHERE id = $1 FOR UPDATE', [paymentId]);
+    const payment = found.rows[0];
+    if (!payment) throw new PaymentNotFoundError();
+    if (payment.status !== 'succeeded') throw new PaymentNotRefundableError(payment.status);
+    let refundId: string;
+    if (payment.test_mode) refundId = `re_test_${randomBytes(12).toString('hex')}`;
+    else if (stripe) refundId = await refundAtStripe(stripe, payment);
+    else throw new StripeNotConfiguredError();
+    const updated = await tx.client.query<PaymentRow>(
+      "UPDATE payment_tracking SET status = 'refunded', refund_id = $2, refunded_at = now() WHERE id = $1 RETURNING *",
+      [paymentId, refundId],
+    );
+    return toPayment(updated.rows[0]!);
+  });
+}

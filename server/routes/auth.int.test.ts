@@ -1,0 +1,244 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { Redis } from 'ioredis';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../test/helpers.js';
+import { buildApp } from '../app.js';
+import { createAdmin } from '../auth/admin-users.js';
+import { verifyCredentials } from '../auth/credentials.js';
+import { SignInLimiter } from '../auth/sign-in-limiter.js';
+import { createPool } from '../db/pool.js';
+import { createRedis } from '../redis.js';
+
+const INVALID = 'Invalid email or password. Please try again.';
+const PASSWORD = 'correct horse battery';
+
+let app: FastifyInstance;
+let pool: pg.Pool;
+let redis: ReturnType<typeof createRedis>;
+
+beforeAll(async () => {
+  const config = testConfig();
+  pool = createPool(config.DATABASE_URL!, 6);
+  redis = createRedis(config.REDIS_URL!, 'producer');
+  app = await buildApp({ config, pool, redis, logger: false });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await pool?.end();
+  redis?.disconnect();
+});
+
+/** A fresh client address per sign-in, so the per-IP limit only bites where a test means it to. */
+function newIp(): string {
+  const [a, b, c] = randomBytes(3);
+  return `10.${a}.${b}.${c! % 250 + 1}`;
+}
+
+async function newAdmin(): Promise<string> {
+  const email = `auth-${randomBytes(6).toString('hex')}@example.com`;
+  await createAdmin(pool, email, PASSWORD);
+  return email;
+}
+
+function signIn(email: string, password: string, options: { ip?: string; cookie?: string; app?: FastifyInstance; host?: string } = {}) {
+  return (options.app ?? app).inject({
+    method: 'POST',
+    url: '/api/auth/sign-in',
+    payload: { email, password },
+    remoteAddress: options.ip ?? newIp(),
+    headers: { ...(options.cookie ? { cookie: `hf_session=${options.cookie}` } : {}), ...(options.host ? { host: options.host } : {}) },
+  });
+}
+
+function sessionCookie(response: LightMyRequestResponse) {
+  return response.cookies.find((cookie) => cookie.name === 'hf_session');
+}
+
+function getSession(token?: string) {
+  return app.inject({ url: '/api/auth/session', headers: token ? { cookie: `hf_session=${token}` } : {} });
+}
+
+describe('sign-in', () => {
+  it('signs in: an httpOnly SameSite=Lax cookie for 7 days, the user and a CSRF token; get-session then returns them', async () => {
+    const email = await newAdmin();
+    const response = await signIn(email.toUpperCase(), PASSWORD);
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(body).toEqual({ user: { id: expect.any(String), email, role: 'admin' }, csrfToken: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(response.headers['cache-control']).toBe('no-store');
+
+    const cookie = sessionCookie(response)!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 7 * 24 * 60 * 60 });
+    // the default public URL is plain http, so not Secure
+    expect(cookie.secure).toBeFalsy();
+    expect(response.body).not.toContain(cookie.value);
+
+    const user = await pool.query('SELECT last_sign_in_at FROM users WHERE email = $1', [email]);
+    expect(user.rows[0].last_sign_in_at).toBeInstanceOf(Date);
+
+    const session = await getSession(cookie.value);
+    expect(session.statusCode).toBe(200);
+    expect(session.json()).toEqual(body);
+    // the session slides, and so does the cookie
+    expect(sessionCookie(session)).toMatchObject({ value: cookie.value, maxAge: 7 * 24 * 60 * 60, httpOnly: true });
+  });
+
+  it('accepts the bootstrap admin’s kind of address (admin@localhost), as the form’s type=email does', async () => {
+    const email = `boot-${randomBytes(4).toString('hex')}@localhost`;
+    await createAdmin(pool, email, PASSWORD);
+    expect((await signIn(email, PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('answers 401 with the spec text for a wrong password and for an unknown email alike, setting no cookie', async () => {
+    const email = await newAdmin();
+    const wrong = await signIn(email, 'not the password');
+    const unknown = await signIn(`nobody-${randomBytes(6).toString('hex')}@example.com`, PASSWORD);
+    for (const response of [wrong, unknown]) {
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: INVALID });
+      expect(sessionCookie(response)).toBeUndefined();
+    }
+  });
+
+  it('answers 400 with the spec text for a password shorter than 6 characters', async () => {
+    const response = await signIn(await newAdmin(), '12345');
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'Password should be at least 6 characters long.',
+      fields: { password: 'Password should be at least 6 characters long.' },
+    });
+    const badEmail = await signIn('not-an-email', PASSWORD);
+    expect(badEmail.statusCode).toBe(400);
+    expect(badEmail.json().fields).toEqual({ email: 'Please enter a valid email address' });
+  });
+
+  it('locks an email after 5 failures (whatever the IP) while another email still signs in', async () => {
+    const email = await newAdmin();
+    for (let i = 0; i < 5; i += 1) expect((await signIn(email, 'wrong password')).statusCode).toBe(401);
+    const locked = await signIn(email, PASSWORD);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toEqual({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: 'Too many failed sign-in attempts for this email. Please wait 15 minutes and try again.',
+    });
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
+    expect(sessionCookie(locked)).toBeUndefined();
+
+    expect((await signIn(await newAdmin(), PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('a successful sign-in clears the email’s failures', async () => {
+    const email = await newAdmin();
+    for (let i = 0; i < 4; i += 1) await signIn(email, 'wrong password');
+    expect((await signIn(email, PASSWORD)).statusCode).toBe(200);
+    const codes = [];
+    for (let i = 0; i < 5; i += 1) codes.push((await signIn(email, 'wrong password')).statusCode);
+    expect(codes).toEqual([401, 401, 401, 401, 401]);
+  });
+
+  it('limits sign-in attempts per IP: the 11th in 15 minutes gets a 429 in the error shape', async () => {
+    const ip = newIp();
+    const codes = [];
+    for (let i = 0; i < 10; i += 1) codes.push((await signIn(`nobody-${i}-${randomBytes(4).toString('hex')}@example.com`, PASSWORD, { ip })).statusCode);
+    expect(codes).toEqual(Array(10).fill(401));
+    const refused = await signIn(await newAdmin(), PASSWORD, { ip });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ statusCode: 429, error: 'Too Many Requests', message: 'Too many requests. Please wait 15 minutes and try again.' });
+  });
+
+  it('a new sign-in replaces the session the browser already had', async () => {
+    const email = await newAdmin();
+    const first = sessionCookie(await signIn(email, PASSWORD))!.value;
+    const second = sessionCookie(await signIn(email, PASSWORD, { cookie: first }))!.value;
+    expect(second).not.toBe(first);
+    expect((await getSession(first)).json()).toEqual({ user: null });
+    expect((await getSession(second)).json().user.email).toBe(email);
+  });
+
+  it('sets a Secure cookie when the site is public over https, except on a loopback host', async () => {
+    const config = testConfig({ PUBLIC_URL: 'https://coach.example.com' });
+    const httpsApp = await buildApp({ config, pool, redis, logger: false });
+    try {
+      const email = await newAdmin();
+      const publicHost = await signIn(email, PASSWORD, { app: httpsApp, host: 'coach.example.com' });
+      expect(sessionCookie(publicHost)).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax' });
+      const loopback = await signIn(email, PASSWORD, { app: httpsApp, host: 'localhost:3000' });
+      expect(sessionCookie(loopback)?.secure).toBeFalsy();
+    } finally {
+      await httpsApp.close();
+    }
+  });
+
+  it('spends the same scrypt work on an unknown email as on a wrong password', async () => {
+    const email = await newAdmin();
+    const timed = async (check: () => Promise<unknown>) => {
+      const start = performance.now();
+      await check();
+      return performance.now() - start;
+    };
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      known.push(await timed(() => verifyCredentials(pool, email, 'wrong password')));
+      unknown.push(await timed(() => verifyCredentials(pool, 'nobody@example.com', 'wrong password')));
+    }
+    const median = (values: number[]) => values.sort((a, b) => a - b)[1]!;
+    // without the stand-in hash an unknown email answers in a few percent of the time
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.5);
+  });
+
+  it('lets attempts through when Redis is down rather than locking every admin out', async () => {
+    const deadRedis = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+    deadRedis.on('error', () => {});
+    const limiter = new SignInLimiter(deadRedis, 'test', app.log);
+    try {
+      for (let i = 0; i < 7; i += 1) expect(await limiter.attempt('someone@example.com')).toBe(0);
+    } finally {
+      deadRedis.disconnect();
+    }
+  });
+});
+
+describe('get-session and sign-out', () => {
+  it('get-session answers { user: null } without a session or with a forged one', async () => {
+    expect((await getSession()).json()).toEqual({ user: null });
+    const forged = await getSession(randomBytes(32).toString('base64url'));
+    expect(forged.statusCode).toBe(200);
+    expect(forged.json()).toEqual({ user: null });
+  });
+
+  it('sign-out ends the session: the cookie is cleared, get-session is null and admin routes answer 401', async () => {
+    const email = await newAdmin();
+    const signedIn = await signIn(email, PASSWORD);
+    const token = sessionCookie(signedIn)!.value;
+    expect((await app.inject({ url: '/api/admin/overview', headers: { cookie: `hf_session=${token}` } })).statusCode).toBe(200);
+
+    const out = await app.inject({ method: 'POST', url: '/api/auth/sign-out', headers: { cookie: `hf_session=${token}` } });
+    expect(out.statusCode).toBe(200);
+    expect(out.json()).toEqual({ signedOut: true });
+    const cleared = sessionCookie(out)!;
+    expect(cleared.value).toBe('');
+    expect(cleared.expires!.getTime()).toBeLessThan(Date.now());
+
+    expect((await getSession(token)).json()).toEqual({ user: null });
+    expect((await app.inject({ url: '/api/admin/overview', headers: { cookie: `hf_session=${token}` } })).statusCode).toBe(401);
+  });
+
+  it('sign-out answers 200 without a session too', async () => {
+    const out = await app.inject({ method: 'POST', url: '/api/auth/sign-out' });
+    expect(out.statusCode).toBe(200);
+    expect(out.json()).toEqual({ signedOut: true });
+  });
+
+  it('offers no registration route', async () => {
+    const document = (await app.inject('/api/docs/json')).json();
+    const authPaths = Object.keys(document.paths).filter((path) => path.startsWith('/api/auth/'));
+    expect(authPaths.sort()).toEqual(['/api/auth/session', '/api/auth/sign-in', '/api/auth/sign-out']);
+  });
+});

@@ -1,0 +1,442 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeStripe, type FakeStripe } from '../../test/fake-stripe.js';
+import { seedResultsFlow } from '../../test/flows.js';
+import { testConfig } from '../../test/helpers.js';
+import { privatePrefix, startWorkers, until } from '../../test/worker-harness.js';
+import { buildApp } from '../app.js';
+import { createAdmin } from '../auth/admin-users.js';
+import { createSession, csrfTokenFor, SESSION_COOKIE } from '../auth/sessions.js';
+import type { Config } from '../config/index.js';
+import { createPool } from '../db/pool.js';
+import { createRedis } from '../redis.js';
+
+const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
+const PUBLIC_URL = 'https://coach.example.com';
+const START_FAILED = 'There was an issue starting your checkout. Please try again.';
+
+let fake: FakeStripe;
+let pool: pg.Pool;
+let redis: ReturnType<typeof createRedis>;
+/** Stripe mode, against the loopback fake. */
+let stripeApp: FastifyInstance;
+/** Test-payment mode: no Stripe key, no webhook secret. */
+let testApp: FastifyInstance;
+let testModeConfig: Config;
+
+beforeAll(async () => {
+  fake = await startFakeStripe();
+  const prefix = privatePrefix();
+  const stripeConfig = testConfig({
+    QUEUE_PREFIX: prefix,
+    PUBLIC_URL,
+    STRIPE_SECRET_KEY: 'sk_test_fake',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_URL: fake.url,
+  });
+  testModeConfig = testConfig({ QUEUE_PREFIX: prefix, PUBLIC_URL });
+  pool = createPool(stripeConfig.DATABASE_URL!, 8);
+  redis = createRedis(stripeConfig.REDIS_URL!, 'producer');
+  stripeApp = await buildApp({ config: stripeConfig, pool, redis, logger: false });
+  testApp = await buildApp({ config: testModeConfig, pool, redis, logger: false });
+});
+
+afterAll(async () => {
+  await stripeApp.close();
+  await testApp.close();
+  await pool.end();
+  redis.disconnect();
+  await fake.close();
+});
+
+const email = (label: string) => `${label}-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
+
+async function sendFlowEvent(flowId: string, event: { type: string }) {
+  const response = await stripeApp.inject({ method: 'POST', url: `/api/flows/${flowId}/events`, payload: { event } });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json();
+}
+
+/** A lead's flow standing at `payment`: the deposit (book_call) or paid homework (homework). */
+async function flowAtPayment(tier: 'book_call' | 'homework', label: string) {
+  const seeded = await seedResultsFlow(pool, tier, email(label));
+  await sendFlowEvent(seeded.flowId, { type: 'CONTINUE' });
+  const flow = await sendFlowEvent(seeded.flowId, { type: tier === 'book_call' ? 'PAY_DEPOSIT' : 'PAY_FOR_HOMEWORK' });
+  expect(flow.state).toBe('payment');
+  return seeded;
+}
+
+function createPayment(app: FastifyInstance, payload: Record<string, unknown>) {
+  return app.inject({ method: 'POST', url: '/api/functions/create-payment', payload });
+}
+
+async function flowState(flowId: string) {
+  const found = await pool.query<{ state: string; context: Record<string, any> }>(
+    "SELECT state, snapshot->'context' AS context FROM flows WHERE id = $1",
+    [flowId],
+  );
+  return found.rows[0]!;
+}
+
+async function trackedPayments(flowId: string) {
+  const found = await pool.query('SELECT * FROM payment_tracking WHERE flow_id = $1 ORDER BY created_at', [flowId]);
+  return found.rows;
+}
+
+async function countEvents(flowId: string, type: string): Promise<number> {
+  const found = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM flow_events WHERE flow_id = $1 AND type = $2', [flowId, type]);
+  return found.rows[0]!.n;
+}
+
+/** A Stripe event in its wire shape. */
+function stripeEvent(type: string, object: Record<string, unknown>) {
+  return {
+    id: `evt_${randomBytes(12).toString('hex')}`,
+    object: 'event',
+    api_version: Stripe.API_VERSION,
+    created: Math.floor(Date.now() / 1000),
+    data: { object },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+  };
+}
+
+function sendWebhook(app: FastifyInstance, event: object, secret = WEBHOOK_SECRET) {
+  const payload = JSON.stringify(event);
+  return app.inject({
+    method: 'POST',
+    url: '/api/stripe/webhook',
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret }),
+    },
+    payload,
+  });
+}
+
+/** Starts a Stripe checkout for a flow at `payment`; returns the session the fake answered with. */
+async function startCheckout(flowId: string) {
+  const response = await createPayment(stripeApp, { source: 'refundable_deposit', flowId });
+  expect(response.statusCode, response.body).toBe(200);
+  const sessionId = new URL(response.json().url).pathname.split('/').pop()!;
+  return fake.sessions.get(sessionId)!;
+}
+
+/** The session as checkout.session.completed carries it once the visitor has paid. */
+function paidSession(session: Record<string, unknown>): Record<string, unknown> & { payment_intent: string } {
+  return { ...session, status: 'complete', payment_status: 'paid', payment_intent: `pi_${randomBytes(12).toString('hex')}` };
+}
+
+async function adminHeaders() {
+  const adminEmail = email('admin');
+  await createAdmin(pool, adminEmail, 'correct horse battery staple');
+  const user = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [adminEmail]);
+  const { token } = await createSession(pool, user.rows[0]!.id);
+  return { cookie: `${SESSION_COOKIE}=${token}`, 'x-csrf-token': csrfTokenFor(token) };
+}
+
+describe('create-payment in Stripe mode', () => {
+  it('opens a Checkout for the $250 refundable deposit and tracks it as pending; a double click reuses the session', async () => {
+    const { flowId, leadId, email: leadEmail } = await flowAtPayment('book_call', 'checkout');
+    const before = fake.requests.length;
+
+    const response = await createPayment(stripeApp, { flowId });
+    expect(response.statusCode, response.body).toBe(200);
+    const sent = fake.requests.slice(before);
+    expect(sent).toHaveLength(1);
+    const { path, form, idempotencyKey } = sent[0]!;
+    expect(path).toBe('/v1/checkout/sessions');
+    expect(form).toMatchObject({
+      mode: 'payment',
+      customer_email: leadEmail,
+      metadata: { leadId, flowId, purpose: 'deposit' },
+      payment_intent_data: { metadata: { leadId, flowId, purpose: 'deposit' } },
+      success_url: `${PUBLIC_URL}/payment-success?session_id={CHECKOUT_SESSION_ID}&flow=${flowId}`,
+      cancel_url: `${PUBLIC_URL}/payment-canceled?flow=${flowId}`,
+    });
+    const items = form.line_items as Array<Record<string, any>>;
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ quantity: '1', price_data: { currency: 'usd', unit_amount: '25000' } });
+    expect(items[0]!.price_data.product_data.name).toMatch(/100% refundable/i);
+    expect(idempotencyKey).toBeTruthy();
+
+    const session = [...fake.sessions.values()].find((s) => (s.metadata as Record<string, string>).flowId === flowId)!;
+    expect(session.amount_total).toBe(25000);
+    expect(response.json()).toEqual({ mode: 'stripe', url: session.url });
+    expect(await trackedPayments(flowId)).toEqual([
+      expect.objectContaining({
+        checkout_session_id: session.id,
+        payment_intent_id: null,
+        status: 'pending',
+        lead_id: leadId,
+        flow_id: flowId,
+        purpose: 'deposit',
+        amount_cents: 25000,
+        currency: 'usd',
+        test_mode: false,
+      }),
+    ]);
+
+    const again = await createPayment(stripeApp, { flowId });
+    expect(again.json()).toEqual(response.json());
+    expect(fake.requests.at(-1)!.idempotencyKey).toBe(idempotencyKey);
+    expect(await trackedPayments(flowId)).toHaveLength(1);
+  });
+
+  it('answers 409 for a flow not at payment, 404 for an unknown flow and 400 naming bad fields', async () => {
+    const { flowId } = await seedResultsFlow(pool, 'book_call', email('not-paying'));
+    const before = fake.requests.length;
+    const refused = await createPayment(stripeApp, { flowId });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ statusCode: 409, error: 'Conflict' });
+    expect(refused.json().message).toContain('not waiting for a payment (it is at results)');
+    expect(fake.requests.length).toBe(before);
+    expect(await trackedPayments(flowId)).toEqual([]);
+
+    const missing = await createPayment(stripeApp, { flowId: '00000000-0000-4000-8000-000000000000' });
+    expect(missing.statusCode).toBe(404);
+
+    const bad = await createPayment(stripeApp, { source: 'full_program', flowId: 'nope' });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json().fields).sort()).toEqual(['flowId', 'source']);
+  });
+
+  it('answers 502 with the spec message when Stripe refuses, and tracks nothing', async () => {
+    const { flowId } = await flowAtPayment('book_call', 'stripe-down');
+    fake.failNext('/v1/checkout/sessions', { status: 400, type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****fake' });
+    const response = await createPayment(stripeApp, { flowId });
+    expect(response.statusCode).toBe(502);
+    expect(response.json()).toEqual({ statusCode: 502, error: 'Bad Gateway', message: START_FAILED });
+    expect(response.body).not.toContain('sk_test');
+    expect(await trackedPayments(flowId)).toEqual([]);
+    expect((await flowState(flowId)).state).toBe('payment');
+  });
+});
+
+describe('the Stripe webhook', () => {
+  it('a paid checkout moves the flow to payment_success and stores the payment as succeeded, once however often it is sent', async () => {
+    const { flowId } = await flowAtPayment('book_call', 'paid');
+    const session = paidSession(await startCheckout(flowId));
+    const event = stripeEvent('checkout.session.completed', session);
+
+    const first = await sendWebhook(stripeApp, event);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toEqual({ received: true });
+    const flow = await flowState(flowId);
+    expect(flow.state).toBe('payment_success.confirmed');
+    expect(flow.context.session.paymentIntentId).toBe(session.payment_intent);
+    expect(await trackedPayments(flowId)).toEqual([
+      expect.objectContaining({ checkout_session_id: session.id, payment_intent_id: session.payment_intent, status: 'succeeded' }),
+    ]);
+
+    const second = await sendWebhook(stripeApp, event);
+    expect(second.statusCode).toBe(200);
+    expect(second.json()).toEqual({ received: true, duplicate: true });
+    expect(await countEvents(flowId, 'PAYMENT_CONFIRMED')).toBe(1);
+    const receipts = await pool.query("SELECT type FROM webhook_receipts WHERE provider = 'stripe' AND event_id = $1", [event.id]);
+    expect(receipts.rows).toEqual([{ type: 'checkout.session.completed' }]);
+
+    const verified = await stripeApp.inject(`/api/payments/verify?sessionId=${session.id}`);
+    expect(verified.json()).toEqual({ success: true, status: 'succeeded', purpose: 'deposit', amountCents: 25000, testMode: false });
+    const byIntent = await stripeApp.inject(`/api/payments/verify?paymentIntentId=${session.payment_intent}`);
+    expect(byIntent.json()).toEqual(verified.json());
+  });
+
+  it('refuses a bad or missing signature with 400 and stores nothing', async () => {
+    const { flowId } = await flowAtPayment('book_call', 'forged');
+    const session = paidSession(await startCheckout(flowId));
+    const event = stripeEvent('checkout.session.completed', session);
+
+    const forged = await sendWebhook(stripeApp, event, `whsec_${randomBytes(16).toString('hex')}`);
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+    expect(forged.json().message).toContain('Invalid Stripe-Signature');
+    const unsigned = await stripeApp.inject({
+      method: 'POST',
+      url: '/api/stripe/webhook',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(event),
+    });
+    expect(unsigned.statusCode).toBe(400);
+    expect(unsigned.json().message).toBe('Missing Stripe-Signature header.');
+    // a body changed after signing no longer matches
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload: JSON.stringify(event), secret: WEBHOOK_SECRET });
+    const tampered = await stripeApp.inject({
+      method: 'POST',
+      url: '/api/stripe/webhook',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      payload: JSON.stringify({ ...event, type: 'checkout.session.expired' }),
+    });
+    expect(tampered.statusCode).toBe(400);
+    // no secret configured: nothing can be trusted
+    const unconfigured = await sendWebhook(testApp, event);
+    expect(unconfigured.statusCode).toBe(400);
+    expect(unconfigured.json().message).toContain('STRIPE_WEBHOOK_SECRET');
+
+    const receipts = await pool.query('SELECT 1 FROM webhook_receipts WHERE event_id = $1', [event.id]);
+    expect(receipts.rowCount).toBe(0);
+    expect((await trackedPayments(flowId))[0]).toMatchObject({ status: 'pending', payment_intent_id: null });
+    expect((await flowState(flowId)).state).toBe('payment');
+  });
+
+  it('on the paid-homework path the confirmation moves the flow to homework_processing, which emits the homework job', async () => {
+    const { flowId, leadId } = await flowAtPayment('homework', 'homework');
+    const session = paidSession(await startCheckout(flowId));
+    expect(session.metadata).toEqual({ leadId, flowId, purpose: 'paid_homework' });
+
+    const response = await sendWebhook(stripeApp, stripeEvent('checkout.session.completed', session));
+    expect(response.statusCode, response.body).toBe(200);
+    const flow = await flowState(flowId);
+    expect(flow.state).toBe('homework_processing.sending');
+    expect(flow.context.homeworkSource).toBe('paid_homework');
+    const jobs = await pool.query("SELECT name, lead_id, payload->'request' AS request FROM jobs WHERE flow_id = $1 AND queue = 'homework'", [flowId]);
+    expect(jobs.rows).toEqual([
+      expect.objectContaining({ name: 'send-homework', lead_id: leadId, request: expect.objectContaining({ sendHomework: true, source: 'paid_homework' }) }),
+    ]);
+    expect((await trackedPayments(flowId))[0]).toMatchObject({ purpose: 'paid_homework', status: 'succeeded' });
+  });
+
+  it('an expired checkout is canceled and returns the waiting flow to yes_flow with the spec notice', async () => {
+    const { flowId } = await flowAtPayment('book_call', 'expired');
+    const session = await startCheckout(flowId);
+    const response = await sendWebhook(stripeApp, stripeEvent('checkout.session.expired', { ...session, status: 'expired' }));
+    expect(response.statusCode, response.body).toBe(200);
+    const flow = await flowState(flowId);
+    expect(flow.state).toBe('yes_flow');
+    expect(flow.context.notice).toEqual({ title: null, description: 'Your checkout was canceled. You can restart the process anytime.' });
+    expect((await trackedPayments(flowId))[0]).toMatchObject({ status: 'canceled' });
+  });
+
+  it('a failed delayed payment fails the flow as verification_failed', async () => {
+    const { flowId } = await flowAtPayment('book_call', 'async-failed');
+    const session = await startCheckout(flowId);
+    const response = await sendWebhook(stripeApp, stripeEvent('checkout.session.async_payment_failed', { ...session, status: 'complete' }));
+    expect(response.statusCode, response.body).toBe(200);
+    const flow = await flowState(flowId);
+    expect(flow.state).toBe('yes_flow');
+    expect(flow.context.notice).toEqual({ title: 'Payment verification failed', description: 'Please contact support.' });
+    expect((await trackedPayments(flowId))[0]).toMatchObject({ status: 'failed' });
+  });
+
+  it('a refund made at Stripe (charge.refunded) marks the payment refunded; unknown event types are received and ignored', async () => {
+    const { flowId } = await flowAtPayment('book_call', 'dashboard-refund');
+    const session = paidSession(await startCheckout(flowId));
+    await sendWebhook(stripeApp, stripeEvent('checkout.session.completed', session));
+    const charge = {
+      id: `ch_${randomBytes(12).toString('hex')}`,
+      object: 'charge',
+      amount: 25000,
+      amount_refunded: 25000,
+      currency: 'usd',
+      payment_intent: session.payment_intent,
+      refunded: true,
+      refunds: { object: 'list', data: [{ id: 're_dashboard', object: 'refund', amount: 25000 }], has_more: false },
+    };
+    const refunded = await sendWebhook(stripeApp, stripeEvent('charge.refunded', charge));
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    expect((await trackedPayments(flowId))[0]).toMatchObject({ status: 'refunded', refund_id: 're_dashboard', refunded_at: expect.any(Date) });
+
+    const unknown = stripeEvent('customer.created', { id: 'cus_123', object: 'customer' });
+    const ignored = await sendWebhook(stripeApp, unknown);
+    expect(ignored.statusCode).toBe(200);
+    expect(ignored.json()).toEqual({ received: true });
+    const receipts = await pool.query('SELECT type FROM webhook_receipts WHERE event_id = $1', [unknown.id]);
+    expect(receipts.rows).toEqual([{ type: 'customer.created' }]);
+  });
+});
+
+describe('test-payment mode', () => {
+  it('records a succeeded test payment and confirms the flow about 1 s later', async () => {
+    await startWorkers(pool, testModeConfig, ['timers']);
+    const { flowId, leadId } = await flowAtPayment('book_call', 'test-pay');
+    const started = Date.now();
+    const response = await createPayment(testApp, { flowId });
+    expect(response.statusCode, response.body).toBe(200);
+    const { mode, paymentIntentId } = response.json();
+    expect(mode).toBe('test');
+    expect(paymentIntentId).toMatch(/^pi_test_/);
+    expect(await trackedPayments(flowId)).toEqual([
+      expect.objectContaining({ payment_intent_id: paymentIntentId, status: 'succeeded', test_mode: true, lead_id: leadId, purpose: 'deposit', amount_cents: 25000 }),
+    ]);
+    expect((await flowState(flowId)).state).toBe('payment');
+
+    await until(async () => (await flowState(flowId)).state === 'payment_success.confirmed', 10_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect((await flowState(flowId)).context.session.paymentIntentId).toBe(paymentIntentId);
+
+    const verified = await testApp.inject(`/api/payments/verify?paymentIntentId=${paymentIntentId}`);
+    expect(verified.statusCode).toBe(200);
+    expect(verified.json()).toEqual({ success: true, status: 'succeeded', purpose: 'deposit', amountCents: 25000, testMode: true });
+  });
+});
+
+describe('verifyPayment', () => {
+  it('answers 400 without an id and 404 for an unknown one', async () => {
+    const neither = await stripeApp.inject('/api/payments/verify');
+    expect(neither.statusCode).toBe(400);
+    expect(neither.json().fields).toHaveProperty('paymentIntentId');
+    const unknown = await stripeApp.inject('/api/payments/verify?paymentIntentId=pi_unknown');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toBe('No payment with that id.');
+  });
+});
+
+describe('refunds (admin)', () => {
+  it('refunds a test payment once: 401 without a session, 403 without the CSRF header, then 200, then 409', async () => {
+    const { flowId } = await flowAtPayment('book_call', 'refund-test');
+    await createPayment(testApp, { flowId });
+    const [payment] = await trackedPayments(flowId);
+    const url = `/api/admin/payments/${payment.id}/refund`;
+    const headers = await adminHeaders();
+
+    expect((await testApp.inject({ method: 'POST', url })).statusCode).toBe(401);
+    const noCsrf = await testApp.inject({ method: 'POST', url, headers: { cookie: headers.cookie } });
+    expect(noCsrf.statusCode).toBe(403);
+    expect((await trackedPayments(flowId))[0].status).toBe('succeeded');
+
+    const refunded = await testApp.inject({ method: 'POST', url, headers });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    expect(refunded.json()).toMatchObject({ id: payment.id, status: 'refunded', testMode: true, refundId: expect.stringMatching(/^re_test_/) });
+    expect(refunded.json().refundedAt).toBeTruthy();
+    expect((await trackedPayments(flowId))[0]).toMatchObject({ status: 'refunded', refund_id: refunded.json().refundId });
+
+    const again = await testApp.inject({ method: 'POST', url, headers });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('Only a succeeded payment can be refunded; this one is refunded.');
+  });
+
+  it('refunds a Stripe payment at Stripe with an idempotency key; a pending checkout cannot be refunded', async () => {
+    const headers = await adminHeaders();
+    const { flowId } = await flowAtPayment('book_call', 'refund-stripe');
+    const session = paidSession(await startCheckout(flowId));
+    const [pending] = await trackedPayments(flowId);
+    const early = await stripeApp.inject({ method: 'POST', url: `/api/admin/payments/${pending.id}/refund`, headers });
+    expect(early.statusCode).toBe(409);
+
+    await sendWebhook(stripeApp, stripeEvent('checkout.session.completed', session));
+    const before = fake.requests.length;
+    const refunded = await stripeApp.inject({ method: 'POST', url: `/api/admin/payments/${pending.id}/refund`, headers });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    const sent = fake.requests.slice(before);
+    expect(sent).toEqual([
+      { method: 'POST', path: '/v1/refunds', form: { payment_intent: session.payment_intent }, idempotencyKey: `refund-${pending.id}` },
+    ]);
+    expect(refunded.json()).toMatchObject({ status: 'refunded', testMode: false, refundId: expect.stringMatching(/^re_/) });
+    expect((await trackedPayments(flowId))[0].refund_id).toBe(refunded.json().refundId);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents the payment routes', async () => {
+    const document = (await stripeApp.inject('/api/docs/json')).json();
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/api/functions/create-payment', '/api/stripe/webhook', '/api/payments/verify', '/api/admin/payments/{id}/refund']),
+    );
+    expect(document.paths['/api/functions/create-payment'].post.tags).toEqual(['payments']);
+  });
+});
