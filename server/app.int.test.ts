@@ -6,6 +6,7 @@ import WebSocket from 'ws';
 import { testConfig } from '../test/helpers.js';
 import { freePort } from '../scripts/services/free-port.js';
 import { buildApp } from './app.js';
+import { DATABASE_DOWN_MESSAGE } from './plugins/error-handler.js';
 import { createPool } from './db/pool.js';
 import { createRedis } from './redis.js';
 
@@ -60,6 +61,9 @@ describe('GET /healthz and /readyz', () => {
       const ready = await app.inject('/readyz');
       expect(ready.statusCode).toBe(503);
       expect(ready.json(), ready.body).toMatchObject({ checks: { postgres: 'down', redis: 'ok' }, message: 'postgres is not answering' });
+      const started = await app.inject({ method: 'POST', url: '/api/flows', payload: {} });
+      expect(started.statusCode).toBe(503);
+      expect(started.json()).toEqual({ statusCode: 503, error: 'Service Unavailable', message: DATABASE_DOWN_MESSAGE });
     } finally {
       await close();
     }
@@ -125,6 +129,11 @@ describe('the app over real HTTP and websockets', () => {
     expect(await next()).toEqual({ type: 'error', error: 'Messages must be JSON.' });
     socket.send(JSON.stringify({ type: 'launch-rockets' }));
     expect(await next()).toMatchObject({ type: 'error' });
+    socket.send(JSON.stringify({ type: 'subscribe', flowId: 'not-a-uuid' }));
+    expect(await next()).toEqual({ type: 'error', error: expect.stringContaining('flowId') });
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    socket.send(JSON.stringify({ type: 'subscribe', flowId: unknown }));
+    expect(await next()).toEqual({ type: 'error', flowId: unknown, error: `No flow with id ${unknown}` });
     socket.send(JSON.stringify({ type: 'ping' }));
     expect(await next()).toEqual({ type: 'pong' });
     expect(socket.readyState).toBe(WebSocket.OPEN);

@@ -37,9 +37,12 @@ export interface AppDeps {
 
 /** Builds the whole HTTP + websocket application without listening (tests inject requests into it). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  // client addresses (rate limits, audit) come from X-Forwarded-For only through known proxies
+  const hops = deps.config.TRUST_PROXY_HOPS;
+  const trustProxy: FastifyServerOptions['trustProxy'] = hops > 0 ? (_address: string, hop: number) => hop < hops : false;
   const app = Fastify({
     logger: deps.logger ?? loggerOptions(deps.config, 'server'),
-    trustProxy: deps.config.NODE_ENV === 'production',
+    trustProxy,
     bodyLimit: 256 * 1024,
     // keep-alive sockets must not hold a shutdown open
     forceCloseConnections: 'idle',

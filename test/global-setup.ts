@@ -21,6 +21,8 @@ declare module 'vitest' {
     redisUrl: string;
     /** This run's BullMQ key prefix. */
     queuePrefix: string;
+    /** A migrated database nobody connects to, copied by isolatedConfig() for files that run workers. */
+    templateDatabase: string;
   }
 }
 
@@ -61,23 +63,30 @@ export default async function setup(project: TestProject) {
 
   const runId = `${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const database = `hf_test_${project.name}_${runId}`;
+  const template = `${database}_tpl`;
   const admin = new pg.Client(maintenanceUrl);
   await admin.connect();
-  await admin.query(`CREATE DATABASE "${database}"`);
+  await admin.query(`CREATE DATABASE "${template}"`);
+  await migrate(withDatabase(maintenanceUrl, template));
+  await admin.query(`CREATE DATABASE "${database}" TEMPLATE "${template}"`);
   await admin.end();
   const databaseUrl = withDatabase(maintenanceUrl, database);
-  await migrate(databaseUrl);
 
   const queuePrefix = `hf-test-${project.name}-${runId}`;
   project.provide('databaseUrl', databaseUrl);
   project.provide('maintenanceUrl', maintenanceUrl);
   project.provide('redisUrl', redisUrl);
   project.provide('queuePrefix', queuePrefix);
+  project.provide('templateDatabase', template);
 
   return async () => {
     const client = new pg.Client(maintenanceUrl);
     await client.connect();
     await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await client.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
+    // files that ran workers made their own copies; a crashed file may have left one behind
+    const leftovers = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${database}_f%`]);
+    for (const { datname } of leftovers.rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
     await client.end();
     const redis = new Redis(redisUrl);
     for await (const keys of redis.scanStream({ match: `${queuePrefix}*`, count: 500 })) {

@@ -52,3 +52,39 @@ export async function scratchDatabase(options: { migrated?: boolean } = {}): Pro
   if (options.migrated !== false) await migrate(url.toString());
   return url.toString();
 }
+
+/**
+ * A database and queue prefix of the test file's own, for files that run outbox relays and
+ * workers: a relay claims every pending job row in its database, so files sharing one would take
+ * each other's jobs. Call in beforeAll; call drop() in afterAll.
+ */
+export async function isolatedConfig(overrides: Record<string, string> = {}): Promise<{ config: Config; drop: () => Promise<void> }> {
+  const maintenanceUrl = inject('maintenanceUrl');
+  const name = `${new URL(inject('databaseUrl')).pathname.slice(1)}_f${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client(maintenanceUrl);
+  await admin.connect();
+  try {
+    // copying a template is refused while another copy of it is being made: wait a moment and retry
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${inject('templateDatabase')}"`);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(maintenanceUrl);
+  url.pathname = `/${name}`;
+  const config = testConfig({ DATABASE_URL: url.toString(), QUEUE_PREFIX: `${inject('queuePrefix')}-f${randomBytes(4).toString('hex')}`, ...overrides });
+  const drop = async () => {
+    const client = new pg.Client(maintenanceUrl);
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.end();
+  };
+  return { config, drop };
+}

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Worker } from 'bullmq';
 import type pg from 'pg';
 import { pino } from 'pino';
-import { onTestFinished } from 'vitest';
+import { inject, onTestFinished } from 'vitest';
 import type { Config } from '../server/config/index.js';
 import { FlowEngine } from '../server/flows/engine.js';
 import { redisPublisher } from '../server/flows/push.js';
@@ -50,9 +50,9 @@ export async function startWorkers(
   return { engine, queues };
 }
 
-/** A queue prefix of its own, for a test whose jobs must not meet another test's workers. */
+/** A queue prefix of its own under this run's (so the run's teardown removes its keys). */
 export function privatePrefix(): string {
-  return `hf-test-${randomBytes(4).toString('hex')}`;
+  return `${inject('queuePrefix')}-p${randomBytes(4).toString('hex')}`;
 }
 
 /** Polls `check` until it holds (or throws after `timeoutMs`). */

@@ -9,16 +9,26 @@ import { spawnRedis } from '../scripts/services/redis.js';
 import { buildApp } from '../server/app.js';
 import { createPool } from '../server/db/pool.js';
 import { createRedis } from '../server/redis.js';
-import { testConfig, testEnv } from '../test/helpers.js';
+import type { Config } from '../server/config/index.js';
+import { isolatedConfig, testEnv } from '../test/helpers.js';
 import { backdater, flowClient, openSocket, runDiagnostic, SURVEYS, type FlowJson } from '../test/journey.js';
 import { runTs, type RunningProcess } from '../test/processes.js';
 import { privatePrefix, startWorkers, until } from '../test/worker-harness.js';
 
 let pool: pg.Pool;
-beforeAll(() => {
-  pool = createPool(testConfig().DATABASE_URL!, 4);
+let config: Config;
+let drop: () => Promise<void>;
+beforeAll(async () => {
+  ({ config, drop } = await isolatedConfig());
+  pool = createPool(config.DATABASE_URL!, 4);
 });
-afterAll(() => pool.end());
+afterAll(async () => {
+  await pool.end();
+  await drop();
+});
+
+/** Environment for a server or worker process on this file's database and a queue prefix of its own. */
+const processEnv = (extra: Record<string, string> = {}) => testEnv({ DATABASE_URL: config.DATABASE_URL!, QUEUE_PREFIX: privatePrefix(), ...extra });
 
 const email = (label: string) => `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
@@ -55,7 +65,7 @@ async function countFor(table: string, flowId: string): Promise<number> {
 
 describe('real server and worker processes', () => {
   it('with two servers and one worker, the push reaches a browser connected to the other server', async () => {
-    const env = testEnv({ QUEUE_PREFIX: privatePrefix() });
+    const env = processEnv();
     const [a, b] = await Promise.all([startServer(env), startServer(env)]);
     await startWorker(env);
 
@@ -73,14 +83,14 @@ describe('real server and worker processes', () => {
   });
 
   it('a worker killed with SIGKILL in the middle of a job: the job completes after a worker restarts, and nothing is stored twice', async () => {
-    const env = testEnv({ QUEUE_PREFIX: privatePrefix(), JOB_LOCK_MS: '2000' });
+    const env = processEnv({ JOB_LOCK_MS: '2000' });
     const server = await startServer(env);
     const first = await startWorker(env);
     const atSurvey = await toSurvey(server.base);
     const leadId = atSurvey.snapshot.context.session.leadId;
 
     // Hold the lead row so the grading transaction stops half-way, at its update of the lead.
-    const blocker = new pg.Client(testConfig().DATABASE_URL!);
+    const blocker = new pg.Client(config.DATABASE_URL!);
     await blocker.connect();
     onTestFinished(() => blocker.end());
     await blocker.query('BEGIN');
@@ -114,9 +124,9 @@ describe('real server and worker processes', () => {
       await redisServer.stop();
       rmSync(dir, { recursive: true, force: true });
     });
-    const config = testConfig({ REDIS_URL: redisServer.url, QUEUE_PREFIX: privatePrefix() });
-    const redis = createRedis(config.REDIS_URL!, 'producer');
-    const app = await buildApp({ config, pool, redis, logger: false });
+    const flushConfig = { ...config, REDIS_URL: redisServer.url };
+    const redis = createRedis(redisServer.url, 'producer');
+    const app = await buildApp({ config: flushConfig, pool, redis, logger: false });
     onTestFinished(async () => {
       await app.close();
       redis.disconnect();
@@ -124,7 +134,7 @@ describe('real server and worker processes', () => {
     const base = await app.listen({ host: '127.0.0.1', port: 0 });
 
     // a relay but no grading worker yet: the job reaches Redis and waits there
-    await startWorkers(pool, config, ['timers']);
+    await startWorkers(pool, flushConfig, ['timers']);
     const atSurvey = await toSurvey(base);
     await flowClient(base).send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.nurture });
     await until(async () => {
@@ -136,7 +146,7 @@ describe('real server and worker processes', () => {
     expect(await admin.dbsize()).toBe(0);
     admin.disconnect();
 
-    await startWorkers(pool, config, ['grading'], {}, { sweepMs: 300, lostAfterMs: 500 });
+    await startWorkers(pool, flushConfig, ['grading'], {}, { sweepMs: 300, lostAfterMs: 500 });
     await until(async () => (await flowState(atSurvey.flowId)) === 'results', 30_000);
     expect(await countFor('assessment_results', atSurvey.flowId)).toBe(1);
   });

@@ -41,6 +41,8 @@ export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'expected development, production or test' }).default('development'),
   HOST: z.string().trim().min(1, 'expected a host name or address').default('0.0.0.0'),
   PORT: port.default(3000),
+  /** Reverse proxies in front of the server whose X-Forwarded-For may be believed (0: none). */
+  TRUST_PROXY_HOPS: z.coerce.number({ error: 'expected a number of proxies' }).int('expected a whole number').min(0, 'expected 0 or more').max(10, 'expected at most 10').default(0),
   PUBLIC_URL: urlWithProtocol(['http:', 'https:'], 'https://coach.example.com').optional(),
   DATABASE_URL: urlWithProtocol(['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/db').optional(),
   PG_POOL_MAX: positiveInt(100).default(10),

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from '../../test/helpers.js';
+import { isolatedConfig } from '../../test/helpers.js';
+import type { Config } from '../config/index.js';
 import { backdater, flowClient, openSocket, runDiagnostic, SURVEYS, type FlowJson } from '../../test/journey.js';
-import { privatePrefix, startWorkers } from '../../test/worker-harness.js';
+import { startWorkers } from '../../test/worker-harness.js';
 import { gradingProcessor } from '../../workers/processors/grading.js';
 import { buildApp } from '../app.js';
 import { createPool } from '../db/pool.js';
@@ -13,9 +14,11 @@ let app: FastifyInstance;
 let pool: pg.Pool;
 let redis: ReturnType<typeof createRedis>;
 let base: string;
-const config = testConfig({ QUEUE_PREFIX: privatePrefix() });
+let config: Config;
+let drop: () => Promise<void>;
 
 beforeAll(async () => {
+  ({ config, drop } = await isolatedConfig());
   pool = createPool(config.DATABASE_URL!, 8);
   redis = createRedis(config.REDIS_URL!, 'producer');
   app = await buildApp({ config, pool, redis, logger: false });
@@ -26,6 +29,7 @@ afterAll(async () => {
   await app.close();
   await pool.end();
   redis.disconnect();
+  await drop();
 });
 
 const email = (label: string) => `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;

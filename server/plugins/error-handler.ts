@@ -32,6 +32,20 @@ function zodFields(error: ZodError): Record<string, string> {
   return fields;
 }
 
+/** The answer while PostgreSQL cannot be reached. */
+export const DATABASE_DOWN_MESSAGE = 'The database is not answering right now. Please try again in a moment.';
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P03']);
+
+/** True for a failure to reach PostgreSQL (refused, reset, shut down, or the pool's connect timeout). */
+function isDatabaseUnavailable(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (CONNECTION_CODES.has(code) || code.startsWith('08'))) return true;
+  const causes = (error as { errors?: unknown }).errors;
+  if (Array.isArray(causes) && causes.some((cause) => cause instanceof Error && isDatabaseUnavailable(cause))) return true;
+  return /timeout exceeded when trying to connect|Connection terminated/.test(error.message);
+}
+
 /** Shapes every error as ErrorBody and hides the details of 5xx errors. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ZodError | Error, request, reply) => {
@@ -56,6 +70,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
         message: `Invalid ${error.validationContext ?? 'request'}: ${Object.keys(fields).join(', ')}`,
         fields,
       } satisfies ErrorBody);
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.error({ err: error }, 'database unavailable');
+      return reply.status(503).send({ statusCode: 503, error: 'Service Unavailable', message: DATABASE_DOWN_MESSAGE } satisfies ErrorBody);
     }
     const statusCode = 'statusCode' in error && typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     if (statusCode >= 500) {

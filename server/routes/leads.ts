@@ -3,8 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tokenCheckSchema } from '../../machines/protocol/assessment-flow.js';
 import { emailSchema, knownSessionSchema, type LeadSource } from '../../machines/protocol/common.js';
-import { readSession } from '../auth/sessions.js';
-import { sessionToken } from '../auth/guard.js';
 import { assessmentResponse, leadAssessmentSchema, queueLeadAssessment, waitForJob } from '../leads/grading-requests.js';
 import { createOrUpdateLead } from '../leads/lead-service.js';
 import { initializeFromToken } from '../leads/token-session.js';
@@ -29,7 +27,10 @@ const leadResponse = z.object({
 });
 const leadParams = z.object({ id: z.uuid() });
 
-/** Testing mode as the server can trust it: a request from this machine outside production. */
+/**
+ * Testing mode as the server can trust it: a request from this machine outside production. The
+ * browser's testing flag is the visitor's claim, so it never unlocks a delete on its own.
+ */
 function isLocalTesting(request: FastifyRequest, production: boolean): boolean {
   return !production && ['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(request.ip);
 }
@@ -104,11 +105,10 @@ export async function leadRoutes(app: FastifyInstance, deps: RouteDeps): Promise
 
   api.delete(
     '/api/leads/test-leads',
-    { schema: { summary: 'Delete test-tagged leads of the last 7 days: an admin, or testing mode on this machine', tags, response: { 200: z.object({ deleted: z.number().int() }) } } },
+    { schema: { summary: "Testing mode's purge of test-tagged leads of the last 7 days (admins use DELETE /api/admin/leads/test-leads)", tags, response: { 200: z.object({ deleted: z.number().int() }) } } },
     async (request) => {
-      const admin = await readSession(deps.pool, sessionToken(request));
-      if (!admin && !isLocalTesting(request, deps.config.NODE_ENV === 'production')) {
-        throw new HttpError(403, 'Only an admin, or testing mode on this machine, may delete test leads.');
+      if (!isLocalTesting(request, deps.config.NODE_ENV === 'production')) {
+        throw new HttpError(403, 'Test leads may be deleted here only in testing mode on this machine; admins use the admin area.');
       }
       const deleted = await deps.pool.query("DELETE FROM leads WHERE 'test' = ANY (tags) AND created_at > now() - interval '7 days'");
       return { deleted: deleted.rowCount ?? 0 };
