@@ -1,13 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { testConfig } from '../../test/helpers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedConfig } from '../../test/helpers.js';
 import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
 import { createSession } from '../auth/sessions.js';
 import { createPool } from '../db/pool.js';
-import { migrate } from '../db/migrate.js';
 import { createRedis } from '../redis.js';
 
 /*
@@ -23,27 +22,8 @@ const TESTED_ELSEWHERE = new Set(['POST /api/admin/payments/:id/refund']);
 let app: FastifyInstance;
 let pool: pg.Pool;
 let redis: ReturnType<typeof createRedis>;
-let databaseName: string;
+let dropDatabase: (() => Promise<void>) | undefined;
 let admin: { id: string; email: string; cookie: string; csrfToken: string };
-
-async function createOwnDatabase(): Promise<string> {
-  databaseName = `hf_admin_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client(inject('maintenanceUrl'));
-  await client.connect();
-  await client.query(`CREATE DATABASE "${databaseName}"`);
-  await client.end();
-  const url = new URL(inject('maintenanceUrl'));
-  url.pathname = `/${databaseName}`;
-  await migrate(url.toString());
-  return url.toString();
-}
-
-async function dropOwnDatabase(): Promise<void> {
-  const client = new pg.Client(inject('maintenanceUrl'));
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
-  await client.end();
-}
 
 function newIp(): string {
   const [a, b, c] = randomBytes(3);
@@ -128,7 +108,10 @@ function requestFor(route: string): InjectOptions {
 }
 
 beforeAll(async () => {
-  const config = testConfig({ DATABASE_URL: await createOwnDatabase() });
+  // a database of its own: the purge and the counters cover whole tables
+  const own = await isolatedConfig();
+  dropDatabase = own.drop;
+  const { config } = own;
   pool = createPool(config.DATABASE_URL!, 6);
   redis = createRedis(config.REDIS_URL!, 'producer');
   app = await buildApp({ config, pool, redis, logger: false });
@@ -142,7 +125,7 @@ afterAll(async () => {
   await app?.close();
   await pool?.end();
   redis?.disconnect();
-  if (databaseName) await dropOwnDatabase();
+  await dropDatabase?.();
 });
 
 describe('admin access control, for every admin route the app has', () => {

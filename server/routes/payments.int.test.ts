@@ -5,8 +5,8 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../../test/fake-stripe.js';
 import { seedResultsFlow } from '../../test/flows.js';
-import { testConfig } from '../../test/helpers.js';
-import { privatePrefix, startWorkers, until } from '../../test/worker-harness.js';
+import { isolatedConfig, testConfig } from '../../test/helpers.js';
+import { startWorkers, until } from '../../test/worker-harness.js';
 import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
 import { createSession, csrfTokenFor, SESSION_COOKIE } from '../auth/sessions.js';
@@ -26,18 +26,20 @@ let stripeApp: FastifyInstance;
 /** Test-payment mode: no Stripe key, no webhook secret. */
 let testApp: FastifyInstance;
 let testModeConfig: Config;
+let dropDatabase: () => Promise<void>;
 
 beforeAll(async () => {
   fake = await startFakeStripe();
-  const prefix = privatePrefix();
-  const stripeConfig = testConfig({
-    QUEUE_PREFIX: prefix,
+  // a database of its own: the timers relay below claims every pending job in its database
+  const own = await isolatedConfig({
     PUBLIC_URL,
     STRIPE_SECRET_KEY: 'sk_test_fake',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     STRIPE_API_URL: fake.url,
   });
-  testModeConfig = testConfig({ QUEUE_PREFIX: prefix, PUBLIC_URL });
+  const stripeConfig = own.config;
+  dropDatabase = own.drop;
+  testModeConfig = testConfig({ DATABASE_URL: stripeConfig.DATABASE_URL!, QUEUE_PREFIX: stripeConfig.QUEUE_PREFIX, PUBLIC_URL });
   pool = createPool(stripeConfig.DATABASE_URL!, 8);
   redis = createRedis(stripeConfig.REDIS_URL!, 'producer');
   stripeApp = await buildApp({ config: stripeConfig, pool, redis, logger: false });
@@ -50,6 +52,7 @@ afterAll(async () => {
   await pool.end();
   redis.disconnect();
   await fake.close();
+  await dropDatabase();
 });
 
 const email = (label: string) => `${label}-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
