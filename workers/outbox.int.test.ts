@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createPool } from '../server/db/pool.js';
 import { FlowEngine } from '../server/flows/engine.js';
 import { insertJob } from '../server/queues/outbox.js';
-import { closeQueues, openQueues, type Queues } from '../server/queues/queues.js';
+import { closeQueues, openQueues } from '../server/queues/queues.js';
 import { OutboxRelay, type RelayedJobData } from '../server/queues/relay.js';
 import { createRedis } from '../server/redis.js';
 import { scratchDatabase, testConfig } from '../test/helpers.js';

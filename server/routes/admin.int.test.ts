@@ -3,6 +3,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedConfig } from '../../test/helpers.js';
+import { registeredRoutes } from '../../test/routes.js';
 import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
 import { createSession } from '../auth/sessions.js';
@@ -66,18 +67,10 @@ async function insertContact(message = 'Hello there, I would like to talk about 
  * HEAD left out (Fastify adds it to every GET, and it takes the same hooks).
  */
 function registeredAdminRoutes(): string[] {
-  const routes: string[] = [];
-  const segments: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^([│ ]*)[├└]── (\S+)(?: \(([^)]*)\))?/.exec(line);
-    if (!match) continue;
-    segments.length = match[1]!.length / 4;
-    segments.push(match[2]!);
-    const path = segments.join('');
-    if (!path.startsWith('/api/admin/') && path !== '/api/functions/admin-fetch-data') continue;
-    for (const method of match[3]?.split(', ') ?? []) if (method !== 'HEAD') routes.push(`${method} ${path}`);
-  }
-  return routes.sort();
+  return registeredRoutes(app).filter((route) => {
+    const path = route.split(' ')[1]!;
+    return path.startsWith('/api/admin/') || path === '/api/functions/admin-fetch-data';
+  });
 }
 
 let leadId: string;

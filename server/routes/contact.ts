@@ -1,5 +1,50 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { contactMessageSchema } from '../../machines/protocol/contact-form.js';
+import { coachAddress } from '../email/coach.js';
+import { queueEmail } from '../email/outbox.js';
+import { contactConfirmation, contactNotification } from '../email/templates.js';
+import { inTransaction } from '../email/transaction.js';
+import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 
-/** Placeholder: send-contact-email (issue 4). */
-export async function contactRoutes(_app: FastifyInstance, _deps: RouteDeps): Promise<void> {}
+/** The contact form's message (the form's own schema), with company optional for other callers. */
+const bodySchema = contactMessageSchema.extend({
+  company: z.string().trim().max(200).optional(),
+  message: z.string().trim().min(1, 'Message is required').max(10_000),
+});
+
+/** POST /api/functions/send-contact-email: the spec's send-contact-email function (section 7). */
+export async function contactRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/functions/send-contact-email',
+    {
+      config: { rateLimit: rateLimits.contact },
+      schema: {
+        summary: 'send-contact-email: store a contact message and queue its confirmation and the coach notification',
+        tags: ['contact'],
+        body: bodySchema,
+        response: { 200: z.object({ ok: z.literal(true), id: z.uuid() }) },
+      },
+    },
+    async (request) => {
+      const { name, email, message } = request.body;
+      const company = request.body.company || null;
+      // The submission and both emails commit together: a stored message always has its emails queued.
+      const id = await inTransaction(deps.pool, async (client) => {
+        const stored = await client.query<{ id: string; created_at: Date }>(
+          'INSERT INTO contact_submissions (name, email, company, message) VALUES ($1, $2, $3, $4) RETURNING id, created_at',
+          [name, email, company, message],
+        );
+        const { id, created_at: receivedAt } = stored.rows[0]!;
+        const contact = { id, name, email, company, message, receivedAt };
+        const coach = await coachAddress(client, deps.config);
+        await queueEmail(client, { kind: 'contact_confirmation', to: email, replyTo: coach, contactId: id, ...contactConfirmation(contact, deps.config.publicUrl) });
+        await queueEmail(client, { kind: 'contact_notification', to: coach, replyTo: email, contactId: id, ...contactNotification(contact) });
+        return id;
+      });
+      return { ok: true as const, id };
+    },
+  );
+}

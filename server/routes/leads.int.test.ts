@@ -143,6 +143,29 @@ describe('the workflow proxy and named functions', () => {
   });
 });
 
+describe('the workflow proxy send-homework action', () => {
+  it('emails the homework for the lead\'s latest result (recorded in the outbox without SMTP)', async () => {
+    await startWorkers(pool, config, ['grading', 'homework']);
+    const lead = (await post('/api/leads', { email: unique('homework'), name: 'Avery Quinn' })).json();
+    const graded = await post('/api/functions/workflow-proxy?wait=1', {
+      action: 'lead-assessment',
+      data: { leadId: lead.leadId, assessment: steadyAnswers(), survey: SURVEYS.homework },
+    });
+    expect(graded.json().tier).toBe('homework');
+    const missingEmail = await post('/api/functions/workflow-proxy', { action: 'send-homework', data: { leadId: lead.leadId, sendHomework: false, source: 'free_resources' } });
+    expect(missingEmail.statusCode).toBe(400);
+    expect(missingEmail.json().fields).toHaveProperty('data.email');
+    const sent = await post('/api/functions/workflow-proxy?wait=1', {
+      action: 'send-homework',
+      data: { leadId: lead.leadId, email: lead.email, name: 'Avery Quinn', sendHomework: false, source: 'free_resources' },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json()).toMatchObject({ success: true, status: 'completed' });
+    const email = await pool.query('SELECT kind, status, to_address FROM email_outbox WHERE lead_id = $1', [lead.leadId]);
+    expect(email.rows).toEqual([expect.objectContaining({ kind: 'free_resources', status: 'recorded' })]);
+  });
+});
+
 describe('the standalone diagnostic helpers', () => {
   it('starts, records answers checked against the bank, completes with a graded result, and reads it back', async () => {
     const started = await post('/api/diagnostics', {});

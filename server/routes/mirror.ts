@@ -1,5 +1,78 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { MIRROR_FALLBACK_REPLY } from '../../machines/mirror/mirror.machine.js';
+import { MIRROR_TURN_LIMIT, mirrorReplyResponseSchema, type MirrorReplyResponse } from '../../machines/protocol/mirror.js';
+import { failureOf, mirrorReplierFor } from '../mirror/engine.js';
+import { storeExchange } from '../mirror/store.js';
+import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 
-/** Placeholder: mirror-llm-response (issue 4). */
-export async function mirrorRoutes(_app: FastifyInstance, _deps: RouteDeps): Promise<void> {}
+const turnSchema = z.object({
+  role: z.enum(['user', 'mirror']),
+  content: z.string().trim().min(1, 'must not be blank').max(4000),
+});
+
+/** The spec's mirror-llm-response body, plus the session to store the exchange under. */
+const bodySchema = z
+  .object({
+    conversationHistory: z
+      .array(turnSchema)
+      .min(1)
+      // the welcome and five exchanges
+      .max(2 * MIRROR_TURN_LIMIT + 1)
+      .refine((turns) => turns.some((t) => t.role === 'user'), 'must include a message from the user'),
+    turn: z.number().int().min(1).max(MIRROR_TURN_LIMIT),
+    sessionId: z.uuid().optional(),
+    save: z.boolean().default(false),
+  })
+  .refine((body) => !body.save || body.sessionId, { path: ['sessionId'], message: 'is required when save is true' });
+
+/**
+ * POST /api/functions/mirror-llm-response: the Mirror's reply to a conversation outside a flow.
+ * A failed reply still answers 200, with the spec's fallback line. With a sessionId the session
+ * is recorded; with save as well, the exchange's messages too.
+ */
+export async function mirrorRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const replier = mirrorReplierFor(deps.config);
+
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/functions/mirror-llm-response',
+    {
+      config: { rateLimit: rateLimits.mirror },
+      schema: {
+        summary: "mirror-llm-response: the Mirror's reflective reply to the conversation so far",
+        tags: ['functions'],
+        body: bodySchema,
+        response: { 200: mirrorReplyResponseSchema },
+      },
+    },
+    async (request) => {
+      const { conversationHistory, turn, sessionId, save } = request.body;
+      let reply: MirrorReplyResponse;
+      try {
+        reply = await replier(conversationHistory, turn);
+      } catch (error) {
+        request.log.warn(failureOf(error), 'mirror reply failed; answering with the fallback');
+        reply = { response: MIRROR_FALLBACK_REPLY, isComplete: false };
+      }
+      if (sessionId) {
+        await storeExchange(
+          deps.pool,
+          {
+            sessionId,
+            flowId: null,
+            leadId: null,
+            turn,
+            isComplete: reply.isComplete,
+            save,
+            userMessage: conversationHistory.findLast((t) => t.role === 'user')?.content ?? null,
+            reply: reply.response,
+          },
+          request.log,
+        );
+      }
+      return reply;
+    },
+  );
+}

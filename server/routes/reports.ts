@@ -1,5 +1,59 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { HttpError } from '../http-error.js';
+import { buildReportPdf } from '../reports/report-pdf.js';
+import { loadReport, reportPathFor } from '../reports/store.js';
 import type { RouteDeps } from './deps.js';
 
-/** Placeholder: the report PDF (issue 4). */
-export async function reportRoutes(_app: FastifyInstance, _deps: RouteDeps): Promise<void> {}
+/**
+ * GET /api/reports/:id.pdf, where id is the diagnostic id (the one diagnostic-start returns and the
+ * browser keeps): one stable URL per diagnostic, built on request from the stored result, so a
+ * re-grade shows at once and nothing is cached on disk.
+ * POST /api/functions/report-pdf is the spec's report-pdf helper: diagnosticId in, pdfUrl out.
+ */
+export async function reportRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['diagnostic'];
+
+  api.get(
+    '/api/reports/:id.pdf',
+    {
+      schema: {
+        summary: "The diagnostic's PDF report",
+        tags,
+        params: z.object({ id: z.uuid() }),
+        produces: ['application/pdf'],
+        response: { 200: z.any().describe('The PDF report') },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const { report, lead, date } = await loadReport(deps.pool, id);
+      const pdf = await buildReportPdf(report, lead, { date });
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="leadership-report-${id}.pdf"`)
+        // personal results: not for shared caches
+        .header('cache-control', 'private, no-store')
+        .send(pdf);
+    },
+  );
+
+  api.post(
+    '/api/functions/report-pdf',
+    {
+      schema: {
+        summary: "report-pdf: the URL of a completed diagnostic's PDF report",
+        tags,
+        body: z.object({ diagnosticId: z.uuid() }),
+        response: { 200: z.object({ pdfUrl: z.url() }) },
+      },
+    },
+    async (request) => {
+      const path = await reportPathFor(deps.pool, request.body.diagnosticId);
+      if (!path) throw new HttpError(404, `No report for diagnostic ${request.body.diagnosticId}`);
+      return { pdfUrl: `${deps.config.publicUrl}${path}` };
+    },
+  );
+}

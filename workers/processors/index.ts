@@ -5,7 +5,10 @@ import type { Config } from '../../server/config/index.js';
 import type { FlowEngine } from '../../server/flows/engine.js';
 import type { QueueName } from '../../server/queues/names.js';
 import type { RelayedJobData } from '../../server/queues/relay.js';
+import { emailProcessor } from './email.js';
 import { gradingProcessor } from './grading.js';
+import { homeworkProcessor } from './homework.js';
+import { mirrorProcessor } from './mirror.js';
 import { timersProcessor } from './timers.js';
 
 /** What a processor gets besides its job. */
@@ -31,5 +34,8 @@ export interface QueueProcessor {
 /** The processor of each queue this worker process serves. */
 export const processors: Partial<Record<QueueName, QueueProcessor>> = {
   grading: gradingProcessor,
+  homework: homeworkProcessor,
+  email: emailProcessor,
+  mirror: mirrorProcessor,
   timers: timersProcessor,
 };

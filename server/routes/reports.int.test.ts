@@ -1,0 +1,151 @@
+import { inflateSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { archetypeByName, diagnosticScreens } from '../../machines/content/index.js';
+import { testConfig } from '../../test/helpers.js';
+import { buildApp } from '../app.js';
+import { createPool } from '../db/pool.js';
+import { createOrUpdateLead } from '../leads/lead-service.js';
+import { createRedis } from '../redis.js';
+
+let app: FastifyInstance;
+let pool: pg.Pool;
+let redis: ReturnType<typeof createRedis>;
+const config = testConfig({ PUBLIC_URL: 'https://coach.example.com' });
+
+beforeAll(async () => {
+  pool = createPool(config.DATABASE_URL!, 4);
+  redis = createRedis(config.REDIS_URL!, 'producer');
+  app = await buildApp({ config, pool, redis, logger: false });
+});
+
+afterAll(async () => {
+  await app.close();
+  await pool.end();
+  redis.disconnect();
+});
+
+/** The text on the pages of a pdfkit PDF: each Flate stream inflated, then its TJ hex strings decoded. */
+function pdfText(pdf: Buffer): string {
+  const raw = pdf.toString('latin1');
+  const streams = [...raw.matchAll(/stream\n([\s\S]*?)\nendstream/g)].map((m) => {
+    try {
+      return inflateSync(Buffer.from(m[1]!, 'latin1')).toString('latin1');
+    } catch {
+      return m[1]!;
+    }
+  });
+  return streams
+    .flatMap((content) => content.match(/\[([^\]]*)\] TJ/g) ?? [])
+    .map((array) => [...array.matchAll(/<([0-9a-f]*)>/gi)].map((m) => Buffer.from(m[1]!, 'hex').toString('latin1')).join(''))
+    .join('\n');
+}
+
+const steward = archetypeByName('Reluctant Steward');
+
+/** A lead with a completed diagnostic (and, when given, the assessment graded from it). */
+async function seedDiagnostic(assessment?: { tier: string; keyInsights: string[]; gaming?: boolean }) {
+  const lead = await createOrUpdateLead(pool, { email: `report-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, name: 'Rosa Parks' });
+  const diagnostic = await pool.query<{ id: string }>(
+    "INSERT INTO diagnostics (lead_id, bank_version, status, completed_at) VALUES ($1, '2.0.0', 'completed', '2026-02-03T10:00:00Z') RETURNING id",
+    [lead.leadId],
+  );
+  const diagnosticId = diagnostic.rows[0]!.id;
+  const scores = { LER: 61, DCR: 55, TBR: 77, OAD: 68, VIS: 42, FAD: 59 };
+  await pool.query(
+    `INSERT INTO diagnostic_results (diagnostic_id, lead_id, scores, archetype, narrative, bank_version, grading_version, completed_at)
+     VALUES ($1, $2, $3, $4, $5, '2.0.0', 'grading-1.0.0', '2026-02-03T10:00:00Z')`,
+    [diagnosticId, lead.leadId, scores, steward.name, steward.narrative],
+  );
+  if (assessment) {
+    const full = { archetype: steward.name, narrative: steward.narrative, scores, keyInsights: assessment.keyInsights, qualification: assessment.tier, fallback: false };
+    await pool.query(
+      `INSERT INTO assessment_results (lead_id, diagnostic_id, tier, qualification, archetype, total_score, diagnostic_score, survey_score,
+         mirror_score, composite_score, gaming_detected, result, bank_version, grading_version)
+       VALUES ($1, $2, $3, $3, $4, 60, 60, 60, 60, 60, $5, $6, '2.0.0', 'grading-1.0.0')`,
+      [lead.leadId, diagnosticId, assessment.tier, steward.name, assessment.gaming ?? false, full],
+    );
+  }
+  return diagnosticId;
+}
+
+describe('GET /api/reports/:id.pdf', () => {
+  it('serves a diagnostic graded into an assessment as an inline PDF with its insights and tier', async () => {
+    const reportId = await seedDiagnostic({ tier: 'homework', keyInsights: ['You own outcomes but rarely claim the decision.'] });
+    const response = await app.inject(`/api/reports/${reportId}.pdf`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/pdf');
+    expect(response.headers['content-disposition']).toBe(`inline; filename="leadership-report-${reportId}.pdf"`);
+    expect(response.headers['cache-control']).toBe('private, no-store');
+    const pdf = response.rawPayload;
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = pdfText(pdf);
+    expect(text).toContain('Reluctant Steward');
+    expect(text).toContain('Prepared for Rosa Parks');
+    expect(text).toContain('February 3, 2026');
+    expect(text).toContain('You own outcomes but rarely claim');
+    expect(text).toContain('Start your homework');
+    expect(text).toContain(steward.actions[0]!.slice(0, 30));
+  });
+
+  it('serves a diagnostic on its own, and passes over an assessment that was a retake prompt', async () => {
+    const reportId = await seedDiagnostic({ tier: 'book_call', keyInsights: ['Gaming'], gaming: true });
+    const text = pdfText((await app.inject(`/api/reports/${reportId}.pdf`)).rawPayload);
+    expect(text).toContain('Reluctant Steward');
+    expect(text).toContain('Complete the qualification survey');
+    expect(text).not.toContain('Gaming');
+  });
+
+  it('answers 404 in the error shape for an unknown id, and 400 naming the id for a non-uuid', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const missing = await app.inject(`/api/reports/${unknown}.pdf`);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ statusCode: 404, error: 'Not Found', message: `No report for diagnostic ${unknown}` });
+    const bad = await app.inject('/api/reports/not-a-uuid.pdf');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fields).toHaveProperty('id');
+  });
+});
+
+describe('POST /api/functions/report-pdf', () => {
+  it('is documented in the OpenAPI document with the report route', async () => {
+    const document = (await app.inject('/api/docs/json')).json();
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/reports/{id}.pdf', '/api/functions/report-pdf']));
+  });
+
+  it("answers the diagnostic's stable report URL", async () => {
+    const diagnosticId = await seedDiagnostic();
+    const response = await app.inject({ method: 'POST', url: '/api/functions/report-pdf', payload: { diagnosticId } });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({ pdfUrl: `https://coach.example.com/api/reports/${diagnosticId}.pdf` });
+    const pdf = await app.inject(new URL(response.json().pdfUrl).pathname);
+    expect(pdf.statusCode).toBe(200);
+  });
+
+  it('works with the standalone diagnostic helpers: start, answer, complete, then the report', async () => {
+    const started = await app.inject({ method: 'POST', url: '/api/diagnostics', payload: {} });
+    const { diagnosticId } = started.json();
+    const item = diagnosticScreens.find((screen) => screen.type === 'likert')!;
+    const answered = await app.inject({ method: 'POST', url: `/api/diagnostics/${diagnosticId}/answers`, payload: { answer: { id: item.id, type: 'likert', value: 4, ms: 4000 } } });
+    expect(answered.statusCode, answered.body).toBe(200);
+    const completed = await app.inject({ method: 'POST', url: `/api/diagnostics/${diagnosticId}/complete` });
+    expect(completed.statusCode, completed.body).toBe(200);
+
+    const link = await app.inject({ method: 'POST', url: '/api/functions/report-pdf', payload: { diagnosticId } });
+    expect(link.statusCode, link.body).toBe(200);
+    const pdf = await app.inject(new URL(link.json().pdfUrl).pathname);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdfText(pdf.rawPayload)).toContain(completed.json().diagnostic.archetype);
+  });
+
+  it('answers 404 for a diagnostic without a result and 400 for a bad body', async () => {
+    const started = await pool.query<{ id: string }>("INSERT INTO diagnostics (bank_version) VALUES ('2.0.0') RETURNING id");
+    const missing = await app.inject({ method: 'POST', url: '/api/functions/report-pdf', payload: { diagnosticId: started.rows[0]!.id } });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toBe(`No report for diagnostic ${started.rows[0]!.id}`);
+    const bad = await app.inject({ method: 'POST', url: '/api/functions/report-pdf', payload: { diagnosticId: 42 } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fields).toHaveProperty('diagnosticId');
+  });
+});

@@ -1,0 +1,152 @@
+import type { Job } from 'bullmq';
+import type pg from 'pg';
+import { pino } from 'pino';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { seedResultsFlow } from '../../test/flows.js';
+import { isolatedConfig } from '../../test/helpers.js';
+import { startWorkers, until } from '../../test/worker-harness.js';
+import { buildApp } from '../../server/app.js';
+import { createPool } from '../../server/db/pool.js';
+import { FlowEngine } from '../../server/flows/engine.js';
+import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink.js';
+import type { RelayedJobData } from '../../server/queues/relay.js';
+import { createRedis } from '../../server/redis.js';
+import { homeworkProcessor } from './homework.js';
+
+/* Each test has a database and queue prefix of its own: no other relay or worker meets its jobs. */
+async function setup(sink: SmtpSink | null) {
+  const { config, drop } = await isolatedConfig({ EMAIL_FROM: 'coach@coach.example.com', ...(sink ? { SMTP_URL: sink.url } : {}) });
+  const pool = createPool(config.DATABASE_URL!, 6);
+  const redis = createRedis(config.REDIS_URL!, 'producer');
+  const app = await buildApp({ config, pool, redis, logger: false });
+  onTestFinished(async () => {
+    await app.close();
+    redis.disconnect();
+    await pool.end();
+    await drop();
+  });
+  const send = async (flowId: string, type: string) => {
+    const response = await app.inject({ method: 'POST', url: `/api/flows/${flowId}/events`, payload: { event: { type } } });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  };
+  return { pool, config, send };
+}
+
+async function flowOf(pool: pg.Pool, flowId: string) {
+  const row = await pool.query<{ state: string; snapshot: { context: { notice: unknown } } }>('SELECT state, snapshot FROM flows WHERE id = $1', [flowId]);
+  return row.rows[0]!;
+}
+
+/** A homework flow that chose free resources: the flow is sending and its homework job is written. */
+async function chooseFreeResources(pool: pg.Pool, send: (flowId: string, type: string) => Promise<{ state: string }>) {
+  const seeded = await seedResultsFlow(pool, 'homework');
+  expect((await send(seeded.flowId, 'CONTINUE')).state).toBe('maybe_flow');
+  expect((await send(seeded.flowId, 'CHOOSE_FREE_RESOURCES')).state).toBe('homework_processing.sending');
+  const job = await pool.query<{ id: string; payload: Record<string, unknown> }>("SELECT id, payload FROM jobs WHERE flow_id = $1 AND queue = 'homework'", [seeded.flowId]);
+  expect(job.rows).toHaveLength(1);
+  return { ...seeded, job: job.rows[0]! };
+}
+
+describe('homework processor', () => {
+  it('emails the free resources with the PDF report over SMTP and moves the flow to homework_processing.sent', async () => {
+    const sink = await startSmtpSink();
+    onTestFinished(() => sink.close());
+    const { pool, config, send } = await setup(sink);
+    const { flowId, email, leadId, job } = await chooseFreeResources(pool, send);
+
+    await startWorkers(pool, config, ['homework'], { homework: homeworkProcessor });
+    await until(async () => (await flowOf(pool, flowId)).state === 'homework_processing.sent');
+
+    expect(sink.messages).toHaveLength(1);
+    const mail = sink.messages[0]!;
+    expect(mail.envelopeTo).toEqual([email]);
+    expect(mail.envelopeFrom).toBe('coach@coach.example.com');
+    expect(mail.subject).toBe('Your free leadership resources: Emerging Leader');
+    expect(mail.text).toMatch(/^Hi Test,/);
+    expect(mail.text).toContain('The Making of a Manager, by Julie Zhuo');
+    expect(mail.text).toContain('ONE EXERCISE TO TRY THIS WEEK');
+    expect(mail.html).toContain('The Making of a Manager');
+    expect(mail.attachments).toHaveLength(1);
+    const [pdf] = mail.attachments;
+    expect(pdf).toMatchObject({ filename: 'leadership-report.pdf', contentType: 'application/pdf' });
+    expect(pdf!.content.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdf!.content.toString('latin1')).toContain('(Leadership Diagnostic Report: Emerging Leader)');
+
+    const outbox = await pool.query('SELECT kind, lead_id, job_id, to_address, status, provider_message_id, attachments FROM email_outbox');
+    expect(outbox.rows).toEqual([
+      {
+        kind: 'free_resources',
+        lead_id: leadId,
+        job_id: job.id,
+        to_address: email,
+        status: 'sent',
+        provider_message_id: mail.headers.get('message-id'),
+        attachments: [{ filename: 'leadership-report.pdf', contentType: 'application/pdf', size: expect.any(Number) }],
+      },
+    ]);
+    const events = await pool.query("SELECT type, origin FROM flow_events WHERE flow_id = $1 AND type = 'HOMEWORK_SENT'", [flowId]);
+    expect(events.rows).toEqual([{ type: 'HOMEWORK_SENT', origin: 'worker' }]);
+
+    // A retry of the same job (a crash after sending) finds its email sent and sends nothing more.
+    const context = { pool, log: pino({ level: 'silent' }), config, engine: new FlowEngine(pool) };
+    const rerun = await homeworkProcessor.process({ data: { jobRowId: job.id, payload: job.payload } } as Job<RelayedJobData>, context);
+    expect(rerun).toMatchObject({ status: 'sent', repeated: true });
+    expect(sink.messages).toHaveLength(1);
+    expect((await pool.query('SELECT 1 FROM email_outbox')).rowCount).toBe(1);
+  });
+
+  it('emails the paid four-week programme after a homework payment, and the flow moves to payment_success', async () => {
+    const sink = await startSmtpSink();
+    onTestFinished(() => sink.close());
+    const { pool, config, send } = await setup(sink);
+    const { flowId, email } = await seedResultsFlow(pool, 'homework');
+    await send(flowId, 'CONTINUE');
+    expect((await send(flowId, 'PAY_FOR_HOMEWORK')).state).toBe('payment');
+    // the payment service's verification, applied as the server does
+    const engine = new FlowEngine(pool);
+    expect((await engine.apply(flowId, { type: 'PAYMENT_CONFIRMED', paymentIntentId: 'pi_homework' }, 'server')).state).toBe('homework_processing.sending');
+
+    await startWorkers(pool, config, ['homework'], { homework: homeworkProcessor });
+    await until(async () => (await flowOf(pool, flowId)).state === 'payment_success.confirmed');
+
+    expect(sink.messages).toHaveLength(1);
+    const mail = sink.messages[0]!;
+    expect(mail.envelopeTo).toEqual([email]);
+    expect(mail.subject).toBe('Your four-week leadership homework: Emerging Leader');
+    expect(mail.text).toContain('Thank you for your deposit');
+    expect(mail.text).toContain('4. Week 4: ');
+    expect(mail.attachments.map((file) => file.filename)).toEqual(['leadership-report.pdf']);
+    expect((await flowOf(pool, flowId)).snapshot.context.notice).toBeNull();
+    const outbox = await pool.query('SELECT kind, status FROM email_outbox');
+    expect(outbox.rows).toEqual([{ kind: 'homework', status: 'sent' }]);
+  });
+
+  it('records the email when SMTP is not configured, and the flow still moves on', async () => {
+    const { pool, config, send } = await setup(null);
+    const { flowId } = await chooseFreeResources(pool, send);
+    await startWorkers(pool, config, ['homework'], { homework: homeworkProcessor });
+    await until(async () => (await flowOf(pool, flowId)).state === 'homework_processing.sent');
+    const outbox = await pool.query('SELECT kind, status FROM email_outbox');
+    expect(outbox.rows).toEqual([{ kind: 'free_resources', status: 'recorded' }]);
+  });
+
+  it('after its retries, tells the flow HOMEWORK_FAILED, which shows the free-resources failure, and marks the email failed', async () => {
+    const sink = await startSmtpSink({ reject: 'Mailbox full' });
+    onTestFinished(() => sink.close());
+    const { pool, config, send } = await setup(sink);
+    const { flowId, job } = await chooseFreeResources(pool, send);
+    // fewer attempts than the default five keep the test short; the backoff is the queue's own
+    await pool.query('UPDATE jobs SET max_attempts = 2 WHERE id = $1', [job.id]);
+
+    await startWorkers(pool, config, ['homework'], { homework: homeworkProcessor });
+    await until(async () => (await flowOf(pool, flowId)).state === 'maybe_flow', 30_000);
+
+    expect((await flowOf(pool, flowId)).snapshot.context.notice).toEqual({ title: null, description: 'Failed to send resources. Please try again.' });
+    expect(sink.attempts).toBe(2);
+    const outbox = await pool.query('SELECT status, error FROM email_outbox');
+    expect(outbox.rows).toEqual([{ status: 'failed', error: expect.stringContaining('Mailbox full') }]);
+    const jobRow = await pool.query('SELECT status, attempts FROM jobs WHERE id = $1', [job.id]);
+    expect(jobRow.rows).toEqual([{ status: 'failed', attempts: 2 }]);
+  });
+});

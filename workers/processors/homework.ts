@@ -1,0 +1,97 @@
+import { UnrecoverableError } from 'bullmq';
+import type pg from 'pg';
+import { z } from 'zod';
+import { flowResultSchema, homeworkSourceSchema, type FlowResult } from '../../machines/protocol/assessment-flow.js';
+import { coachAddress } from '../../server/email/coach.js';
+import { deliverEmail, markEmailFailed, recordJobEmail } from '../../server/email/outbox.js';
+import { resourcesFor } from '../../server/email/resources.js';
+import { homeworkEmail } from '../../server/email/templates.js';
+import { smtpSender, type EmailAttachment } from '../../server/email/transport.js';
+import { buildReportPdf, reportOf } from '../../server/reports/report-pdf.js';
+import type { QueueProcessor } from './index.js';
+
+/** flowId is null for send-homework asked for by name (the workflow proxy) rather than by a flow. */
+const flowIdSchema = z.object({ flowId: z.uuid().nullable() });
+
+// A flow enters homework_processing only from a results screen, so it always sends the result;
+// the proxy may leave it out, and then the lead's latest stored result is used.
+const payloadSchema = flowIdSchema.extend({
+  request: z.object({
+    leadId: z.uuid().nullable(),
+    email: z.string().nullable(),
+    name: z.string().nullable(),
+    source: homeworkSourceSchema,
+    diagnosticData: flowResultSchema.nullable(),
+  }),
+});
+
+type HomeworkPayload = z.infer<typeof payloadSchema>;
+
+async function resultFor(pool: pg.Pool, request: HomeworkPayload['request']): Promise<FlowResult> {
+  if (request.diagnosticData) return request.diagnosticData;
+  const stored = request.leadId
+    ? await pool.query<{ result: FlowResult }>(
+        'SELECT result FROM assessment_results WHERE lead_id = $1 AND NOT gaming_detected ORDER BY created_at DESC LIMIT 1',
+        [request.leadId],
+      )
+    : null;
+  const result = stored?.rows[0]?.result;
+  if (!result) throw new UnrecoverableError('No assessment result to build the homework from');
+  return result;
+}
+
+async function recipient(pool: pg.Pool, request: HomeworkPayload['request']): Promise<string> {
+  if (request.email?.trim()) return request.email.trim();
+  const lead = request.leadId ? await pool.query<{ email: string }>('SELECT email FROM leads WHERE lead_id = $1', [request.leadId]) : null;
+  const email = lead?.rows[0]?.email;
+  if (!email) throw new UnrecoverableError('The lead has no email address to send homework to');
+  return email;
+}
+
+/**
+ * send-homework (spec section 7): emails the lead the resources for their archetype (the full
+ * four-week programme when paid, a lighter set when free) with the PDF report attached, then tells
+ * the flow HOMEWORK_SENT.
+ *
+ * The email is sent here rather than by a chained 'email' job: HOMEWORK_SENT then means the email
+ * has actually left, which is what the flow's sending screen waits for, and the PDF is rebuilt
+ * from this job's payload instead of being stored. Retries are idempotent: the outbox row is
+ * keyed by this job's row id and is never sent twice once sent, so a retry after a crash only
+ * finishes what is left (sending, or telling the flow).
+ */
+export const homeworkProcessor: QueueProcessor = {
+  process: async (job, { pool, config, engine }) => {
+    const parsed = payloadSchema.safeParse(job.data.payload);
+    if (!parsed.success) throw new UnrecoverableError(`Unusable homework payload: ${parsed.error.message}`);
+    const { flowId, request } = parsed.data;
+    const result = await resultFor(pool, request);
+
+    const pdf = await buildReportPdf(reportOf(result), { name: request.name });
+    const attachments: EmailAttachment[] = [{ filename: 'leadership-report.pdf', contentType: 'application/pdf', content: pdf }];
+    const emailId = await recordJobEmail(
+      pool,
+      job.data.jobRowId,
+      {
+        kind: request.source === 'paid_homework' ? 'homework' : 'free_resources',
+        to: await recipient(pool, request),
+        replyTo: await coachAddress(pool, config),
+        leadId: request.leadId,
+        ...homeworkEmail({ name: request.name, archetype: result.archetype, source: request.source, resources: resourcesFor(result.archetype, request.source) }),
+      },
+      attachments,
+    );
+    const delivery = await deliverEmail(pool, smtpSender(config), emailId, attachments);
+    const flow = flowId ? await engine.applyIfAllowed(flowId, { type: 'HOMEWORK_SENT' }, 'worker') : null;
+    return { ...delivery, flowState: flow?.state ?? null };
+  },
+  // If the email did go out and only telling the flow kept failing, the flow still hears the truth.
+  onExhausted: async (job, { pool, engine }, error) => {
+    const { flowId } = flowIdSchema.parse(job.data.payload);
+    const email = await pool.query<{ id: string; status: string }>('SELECT id, status FROM email_outbox WHERE job_id = $1', [job.data.jobRowId]);
+    const row = email.rows[0];
+    const delivered = row?.status === 'sent' || row?.status === 'recorded';
+    if (row && !delivered) await markEmailFailed(pool, row.id, error);
+    if (!flowId) return;
+    await engine.applyIfAllowed(flowId, { type: delivered ? 'HOMEWORK_SENT' : 'HOMEWORK_FAILED' }, 'worker');
+  },
+};
