@@ -40,7 +40,7 @@ describe('flow socket frames', () => {
   });
 
   it('pushes events with their version and reports errors', () => {
-    const push = { type: 'event', flowId: FLOW_ID, version: 4, origin: 'worker', event: { type: 'GRADED', result: {} } };
+    const push = { type: 'event', flowId: FLOW_ID, version: 4, origin: 'worker', event: { type: 'GRADED', result: {} }, state: 'processing.revealing', snapshot: { value: { processing: 'revealing' } } };
     expect(flowSocketServerFrameSchema.parse(push)).toEqual(push);
     expect(flowSocketServerFrameSchema.safeParse({ type: 'error', error: 'Unknown flow' }).success).toBe(true);
   });
