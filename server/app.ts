@@ -6,6 +6,8 @@ import type { Config } from './config/index.js';
 import { FlowEngine } from './flows/engine.js';
 import { PushHub, redisPublisher } from './flows/push.js';
 import { loggerOptions } from './logger.js';
+import { directEnqueuer } from './queues/direct.js';
+import { closeQueues, openQueues } from './queues/queues.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { openApi } from './plugins/openapi.js';
 import { security } from './plugins/security.js';
@@ -51,7 +53,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const pushes = new PushHub(deps.redis, deps.config.QUEUE_PREFIX, app.log);
   await pushes.start();
   app.addHook('onClose', () => pushes.stop());
-  const engine = new FlowEngine(deps.pool, redisPublisher(deps.redis, deps.config.QUEUE_PREFIX), app.log);
+  const queues = openQueues(deps.redis, deps.config.QUEUE_PREFIX);
+  app.addHook('onClose', () => closeQueues(queues));
+  const engine = new FlowEngine(deps.pool, redisPublisher(deps.redis, deps.config.QUEUE_PREFIX), app.log, directEnqueuer(deps.pool, queues));
   const routeDeps: RouteDeps = { config: deps.config, pool: deps.pool, redis: deps.redis, engine, pushes };
 
   // root-level on purpose: compilers, cookies, headers and rate limits apply to every route below

@@ -1,5 +1,7 @@
 import type pg from 'pg';
 import WebSocket from 'ws';
+import { diagnosticScreens } from '../machines/content/index.js';
+import type { DiagnosticAnswers, RecordedAnswer } from '../machines/protocol/common.js';
 import type { FlowSocketServerFrame } from '../machines/protocol/socket.js';
 
 /** A flow as the API answers it (loosely typed for tests). */
@@ -17,6 +19,20 @@ export const SURVEYS = {
   homework: { q1_investment: 'payment_terms', q2_time: 'start_30_days', q3_urgency: 'important', q4_mindset: 'tools', q5_success: 'Delegating without losing sleep.' },
   nurture: { q1_investment: 'need_time', q2_time: 'not_3_months', q3_urgency: 'exploring', q4_mindset: 'skeptical', q5_success: 'Not sure yet.' },
 } as const;
+
+/** Every diagnostic screen answered steadily and thoughtfully (no straight line, no rushing). */
+export function steadyAnswers(): DiagnosticAnswers {
+  return Object.fromEntries(
+    diagnosticScreens.map((screen, index): [string, RecordedAnswer] => [
+      screen.id,
+      screen.type === 'likert'
+        ? { type: 'likert', value: [3, 2, 3, 3][index % 4]!, responseTime: 6000, timedOut: false }
+        : screen.type === 'vignette'
+          ? { type: 'vignette', value: screen.choiceIds[0]!, confidence: 4, responseTime: 9000, timedOut: false }
+          : { type: 'ranking', value: screen.choiceIds, responseTime: 9000, timedOut: false },
+    ]),
+  );
+}
 
 /** The flow API over real HTTP at `base` (http://host:port). */
 export function flowClient(base: string) {

@@ -6,6 +6,7 @@ import { inject, onTestFinished } from 'vitest';
 import type { Config } from '../server/config/index.js';
 import { FlowEngine } from '../server/flows/engine.js';
 import { redisPublisher } from '../server/flows/push.js';
+import { directEnqueuer } from '../server/queues/direct.js';
 import type { QueueName } from '../server/queues/names.js';
 import { closeQueues, openQueues } from '../server/queues/queues.js';
 import { OutboxRelay } from '../server/queues/relay.js';
@@ -27,8 +28,8 @@ export async function startWorkers(
 ) {
   const connection = createRedis(config.REDIS_URL!, 'worker');
   const log = pino({ level: 'silent' });
-  const engine = new FlowEngine(pool, redisPublisher(connection, config.QUEUE_PREFIX), log);
   const queues = openQueues(connection, config.QUEUE_PREFIX);
+  const engine = new FlowEngine(pool, redisPublisher(connection, config.QUEUE_PREFIX), log, directEnqueuer(pool, queues));
   const relay = new OutboxRelay(pool, queues, log, { sweepMs: 500, ...relayOptions });
   const workers = queueNames.map((name) => {
     const processor = overrides[name] ?? processors[name];

@@ -8,6 +8,7 @@ import { onShutdown } from '../server/shutdown.js';
 import { startHeartbeat } from './heartbeat.js';
 import { FlowEngine } from '../server/flows/engine.js';
 import { redisPublisher } from '../server/flows/push.js';
+import { directEnqueuer } from '../server/queues/direct.js';
 import { processors } from './processors/index.js';
 import { tracked } from './tracked.js';
 import { closeQueues, openQueues } from '../server/queues/queues.js';
@@ -19,7 +20,8 @@ const pool = createPool(requireUrl(config, 'DATABASE_URL'), config.PG_POOL_MAX);
 // One connection shared by all workers for ordinary commands; BullMQ duplicates it for blocking reads.
 const connection = createRedis(requireUrl(config, 'REDIS_URL'), 'worker');
 
-const engine = new FlowEngine(pool, redisPublisher(connection, config.QUEUE_PREFIX), log);
+const queues = openQueues(connection, config.QUEUE_PREFIX);
+const engine = new FlowEngine(pool, redisPublisher(connection, config.QUEUE_PREFIX), log, directEnqueuer(pool, queues));
 
 const workers = Object.entries(processors).map(
   ([queue, processor]) =>
@@ -40,7 +42,6 @@ for (const worker of workers) {
 if (connection.status !== 'ready') await once(connection, 'ready');
 await Promise.all(workers.map((worker) => worker.waitUntilReady()));
 // Every worker process also relays the outbox; row locks keep several relays from doubling a job.
-const queues = openQueues(connection, config.QUEUE_PREFIX);
 const relay = new OutboxRelay(pool, queues, log);
 await relay.start();
 const stopHeartbeat = startHeartbeat(connection);

@@ -99,7 +99,7 @@ describe('real server and worker processes', () => {
     await flowClient(server.base).send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.book_call });
     await until(async () => {
       const waiting = await pool.query(
-        "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE leads SET archetype%'",
+        "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH diagnostic AS%'",
       );
       return (waiting.rowCount ?? 0) > 0;
     });

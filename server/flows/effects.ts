@@ -1,7 +1,6 @@
 import type { GradingRequest, HomeworkRequest, LeadRequest } from '../../machines/assessment-flow/assessment-flow.machine.js';
 import type { MirrorReplyRequest } from '../../machines/protocol/mirror.js';
 import { createOrUpdateLead, leadSourceOf } from '../leads/lead-service.js';
-import { insertJob } from '../queues/outbox.js';
 import type { FlowTx } from './engine.js';
 import type { FlowRow } from './flow-store.js';
 
@@ -38,15 +37,15 @@ async function createLead(tx: FlowTx, flow: FlowRow, request: LeadRequest): Prom
 }
 
 async function requestGrading(tx: FlowTx, flow: FlowRow, request: GradingRequest): Promise<void> {
-  await insertJob(tx.client, { queue: 'grading', name: 'lead-assessment', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId });
+  await tx.insertJob({ queue: 'grading', name: 'lead-assessment', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId });
 }
 
 async function sendHomework(tx: FlowTx, flow: FlowRow, request: HomeworkRequest): Promise<void> {
-  await insertJob(tx.client, { queue: 'homework', name: 'send-homework', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId });
+  await tx.insertJob({ queue: 'homework', name: 'send-homework', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId });
 }
 
 async function requestReply(tx: FlowTx, flow: FlowRow, request: MirrorReplyRequest): Promise<void> {
-  await insertJob(tx.client, { queue: 'mirror', name: 'mirror-reply', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: flow.lead_id ?? null });
+  await tx.insertJob({ queue: 'mirror', name: 'mirror-reply', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: flow.lead_id ?? null });
 }
 
 /**
@@ -69,7 +68,7 @@ const UNSCHEDULED_DELAYS: Record<string, RegExp> = { diagnostic: /^xstate\.after
 
 /** Schedules a delayed event on a flow: a job of the timers queue, held back until it is due. */
 export async function scheduleEvent(tx: FlowTx, flowId: string, event: { type: string }, delayMs: number): Promise<void> {
-  await insertJob(tx.client, { queue: 'timers', name: event.type.slice(0, 80), payload: { flowId, event }, flowId, delayMs });
+  await tx.insertJob({ queue: 'timers', name: event.type.slice(0, 80), payload: { flowId, event }, flowId, delayMs });
 }
 
 /** Turns the actions a transition returned into outbox rows; returns events to apply next. */

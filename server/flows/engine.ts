@@ -13,6 +13,8 @@ import {
   type EventOrigin,
   type FlowRow,
 } from './flow-store.js';
+import { insertJob, type NewJob } from '../queues/outbox.js';
+import type { QueuedJob } from '../queues/direct.js';
 import type { FlowPush } from './push.js';
 import { serverView } from './server-view.js';
 
@@ -31,8 +33,20 @@ const MAX_FOLLOW_UPS = 10;
  */
 export class FlowTx {
   readonly pushes: FlowPush[] = [];
+  /** Job rows written in this transaction, for the engine to add to BullMQ once committed. */
+  readonly jobs: QueuedJob[] = [];
 
-  constructor(readonly client: pg.PoolClient) {}
+  constructor(
+    readonly client: pg.PoolClient,
+    private readonly enqueuesDirectly: boolean,
+  ) {}
+
+  /** Writes a job row in this transaction (the outbox). */
+  async insertJob(job: NewJob): Promise<string> {
+    const id = await insertJob(this.client, job, { notify: !this.enqueuesDirectly });
+    this.jobs.push({ ...job, id });
+    return id;
+  }
 
   /** Applies one event to a flow; see FlowEngine.apply. */
   async apply(id: string, source: EventSource, origin: EventOrigin): Promise<FlowSnapshotResponse> {
@@ -69,20 +83,25 @@ export class FlowTx {
     }
     const state = statePath(next.value);
     const persisted = machine.getPersistedSnapshot(next) as Record<string, unknown>;
-    const updated = await this.client.query<FlowRow>(
-      `UPDATE flows SET snapshot = $2, state = $3, version = version + 1,
-              step_started_at = CASE WHEN $4 THEN clock_timestamp() ELSE step_started_at END
-       WHERE id = $1 RETURNING id, machine, version, state, snapshot, lead_id, testing`,
-      [id, persisted, state, view.startsStep(current, next)],
-    );
-    const flow = toResponse(updated.rows[0]!);
     const { type, ...payload } = event;
-    await this.client.query(
-      'INSERT INTO flow_events (flow_id, seq, type, payload, origin, state_after) VALUES ($1, $2, $3, $4, $5, $6)',
-      [id, flow.version, type, payload, origin, state],
+    // one round trip: the new snapshot and its flow_events row
+    const updated = await this.client.query<FlowRow>(
+      `WITH moved AS (
+         UPDATE flows SET snapshot = $2, state = $3, version = version + 1,
+                step_started_at = CASE WHEN $4 THEN clock_timestamp() ELSE step_started_at END
+         WHERE id = $1 RETURNING id, machine, version, state, lead_id, testing
+       ), logged AS (
+         INSERT INTO flow_events (flow_id, seq, type, payload, origin, state_after)
+         SELECT id, version, $5, $6, $7, state FROM moved
+       )
+       SELECT * FROM moved`,
+      [id, persisted, state, view.startsStep(current, next), type, payload, origin],
     );
+    // the snapshot is not read back: it is the one just written
+    const written: FlowRow = { ...updated.rows[0]!, snapshot: persisted };
+    const flow = toResponse(written);
     this.pushes.push({ ...flow, origin, event });
-    const followUps = await runEffects(this, updated.rows[0]!, actions);
+    const followUps = await runEffects(this, written, actions);
     let latest = flow;
     for (const followUp of followUps.slice(0, MAX_FOLLOW_UPS)) {
       latest = (await this.applyIfAllowed(id, followUp, 'server')) ?? latest;
@@ -94,6 +113,9 @@ export class FlowTx {
 /** Publishes what a committed transaction applied. */
 export type PushPublisher = (pushes: FlowPush[]) => Promise<void>;
 
+/** Adds committed job rows to BullMQ at once, sparing them the relay's round trip. */
+export type DirectEnqueuer = (jobs: QueuedJob[]) => Promise<void>;
+
 /**
  * The flows service shared by the server and the workers: the only writer of flows, so every
  * change goes through the shared machines and the outbox.
@@ -103,6 +125,7 @@ export class FlowEngine {
     readonly pool: pg.Pool,
     private readonly publish: PushPublisher = async () => {},
     private readonly log: { warn: (object: object, message: string) => void } = { warn: () => {} },
+    private readonly enqueue?: DirectEnqueuer,
   ) {}
 
   /** Starts a flow of `machine` from `input` and stores its first snapshot. */
@@ -122,7 +145,7 @@ export class FlowEngine {
     let result: T;
     try {
       await client.query('BEGIN');
-      tx = new FlowTx(client);
+      tx = new FlowTx(client, this.enqueue !== undefined);
       result = await work(tx);
       await client.query('COMMIT');
     } catch (error) {
@@ -130,6 +153,10 @@ export class FlowEngine {
       throw error;
     } finally {
       client.release();
+    }
+    if (tx.jobs.length && this.enqueue) {
+      // A job left pending here is picked up by the relay's sweep instead.
+      await this.enqueue(tx.jobs).catch((error: unknown) => this.log.warn({ err: error }, 'jobs left to the relay'));
     }
     if (tx.pushes.length) {
       // A lost push is recovered by the browser reading the snapshot; it must not fail the commit.

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { z } from 'zod';
 import type { FlowSnapshotResponse } from '../../machines/protocol/api.js';
+import type { FlowSocketServerFrame } from '../../machines/protocol/socket.js';
 import type { EventOrigin } from './flow-store.js';
 
 /** One applied event as it travels to the browsers subscribed to its flow. */
@@ -9,54 +9,60 @@ export interface FlowPush extends FlowSnapshotResponse {
   event: { type: string };
 }
 
-const pushSchema = z.object({
-  flowId: z.uuid(),
-  machine: z.enum(['assessmentFlow', 'diagnostic', 'mirror']),
-  version: z.number().int(),
-  state: z.string(),
-  snapshot: z.record(z.string(), z.unknown()),
-  origin: z.enum(['client', 'server', 'worker']),
-  event: z.looseObject({ type: z.string() }),
-});
-
-/** The Redis channel pushes travel on; the queue prefix keeps test runs and deployments apart. */
-export function pushChannel(prefix: string): string {
-  return `${prefix}:flow-pushes`;
+/** The Redis channel of one flow's pushes; the queue prefix keeps test runs and deployments apart. */
+function flowChannel(prefix: string, flowId: string): string {
+  return `${prefix}:flow:${flowId}`;
 }
 
-/** Publishes pushes on Redis, where every server process (and so every subscribed browser) hears them. */
+/**
+ * Publishes pushes on Redis, where every server process (and so every subscribed browser) hears
+ * them. Each is published as the socket frame itself, so servers forward it without parsing it.
+ */
 export function redisPublisher(redis: Redis, prefix: string) {
-  const channel = pushChannel(prefix);
   return async (pushes: FlowPush[]): Promise<void> => {
-    for (const push of pushes) await redis.publish(channel, JSON.stringify(push));
+    for (const push of pushes) {
+      const frame: FlowSocketServerFrame = {
+        type: 'event',
+        flowId: push.flowId,
+        version: push.version,
+        origin: push.origin,
+        event: push.event,
+        state: push.state,
+        snapshot: push.snapshot,
+      };
+      await redis.publish(flowChannel(prefix, push.flowId), JSON.stringify(frame));
+    }
   };
 }
 
-type Listener = (push: FlowPush) => void;
+/** Receives one push: the serialized `event` frame of the flow. */
+type Listener = (frame: string) => void;
 
 /**
- * One server process's end of the push channel: a dedicated subscriber connection, fanning each
- * push out to the listeners (websockets) of its flow.
+ * One server process's end of the pushes: a dedicated subscriber connection on the pattern of
+ * every flow's channel, handing each frame to the listeners (websockets) of its flow.
  */
 export class PushHub {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly subscriber: Redis;
+  private readonly channelPrefix: string;
 
-  constructor(redis: Redis, private readonly prefix: string, private readonly log: { warn: (o: object, m: string) => void }) {
+  constructor(redis: Redis, prefix: string, private readonly log: { warn: (o: object, m: string) => void }) {
+    this.channelPrefix = flowChannel(prefix, '');
     // a connection in subscriber mode can do nothing else, so it gets its own; it queues the
-    // SUBSCRIBE until Redis answers and re-subscribes by itself after a reconnect
+    // PSUBSCRIBE until Redis answers and subscribes again by itself after a reconnect
     this.subscriber = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
   }
 
-  /** Subscribes; resolves once subscribed, or at once (still trying) when Redis is not answering. */
+  /** Subscribes; resolves once subscribed, or after 2 s (still trying) when Redis is not answering. */
   async start(): Promise<void> {
-    this.subscriber.on('message', (_channel: string, raw: string) => this.dispatch(raw));
+    this.subscriber.on('pmessage', (_pattern: string, channel: string, frame: string) => {
+      for (const listener of this.listeners.get(channel.slice(this.channelPrefix.length)) ?? []) listener(frame);
+    });
     this.subscriber.on('error', () => {});
-    const subscribed = this.subscriber.subscribe(pushChannel(this.prefix));
+    const subscribed = this.subscriber.psubscribe(`${this.channelPrefix}*`);
     subscribed.catch((error: unknown) => this.log.warn({ err: error }, 'push subscriber failed'));
-    if (this.subscriber.status === 'ready' || this.subscriber.status === 'connecting') {
-      await Promise.race([subscribed.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
-    }
+    await Promise.race([subscribed.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
   }
 
   async stop(): Promise<void> {
@@ -73,16 +79,5 @@ export class PushHub {
       set.delete(listener);
       if (!set.size) this.listeners.delete(flowId);
     };
-  }
-
-  private dispatch(raw: string): void {
-    let push: FlowPush;
-    try {
-      push = pushSchema.parse(JSON.parse(raw)) as FlowPush;
-    } catch (error) {
-      this.log.warn({ err: error }, 'ignored a malformed push');
-      return;
-    }
-    for (const listener of this.listeners.get(push.flowId) ?? []) listener(push);
   }
 }

@@ -20,9 +20,10 @@ export async function websocketEndpoint(app: FastifyInstance, deps: Pick<RouteDe
 
   app.get('/api/ws', { websocket: true }, (socket, request) => {
     const subscriptions = new Map<string, () => void>();
-    const send = (frame: FlowSocketServerFrame) => {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
+    const sendRaw = (frame: string) => {
+      if (socket.readyState === socket.OPEN) socket.send(frame);
     };
+    const send = (frame: FlowSocketServerFrame) => sendRaw(JSON.stringify(frame));
     send({ type: 'hello' });
 
     async function subscribe(flowId: string): Promise<void> {
@@ -31,12 +32,7 @@ export async function websocketEndpoint(app: FastifyInstance, deps: Pick<RouteDe
       }
       subscriptions.get(flowId)?.();
       // listen before reading, so an event applied in between is pushed rather than missed
-      subscriptions.set(
-        flowId,
-        deps.pushes.listen(flowId, (push) =>
-          send({ type: 'event', flowId, version: push.version, origin: push.origin, event: push.event, state: push.state, snapshot: push.snapshot }),
-        ),
-      );
+      subscriptions.set(flowId, deps.pushes.listen(flowId, sendRaw));
       try {
         const flow = await deps.engine.get(flowId);
         send({ type: 'subscribed', flowId, version: flow.version });

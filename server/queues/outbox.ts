@@ -18,10 +18,11 @@ export interface NewJob {
 
 /**
  * Writes a job row (the outbox) with the caller's client, so it commits or rolls back with the
- * event that caused it; the NOTIFY is delivered only on commit. Returns the row id, which becomes
- * the BullMQ job id.
+ * event that caused it; the NOTIFY, delivered only on commit, wakes the relay. A caller that adds
+ * the job to BullMQ itself after the commit skips the NOTIFY (notify: false); the relay's sweep
+ * still finds the row if that add never happens. Returns the row id, which becomes the BullMQ job id.
  */
-export async function insertJob(db: pg.ClientBase | pg.Pool, job: NewJob): Promise<string> {
+export async function insertJob(db: pg.ClientBase | pg.Pool, job: NewJob, options: { notify?: boolean } = {}): Promise<string> {
   const inserted = await db.query<{ id: string }>(
     `INSERT INTO jobs (queue, name, payload, flow_id, lead_id, max_attempts, run_after)
      VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::int > 0 THEN now() + make_interval(secs => $7::int / 1000.0) END)
@@ -29,6 +30,6 @@ export async function insertJob(db: pg.ClientBase | pg.Pool, job: NewJob): Promi
     [job.queue, job.name, job.payload, job.flowId ?? null, job.leadId ?? null, job.maxAttempts ?? 5, Math.round(job.delayMs ?? 0)],
   );
   const id = inserted.rows[0]!.id;
-  await db.query('SELECT pg_notify($1, $2)', [JOBS_CHANNEL, id]);
+  if (options.notify !== false) await db.query('SELECT pg_notify($1, $2)', [JOBS_CHANNEL, id]);
   return id;
 }

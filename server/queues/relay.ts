@@ -21,6 +21,8 @@ export interface RelayedJobData {
 }
 
 const BATCH = 100;
+/** How long a committed row is left to its committer's direct add before a sweep moves it. */
+const FRESH_MS = 2_000;
 const DELAY_MS = "GREATEST(0, floor(extract(epoch FROM run_after - now()) * 1000))::int AS delay_ms";
 
 /**
@@ -67,14 +69,15 @@ export class OutboxRelay {
     if (this.stopped) return;
     this.running = this.running
       .then(async () => {
-        await this.relayPending();
+        // a sweep leaves fresh rows to the process that committed them (its direct add)
+        await this.relayPending(reconcile ? FRESH_MS : 0);
         if (reconcile) await this.reconcile();
       })
       .catch((error: unknown) => this.log.warn({ err: error }, 'outbox relay pass failed; will retry'));
   }
 
-  /** Enqueues every pending row; returns how many were moved. */
-  async relayPending(): Promise<number> {
+  /** Enqueues every pending row at least `minAgeMs` old; returns how many were moved. */
+  async relayPending(minAgeMs = 0): Promise<number> {
     let moved = 0;
     for (;;) {
       const client = await this.pool.connect();
@@ -82,7 +85,9 @@ export class OutboxRelay {
         await client.query('BEGIN');
         const claimed = await client.query<JobRow>(
           `SELECT id, queue, name, payload, max_attempts, ${DELAY_MS} FROM jobs
-           WHERE status = 'pending' ORDER BY created_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
+           WHERE status = 'pending' AND created_at <= now() - make_interval(secs => $1)
+           ORDER BY created_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
+          [minAgeMs / 1000],
         );
         for (const row of claimed.rows) await this.add(row);
         if (claimed.rowCount) {

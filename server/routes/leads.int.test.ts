@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagnosticScreens } from '../../machines/content/index.js';
 import { isolatedConfig } from '../../test/helpers.js';
 import type { Config } from '../config/index.js';
-import { SURVEYS } from '../../test/journey.js';
+import { steadyAnswers, SURVEYS } from '../../test/journey.js';
 import { startWorkers } from '../../test/worker-harness.js';
 import { buildApp } from '../app.js';
 import { createPool } from '../db/pool.js';
@@ -34,20 +34,6 @@ afterAll(async () => {
 
 const unique = (label: string) => `${label}-${randomBytes(4).toString('hex')}@Example.com`;
 const post = (url: string, payload: unknown, extra: Record<string, unknown> = {}) => app.inject({ method: 'POST', url, payload: payload as object, ...extra });
-
-/** Every diagnostic screen answered steadily, as the grading input wants them. */
-function steadyAnswers() {
-  return Object.fromEntries(
-    diagnosticScreens.map((screen, index) => [
-      screen.id,
-      screen.type === 'likert'
-        ? { type: 'likert', value: [3, 2, 3, 3][index % 4], responseTime: 6000, timedOut: false }
-        : screen.type === 'vignette'
-          ? { type: 'vignette', value: screen.choiceIds[0], confidence: 4, responseTime: 9000, timedOut: false }
-          : { type: 'ranking', value: screen.choiceIds, responseTime: 9000, timedOut: false },
-    ]),
-  );
-}
 
 describe('leads', () => {
   it('dedupes on email whatever its case, outside testing mode; testing mode tags and duplicates', async () => {

@@ -18,14 +18,12 @@ const payloadSchema = z.object({
 
 type Stored = Pick<GradingRequest, 'leadId' | 'assessment' | 'survey'> & { flowId: string | null; jobId: string };
 
-/** Writes the diagnostic, its answers and both results; returns the assessment_results id. */
+/**
+ * Writes the diagnostic, its answers, both results, the survey response and (unless it is a
+ * retake prompt, which is not an outcome) the lead's latest grade, in one statement; returns the
+ * assessment_results id.
+ */
 async function storeResults(db: pg.ClientBase, input: Stored, result: GradeResult): Promise<string> {
-  const diagnostic = await db.query<{ id: string }>(
-    `INSERT INTO diagnostics (lead_id, flow_id, bank_version, status, completed_at)
-     VALUES ($1, $2, $3, 'completed', now()) RETURNING id`,
-    [input.leadId, input.flowId, result.bankVersion],
-  );
-  const diagnosticId = diagnostic.rows[0]!.id;
   const answers = Object.entries(input.assessment).map(([itemId, answer]) => ({
     item_id: itemId,
     type: answer.type,
@@ -34,57 +32,49 @@ async function storeResults(db: pg.ClientBase, input: Stored, result: GradeResul
     response_ms: answer.responseTime,
     timed_out: answer.timedOut ?? false,
   }));
-  await db.query(
-    `INSERT INTO diagnostic_answers (diagnostic_id, item_id, type, value, confidence, response_ms, timed_out)
-     SELECT $1, item_id, type, value, confidence, response_ms, timed_out
-     FROM jsonb_to_recordset($2) AS a(item_id text, type text, value jsonb, confidence smallint, response_ms integer, timed_out boolean)`,
-    [diagnosticId, JSON.stringify(answers)],
-  );
-  await db.query(
-    `INSERT INTO diagnostic_results (diagnostic_id, lead_id, scores, archetype, narrative, bank_version, grading_version)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [diagnosticId, input.leadId, result.scores, result.archetype, result.narrative, result.bankVersion, result.gradingVersion],
-  );
-  await db.query('INSERT INTO survey_responses (lead_id, flow_id, job_id, answers, survey_score) VALUES ($1, $2, $3, $4, $5)', [
-    input.leadId,
-    input.flowId,
-    input.jobId,
-    input.survey,
-    result.surveyScore,
-  ]);
   const stored = await db.query<{ id: string }>(
-    `INSERT INTO assessment_results (lead_id, flow_id, diagnostic_id, job_id, tier, qualification, archetype, total_score,
+    `WITH diagnostic AS (
+       INSERT INTO diagnostics (lead_id, flow_id, bank_version, status, completed_at)
+       VALUES ($1, $2, $3, 'completed', now()) RETURNING id
+     ), answers AS (
+       INSERT INTO diagnostic_answers (diagnostic_id, item_id, type, value, confidence, response_ms, timed_out)
+       SELECT diagnostic.id, a.item_id, a.type, a.value, a.confidence, a.response_ms, a.timed_out
+       FROM diagnostic, jsonb_to_recordset($4) AS a(item_id text, type text, value jsonb, confidence smallint, response_ms integer, timed_out boolean)
+     ), diagnostic_result AS (
+       INSERT INTO diagnostic_results (diagnostic_id, lead_id, scores, archetype, narrative, bank_version, grading_version)
+       SELECT diagnostic.id, $1, $5, $6, $7, $3, $8 FROM diagnostic
+     ), survey AS (
+       INSERT INTO survey_responses (lead_id, flow_id, job_id, answers, survey_score) VALUES ($1, $2, $9, $10, $11)
+     ), lead AS (
+       UPDATE leads SET archetype = $6, tier = $12, total_score = $13 WHERE lead_id = $1 AND NOT $14
+     )
+     INSERT INTO assessment_results (lead_id, flow_id, diagnostic_id, job_id, tier, qualification, archetype, total_score,
        diagnostic_score, survey_score, mirror_score, composite_score, gaming_detected, fallback, result, bank_version, grading_version)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
+     SELECT $1, $2, diagnostic.id, $9, $12, $15, $6, $13, $16, $11, $17, $18, $14, $19, $20, $3, $8 FROM diagnostic
+     RETURNING id`,
     [
       input.leadId,
       input.flowId,
-      diagnosticId,
-      input.jobId,
-      result.tier,
-      result.qualification,
+      result.bankVersion,
+      JSON.stringify(answers),
+      result.scores,
       result.archetype,
-      result.totalScore,
-      result.diagnosticScore,
+      result.narrative,
+      result.gradingVersion,
+      input.jobId,
+      input.survey,
       result.surveyScore,
+      result.tier,
+      result.totalScore,
+      result.gamingDetected,
+      result.qualification,
+      result.diagnosticScore,
       result.mirrorScore,
       result.compositeScore,
-      result.gamingDetected,
       result.fallback,
       result,
-      result.bankVersion,
-      result.gradingVersion,
     ],
   );
-  // A retake prompt is not an outcome: the lead keeps its last real grade.
-  if (!result.gamingDetected) {
-    await db.query('UPDATE leads SET archetype = $2, tier = $3, total_score = $4 WHERE lead_id = $1', [
-      input.leadId,
-      result.archetype,
-      result.tier,
-      result.totalScore,
-    ]);
-  }
   return stored.rows[0]!.id;
 }
 

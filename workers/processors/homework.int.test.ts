@@ -1,4 +1,4 @@
-import type { Job } from 'bullmq';
+import { Queue, type Job } from 'bullmq';
 import type pg from 'pg';
 import { pino } from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -136,8 +136,12 @@ describe('homework processor', () => {
     onTestFinished(() => sink.close());
     const { pool, config, send } = await setup(sink);
     const { flowId, job } = await chooseFreeResources(pool, send);
-    // fewer attempts than the default five keep the test short; the backoff is the queue's own
-    await pool.query('UPDATE jobs SET max_attempts = 2 WHERE id = $1', [job.id]);
+    // fewer attempts than the default five keep the test short; the backoff is the queue's own. The
+    // server already added the job with five, so take it back and let the relay add it again.
+    await pool.query("UPDATE jobs SET max_attempts = 2, status = 'pending' WHERE id = $1", [job.id]);
+    const queue = new Queue('homework', { connection: { url: config.REDIS_URL! }, prefix: config.QUEUE_PREFIX });
+    await queue.remove(job.id);
+    await queue.close();
 
     await startWorkers(pool, config, ['homework'], { homework: homeworkProcessor });
     await until(async () => (await flowOf(pool, flowId)).state === 'maybe_flow', 30_000);

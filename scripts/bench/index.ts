@@ -1,0 +1,150 @@
+/*
+ * npm run bench [-- --flows 10000 --concurrency 50 --worker-concurrency 25]
+ *
+ * Measures, in one run on this machine: (a) a raw BullMQ round trip and (b) this product's path
+ * from a submitted survey to the GRADED push on the websocket, each at 1 and at N concurrent flows,
+ * with p50/p99 latency, throughput and the ratio b/a; then the resident memory of the server and
+ * the worker process after 5k and after 10k flows. It prints figures; it asserts nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+import { migrate } from '../../server/db/migrate.js';
+import { startEmbeddedPostgres } from '../services/postgres.js';
+import { resolveRedis } from '../services/redis.js';
+import { spawnTs, stopChild, waitForReady } from '../services/child.js';
+import { freePort } from '../services/free-port.js';
+import { bullmqBaseline } from './baseline.js';
+import { gradedFlows } from './flow-path.js';
+import { seedSurveyFlows } from './seed.js';
+import { formatRuns, type RunStats } from './stats.js';
+
+const { values: args } = parseArgs({
+  options: {
+    flows: { type: 'string', default: '10000' },
+    concurrency: { type: 'string', default: '50' },
+    'worker-concurrency': { type: 'string', default: '25' },
+  },
+});
+const totalFlows = Number(args.flows);
+const concurrency = Number(args.concurrency);
+const workerConcurrency = Number(args['worker-concurrency']);
+const SERIAL = Math.min(300, Math.floor(totalFlows / 10));
+
+/** Resident memory of a process in MB, from /proc (Linux). */
+function rssMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  return Number(line?.split(/\s+/)[1] ?? NaN) / 1024;
+}
+
+async function answers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+const cleanups: Array<() => Promise<unknown>> = [];
+try {
+  let maintenanceUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  if (!(await answers(maintenanceUrl))) {
+    const embedded = await startEmbeddedPostgres('.data/bench-postgres');
+    cleanups.push(embedded.stop);
+    maintenanceUrl = embedded.url;
+  }
+  const redisService = await resolveRedis(process.env.REDIS_URL, '.data/bench-redis');
+  if (redisService.stop) cleanups.push(redisService.stop);
+
+  const runId = randomBytes(4).toString('hex');
+  const database = `hf_bench_${runId}`;
+  const prefix = `hf-bench-${runId}`;
+  const admin = new pg.Client(maintenanceUrl);
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${database}"`);
+  await admin.end();
+  cleanups.push(async () => {
+    const client = new pg.Client(maintenanceUrl);
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await client.end();
+  });
+  const url = new URL(maintenanceUrl);
+  url.pathname = `/${database}`;
+  const databaseUrl = url.toString();
+  await migrate(databaseUrl);
+
+  const redis = new Redis(redisService.url, { maxRetriesPerRequest: null });
+  cleanups.push(async () => {
+    for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 })) {
+      if ((keys as string[]).length) await redis.del(...(keys as string[]));
+    }
+    redis.disconnect();
+  });
+
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisService.url,
+    QUEUE_PREFIX: prefix,
+    WORKER_CONCURRENCY: String(workerConcurrency),
+    PG_POOL_MAX: '20',
+    ADMIN_EMAIL: 'bench@example.com',
+    ADMIN_PASSWORD: 'bench-password-not-used',
+  };
+  const server = spawnTs('server/main.ts', [], env, 'inherit');
+  cleanups.push(() => stopChild(server, 10_000));
+  const worker = spawnTs('workers/main.ts', [], env, 'inherit');
+  cleanups.push(() => stopChild(worker, 10_000));
+  await Promise.all([waitForReady(server, 'server'), waitForReady(worker, 'worker')]);
+  const base = `http://127.0.0.1:${port}`;
+
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  cleanups.push(() => pool.end());
+  process.stdout.write(`seeding ${totalFlows} flows at the survey...\n`);
+  const flowIds = await seedSurveyFlows(pool, totalFlows, runId);
+
+  process.stdout.write('measuring (a) the raw BullMQ baseline...\n');
+  const baseline = await bullmqBaseline(redis, `${prefix}-baseline`, [
+    { count: SERIAL, concurrency: 1 },
+    { count: SERIAL * 10, concurrency },
+  ], workerConcurrency);
+
+  process.stdout.write('measuring (b) survey -> grading job -> GRADED push...\n');
+  const half = Math.floor(totalFlows / 2);
+  const ours: RunStats[] = [];
+  ours.push(await gradedFlows(base, '(b) survey -> GRADED on the socket', flowIds.slice(0, SERIAL), 1));
+  ours.push(await gradedFlows(base, '(b) survey -> GRADED on the socket', flowIds.slice(SERIAL, half), concurrency));
+  const atHalf = { server: rssMb(server.pid!), worker: rssMb(worker.pid!) };
+  ours.push(await gradedFlows(base, '(b) survey -> GRADED on the socket', flowIds.slice(half), concurrency));
+  const atEnd = { server: rssMb(server.pid!), worker: rssMb(worker.pid!) };
+
+  const graded = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM assessment_results');
+  const ratio = (b: RunStats, a: RunStats) => (b.p50 / a.p50).toFixed(2);
+  process.stdout.write(
+    [
+      '',
+      formatRuns([...baseline, ...ours]),
+      '',
+      `b/a at p50: ${ratio(ours[0]!, baseline[0]!)} at concurrency 1, ${ratio(ours[2]!, baseline[1]!)} at concurrency ${concurrency} (target: at most 2)`,
+      `graded assessments per second at concurrency ${concurrency}: ${ours[2]!.perSecond.toFixed(0)} (target: at least 300)`,
+      `resident memory after ${half} flows: server ${atHalf.server.toFixed(0)} MB, worker ${atHalf.worker.toFixed(0)} MB`,
+      `resident memory after ${totalFlows} flows: server ${atEnd.server.toFixed(0)} MB, worker ${atEnd.worker.toFixed(0)} MB (target: each under 200 MB, flat)`,
+      `assessment results stored: ${graded.rows[0]!.n} of ${totalFlows}`,
+      '',
+    ].join('\n'),
+  );
+} finally {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => process.stderr.write(`cleanup: ${String(error)}\n`));
+}
