@@ -15,6 +15,7 @@ import { staticSite } from './plugins/static-site.js';
 import { websocketEndpoint } from './plugins/websocket.js';
 import { adminRoutes } from './routes/admin.js';
 import { authRoutes } from './routes/auth.js';
+import { clientLogRoutes } from './routes/client-log.js';
 import { contactRoutes } from './routes/contact.js';
 import type { RouteDeps } from './routes/deps.js';
 import { diagnosticRoutes } from './routes/diagnostics.js';
@@ -75,6 +76,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     contactRoutes,
     reportRoutes,
     mirrorRoutes,
+    clientLogRoutes,
   ];
   for (const routes of routePlugins) {
     await app.register(routes, routeDeps);
