@@ -8,7 +8,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { loadConfigOrExit } from '../server/config/index.js';
-import { spawnTs, stopChild, waitForReady } from './services/child.js';
+import { ensureServerBuilt } from './lib/ensure.mjs';
+import { spawnBundle, stopChild, waitForReady } from './services/child.js';
 import { startEmbeddedPostgres } from './services/postgres.js';
 import { RedisUnavailableError, resolveRedis } from './services/redis.js';
 
@@ -49,11 +50,12 @@ async function main(): Promise<void> {
     stops.push(redis.stop);
   }
 
+  await ensureServerBuilt();
   const env = { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redis.url };
-  const server = spawnTs('server/main.ts', [], env);
+  const server = spawnBundle('dist/server/main.mjs', env);
   children.push(server);
   await waitForReady(server, 'The server');
-  const worker = spawnTs('workers/main.ts', [], env);
+  const worker = spawnBundle('dist/workers/main.mjs', env);
   children.push(worker);
   await waitForReady(worker, 'The worker');
 

@@ -14,7 +14,8 @@ import { Redis } from 'ioredis';
 import { migrate } from '../../server/db/migrate.js';
 import { startEmbeddedPostgres } from '../services/postgres.js';
 import { resolveRedis } from '../services/redis.js';
-import { spawnTs, stopChild, waitForReady } from '../services/child.js';
+import { ensureServerBuilt } from '../lib/ensure.mjs';
+import { spawnBundle, stopChild, waitForReady } from '../services/child.js';
 import { freePort } from '../services/free-port.js';
 import { bullmqBaseline } from './baseline.js';
 import { gradedFlows } from './flow-path.js';
@@ -103,9 +104,11 @@ try {
     ADMIN_EMAIL: 'bench@example.com',
     ADMIN_PASSWORD: 'bench-password-not-used',
   };
-  const server = spawnTs('server/main.ts', [], env, 'inherit');
+  await ensureServerBuilt();
+  // the processes as `npm start` runs them: bundled JavaScript under plain Node
+  const server = spawnBundle('dist/server/main.mjs', env);
   cleanups.push(() => stopChild(server, 10_000));
-  const worker = spawnTs('workers/main.ts', [], env, 'inherit');
+  const worker = spawnBundle('dist/workers/main.mjs', env);
   cleanups.push(() => stopChild(worker, 10_000));
   await Promise.all([waitForReady(server, 'server'), waitForReady(worker, 'worker')]);
   const base = `http://127.0.0.1:${port}`;

@@ -3,7 +3,7 @@
 // changed since the last build. Plain Node (no dependencies): it runs before anything is installed.
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -11,6 +11,8 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const INSTALL_STAMP = path.join(ROOT, 'node_modules', '.hf-install-stamp');
 const BUILD_STAMP = path.join(ROOT, 'web', 'dist', '.hf-build-stamp');
 const WEB_INPUTS = ['web', 'machines', 'package-lock.json'];
+const SERVER_STAMP = path.join(ROOT, 'dist', '.hf-build-stamp');
+const SERVER_INPUTS = ['server', 'workers', 'machines', 'package-lock.json'];
 const SKIP = new Set(['node_modules', 'dist', 'e2e', '.data']);
 
 function run(command, args) {
@@ -57,4 +59,36 @@ export function ensureWebBuilt() {
   process.stdout.write('Building the web app (vite build) ...\n');
   run(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn']);
   writeFileSync(BUILD_STAMP, stamp);
+}
+
+/**
+ * Bundles the server and the worker into dist/ (dependencies stay external) unless dist/ was built
+ * from the current sources: in production they run as plain JavaScript, which starts faster and
+ * needs ~50 MB less memory per process than compiling TypeScript on the fly.
+ */
+export async function ensureServerBuilt() {
+  const hash = createHash('sha256');
+  for (const entry of SERVER_INPUTS) fingerprint(entry, hash);
+  const stamp = hash.digest('hex');
+  const outputs = ['dist/server/main.mjs', 'dist/workers/main.mjs'].map((file) => path.join(ROOT, file));
+  if (readStamp(SERVER_STAMP) === stamp && outputs.every((file) => existsSync(file))) return;
+  process.stdout.write('Building the server and worker (esbuild) ...\n');
+  const { build } = await import('esbuild');
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: { 'server/main': 'server/main.ts', 'workers/main': 'workers/main.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+  // migrate.ts finds its SQL files beside itself, which in the bundle is dist/server/
+  rmSync(path.join(ROOT, 'dist', 'server', 'migrations'), { recursive: true, force: true });
+  cpSync(path.join(ROOT, 'server', 'db', 'migrations'), path.join(ROOT, 'dist', 'server', 'migrations'), { recursive: true });
+  writeFileSync(SERVER_STAMP, stamp);
 }

@@ -19,6 +19,16 @@ export function spawnTs(entry: string, args: string[] = [], env: NodeJS.ProcessE
   });
 }
 
+/** Starts a bundled entry point (dist/) under plain Node, with the same process group and IPC as spawnTs. */
+export function spawnBundle(entry: string, env: NodeJS.ProcessEnv = process.env, stdio: 'inherit' | 'pipe' = 'inherit'): ChildProcess {
+  return spawn(process.execPath, ['--enable-source-maps', entry], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: [stdio === 'inherit' ? 'ignore' : 'pipe', stdio, stdio, 'ipc'],
+  });
+}
+
 /** Resolves with the child's ready message; rejects if it reports an error or exits first. */
 export function waitForReady<T extends ChildMessage & { type: 'ready' }>(child: ChildProcess, what: string, timeoutMs = 120_000): Promise<T> {
   return new Promise((resolve, reject) => {

@@ -1,0 +1,8 @@
+/** The repository's root folder. */
+export const ROOT: string;
+/** Runs `npm ci` unless node_modules was installed from this exact lockfile. */
+export function ensureInstalled(): void;
+/** Builds web/ with Vite unless web/dist was built from the current sources. */
+export function ensureWebBuilt(): void;
+/** Bundles the server and the worker into dist/ unless dist/ was built from the current sources. */
+export function ensureServerBuilt(): Promise<void>;
