@@ -1,5 +1,39 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 
-/** Placeholder: reports from the browser to the server log, e.g. a 404 page's missing path (issue 5). */
-export async function clientLogRoutes(_app: FastifyInstance, _deps: RouteDeps): Promise<void> {}
+/** The longest path the 404 page reports; longer ones are refused rather than logged. */
+export const MAX_REPORTED_PATH = 2000;
+
+const notFoundBodySchema = z.object({
+  path: z.string().min(1).max(MAX_REPORTED_PATH),
+});
+
+/**
+ * POST /api/client-log/not-found: the 404 page reports the path a visitor could not find (spec
+ * section 2, "the missing path is logged"). Written to the server log as a warning; rate-limited
+ * per IP like the contact form so the log cannot be flooded from a browser.
+ */
+export async function clientLogRoutes(app: FastifyInstance, _deps: RouteDeps): Promise<void> {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/client-log/not-found',
+    {
+      config: { rateLimit: rateLimits.contact },
+      schema: {
+        summary: 'Log a path the site could not find (sent by the 404 page)',
+        tags: ['site'],
+        body: notFoundBodySchema,
+        response: { 204: z.null().describe('Logged') },
+      },
+    },
+    async (request, reply) => {
+      request.log.warn(
+        { missingPath: request.body.path, referer: request.headers.referer, userAgent: request.headers['user-agent'] },
+        'page not found',
+      );
+      return reply.status(204).send(null);
+    },
+  );
+}

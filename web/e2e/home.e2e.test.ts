@@ -32,7 +32,7 @@ describe('the site in a real browser', () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/no/such/page`);
     await page.getByText('Oops! Page not found').waitFor();
-    await page.getByRole('link', { name: /home/i }).click();
+    await page.getByRole('main').getByRole('link', { name: /home/i }).click();
     await page.waitForURL(`${server.url}/`);
     await page.close();
   });

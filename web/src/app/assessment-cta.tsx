@@ -1,0 +1,38 @@
+import type { MouseEvent } from 'react';
+import { Button, ButtonLink, type ButtonLinkProps, type ButtonProps } from '../components/ui';
+import { useAssessment, type AssessmentMode } from '../features/assessment/launcher';
+
+/** A button that opens the assessment modal (or the Decision Mirror with mode 'mirror'). */
+export function AssessmentButton({ mode = 'assessment', onClick, ...props }: ButtonProps & { mode?: AssessmentMode }) {
+  const { open } = useAssessment();
+  return (
+    <Button
+      {...props}
+      aria-haspopup="dialog"
+      onClick={(event) => {
+        onClick?.(event);
+        open(mode);
+      }}
+    />
+  );
+}
+
+/**
+ * A link to the home page's diagnostic section (/#lead-magnets, as the spec routes these buttons)
+ * that also opens the assessment, so the visitor lands on the section with the modal in front.
+ * Modified clicks (new tab, new window) only follow the link.
+ */
+export function AssessmentLink({ mode = 'assessment', to = '/#lead-magnets', onClick, ...props }: Omit<ButtonLinkProps, 'to'> & { to?: ButtonLinkProps['to']; mode?: AssessmentMode }) {
+  const { open } = useAssessment();
+  return (
+    <ButtonLink
+      {...props}
+      to={to}
+      onClick={(event: MouseEvent<HTMLAnchorElement>) => {
+        onClick?.(event);
+        if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        open(mode);
+      }}
+    />
+  );
+}

@@ -1,0 +1,55 @@
+import { useEffect, useRef, type MouseEvent } from 'react';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
+import { ToastProvider } from '../components/ui';
+import { AssessmentProvider } from '../features/assessment/launcher';
+import { SiteFooter } from './footer';
+import { SiteNav } from './nav';
+
+/** Moves focus to the new page's main region after a client-side navigation, as a page load would. */
+function useFocusOnNavigate(main: React.RefObject<HTMLElement | null>) {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    main.current?.focus({ preventScroll: true });
+  }, [pathname, main]);
+}
+
+function SkipLink({ target }: { target: React.RefObject<HTMLElement | null> }) {
+  const skip = (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    target.current?.focus();
+    target.current?.scrollIntoView();
+  };
+  return (
+    <a
+      href="#main"
+      onClick={skip}
+      className="fixed top-3 left-3 z-50 -translate-y-24 rounded-full bg-ink px-5 py-3 font-semibold text-white shadow-lift transition-transform focus:translate-y-0"
+    >
+      Skip to main content
+    </a>
+  );
+}
+
+/** Every public page: skip link, fixed navigation, the page, footer; toasts and the assessment modal above them. */
+export function RootLayout() {
+  const main = useRef<HTMLElement>(null);
+  useFocusOnNavigate(main);
+  return (
+    <ToastProvider>
+      <AssessmentProvider>
+        <SkipLink target={main} />
+        <SiteNav />
+        <main id="main" ref={main} tabIndex={-1} className="min-h-[70vh] focus:outline-none">
+          <Outlet />
+        </main>
+        <SiteFooter />
+        <ScrollRestoration />
+      </AssessmentProvider>
+    </ToastProvider>
+  );
+}

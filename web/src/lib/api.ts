@@ -1,0 +1,73 @@
+/** A failed API call: the HTTP status, the server's message and, for a 400, the offending fields. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly fields: Record<string, string>;
+  constructor(status: number, message: string, fields: Record<string, string> = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.fields = fields;
+  }
+}
+
+export interface ApiOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Sent as JSON. */
+  body?: unknown;
+  /** The session's CSRF token, for state-changing admin calls. */
+  csrfToken?: string | null;
+  signal?: AbortSignal;
+  /** Sends the request even while the page unloads (sendBeacon-like, for logs). */
+  keepalive?: boolean;
+}
+
+/** Status 0: the request never got an answer (offline, server down, aborted). */
+export const NETWORK_ERROR_STATUS = 0;
+
+/**
+ * Calls a JSON endpoint of this site's API. Resolves with the parsed body (undefined for 204) and
+ * throws ApiError for any non-2xx answer or network failure, carrying the server's
+ * `{ statusCode, error, message, fields? }` (server/plugins/error-handler.ts).
+ */
+export async function api<T = unknown>(path: string, options: ApiOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  // Fastify refuses an empty body labelled as JSON, so the header goes only with a body
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.csrfToken) headers['x-csrf-token'] = options.csrfToken;
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      credentials: 'same-origin',
+      signal: options.signal,
+      keepalive: options.keepalive,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(NETWORK_ERROR_STATUS, 'The server could not be reached. Please check your connection and try again.');
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  let data: unknown = undefined;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = undefined;
+    }
+  }
+  if (!response.ok) {
+    const body = (data ?? {}) as { message?: unknown; fields?: unknown };
+    const message = typeof body.message === 'string' ? body.message : `Request failed (${response.status})`;
+    const fields = body.fields && typeof body.fields === 'object' ? (body.fields as Record<string, string>) : {};
+    throw new ApiError(response.status, message, fields);
+  }
+  return data as T;
+}
+
+/** POSTs JSON; shorthand for api(path, { method: 'POST', body }). */
+export function post<T = unknown>(path: string, body?: unknown, options: Omit<ApiOptions, 'method' | 'body'> = {}): Promise<T> {
+  return api<T>(path, { ...options, method: 'POST', body });
+}

@@ -1,0 +1,163 @@
+import { useMachine } from '@xstate/react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { fromPromise } from 'xstate';
+import { contactFormMachine } from '../../../machines/contact-form/contact-form.machine';
+import { contactMessageSchema, type ContactField, type ContactMessage } from '../../../machines/protocol/contact-form';
+import { Button, Card, Field, Section, useToast } from '../components/ui';
+import { post } from '../lib/api';
+
+/** POST /api/functions/send-contact-email: stores the message and queues both emails. */
+async function sendContactMessage(message: ContactMessage): Promise<void> {
+  await post<{ ok: true; id: string }>('/api/functions/send-contact-email', {
+    name: message.name,
+    email: message.email,
+    company: message.company || undefined,
+    message: message.message,
+  });
+}
+
+/**
+ * Texts for values the browser's own checks let through but the form's rules refuse (a name or
+ * message of spaces only, an address without a dot in its domain).
+ */
+const FIELD_ERRORS: Record<Exclude<ContactField, 'company'>, string> = {
+  name: 'Please enter your name',
+  email: 'Please enter a valid email address',
+  message: 'Please write a message',
+};
+
+const NEXT_STEPS = [
+  { title: 'We read every message', body: 'Your message comes straight to the coach, not to a sales team.' },
+  { title: 'A reply within 24 hours', body: "On working days, usually sooner. You'll get an email confirmation straight away." },
+  { title: 'A short call if it helps', body: 'If coaching looks like a fit, we suggest a 30-minute conversation. No pressure either way.' },
+] as const;
+
+/** `/contact`: the contact form, run by the shared contact-form machine. */
+export function ContactPage() {
+  const { toast } = useToast();
+  const machine = useMemo(
+    () => contactFormMachine.provide({ actors: { sendContactMessage: fromPromise(({ input }) => sendContactMessage(input)) } }),
+    [],
+  );
+  const [state, send] = useMachine(machine);
+  const [errors, setErrors] = useState<Partial<Record<ContactField, string>>>({});
+  const values = state.context.values;
+  const sending = state.matches('sending');
+
+  // the machine sets a notice when a send settles: success clears the form, failure keeps it
+  const notice = state.context.notice;
+  const failed = state.matches('failure');
+  useEffect(() => {
+    if (notice) toast({ title: notice.title, description: notice.description, variant: failed ? 'destructive' : 'success' });
+  }, [notice, failed, toast]);
+
+  const edit = (field: ContactField, value: string) => {
+    setErrors((current) => ({ ...current, [field]: undefined }));
+    send({ type: 'EDIT', field, value });
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const parsed = contactMessageSchema.safeParse(values);
+    if (!parsed.success) {
+      const found: Partial<Record<ContactField, string>> = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as ContactField;
+        if (field !== 'company') found[field] ??= FIELD_ERRORS[field];
+      }
+      setErrors(found);
+      const first = (['name', 'email', 'message'] as const).find((field) => found[field]);
+      if (first) document.getElementById(`contact-${first}`)?.focus();
+      return;
+    }
+    send({ type: 'SUBMIT' });
+  };
+
+  return (
+    <>
+      <title>Contact | Leadership Coaching</title>
+      <Section tone="sand" spacing="hero">
+        {/* phones: introduction, form, then what happens next; wide screens: the form beside both */}
+        <div className="grid gap-12 lg:grid-cols-[1fr_1.2fr] lg:gap-x-16">
+          <div className="lg:col-start-1 lg:row-start-1">
+            <p className="mb-4 flex items-center gap-3 text-xs font-semibold tracking-[0.22em] text-brass-deep uppercase">
+              <span aria-hidden="true" className="h-px w-8 bg-brass" />
+              Contact
+            </p>
+            <h1 className="font-serif text-4xl text-balance text-ink sm:text-display">Let's talk about what you're leading.</h1>
+            <p className="mt-6 text-lg leading-relaxed text-muted">
+              A question about coaching, a team you're worried about, or a workshop you're planning: tell us a little about it
+              and we'll get back to you personally.
+            </p>
+          </div>
+          <Card padding="lg" className="self-start lg:col-start-2 lg:row-span-2 lg:row-start-1">
+            <h2 className="font-serif text-2xl text-ink">Send a message</h2>
+            <p className="mt-1 text-sm text-muted">All fields are required unless marked optional.</p>
+            <form className="mt-7 flex flex-col gap-5" onSubmit={onSubmit} aria-busy={sending}>
+              <div className="grid gap-5 sm:grid-cols-2">
+                <Field
+                  id="contact-name"
+                  label="Name"
+                  name="name"
+                  autoComplete="name"
+                  required
+                  value={values.name}
+                  error={errors.name}
+                  onChange={(e) => edit('name', e.target.value)}
+                />
+                <Field
+                  id="contact-email"
+                  label="Email"
+                  name="email"
+                  type="email"
+                  autoComplete="email"
+                  required
+                  value={values.email}
+                  error={errors.email}
+                  onChange={(e) => edit('email', e.target.value)}
+                />
+              </div>
+              <Field
+                id="contact-company"
+                label="Company/Organization"
+                name="company"
+                autoComplete="organization"
+                optional
+                value={values.company}
+                onChange={(e) => edit('company', e.target.value)}
+              />
+              <Field
+                id="contact-message"
+                multiline
+                label="Message"
+                name="message"
+                rows={5}
+                required
+                value={values.message}
+                error={errors.message}
+                hint="What's on your mind, and what would a good outcome look like?"
+                onChange={(e) => edit('message', e.target.value)}
+              />
+              <Button type="submit" size="lg" loading={sending} loadingText="Sending..." className="mt-1 self-start">
+                Send Message
+              </Button>
+            </form>
+          </Card>
+          <ol className="flex flex-col gap-6 lg:col-start-1 lg:row-start-2 lg:self-start" aria-label="What happens next">
+            {NEXT_STEPS.map((step, index) => (
+              <li key={step.title} className="flex gap-4">
+                <span aria-hidden="true" className="flex size-9 shrink-0 items-center justify-center rounded-full bg-ink font-semibold text-brass">
+                  {index + 1}
+                </span>
+                <div>
+                  <p className="font-semibold text-ink">{step.title}</p>
+                  <p className="mt-1 leading-relaxed text-muted">{step.body}</p>
+                </div>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </Section>
+    </>
+  );
+}
