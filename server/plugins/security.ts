@@ -14,6 +14,8 @@ export const rateLimits = {
   contact: { max: 5, timeWindow: '10 minutes' },
   /** Mirror replies (mirror-llm-response): five exchanges a session, a few sessions' worth. */
   mirror: { max: 30, timeWindow: '10 minutes' },
+  /** Checkout starts (create-payment): each may open a Stripe session, so a burst is refused. */
+  payment: { max: 20, timeWindow: '10 minutes' },
 } as const satisfies Record<string, RateLimitOptions>;
 
 /** The error a rate limit throws, shaped by the app's error handler into { statusCode, error, message }. */

@@ -8,6 +8,7 @@ import { findPayment, paymentSchema, paymentStatusSchema } from '../payments/pay
 import { RefundFailedError, refundPayment } from '../payments/refund.js';
 import { createStripeClient, stripeErrorSummary } from '../payments/stripe-client.js';
 import { handleStripeEvent, verifiedStripeEvent, WebhookSignatureError } from '../payments/webhook.js';
+import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 
 const tags = ['payments'];
@@ -93,6 +94,7 @@ export async function paymentRoutes(app: FastifyInstance, deps: RouteDeps): Prom
   api.post(
     '/api/functions/create-payment',
     {
+      config: { rateLimit: rateLimits.payment },
       schema: {
         summary: 'Start the $250 refundable deposit for a flow at `payment`: a Stripe Checkout url, or a test payment confirmed after 1 s',
         tags,
