@@ -110,6 +110,7 @@ describe('sign-in in a real browser', () => {
     const signedOut = toast(page, 'Signed out');
     await signedOut.waitFor();
     expect(await signedOut.textContent()).toContain("You've been successfully signed out.");
+    await page.goto(`${server.url}/admin`);
     await page.waitForURL(`${server.url}/auth`);
     expect(await page.getByRole('banner').getByText(email).filter({ visible: true }).count()).toBe(0);
     const session = await page.request.get(`${server.url}/api/auth/session`);

@@ -31,7 +31,7 @@ const DIAGNOSTIC_GAINS = [
 
 const DIAGNOSTIC_PARTS = [
   { label: 'Leadership diagnostic', time: '5-7 min', detail: 'Quick-fire statements and a priority ranking.' },
-  { label: 'Timed scenarios', time: '1 min', detail: 'Real decisions, answered under a little pressure.' },
+  { label: 'Timed scenarios', time: 'up to 3 min', detail: 'Real decisions, answered under a little pressure.' },
   { label: 'Short survey', time: '2-3 min', detail: 'Where you are and what you want from coaching.' },
 ] as const;
 

@@ -1,4 +1,4 @@
-import { createContext, lazy, Suspense, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 
 /** Which screen the assessment modal opens as (spec: the Mirror CTA opens it as 'Decision Mirror'). */
 export type AssessmentMode = 'assessment' | 'mirror';
@@ -15,13 +15,35 @@ const AssessmentModal = lazy(() => import('./modal'));
 /** Provides `open()` to every call to action and mounts the modal while it is open. */
 export function AssessmentProvider({ children }: { children: ReactNode }) {
   const [mode, setMode] = useState<AssessmentMode | null>(null);
-  const launcher = useMemo<Launcher>(() => ({ open: (next = 'assessment') => setMode(next) }), []);
+  // The dialog returns focus to the element that opened it. Headless UI tracks focus only from
+  // when its code loads, which is after the click that loads the modal, so the opener is kept here.
+  const opener = useRef<HTMLElement | null>(null);
+  const launcher = useMemo<Launcher>(
+    () => ({
+      open: (next = 'assessment') => {
+        opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+        setMode(next);
+      },
+    }),
+    [],
+  );
+  const close = useCallback(() => {
+    setMode(null);
+    const element = opener.current;
+    opener.current = null;
+    // after the dialog has gone (and with it the inert state of the page)
+    if (element) window.requestAnimationFrame(() => element.isConnected && element.focus());
+  }, []);
+  // a personal link (?token=...) opens the assessment at once: the token pre-fills the visitor and skips capture
+  useEffect(() => {
+    if (new URLSearchParams(window.location.search).get('token')) setMode('assessment');
+  }, []);
   return (
     <LauncherContext.Provider value={launcher}>
       {children}
       {mode && (
         <Suspense fallback={null}>
-          <AssessmentModal mode={mode} onClose={() => setMode(null)} />
+          <AssessmentModal mode={mode} onClose={close} />
         </Suspense>
       )}
     </LauncherContext.Provider>

@@ -1,6 +1,205 @@
+import { CloseButton, Dialog, DialogBackdrop, DialogPanel, DialogTitle, Switch } from '@headlessui/react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { FlowMode } from '../../../../machines/protocol/common';
+import { cx } from '../../components/ui';
+import type { FlowStartInput } from '../../lib/flows/client';
+import { FlowIdStore } from '../../lib/flows/storage';
+import { sharedFlowClient } from '../../lib/flows/use-server-flow';
+import {
+  clearStoredAssessment,
+  forgetLeadSession,
+  knownLeadSession,
+  openingParameters,
+  setTestingFlag,
+  storedAssessment,
+  type OpeningParameters,
+  type StoredAssessment,
+} from './browser-storage';
 import type { AssessmentMode } from './launcher';
+import { flowSlot, LiveAssessment, type Frame } from './live-assessment';
+import { StoredResults } from './stored-results';
 
-/** Placeholder until the modal lands (issue 5). */
-export default function AssessmentModal(_props: { mode: AssessmentMode; onClose: () => void }) {
-  return null;
+interface Opening {
+  params: OpeningParameters;
+  /** This tab's (or a recent other tab's) flow for the mode. */
+  resume: string | null;
+  stored: StoredAssessment | null;
+}
+
+/** What the page and the browser know when the modal opens (spec sections 2 to 4). */
+function readOpening(mode: FlowMode, ids: FlowIdStore): Opening {
+  const params = openingParameters({ hostname: window.location.hostname, search: window.location.search });
+  // testing mode clears stored assessment state (spec section 4)
+  if (params.testing) clearStoredAssessment();
+  const resume = ids.get(flowSlot(mode));
+  const stored = !params.testing && mode !== 'mirror' && !resume ? storedAssessment() : null;
+  return { params, resume, stored };
+}
+
+type Phase = { kind: 'stored' } | { kind: 'live'; resume: string | null; afterResume: 'CONTINUE' | null; key: number };
+
+/**
+ * The assessment modal (spec section 2): a Headless UI dialog (focus trapped, returned to the
+ * opener on close, Esc and the close button close it) around the shared assessmentFlow machine,
+ * run as a server flow. Closing keeps the flow: opening again, reloading or another tab resumes
+ * it at the same step and question.
+ */
+export default function AssessmentModal({ mode, onClose }: { mode: AssessmentMode; onClose: () => void }) {
+  const ids = useMemo(() => new FlowIdStore(), []);
+  const [opening] = useState(() => readOpening(mode, ids));
+  const [phase, setPhase] = useState<Phase>(() => (opening.stored ? { kind: 'stored' } : { kind: 'live', resume: opening.resume, afterResume: null, key: 0 }));
+
+  // read when a session starts, so that a reset (which forgets the lead session) starts afresh
+  const start: FlowStartInput = {
+    machine: 'assessmentFlow',
+    mode,
+    testing: opening.params.testing,
+    ...(opening.params.token ? { token: opening.params.token } : {}),
+    ...(opening.params.ref ? { ref: opening.params.ref } : {}),
+    knownSession: knownLeadSession(),
+  };
+
+  const startOver = useCallback(() => {
+    ids.forget(flowSlot(mode));
+    setPhase((current) => ({ kind: 'live', resume: null, afterResume: null, key: (current.kind === 'live' ? current.key : 0) + 1 }));
+  }, [ids, mode]);
+
+  const frame: Frame = (title, body, step) => (
+    <ModalFrame title={title} step={step} onClose={onClose} testingPanel={opening.params.showTestingPanel ? <TestingPanel onReset={() => {
+      forgetLeadSession();
+      clearStoredAssessment();
+      startOver();
+    }} /> : null}>
+      {body}
+    </ModalFrame>
+  );
+
+  return (
+    <Dialog open onClose={onClose} className="relative z-50">
+      <DialogBackdrop transition className="fixed inset-0 bg-ink/55 backdrop-blur-[2px] transition-opacity duration-200 data-closed:opacity-0" />
+      <div className="fixed inset-0 flex items-end justify-center sm:items-center sm:p-6">
+        <DialogPanel
+          transition
+          className="flex h-[100dvh] w-full flex-col bg-paper shadow-lift transition duration-200 ease-out data-closed:translate-y-4 data-closed:opacity-0 sm:h-auto sm:max-h-[min(92vh,64rem)] sm:max-w-2xl sm:rounded-[2rem] sm:border sm:border-line"
+        >
+          {phase.kind === 'stored' && opening.stored ? (
+            <StoredResults
+              stored={opening.stored}
+              mode={mode}
+              frame={frame}
+              onContinue={() => setPhase({ kind: 'live', resume: opening.stored?.flowId ?? null, afterResume: 'CONTINUE', key: 1 })}
+              onRetake={startOver}
+            />
+          ) : phase.kind === 'live' ? (
+            <LiveAssessment
+              key={phase.key}
+              mode={mode}
+              resume={phase.resume}
+              start={start}
+              sessionKey={String(phase.key)}
+              afterResume={phase.afterResume}
+              frame={frame}
+            />
+          ) : null}
+        </DialogPanel>
+      </div>
+    </Dialog>
+  );
+}
+
+/** The dialog's title bar and scrolling body; a new step moves focus to its title and scrolls to the top. */
+function ModalFrame({ title, step, onClose, testingPanel, children }: { title: string; step: string; onClose: () => void; testingPanel: ReactNode; children: ReactNode }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const body = useRef<HTMLDivElement>(null);
+  const first = useRef(true);
+  const topLevel = step.split('.')[0];
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    body.current?.scrollTo({ top: 0 });
+    heading.current?.focus({ preventScroll: true });
+  }, [topLevel]);
+  return (
+    <>
+      <header className="flex items-start justify-between gap-4 border-b border-line px-5 pt-5 pb-4 sm:px-8 sm:pt-7 sm:pb-5">
+        <div className="flex min-w-0 flex-col gap-1">
+          <p className="text-xs font-semibold tracking-[0.18em] text-brass-deep uppercase">Leadership assessment</p>
+          <DialogTitle ref={heading} tabIndex={-1} className="font-serif text-[1.7rem] leading-tight text-balance text-ink focus:outline-none sm:text-[2rem]">
+            {title}
+          </DialogTitle>
+        </div>
+        <CloseButton
+          onClick={onClose}
+          className="-mr-2 flex size-11 shrink-0 items-center justify-center rounded-full text-muted transition-colors hover:bg-ink/5 hover:text-ink"
+          aria-label="Close"
+        >
+          <svg viewBox="0 0 20 20" className="size-5" fill="currentColor" aria-hidden="true">
+            <path d="M5.28 4.22a.75.75 0 0 0-1.06 1.06L8.94 10l-4.72 4.72a.75.75 0 1 0 1.06 1.06L10 11.06l4.72 4.72a.75.75 0 1 0 1.06-1.06L11.06 10l4.72-4.72a.75.75 0 0 0-1.06-1.06L10 8.94 5.28 4.22Z" />
+          </svg>
+        </CloseButton>
+      </header>
+      <div ref={body} className="flex-1 overflow-y-auto overscroll-contain px-5 py-6 sm:px-8 sm:py-8" data-step={step}>
+        {children}
+        {testingPanel}
+      </div>
+    </>
+  );
+}
+
+/**
+ * Testing mode's tools (spec sections 2 and 6): only on a local host or with ?testing=true.
+ * Reset starts a new flow with no lead session or stored result; Purge deletes test-tagged leads
+ * of the last 7 days (the server allows it only from this machine).
+ */
+function TestingPanel({ onReset }: { onReset: () => void }) {
+  const [testing, setTesting] = useState(() => openingParameters({ hostname: window.location.hostname, search: window.location.search }).testing);
+  const [purge, setPurge] = useState<string | null>(null);
+  return (
+    <details className="mt-10 rounded-2xl border border-dashed border-line bg-white/60 px-4 py-3 text-sm text-muted">
+      <summary className="cursor-pointer font-semibold text-ink">Testing mode</summary>
+      <div className="mt-4 flex flex-col gap-4">
+        <div className="flex items-center justify-between gap-4">
+          <span id="testing-switch-label">Test leads, and stored results cleared on open</span>
+          <Switch
+            checked={testing}
+            onChange={(on) => {
+              setTesting(on);
+              setTestingFlag(on);
+            }}
+            aria-labelledby="testing-switch-label"
+            className={cx('relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors', testing ? 'bg-ink' : 'bg-ink/25')}
+          >
+            <span className={cx('inline-block size-4 rounded-full bg-white transition-transform', testing ? 'translate-x-6' : 'translate-x-1')} />
+          </Switch>
+        </div>
+        <div className="flex flex-wrap gap-3">
+          <button type="button" onClick={onReset} className="rounded-full border border-ink/25 px-4 py-2 font-semibold text-ink hover:border-ink/50">
+            Reset flow
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              setPurge('Purging...');
+              sharedFlowClient()
+                .purgeTestLeads()
+                .then(
+                  (deleted) => setPurge(`Deleted ${deleted} test ${deleted === 1 ? 'lead' : 'leads'}.`),
+                  (error: Error) => setPurge(error.message),
+                );
+            }}
+            className="rounded-full border border-ink/25 px-4 py-2 font-semibold text-ink hover:border-ink/50"
+          >
+            Purge test leads
+          </button>
+        </div>
+        {purge && (
+          <p role="status" className="text-ink">
+            {purge}
+          </p>
+        )}
+      </div>
+    </details>
+  );
 }

@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import type { Page } from 'playwright-core';
+import { buildApp } from '../../server/app.js';
+import type { Config } from '../../server/config/index.js';
+import { createPool } from '../../server/db/pool.js';
+import type { QueueName } from '../../server/queues/names.js';
+import { createRedis } from '../../server/redis.js';
+import { isolatedConfig } from '../../test/helpers.js';
+import { startWorkers } from '../../test/worker-harness.js';
+import { WEB_ROOT } from './server.js';
+
+/**
+ * The real app for the assessment's browser tests, on a database and queue prefix of this file's
+ * own (the workers' outbox relay claims every pending job of its database, so a file that runs
+ * workers must not share one), serving the built site.
+ */
+export interface AssessmentServer {
+  url: string;
+  app: FastifyInstance;
+  pool: pg.Pool;
+  config: Config;
+  /** Starts the worker side (relay and processors) in this process; stopped when the test ends. */
+  workers: (queues?: QueueName[]) => ReturnType<typeof startWorkers>;
+  close: () => Promise<void>;
+}
+
+export async function startAssessmentServer(): Promise<AssessmentServer> {
+  const { config, drop } = await isolatedConfig();
+  const pool = createPool(config.DATABASE_URL!, 6);
+  const redis = createRedis(config.REDIS_URL!, 'producer');
+  const app = await buildApp({ config, pool, redis, logger: false, webRoot: WEB_ROOT });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    app,
+    pool,
+    config,
+    workers: (queues = ['grading', 'timers', 'homework', 'mirror', 'email']) => startWorkers(pool, config, queues),
+    close: async () => {
+      await app.close();
+      await pool.end();
+      redis.disconnect();
+      await drop();
+    },
+  };
+}
+
+/**
+ * Makes the server believe every unfinished diagnostic's current screen was shown `ms` ago. The
+ * test answers in a fraction of a second; past 10 s the server no longer believes the browser's
+ * short claim and records its own measure instead, so the answers grade as considered, not rushed.
+ */
+export async function backdateDiagnostics(pool: pg.Pool, ms = 12_000): Promise<void> {
+  await pool.query("UPDATE flows SET step_started_at = clock_timestamp() - make_interval(secs => $1 / 1000.0) WHERE machine = 'diagnostic' AND state <> 'done'", [ms]);
+}
+
+/** Waits for the next event POST of a flow to be answered (after `act` triggers it). */
+export async function postedEvent(page: Page, act: () => Promise<void>): Promise<void> {
+  const answered = page.waitForResponse((response) => /\/api\/flows\/[^/]+\/events$/.test(response.url()) && response.request().method() === 'POST');
+  await act();
+  await answered;
+}
+
+/** The modal dialog. */
+export function modal(page: Page) {
+  return page.getByRole('dialog');
+}
+
+/** The modal's title (the dialog's heading). */
+export function modalTitle(page: Page) {
+  return modal(page).locator('h2').first();
+}
+
+/** Opens the assessment from one of the home page's calls to action (the Mirror's opens it as 'mirror'). */
+export async function openAssessment(page: Page, url: string, button = 'Take the Free Assessment'): Promise<void> {
+  if (page.url() !== url) await page.goto(url);
+  await page.getByRole('button', { name: button }).first().click();
+  await modalTitle(page).waitFor();
+}

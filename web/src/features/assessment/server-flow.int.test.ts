@@ -1,0 +1,194 @@
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { Config } from '../../../../server/config/index';
+import { buildApp } from '../../../../server/app';
+import { createPool } from '../../../../server/db/pool';
+import { createRedis } from '../../../../server/redis';
+import { isolatedConfig } from '../../../../test/helpers';
+import { backdater, SURVEYS } from '../../../../test/journey';
+import { startWorkers, until } from '../../../../test/worker-harness';
+import { statePath } from '../../../../machines/protocol/can-accept';
+import { createFlowClient, type FlowClient } from '../../lib/flows/client';
+import { FlowSession } from '../../lib/flows/session';
+import { FlowSocket, socketUrlFor, type SocketLike } from '../../lib/flows/socket';
+import { browserAssessmentFlow, browserDiagnostic } from './machines';
+
+let app: FastifyInstance;
+let pool: pg.Pool;
+let redis: ReturnType<typeof createRedis>;
+let base: string;
+let config: Config;
+let drop: () => Promise<void>;
+let client: FlowClient;
+const sockets: FlowSocket[] = [];
+const sessions: Array<{ dispose(): void }> = [];
+
+beforeAll(async () => {
+  ({ config, drop } = await isolatedConfig());
+  pool = createPool(config.DATABASE_URL!, 8);
+  redis = createRedis(config.REDIS_URL!, 'producer');
+  app = await buildApp({ config, pool, redis, logger: false });
+  base = await app.listen({ host: '127.0.0.1', port: 0 });
+  client = createFlowClient({ baseUrl: base });
+});
+
+afterAll(async () => {
+  for (const session of sessions) session.dispose();
+  for (const socket of sockets) socket.close();
+  await app?.close();
+  await pool?.end();
+  redis?.disconnect();
+  await drop?.();
+});
+
+/** Node 20 has no global WebSocket: the socket client takes the `ws` package's. */
+function nodeSocket(): FlowSocket {
+  const socket = new FlowSocket({ url: socketUrlFor(base), createSocket: (url) => new WebSocket(url) as unknown as SocketLike, backoff: { baseMs: 50, maxMs: 200 } });
+  sockets.push(socket);
+  return socket;
+}
+
+const stored: Array<{ tier: string }> = [];
+const assessmentMachine = browserAssessmentFlow({
+  storeResult: ({ tier }) => stored.push({ tier }),
+  clearStoredAssessment: () => {},
+  clearSavedAnswers: () => {},
+});
+
+function assessmentSession(socket: FlowSocket | null) {
+  const session = new FlowSession({ name: 'assessmentFlow', machine: assessmentMachine, client, socket, pollMs: 60_000 });
+  sessions.push(session);
+  const snapshot = () => session.getView().actor!.getSnapshot();
+  return { session, snapshot, state: () => statePath(snapshot().value) };
+}
+
+function diagnosticSession(socket: FlowSocket | null) {
+  const session = new FlowSession({ name: 'diagnostic', machine: browserDiagnostic, client, socket, pollMs: 60_000 });
+  sessions.push(session);
+  const snapshot = () => session.getView().actor!.getSnapshot();
+  return { session, snapshot, state: () => statePath(snapshot().value) };
+}
+
+const settled = (session: FlowSession<any>) => until(() => session.getView().pending === 0, 10_000);
+const email = () => `web-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+/** Answers the diagnostic the way the modal does, each screen backdated so the server sees 6 s of thought. */
+async function answerDiagnostic(diagnostic: ReturnType<typeof diagnosticSession>) {
+  const backdate = backdater(pool);
+  const flowId = diagnostic.session.getView().flowId!;
+  for (let step = 0; step < 60 && diagnostic.state() !== 'done'; step++) {
+    const { context } = diagnostic.snapshot();
+    const screen = context.screens[context.index]!;
+    const state = diagnostic.state();
+    if (state !== 'vignette.confidence') await backdate(flowId, 6000);
+    if (state === 'interstitial') diagnostic.session.send({ type: 'START_TIMED' });
+    else if (state === 'likert') diagnostic.session.send({ type: 'ANSWER_LIKERT', value: [3, 2, 4, 3][context.index % 4]!, responseTime: 6000 });
+    else if (state === 'vignette.choosing') diagnostic.session.send({ type: 'SELECT_OPTION', optionId: screen.type === 'vignette' ? screen.choiceIds[1]! : '', responseTime: 6000 });
+    else if (state === 'vignette.confidence') diagnostic.session.send({ type: 'SELECT_CONFIDENCE', value: 4 });
+    else if (state === 'ranking') {
+      const order = [...context.ranking].reverse();
+      diagnostic.session.send({ type: 'REORDER_RANKING', order });
+      await settled(diagnostic.session);
+      await backdate(flowId, 6000);
+      diagnostic.session.send({ type: 'CONFIRM_RANKING', responseTime: 6000 });
+    } else throw new Error(`unexpected ${state}`);
+    // one screen per round trip here, so each answer is backdated on the screen it answers
+    await settled(diagnostic.session);
+  }
+}
+
+describe('the browser flow session against the real server', () => {
+  it('runs capture to the book_call next step: optimistic events, server follow-ups, pushes for grading, results and payment', async () => {
+    await startWorkers(pool, config, ['grading', 'timers']);
+    const socket = nodeSocket();
+    const flow = assessmentSession(socket);
+    await flow.session.start({ start: { mode: 'assessment', testing: true } });
+    expect(flow.state()).toBe('capture.editing');
+
+    flow.session.send({ type: 'CAPTURE_SUBMIT', name: 'Morgan Reyes', email: email() });
+    expect(flow.state()).toBe('capture.saving');
+    await settled(flow.session);
+    // the lead was saved in the same transaction: the answer is already at intro
+    expect(flow.state()).toBe('intro');
+    expect(flow.snapshot().context.session.leadId).toMatch(/^[0-9a-f-]{36}$/);
+
+    flow.session.send({ type: 'START_DIAGNOSTIC' });
+    await settled(flow.session);
+    expect(flow.session.getView().serverState).toBe('diagnostic');
+
+    const diagnostic = diagnosticSession(socket);
+    await diagnostic.session.start({ start: {} });
+    await answerDiagnostic(diagnostic);
+    expect(diagnostic.session.getView().serverState).toBe('done');
+    const answers = diagnostic.snapshot().context.answers;
+    expect(Object.keys(answers)).toHaveLength(22);
+    expect(answers.priority_ranking).toMatchObject({ value: ['vision', 'process', 'stakeholder', 'results', 'capability'] });
+
+    flow.session.send({ type: 'DIAGNOSTIC_COMPLETED', answers, diagnosticFlowId: diagnostic.session.getView().flowId! });
+    expect(flow.state()).toBe('survey');
+    await settled(flow.session);
+    expect(flow.session.getView().serverState).toBe('survey');
+
+    flow.session.send({ type: 'SURVEY_SUBMITTED', answers: SURVEYS.book_call });
+    expect(flow.state()).toBe('processing.grading');
+    // graded by the worker, pushed; then the server's 1 s timer shows the results, pushed too
+    await until(() => flow.session.getView().serverState === 'results', 30_000);
+    expect(flow.state()).toBe('results');
+    expect(flow.snapshot().context.result).toMatchObject({ qualification: 'book_call', gamingDetected: false });
+
+    flow.session.send({ type: 'CONTINUE' });
+    expect(flow.state()).toBe('yes_flow');
+    flow.session.send({ type: 'PAY_DEPOSIT' });
+    await settled(flow.session);
+    expect(flow.session.getView().serverState).toBe('payment');
+    const payment = await client.createPayment(flow.session.getView().flowId!);
+    expect(payment.mode).toBe('test');
+    await until(() => flow.session.getView().serverState === 'payment_success.confirmed', 15_000);
+    expect(flow.snapshot().context.session.paymentIntentId).toBe(payment.mode === 'test' ? payment.paymentIntentId : '');
+  });
+
+  it('a second tab on the same flow follows every step by push, and its stale event is refused and dropped', async () => {
+    const flowA = assessmentSession(nodeSocket());
+    await flowA.session.start({ start: { testing: true } });
+    const flowId = flowA.session.getView().flowId!;
+    const flowB = assessmentSession(nodeSocket());
+    await flowB.session.start({ flowId });
+    await until(() => flowA.session.getView().connection === 'open' && flowB.session.getView().connection === 'open');
+    // let both subscriptions be confirmed before the first event
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    flowA.session.send({ type: 'CAPTURE_SUBMIT', name: 'Two Tabs', email: email() });
+    await until(() => flowB.state() === 'intro', 10_000);
+    expect(flowB.session.getView().version).toBe(flowA.session.getView().version);
+
+    // both tabs click Begin at once: one wins, the other's is refused (409) and it shows the server's state
+    flowA.session.send({ type: 'START_DIAGNOSTIC' });
+    flowB.session.send({ type: 'START_DIAGNOSTIC' });
+    await settled(flowA.session);
+    await settled(flowB.session);
+    await until(() => flowA.session.getView().version === flowB.session.getView().version);
+    expect(flowA.state()).toBe('diagnostic');
+    expect(flowB.state()).toBe('diagnostic');
+    const events = await pool.query("SELECT count(*)::int AS n FROM flow_events WHERE flow_id = $1 AND type = 'START_DIAGNOSTIC'", [flowId]);
+    expect(events.rows[0].n).toBe(1);
+  });
+
+  it('a reload resumes the diagnostic flow at the same question', async () => {
+    const first = diagnosticSession(null);
+    await first.session.start({ start: {} });
+    const flowId = first.session.getView().flowId!;
+    for (const value of [4, 2, 5]) {
+      await backdater(pool)(flowId, 5000);
+      first.session.send({ type: 'ANSWER_LIKERT', value, responseTime: 5000 });
+      await settled(first.session);
+    }
+    first.session.dispose();
+    const reloaded = diagnosticSession(null);
+    await reloaded.session.start({ flowId, start: {} });
+    expect(reloaded.session.getView().flowId).toBe(flowId);
+    expect(reloaded.snapshot().context.index).toBe(3);
+    expect(reloaded.state()).toBe('likert');
+  });
+});

@@ -1,0 +1,347 @@
+import { useEffect, useRef, useState } from 'react';
+import { Button, cx } from '../../../components/ui';
+import { DEPOSIT_AMOUNT_CENTS, paymentFailureNotices } from '../../../../../machines/payment/payment.machine';
+import type { Notice } from '../../../../../machines/protocol/common';
+import type { PaymentPurpose } from '../../../../../machines/protocol/payment';
+import type { FlowClient } from '../../../lib/flows/client';
+import { recordCheckoutStart, recordTestPayment } from '../browser-storage';
+import { COMMUNITY_URL, schedulingUrl } from '../links';
+import { DoneMark, NoticeBox, Spinner, StepEyebrow, Waiting } from '../ui';
+
+/** Deposit in dollars for display ($250, spec section 9). */
+const formatDeposit = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { maximumFractionDigits: 0 })}`;
+
+function OutLink({ href, onClick, children, variant = 'primary' }: { href: string; onClick?: () => void; children: string; variant?: 'primary' | 'secondary' }) {
+  return (
+    <a
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      onClick={onClick}
+      className={cx(
+        'inline-flex min-h-13 items-center justify-center gap-2 rounded-full px-7 text-base font-semibold tracking-tight transition-colors',
+        variant === 'primary' ? 'bg-ink text-white shadow-soft hover:bg-ink-800' : 'border border-ink/25 bg-white/60 text-ink hover:border-ink/50 hover:bg-white',
+      )}
+    >
+      {children}
+      <svg viewBox="0 0 20 20" className="size-4" fill="currentColor" aria-hidden="true">
+        <path d="M11 3a1 1 0 1 0 0 2h2.59l-6.3 6.29a1 1 0 1 0 1.42 1.42L15 6.41V9a1 1 0 1 0 2 0V4a1 1 0 0 0-1-1h-5Z" />
+        <path d="M5 5a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2v-3a1 1 0 1 0-2 0v3H5V7h3a1 1 0 0 0 0-2H5Z" />
+      </svg>
+      <span className="sr-only">(opens in a new tab)</span>
+    </a>
+  );
+}
+
+function BackToResults({ onBack }: { onBack: () => void }) {
+  return (
+    <Button variant="ghost" onClick={onBack}>
+      Back to Results
+    </Button>
+  );
+}
+
+/**
+ * A tab opened in the click that chose a real (Stripe) deposit, so the checkout can load in it
+ * once the server has a url: a tab opened later, after the round trips, would be a popup the
+ * browser blocks.
+ */
+let checkoutTab: Window | null = null;
+
+/** Opens the checkout's tab now, inside the visitor's click (Stripe mode only). */
+export function openCheckoutTab(): void {
+  checkoutTab = window.open('about:blank', '_blank');
+}
+
+/** yes_flow: the strategy session and its refundable deposit. */
+export function YesFlowStep({
+  notice,
+  depositCents,
+  onPay,
+  onBack,
+}: {
+  notice: Notice | null;
+  depositCents: number;
+  onPay: () => void;
+  onBack: () => void;
+}) {
+  const deposit = formatDeposit(depositCents);
+  return (
+    <div className="flex flex-col gap-7">
+      <NoticeBox notice={notice} />
+      <div className="flex flex-col gap-3">
+        <StepEyebrow>One to one · 45 minutes</StepEyebrow>
+        <p className="text-lg leading-relaxed text-ink">
+          A focused working session on your results: what is holding your leadership back, what to change first, and whether coaching is
+          the right way to get there.
+        </p>
+      </div>
+      <ul className="flex flex-col gap-2.5">
+        {['Walk through your archetype and six dimension scores together', 'Leave with the two or three changes that matter most', 'An honest view of whether a coaching engagement would help'].map((line) => (
+          <li key={line} className="flex gap-3 text-[0.95rem] leading-relaxed text-ink">
+            <span className="mt-2 size-1.5 shrink-0 rounded-full bg-brass" aria-hidden="true" />
+            {line}
+          </li>
+        ))}
+      </ul>
+      <div className="flex flex-col gap-4 rounded-3xl border border-brass/60 bg-sand p-6">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <p className="font-serif text-3xl text-ink">{deposit}</p>
+          <p className="text-sm font-semibold text-brass-deep">100% refundable deposit</p>
+        </div>
+        <p className="text-sm leading-relaxed text-muted">
+          The deposit holds your session and is refunded in full, whether or not you go on to work together.
+        </p>
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+          <Button size="lg" onClick={onPay}>
+            Pay {deposit} Refundable Deposit
+          </Button>
+          <BackToResults onBack={onBack} />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** maybe_flow: paid homework or free resources. */
+export function MaybeFlowStep({
+  notice,
+  depositCents,
+  onPay,
+  onFree,
+  onBack,
+}: {
+  notice: Notice | null;
+  depositCents: number;
+  onPay: () => void;
+  onFree: () => void;
+  onBack: () => void;
+}) {
+  return (
+    <div className="flex flex-col gap-7">
+      <NoticeBox notice={notice} />
+      <p className="text-lg leading-relaxed text-ink">Two ways to turn your results into progress. Choose the one that fits this season.</p>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="flex flex-col gap-3 rounded-3xl border border-brass/60 bg-sand p-6">
+          <StepEyebrow>Personal homework</StepEyebrow>
+          <p className="font-serif text-xl text-ink">A plan written for your results</p>
+          <p className="flex-1 text-sm leading-relaxed text-muted">
+            Pay the {formatDeposit(depositCents)} refundable deposit and we email you homework built on your archetype and scores, with
+            your full report.
+          </p>
+          <Button onClick={onPay}>Pay Deposit and Get Homework</Button>
+        </div>
+        <div className="flex flex-col gap-3 rounded-3xl border border-line bg-white p-6">
+          <StepEyebrow>Free resources</StepEyebrow>
+          <p className="font-serif text-xl text-ink">Start on your own</p>
+          <p className="flex-1 text-sm leading-relaxed text-muted">Our free guides for your archetype, sent to your inbox straight away.</p>
+          <Button variant="secondary" onClick={onFree}>
+            Send Me Free Resources
+          </Button>
+        </div>
+      </div>
+      <div>
+        <BackToResults onBack={onBack} />
+      </div>
+    </div>
+  );
+}
+
+/** no_flow: the free community. */
+export function NoFlowStep({ joined, onJoin, onBack }: { joined: boolean; onJoin: () => void; onBack: () => void }) {
+  if (joined) {
+    return (
+      <div className="flex flex-col items-center gap-5 py-6 text-center">
+        <DoneMark />
+        <p className="font-serif text-2xl text-ink">Welcome aboard</p>
+        <p className="max-w-md text-base leading-relaxed text-muted">
+          The community opened in a new tab. Introduce yourself and mention your archetype: you will find leaders working on the same
+          things.
+        </p>
+        <OutLink href={COMMUNITY_URL} variant="secondary">
+          Open the Community Again
+        </OutLink>
+      </div>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-7">
+      <p className="text-lg leading-relaxed text-ink">
+        The best next step for you is momentum, not a big commitment. Our free community has practical resources, live Q&As and leaders
+        working on exactly what your results describe.
+      </p>
+      <ul className="flex flex-col gap-2.5">
+        {['Monthly live Q&A sessions with the coach', 'Guides and templates for each leadership archetype', 'Peers to compare notes with, privately'].map((line) => (
+          <li key={line} className="flex gap-3 text-[0.95rem] leading-relaxed text-ink">
+            <span className="mt-2 size-1.5 shrink-0 rounded-full bg-brass" aria-hidden="true" />
+            {line}
+          </li>
+        ))}
+      </ul>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+        <OutLink href={COMMUNITY_URL} onClick={onJoin}>
+          Join the Free Community
+        </OutLink>
+        <BackToResults onBack={onBack} />
+      </div>
+    </div>
+  );
+}
+
+type PaymentPhase = { kind: 'starting' } | { kind: 'confirming' } | { kind: 'checkout'; url: string; blocked: boolean } | { kind: 'failed'; notice: Notice };
+
+/**
+ * payment: starts the deposit once the server stands at `payment` (create-payment answers only
+ * then): a test payment is confirmed by the server about a second later; a real one opens Stripe
+ * Checkout in a new tab and waits for the webhook. Either way PAYMENT_CONFIRMED arrives by push.
+ */
+export function PaymentStep({
+  client,
+  flowId,
+  ready,
+  purpose,
+  paymentMode,
+  onCancel,
+}: {
+  client: FlowClient;
+  flowId: string;
+  /** The server stands at `payment` and nothing is pending. */
+  ready: boolean;
+  purpose: PaymentPurpose;
+  paymentMode: 'test' | 'stripe' | null;
+  onCancel: () => void;
+}) {
+  const [phase, setPhase] = useState<PaymentPhase>({ kind: 'starting' });
+  const [attempt, setAttempt] = useState(0);
+  const started = useRef<string | null>(null);
+
+  useEffect(() => {
+    const key = `${flowId}:${attempt}`;
+    if (!ready || started.current === key) return;
+    started.current = key;
+    setPhase({ kind: 'starting' });
+    client.createPayment(flowId).then(
+      (payment) => {
+        if (payment.mode === 'test') {
+          recordTestPayment({ paymentIntentId: payment.paymentIntentId, purpose, amountCents: DEPOSIT_AMOUNT_CENTS });
+          setPhase({ kind: 'confirming' });
+          return;
+        }
+        recordCheckoutStart(purpose);
+        const tab = checkoutTab && !checkoutTab.closed ? checkoutTab : null;
+        checkoutTab = null;
+        let opened = false;
+        if (tab) {
+          tab.opener = null;
+          tab.location.href = payment.url;
+          opened = true;
+        } else {
+          opened = window.open(payment.url, '_blank', 'noopener') !== null;
+        }
+        setPhase({ kind: 'checkout', url: payment.url, blocked: !opened });
+      },
+      () => {
+        checkoutTab?.close();
+        checkoutTab = null;
+        setPhase({ kind: 'failed', notice: paymentMode === 'test' ? paymentFailureNotices.test_failed : paymentFailureNotices.start_failed });
+      },
+    );
+  }, [ready, flowId, attempt, client, purpose, paymentMode]);
+
+  if (phase.kind === 'failed') {
+    return (
+      <div className="flex flex-col gap-6">
+        <NoticeBox notice={phase.notice} />
+        <div className="flex flex-col gap-3 sm:flex-row">
+          <Button size="lg" onClick={() => setAttempt((n) => n + 1)}>
+            Try Again
+          </Button>
+          <Button variant="ghost" onClick={onCancel}>
+            Go Back
+          </Button>
+        </div>
+      </div>
+    );
+  }
+  if (phase.kind === 'checkout') {
+    return (
+      <div className="flex flex-col gap-6">
+        <div className="flex items-center gap-4 rounded-3xl border border-line bg-sand p-5">
+          <Spinner className="size-6 text-brass-deep" />
+          <p className="text-base leading-relaxed text-ink">
+            {phase.blocked ? 'Open the secure checkout to pay your deposit.' : 'Complete your deposit in the secure checkout tab.'} This
+            window updates by itself once your payment is confirmed.
+          </p>
+        </div>
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+          <OutLink href={phase.url}>{phase.blocked ? 'Open Secure Checkout' : 'Open Checkout Again'}</OutLink>
+          <Button variant="ghost" onClick={onCancel}>
+            Cancel
+          </Button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <Waiting title={phase.kind === 'confirming' ? 'Confirming your payment' : 'Starting your secure checkout'}>
+      <p>{phase.kind === 'confirming' ? 'This takes a moment. Please keep this window open.' : 'One moment please.'}</p>
+    </Waiting>
+  );
+}
+
+/** payment_success: the deposit (or paid homework) confirmed; then book the 45-minute session. */
+export function PaymentSuccessStep({
+  purpose,
+  booked,
+  notice,
+  visitor,
+  depositCents,
+  onBook,
+}: {
+  purpose: PaymentPurpose | null;
+  booked: boolean;
+  notice: Notice | null;
+  visitor: { name: string | null; email: string | null };
+  depositCents: number;
+  onBook: () => void;
+}) {
+  const homework = purpose === 'paid_homework';
+  return (
+    <div className="flex flex-col items-center gap-6 py-4 text-center">
+      <DoneMark />
+      <NoticeBox notice={notice} className="w-full text-left" />
+      <p className="max-w-lg text-lg leading-relaxed text-ink">
+        Your {formatDeposit(depositCents)} refundable deposit has been received
+        {visitor.email ? `, and a receipt is on its way to ${visitor.email}` : ''}.
+        {homework && !notice ? ' Your homework is in your inbox too.' : ''}
+      </p>
+      {!homework && (
+        <>
+          <p className="max-w-lg text-base leading-relaxed text-muted">
+            {booked
+              ? 'Your booking page opened in a new tab. Choose a time that suits you; we look forward to meeting you.'
+              : 'One last step: choose a time for your session. Your name and email are already filled in.'}
+          </p>
+          <OutLink href={schedulingUrl(visitor)} onClick={onBook} variant={booked ? 'secondary' : 'primary'}>
+            Book your 45-minute strategy session
+          </OutLink>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** homework_processing: resources on their way, then sent. */
+export function HomeworkStep({ sent, email }: { sent: boolean; email: string | null }) {
+  if (!sent) return <Waiting title="Sending your resources">{email ? <p>On their way to {email}.</p> : null}</Waiting>;
+  return (
+    <div className="flex flex-col items-center gap-5 py-6 text-center">
+      <DoneMark />
+      <p className="font-serif text-2xl text-ink">Check your inbox</p>
+      <p className="max-w-md text-base leading-relaxed text-muted">
+        Your free resources are on their way{email ? ` to ${email}` : ''}. Start with the guide for your archetype: it takes ten minutes and
+        pairs with the three actions in your results.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,145 @@
+import type { ReactNode } from 'react';
+import { Button } from '../../../components/ui';
+import type { FlowResult } from '../../../../../machines/protocol/assessment-flow';
+import type { Tier } from '../../../../../machines/protocol/common';
+import { ScoreChart } from '../score-chart';
+import { NoticeBox, StepEyebrow } from '../ui';
+
+/** The spec's notice for results the browser graded itself (section 8). */
+export const LOCAL_RESULTS_NOTICE = { title: 'Assessment Complete', description: 'Results calculated locally due to connectivity issues.' } as const;
+
+/** Each tier's next step as the results screen offers it (spec section 4, "Results routing"). */
+export const NEXT_STEP: Record<Tier, { heading: string; body: string; action: string }> = {
+  book_call: {
+    heading: 'Your next step: a 45-minute strategy session',
+    body: 'Your answers point to a leader ready for focused, one-to-one work. In a 45-minute strategy session we map what to change first and what it would take.',
+    action: 'Book Your Strategy Session',
+  },
+  homework: {
+    heading: 'Your next step: a focused homework plan',
+    body: 'You have a clear picture of what to work on. A short, practical homework plan built on your results turns it into habits, with or without a coach.',
+    action: 'See Your Options',
+  },
+  nurture: {
+    heading: 'Your next step: free resources and community',
+    body: 'Build momentum at your own pace with free resources, live Q&As and a community of leaders working on the same things.',
+    action: 'Explore Free Resources',
+  },
+};
+
+/**
+ * The results (results and completed_results): archetype, narrative, the six dimension scores
+ * as a chart, key insights, the archetype's three actions and the tier's next step.
+ */
+export function ResultsView({
+  result,
+  tier,
+  localNotice,
+  intro,
+  actions,
+}: {
+  result: FlowResult;
+  tier: Tier;
+  /** Set when the browser graded the answers itself. */
+  localNotice: boolean;
+  intro?: ReactNode;
+  actions: ReactNode;
+}) {
+  const details = result.archetypeDetails;
+  const next = NEXT_STEP[tier];
+  return (
+    <div className="flex flex-col gap-8">
+      {localNotice && <NoticeBox notice={LOCAL_RESULTS_NOTICE} tone="info" />}
+      {intro}
+      <header className="flex flex-col gap-3 rounded-3xl bg-ink p-6 text-white sm:p-8">
+        <p className="text-xs font-semibold tracking-[0.18em] text-brass-light uppercase">Your leadership archetype</p>
+        <h3 className="font-serif text-3xl leading-tight text-balance sm:text-4xl" data-testid="archetype">
+          {result.archetype}
+        </h3>
+        {details?.tagline && <p className="text-lg text-mist">{details.tagline}</p>}
+      </header>
+      <section aria-labelledby="narrative-heading" className="flex flex-col gap-3">
+        <h4 id="narrative-heading" className="sr-only">
+          What this means
+        </h4>
+        <p className="text-base leading-relaxed text-pretty text-ink sm:text-lg">{result.narrative}</p>
+      </section>
+      <section aria-labelledby="scores-heading" className="flex flex-col gap-4 rounded-3xl border border-line bg-white p-5 sm:p-7">
+        <h4 id="scores-heading" className="font-serif text-xl text-ink">
+          Your six dimensions
+        </h4>
+        <ScoreChart scores={result.scores} />
+      </section>
+      {result.keyInsights.length > 0 && (
+        <section aria-labelledby="insights-heading" className="flex flex-col gap-3">
+          <h4 id="insights-heading" className="font-serif text-xl text-ink">
+            Key insights
+          </h4>
+          <ul className="flex flex-col gap-2.5">
+            {result.keyInsights.map((insight) => (
+              <li key={insight} className="flex gap-3 text-[0.95rem] leading-relaxed text-ink">
+                <span className="mt-2 size-1.5 shrink-0 rounded-full bg-brass" aria-hidden="true" />
+                {insight}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {details && (
+        <section aria-labelledby="actions-heading" className="flex flex-col gap-3">
+          <h4 id="actions-heading" className="font-serif text-xl text-ink">
+            Three actions for the next 30 days
+          </h4>
+          <ol className="flex flex-col gap-3">
+            {details.actions.map((action, index) => (
+              <li key={action} className="flex gap-4 rounded-2xl border border-line bg-white p-4">
+                <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-sand font-serif text-brass-deep">{index + 1}</span>
+                <span className="text-[0.95rem] leading-relaxed text-ink">{action}</span>
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+      <section aria-labelledby="next-heading" className="flex flex-col gap-4 rounded-3xl border border-brass/60 bg-sand p-6 sm:p-7">
+        <StepEyebrow>Recommended for you</StepEyebrow>
+        <h4 id="next-heading" className="font-serif text-2xl leading-snug text-ink">
+          {next.heading}
+        </h4>
+        <p className="text-[0.95rem] leading-relaxed text-muted">{next.body}</p>
+        <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center">{actions}</div>
+      </section>
+    </div>
+  );
+}
+
+/** results ('Your Results'). */
+export function ResultsStep({
+  result,
+  tier,
+  localNotice,
+  held,
+  onContinue,
+}: {
+  result: FlowResult;
+  tier: Tier;
+  localNotice: boolean;
+  /** A locally graded result shown while the server catches up: the next steps need the server. */
+  held: boolean;
+  onContinue: () => void;
+}) {
+  return (
+    <ResultsView
+      result={result}
+      tier={tier}
+      localNotice={localNotice}
+      actions={
+        <>
+          <Button size="lg" onClick={onContinue} disabled={held}>
+            {NEXT_STEP[tier].action}
+          </Button>
+          {held && <p className="text-sm text-muted">Your next step opens as soon as we are reconnected.</p>}
+        </>
+      }
+    />
+  );
+}

@@ -1,0 +1,162 @@
+import type { z } from 'zod';
+import {
+  flowConflictResponseSchema,
+  flowSnapshotResponseSchema,
+  type FlowSnapshotResponse,
+  type flowStartBodySchema,
+} from '../../../../machines/protocol/api';
+
+/** What the browser sends to start a flow (defaults filled in by the server). */
+export type FlowStartInput = z.input<typeof flowStartBodySchema>;
+
+/** A flow as the server answers it: persisted snapshot, dotted state path and version. */
+export type ServerFlow = FlowSnapshotResponse;
+
+/** An event for a flow, as posted to /api/flows/:id/events. */
+export interface FlowEventObject {
+  type: string;
+  [key: string]: unknown;
+}
+
+/** The outcome of posting one event: applied (the new flow) or refused with the flow as it is. */
+export type SendOutcome =
+  | { status: 'applied'; flow: ServerFlow }
+  | { status: 'conflict'; flow: ServerFlow; message: string };
+
+/** Status 0: the request got no answer (offline, server down). */
+export const NETWORK_ERROR = 0;
+
+/** A flow API call that failed: its HTTP status (0 for no answer) and the server's message. */
+export class FlowApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'FlowApiError';
+  }
+
+  /** True when retrying later may help: no answer, or the server (or a proxy) failing. */
+  get retryable(): boolean {
+    return this.status === NETWORK_ERROR || this.status === 429 || this.status >= 500;
+  }
+}
+
+/** The deposit start: a test payment confirmed by the server about a second later, or a Stripe Checkout. */
+export type PaymentStart = { mode: 'test'; paymentIntentId: string } | { mode: 'stripe'; url: string };
+
+/** GET /api/config. */
+export interface PublicConfig {
+  paymentMode: 'stripe' | 'test';
+  depositCents: number;
+  mirrorEngine: 'llm' | 'built-in';
+}
+
+export interface FlowClientOptions {
+  /** Prefix of every path: '' in the browser (same origin), http://host:port in tests. */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+}
+
+/** The flow API of server/routes/flows.ts (and the two calls the modal needs beside it), zod-checked. */
+export interface FlowClient {
+  start(body: FlowStartInput): Promise<ServerFlow>;
+  get(flowId: string): Promise<ServerFlow>;
+  send(flowId: string, event: FlowEventObject, expectedVersion?: number): Promise<SendOutcome>;
+  createPayment(flowId: string): Promise<PaymentStart>;
+  config(): Promise<PublicConfig>;
+  /** Testing mode: deletes test-tagged leads of the last 7 days (local host only; the server checks). */
+  purgeTestLeads(): Promise<number>;
+  /** Submits a finished assessment again by name (the workflow proxy), e.g. after a local fallback. */
+  resubmitAssessment(data: Record<string, unknown>): Promise<void>;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** A fetch-based FlowClient. Every flow answer is parsed with the shared protocol schemas. */
+export function createFlowClient(options: FlowClientOptions = {}): FlowClient {
+  const base = options.baseUrl ?? '';
+  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
+
+  async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+    let response: Response;
+    try {
+      response = await doFetch(`${base}${path}`, {
+        method,
+        headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        credentials: 'same-origin',
+      });
+    } catch {
+      throw new FlowApiError(NETWORK_ERROR, 'The server could not be reached. Please check your connection and try again.');
+    }
+    const text = await response.text().catch(() => '');
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    return { status: response.status, json };
+  }
+
+  function failure(status: number, json: unknown): FlowApiError {
+    const message = isObject(json) && typeof json.message === 'string' ? json.message : `Request failed (${status})`;
+    return new FlowApiError(status, message);
+  }
+
+  function parseFlow(json: unknown): ServerFlow {
+    const parsed = flowSnapshotResponseSchema.safeParse(json);
+    // a 2xx we cannot read is the server's fault, and as such worth a retry
+    if (!parsed.success) throw new FlowApiError(502, 'The server answered with a flow this page cannot read.');
+    return parsed.data;
+  }
+
+  async function flowCall(method: string, path: string, body?: unknown): Promise<ServerFlow> {
+    const { status, json } = await call(method, path, body);
+    if (status < 200 || status >= 300) throw failure(status, json);
+    return parseFlow(json);
+  }
+
+  return {
+    start: (body) => flowCall('POST', '/api/flows', body),
+    get: (flowId) => flowCall('GET', `/api/flows/${encodeURIComponent(flowId)}`),
+    async send(flowId, event, expectedVersion) {
+      const body = expectedVersion === undefined ? { event } : { event, expectedVersion };
+      const { status, json } = await call('POST', `/api/flows/${encodeURIComponent(flowId)}/events`, body);
+      if (status === 409) {
+        const conflict = flowConflictResponseSchema.safeParse(json);
+        if (conflict.success) return { status: 'conflict', flow: conflict.data.flow, message: conflict.data.message };
+      }
+      if (status < 200 || status >= 300) throw failure(status, json);
+      return { status: 'applied', flow: parseFlow(json) };
+    },
+    async createPayment(flowId) {
+      const { status, json } = await call('POST', '/api/functions/create-payment', { source: 'refundable_deposit', flowId });
+      if (status !== 200 || !isObject(json)) throw failure(status, json);
+      if (json.mode === 'test' && typeof json.paymentIntentId === 'string') return { mode: 'test', paymentIntentId: json.paymentIntentId };
+      if (json.mode === 'stripe' && typeof json.url === 'string' && json.url) return { mode: 'stripe', url: json.url };
+      throw new FlowApiError(502, 'The checkout could not be opened.');
+    },
+    async config() {
+      const { status, json } = await call('GET', '/api/config');
+      if (status !== 200 || !isObject(json)) throw failure(status, json);
+      return {
+        paymentMode: json.paymentMode === 'stripe' ? 'stripe' : 'test',
+        depositCents: typeof json.depositCents === 'number' ? json.depositCents : 25_000,
+        mirrorEngine: json.mirrorEngine === 'llm' ? 'llm' : 'built-in',
+      };
+    },
+    async purgeTestLeads() {
+      const { status, json } = await call('DELETE', '/api/leads/test-leads');
+      if (status !== 200 || !isObject(json) || typeof json.deleted !== 'number') throw failure(status, json);
+      return json.deleted;
+    },
+    async resubmitAssessment(data) {
+      const { status, json } = await call('POST', '/api/functions/workflow-proxy', { action: 'lead-assessment', data });
+      if (status < 200 || status >= 300) throw failure(status, json);
+    },
+  };
+}

@@ -1,0 +1,362 @@
+import {
+  createActor,
+  type Actor,
+  type AnyStateMachine,
+  type EventFromLogic,
+  type InspectionEvent,
+  type Observer,
+} from 'xstate';
+import type { FlowMachineName } from '../../../../machines/protocol/api';
+import { canAccept } from '../../../../machines/protocol/can-accept';
+import { FlowApiError, type FlowClient, type FlowStartInput, type ServerFlow } from './client';
+import { backoffDelay, isAhead, jsonEqual, latest } from './reconcile';
+import type { FlowSocket, FlowSocketStatus } from './socket';
+
+/** Where a session is in getting hold of its flow. */
+export type FlowSessionStatus = 'starting' | 'ready' | 'error';
+
+/** What a session shows its users; a new object whenever anything in it changes. */
+export interface FlowView<TMachine extends AnyStateMachine> {
+  status: FlowSessionStatus;
+  flowId: string | null;
+  /** The last server version this tab has seen and adopted (or held back, see `held`). */
+  version: number | null;
+  /** The dotted state path of the server's last copy. */
+  serverState: string | null;
+  /** The local actor: the server's copy plus this tab's unconfirmed events. Replaced when the server's copy is adopted. */
+  actor: Actor<TMachine> | null;
+  /** Why starting failed, or why the last event was refused for a reason other than a conflict. */
+  error: Error | null;
+  /** An event could not reach the server and is being retried. */
+  offline: boolean;
+  /** Events applied locally that the server has not confirmed yet. */
+  pending: number;
+  /** The push socket's state ('none' when the session has no socket and polls instead). */
+  connection: FlowSocketStatus | 'none';
+  /** A local-only result is on screen while the server catches up (see applyLocal). */
+  held: boolean;
+}
+
+/** Where a session's flow comes from: an id to resume, else a body to start a new one with. */
+export interface FlowSource {
+  flowId?: string | null;
+  start?: FlowStartInput | null;
+}
+
+export interface FlowSessionOptions<TMachine extends AnyStateMachine> {
+  name: FlowMachineName;
+  /** The shared machine, with the browser's own actions provided (server effects stay no-ops here). */
+  machine: TMachine;
+  client: FlowClient;
+  /** Pushes; null polls instead. */
+  socket: FlowSocket | null;
+  inspect?: Observer<InspectionEvent>;
+  /** Reads the flow again this often while pushes cannot arrive. */
+  pollMs?: number;
+  /** Told the id of a flow once started or resumed, to keep it for a reload. */
+  onFlowId?: (flowId: string) => void;
+  /** Joins concurrent starts with the same key (React's development double mount) into one flow. */
+  startKey?: string;
+  retry?: { baseMs?: number; maxMs?: number };
+}
+
+type AnyEvent = { type: string; [key: string]: unknown };
+
+const startsInFlight = new Map<string, Promise<ServerFlow>>();
+
+/**
+ * One flow kept in step with the server (architecture.md, "The path of one event"). The browser
+ * runs the SAME machine as the server: a visitor's event is applied to the local actor at once
+ * (instant feedback) and posted with the version it was applied to; events go one at a time, in
+ * order. Whenever the server's copy is ahead (a POST answer, a push, a 409's flow, a re-read after
+ * reconnecting) it is adopted: the actor is rebuilt from the server's snapshot and the events not
+ * yet sent are replayed on it, dropping any it no longer takes. The server wins; a refused event
+ * (409) is dropped together with everything queued after it, because those were chosen on a
+ * screen the server says the visitor should not have been on.
+ *
+ * A restored snapshot schedules none of the machine's delays, so timed transitions (the results
+ * delay, the Mirror's reveal) come from the server as pushes; machines whose local timers would
+ * race the server's have them disabled by the caller.
+ */
+export class FlowSession<TMachine extends AnyStateMachine> {
+  private view: FlowView<TMachine>;
+  private readonly listeners = new Set<() => void>();
+  private inFlight: AnyEvent | null = null;
+  private queue: AnyEvent[] = [];
+  private buffered: ServerFlow | null = null;
+  /** The server's latest copy, adopted or held back. */
+  private serverFlow: ServerFlow | null = null;
+  private hold: ((flow: ServerFlow) => boolean) | null = null;
+  private source: FlowSource = {};
+  private disposed = false;
+  private retryAttempt = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private pollTimer: ReturnType<typeof setInterval> | null = null;
+  private unsubscribeSocket: (() => void) | null = null;
+  private unsubscribeStatus: (() => void) | null = null;
+
+  constructor(private readonly options: FlowSessionOptions<TMachine>) {
+    this.view = {
+      status: 'starting',
+      flowId: null,
+      version: null,
+      serverState: null,
+      actor: null,
+      error: null,
+      offline: false,
+      pending: 0,
+      connection: options.socket ? options.socket.status : 'none',
+      held: false,
+    };
+  }
+
+  getView = (): FlowView<TMachine> => this.view;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Resumes `source.flowId` when the server still has it, else starts a flow from `source.start`. */
+  async start(source: FlowSource): Promise<void> {
+    this.source = source;
+    this.update({ status: 'starting', error: null });
+    try {
+      const flow = (await this.resume(source.flowId)) ?? (await this.startNew(source.start));
+      if (this.disposed) return;
+      this.options.onFlowId?.(flow.flowId);
+      this.update({ flowId: flow.flowId, status: 'ready' });
+      this.adopt(flow, true);
+      this.follow(flow.flowId);
+      this.pump();
+    } catch (error) {
+      if (!this.disposed) this.update({ status: 'error', error: error instanceof Error ? error : new Error(String(error)) });
+    }
+  }
+
+  /** Starts again from the last source (after an error). */
+  retry(): Promise<void> {
+    return this.start(this.source);
+  }
+
+  /**
+   * A visitor's event: applied locally now and posted to the server in turn. Returns false (and
+   * does nothing) when the local copy does not take it, e.g. a double click.
+   */
+  send(event: EventFromLogic<TMachine>): boolean {
+    const actor = this.view.actor;
+    if (!actor || this.view.held || this.disposed) return false;
+    if (!canAccept(this.options.machine, actor.getSnapshot(), event)) return false;
+    actor.send(event);
+    this.queue.push(event as AnyEvent);
+    this.update({ pending: this.pendingCount() });
+    this.pump();
+    return true;
+  }
+
+  /**
+   * Applies an event to the local copy only (never posted): the browser's fallback when the
+   * server cannot answer, e.g. a locally graded result. While `holdWhile` holds for the server's
+   * copy, that copy is recorded but not shown, so the visitor is not sent back to a screen they
+   * have passed; the first server copy for which it does not hold is adopted as usual.
+   */
+  applyLocal(event: EventFromLogic<TMachine>, holdWhile: (flow: ServerFlow) => boolean): boolean {
+    const actor = this.view.actor;
+    if (!actor || this.disposed) return false;
+    if (!canAccept(this.options.machine, actor.getSnapshot(), event)) return false;
+    actor.send(event);
+    this.hold = holdWhile;
+    this.update({ held: true });
+    return true;
+  }
+
+  /** Reads the flow now and adopts it if it is ahead. */
+  async refresh(): Promise<void> {
+    const flowId = this.view.flowId;
+    if (!flowId || this.disposed) return;
+    try {
+      const flow = await this.options.client.get(flowId);
+      if (!this.disposed) this.receive(flow);
+    } catch {
+      // the next poll, push or reconnect tries again
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.unsubscribeSocket?.();
+    this.unsubscribeStatus?.();
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.view.actor?.stop();
+    this.listeners.clear();
+  }
+
+  private async resume(flowId: string | null | undefined): Promise<ServerFlow | null> {
+    if (!flowId) return null;
+    try {
+      const flow = await this.options.client.get(flowId);
+      return flow.machine === this.options.name ? flow : null;
+    } catch (error) {
+      // gone (or never valid): start afresh; anything else is a real failure to report
+      if (error instanceof FlowApiError && (error.status === 404 || error.status === 400)) return null;
+      throw error;
+    }
+  }
+
+  private async startNew(body: FlowStartInput | null | undefined): Promise<ServerFlow> {
+    if (!body) throw new Error('There is no flow to resume and none to start.');
+    const key = this.options.startKey;
+    const existing = key ? startsInFlight.get(key) : undefined;
+    if (existing) return existing;
+    const started = this.options.client.start({ ...body, machine: this.options.name });
+    if (key) {
+      startsInFlight.set(key, started);
+      const forget = () => startsInFlight.delete(key);
+      started.then(forget, forget);
+    }
+    return started;
+  }
+
+  /** Pushes while the socket is open; reads every pollMs while it is not (or without a socket). */
+  private follow(flowId: string): void {
+    const socket = this.options.socket;
+    if (socket) {
+      this.unsubscribeSocket = socket.subscribe(flowId, {
+        onEvent: (frame) => this.receive({ flowId: frame.flowId, machine: this.options.name, version: frame.version, state: frame.state, snapshot: frame.snapshot }),
+        onSubscribed: (version) => {
+          if (isAhead(version, this.view.version)) void this.refresh();
+        },
+      });
+      this.unsubscribeStatus = socket.onStatus((status) => {
+        this.update({ connection: status });
+        // back online: an event waiting for its retry goes now
+        if (status === 'open' && this.view.offline) this.retryNow();
+      });
+      this.update({ connection: socket.status });
+    }
+    this.pollTimer = setInterval(() => {
+      if (!socket || socket.status !== 'open') void this.refresh();
+    }, this.options.pollMs ?? 4000);
+  }
+
+  /** A server copy from a push or a read: adopted now, or after the POST in flight answers. */
+  private receive(flow: ServerFlow): void {
+    if (this.inFlight) {
+      this.buffered = latest(this.buffered, flow);
+      return;
+    }
+    this.adopt(flow, false);
+  }
+
+  private pump(): void {
+    if (this.inFlight || this.disposed || !this.queue.length) return;
+    const flowId = this.view.flowId;
+    if (!flowId) return;
+    const event = this.queue.shift()!;
+    this.inFlight = event;
+    void this.post(flowId, event);
+  }
+
+  private async post(flowId: string, event: AnyEvent): Promise<void> {
+    let outcome;
+    try {
+      outcome = await this.options.client.send(flowId, event, this.view.version ?? undefined);
+    } catch (error) {
+      if (this.disposed) return;
+      if (error instanceof FlowApiError && error.retryable) {
+        // kept in flight and posted again with the same expected version: if the first attempt
+        // did land, the retry gets a 409 carrying the flow, so it can never apply twice
+        this.update({ offline: true });
+        this.scheduleRetry(flowId, event);
+        return;
+      }
+      // refused for good (a bad event, a missing flow): drop it and what was queued on top of it
+      this.inFlight = null;
+      this.queue = [];
+      this.buffered = null;
+      this.update({ error: error instanceof Error ? error : new Error(String(error)), offline: false, pending: 0 });
+      // the local copy still shows the refused event: back to the server's
+      const flow = await this.options.client.get(flowId).catch(() => this.serverFlow);
+      if (flow && !this.disposed) this.adopt(flow, true);
+      this.pump();
+      return;
+    }
+    if (this.disposed) return;
+    this.inFlight = null;
+    this.retryAttempt = 0;
+    const pushed = this.buffered;
+    this.buffered = null;
+    if (outcome.status === 'conflict') {
+      this.queue = [];
+      this.update({ offline: false, pending: 0, error: null });
+      this.adopt(latest(outcome.flow, pushed)!, true);
+    } else {
+      this.update({ offline: false, error: null, pending: this.pendingCount() });
+      this.adopt(latest(outcome.flow, pushed)!, false);
+    }
+    this.pump();
+  }
+
+  private scheduleRetry(flowId: string, event: AnyEvent): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    const delay = backoffDelay(this.retryAttempt++, { baseMs: this.options.retry?.baseMs ?? 1000, maxMs: this.options.retry?.maxMs ?? 15_000 });
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (!this.disposed) void this.post(flowId, event);
+    }, delay);
+  }
+
+  private retryNow(): void {
+    const flowId = this.view.flowId;
+    if (!this.retryTimer || !this.inFlight || !flowId) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    void this.post(flowId, this.inFlight);
+  }
+
+  /** Takes the server's copy when it is ahead (or always, after a refusal). */
+  private adopt(flow: ServerFlow, force: boolean): void {
+    if (!force && !isAhead(flow.version, this.view.version)) return;
+    this.serverFlow = flow;
+    this.update({ version: flow.version, serverState: flow.state });
+    if (this.hold) {
+      if (this.hold(flow)) return;
+      this.hold = null;
+      this.update({ held: false });
+      this.replace(flow);
+      return;
+    }
+    const actor = this.view.actor;
+    // the usual case: the server did what this tab predicted, so the actor stays as it is
+    if (!force && actor && !this.queue.length && jsonEqual(actor.getPersistedSnapshot(), flow.snapshot)) return;
+    this.replace(flow);
+  }
+
+  /** A new actor from the server's snapshot, with the events not yet sent replayed on it. */
+  private replace(flow: ServerFlow): void {
+    // the snapshot carries the context, so no input is needed (hence the cast for input-taking machines)
+    const options = { snapshot: flow.snapshot, ...(this.options.inspect ? { inspect: this.options.inspect } : {}) };
+    const actor = (createActor as (logic: AnyStateMachine, options: object) => Actor<TMachine>)(this.options.machine, options);
+    actor.start();
+    this.queue = this.queue.filter((event) => {
+      if (!canAccept(this.options.machine, actor.getSnapshot(), event as never)) return false;
+      actor.send(event as never);
+      return true;
+    });
+    const previous = this.view.actor;
+    this.update({ actor, pending: this.pendingCount() });
+    previous?.stop();
+  }
+
+  private pendingCount(): number {
+    return this.queue.length + (this.inFlight ? 1 : 0);
+  }
+
+  private update(patch: Partial<FlowView<TMachine>>): void {
+    const changed = (Object.keys(patch) as Array<keyof FlowView<TMachine>>).some((key) => patch[key] !== this.view[key]);
+    if (!changed) return;
+    this.view = { ...this.view, ...patch };
+    for (const listener of [...this.listeners]) listener();
+  }
+}
