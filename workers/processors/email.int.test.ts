@@ -50,7 +50,8 @@ describe('email delivery', () => {
     await startWorkers(pool, config, ['email'], { email: emailProcessor });
 
     const id = await queue(pool);
-    await until(async () => (await outboxRow(pool, id))?.status === 'sent');
+    // the row is marked sent inside the job; the job row is completed just after it returns
+    await until(async () => (await outboxRow(pool, id))?.job_status === 'completed');
 
     expect(sink.messages).toHaveLength(1);
     const [mail] = sink.messages;

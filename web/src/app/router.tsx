@@ -29,10 +29,24 @@ export const routes: RouteObject[] = [
       lazyPage('services', async () => (await import('../routes/services')).ServicesPage),
       lazyPage('contact', async () => (await import('../routes/contact')).ContactPage),
       lazyPage('auth', async () => (await import('../routes/auth')).AuthPage),
-      lazyPage('admin/*', async () => (await import('../routes/admin')).AdminPlaceholder),
       lazyPage('payment-success', async () => (await import('../routes/payment-success')).PaymentSuccessPage),
       lazyPage('payment-canceled', async () => (await import('../routes/payment-canceled')).PaymentCanceledPage),
+      lazyPage('diagnostic', async () => (await import('../routes/diagnostic')).DiagnosticPage),
+      lazyPage('results', async () => (await import('../routes/results')).ResultsPage),
+      lazyPage('mirror', async () => (await import('../routes/mirror')).MirrorPage),
       lazyPage('*', async () => (await import('../routes/not-found')).NotFound),
+    ],
+  },
+  // the admin area has its own layout (no public nav) and its code is one lazily loaded chunk
+  {
+    path: 'admin',
+    errorElement: <RouteError />,
+    HydrateFallback: PageFallback,
+    lazy: async () => ({ Component: (await import('../routes/admin')).AdminLayout }),
+    children: [
+      { index: true, lazy: async () => ({ Component: (await import('../routes/admin')).OverviewScreen }) },
+      { path: 'messages', lazy: async () => ({ Component: (await import('../routes/admin')).MessagesScreen }) },
+      { path: '*', lazy: async () => ({ Component: (await import('../routes/admin')).ComingSoonScreen }) },
     ],
   },
 ];

@@ -1,0 +1,315 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdmin } from '../../server/auth/admin-users.js';
+import { seriousAxeViolations } from './axe.js';
+import { launchBrowser } from './browser.js';
+import { DESKTOP, MOBILE, openPage, toast } from './pages.js';
+import { startTestServer, type TestServer } from './server.js';
+
+const PASSWORD = 'a long and correct passphrase';
+const SHOTS = '/tmp/shots-admin';
+const FAILURE = 'Failed to fetch admin data. Please check your credentials and try again.';
+
+interface Counts {
+  totalLeads: number;
+  diagnosticsCompleted: number;
+  mirrorSessions: number;
+  surveyResponses: number;
+  contactMessages: number;
+}
+
+type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+async function signIn(page: Page, url: string, email: string) {
+  await page.goto(`${url}/auth`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL(`${url}/`);
+}
+
+describe('the admin area in a real browser', () => {
+  let browser: Browser;
+  let server: TestServer;
+  let email: string;
+  let signedIn: StorageState;
+  const stamp = Date.now();
+  const leadEmail = `admin-e2e-lead-${stamp}@example.com`;
+  const longMessage = `Hello from the admin test ${stamp}. ` + 'We would like coaching for our whole leadership team, starting next quarter if possible. '.repeat(2);
+  let contactId: string;
+  let otherContactId: string;
+
+  /** A page in a fresh context that already carries the admin's session cookie. */
+  async function adminPage(viewport: { width: number; height: number } = DESKTOP) {
+    const context = await browser.newContext({ viewport, storageState: signedIn, isMobile: viewport.width < 768, hasTouch: viewport.width < 768 });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    return { context, page, errors };
+  }
+
+  async function counts() {
+    const { rows } = await server.pool.query<Counts>(
+      `SELECT (SELECT count(*) FROM leads)::int AS "totalLeads",
+              (SELECT count(*) FROM diagnostic_results)::int AS "diagnosticsCompleted",
+              (SELECT count(*) FROM mirror_sessions)::int AS "mirrorSessions",
+              (SELECT count(*) FROM survey_responses)::int AS "surveyResponses",
+              (SELECT count(*) FROM contact_submissions)::int AS "contactMessages"`,
+    );
+    return rows[0]!;
+  }
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    server = await startTestServer({ privatePrefix: true });
+    browser = await launchBrowser();
+    email = `admin-e2e-${stamp}@example.com`;
+    await createAdmin(server.pool, email, PASSWORD);
+    await server.pool.query("INSERT INTO leads (email, name, source) VALUES ($1, 'Ada Admin-Test', 'e2e-admin')", [leadEmail]);
+    const inserted = await server.pool.query<{ id: string }>(
+      `INSERT INTO contact_submissions (name, email, company, message, created_at)
+       VALUES ('Grace Tester', $1, 'Hopper Labs', $2, now() - interval '1 second'), ('Linus Other', $3, NULL, 'A short unrelated note about a workshop.', now())
+       RETURNING id`,
+      [`grace-${stamp}@example.com`, longMessage, `linus-${stamp}@example.com`],
+    );
+    contactId = inserted.rows[0]!.id;
+    otherContactId = inserted.rows[1]!.id;
+    const { context, page } = await openPage(browser);
+    await signIn(page, server.url, email);
+    signedIn = await context.storageState();
+    await context.close();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('sends a visitor without a session from /admin and /admin/messages to /auth', async () => {
+    const { context, page } = await openPage(browser);
+    await page.goto(`${server.url}/admin`);
+    await page.waitForURL(`${server.url}/auth`);
+    await page.goto(`${server.url}/admin/messages`);
+    await page.waitForURL(`${server.url}/auth`);
+    await context.close();
+  });
+
+  it('shows the five counters from the database, the latest lead and the latest messages cut at 100 characters', async () => {
+    const { context, page, errors } = await adminPage();
+    await page.goto(`${server.url}/admin`);
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await page.getByRole('cell', { name: leadEmail }).waitFor();
+    const expected = await counts();
+    for (const [key, label] of [
+      ['totalLeads', 'Total Leads'],
+      ['diagnosticsCompleted', 'Diagnostics Completed'],
+      ['mirrorSessions', 'Mirror Sessions'],
+      ['surveyResponses', 'Survey Responses'],
+      ['contactMessages', 'Contact Messages'],
+    ] as const) {
+      const counter = page.locator(`[data-counter="${key}"]`);
+      expect(await counter.locator('dt').textContent()).toBe(label);
+      expect(Number((await counter.locator('dd').textContent())!.replace(/,/g, ''))).toBe(expected[key]);
+    }
+    expect(expected.totalLeads).toBeGreaterThanOrEqual(1);
+    expect(expected.contactMessages).toBeGreaterThanOrEqual(2);
+
+    const leads = page.getByRole('region', { name: 'Recent Leads' });
+    expect(await leads.getByRole('row').count()).toBe(1 + Math.min(5, expected.totalLeads));
+    expect(await leads.getByRole('row').filter({ hasText: leadEmail }).textContent()).toContain('e2e-admin');
+    await leads.getByText(`Showing ${Math.min(5, expected.totalLeads)} of ${expected.totalLeads} total leads`).waitFor();
+
+    const messages = page.getByRole('region', { name: 'Recent Messages' });
+    const grace = messages.locator(`[data-message="${contactId}"]`);
+    expect(await grace.textContent()).toContain('Grace Tester');
+    expect(await grace.textContent()).toContain(`grace-${stamp}@example.com`);
+    expect(await grace.textContent()).toContain('Hopper Labs');
+    expect(await grace.getByText(`${longMessage.slice(0, 100)}...`, { exact: true }).count()).toBe(1);
+    expect(await grace.textContent()).not.toContain(longMessage.slice(0, 101));
+    expect(await messages.getByRole('listitem').count()).toBeLessThanOrEqual(3);
+    await messages.getByText('A short unrelated note about a workshop.', { exact: true }).waitFor();
+
+    // the refresh button picks up a new lead
+    const newer = `admin-e2e-newer-${stamp}@example.com`;
+    await server.pool.query("INSERT INTO leads (email, source) VALUES ($1, 'website')", [newer]);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await leads.getByRole('cell', { name: newer }).waitFor();
+    expect(await page.locator('[data-counter="totalLeads"] dd').textContent()).toBe(new Intl.NumberFormat('en-US').format(expected.totalLeads + 1));
+
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/overview-1280.png`, fullPage: true });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the empty texts for empty lists, and the Error toast and retry when the data cannot be fetched', async () => {
+    const { context, page } = await adminPage();
+    // a fresh database is shared with other browser tests, so the empty answer is simulated
+    await page.route('**/api/admin/overview', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ counts: { totalLeads: 0, diagnosticsCompleted: 0, mirrorSessions: 0, surveyResponses: 0, contactMessages: 0 }, recentLeads: [], recentMessages: [] }),
+      }),
+    );
+    await page.goto(`${server.url}/admin`);
+    await page.getByText('No leads captured yet').waitFor();
+    await page.getByText('No messages received yet').waitFor();
+    expect(await page.getByText(/total leads/).count()).toBe(0);
+
+    await page.unroute('**/api/admin/overview');
+    await page.route('**/api/admin/overview', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'boom' }) }),
+    );
+    await page.reload();
+    const error = toast(page, 'Error');
+    await error.waitFor();
+    expect(await error.textContent()).toContain(FAILURE);
+    expect(await error.getAttribute('data-toast')).toBe('destructive');
+    await page.getByRole('button', { name: 'Try again' }).waitFor();
+
+    await page.unroute('**/api/admin/overview');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.locator('[data-counter="totalLeads"] dd').filter({ hasText: /\d/ }).waitFor();
+    await context.close();
+  });
+
+  it('goes to /auth when an admin call answers 401 (the session was lost)', async () => {
+    const { context, page } = await adminPage();
+    await page.goto(`${server.url}/admin`);
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await page.route('**/api/admin/data', (route) =>
+      route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ statusCode: 401, error: 'Unauthorized', message: 'Sign in first' }) }),
+    );
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Messages' }).click();
+    await page.waitForURL(`${server.url}/auth`);
+    await context.close();
+  });
+
+  it('collapses the sidebar to icons with ctrl+B, keeps that in a 7-day cookie across a reload, and shows coming-soon screens', async () => {
+    const { context, page } = await adminPage();
+    await page.goto(`${server.url}/admin`);
+    const sidebar = page.locator('#admin-sidebar');
+    await sidebar.waitFor();
+    expect((await sidebar.boundingBox())!.width).toBe(256);
+    await page.keyboard.press('Control+b');
+    await page.locator('[data-sidebar="collapsed"]').waitFor();
+    await page.waitForFunction(() => document.getElementById('admin-sidebar')!.getBoundingClientRect().width === 48);
+    const cookie = (await context.cookies()).find((c) => c.name === 'sidebar_state')!;
+    expect(cookie.value).toBe('false');
+    expect(cookie.path).toBe('/admin');
+    const days = (cookie.expires - Date.now() / 1000) / 86_400;
+    expect(days).toBeGreaterThan(6.9);
+    expect(days).toBeLessThanOrEqual(7.01);
+    // icons only, still named for assistive technology
+    expect(await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Team-chat Monitor' }).isVisible()).toBe(true);
+    await page.screenshot({ path: `${SHOTS}/collapsed-1280.png` });
+
+    await page.reload();
+    await page.locator('[data-sidebar="collapsed"]').waitFor();
+    expect((await sidebar.boundingBox())!.width).toBe(48);
+    await page.keyboard.press('Meta+b');
+    await page.locator('[data-sidebar="expanded"]').waitFor();
+    expect((await context.cookies()).find((c) => c.name === 'sidebar_state')!.value).toBe('true');
+
+    for (const [label, path] of [
+      ['Leads', '/admin/leads'],
+      ['Integrations', '/admin/integrations'],
+      ['Team-chat Monitor', '/admin/monitor'],
+      ['Jobs', '/admin/jobs'],
+      ['Machines', '/admin/machines'],
+    ] as const) {
+      await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: label }).click();
+      await page.waitForURL(`${server.url}${path}`);
+      await page.getByRole('heading', { level: 1, name: label }).waitFor();
+      await page.getByText('Coming soon').waitFor();
+    }
+    await context.close();
+  });
+
+  it('on a phone the sidebar is an 18rem sheet opened by the toggle', async () => {
+    const { context, page } = await adminPage(MOBILE);
+    await page.goto(`${server.url}/admin`);
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await page.getByRole('cell', { name: leadEmail }).waitFor();
+    await page.screenshot({ path: `${SHOTS}/overview-390.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Toggle sidebar' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Admin menu' });
+    const panel = page.locator('[data-admin-sheet]');
+    await panel.waitFor();
+    expect((await panel.boundingBox())!.width).toBe(288);
+    await page.screenshot({ path: `${SHOTS}/sheet-390.png` });
+    await sheet.getByRole('link', { name: 'Messages' }).click();
+    await page.waitForURL(`${server.url}/admin/messages`);
+    await page.getByRole('heading', { level: 1, name: 'Messages' }).waitFor();
+    await page.locator(`[data-message="${contactId}"]`).waitFor();
+    expect(await sheet.count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/messages-390.png`, fullPage: true });
+    await context.close();
+  });
+
+  it('lists messages in full, filters them by the search box, and stores the handled switch (rolling back on failure)', async () => {
+    const { context, page, errors } = await adminPage();
+    await page.goto(`${server.url}/admin/messages`);
+    await page.getByRole('heading', { level: 1, name: 'Messages' }).waitFor();
+    const grace = page.locator(`[data-message="${contactId}"]`);
+    const linus = page.locator(`[data-message="${otherContactId}"]`);
+    await grace.waitFor();
+    expect(await grace.textContent()).toContain(longMessage.trim());
+
+    const search = page.getByLabel('Search messages');
+    for (const query of ['hopper labs', `GRACE-${stamp}`, 'whole leadership team', 'Grace Tester']) {
+      await search.fill(query);
+      await linus.waitFor({ state: 'detached' });
+      expect(await grace.isVisible()).toBe(true);
+    }
+    await search.fill('workshop');
+    await grace.waitFor({ state: 'detached' });
+    expect(await linus.isVisible()).toBe(true);
+    await search.fill(`nothing-matches-${stamp}`);
+    await page.getByText(`No messages match “nothing-matches-${stamp}”`).waitFor();
+    await search.fill('');
+    await grace.waitFor();
+
+    await page.screenshot({ path: `${SHOTS}/messages-1280.png`, fullPage: true });
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    const handled = grace.getByRole('switch', { name: /Handled/ });
+    expect(await handled.getAttribute('aria-checked')).toBe('false');
+    const saved = page.waitForResponse((response) => response.url().endsWith(`/api/admin/contact/${contactId}/handled`));
+    await handled.click();
+    expect((await saved).status()).toBe(200);
+    expect(await handled.getAttribute('aria-checked')).toBe('true');
+    const row = await server.pool.query('SELECT handled, handled_at FROM contact_submissions WHERE id = $1', [contactId]);
+    expect(row.rows[0].handled).toBe(true);
+    expect(row.rows[0].handled_at).not.toBeNull();
+
+    await page.reload();
+    await grace.getByRole('switch', { name: /Handled/, checked: true }).waitFor();
+
+    // a failed save is rolled back with the Error toast
+    await page.route(`**/api/admin/contact/${contactId}/handled`, (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'boom' }) }),
+    );
+    await grace.getByRole('switch', { name: /Handled/ }).press('Space');
+    await toast(page, 'Error').waitFor();
+    await grace.getByRole('switch', { name: /Handled/, checked: true }).waitFor();
+    expect((await server.pool.query('SELECT handled FROM contact_submissions WHERE id = $1', [contactId])).rows[0].handled).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('signs out from the top bar to /, after which /admin goes to /auth', async () => {
+    const { context, page } = await openPage(browser, DESKTOP);
+    await signIn(page, server.url, email);
+    await page.goto(`${server.url}/admin`);
+    const banner = page.getByRole('banner');
+    await banner.getByText(email).waitFor();
+    await banner.getByRole('button', { name: 'Sign Out' }).click();
+    await page.waitForURL(`${server.url}/`);
+    await page.goto(`${server.url}/admin`);
+    await page.waitForURL(`${server.url}/auth`);
+    await context.close();
+  });
+});

@@ -1,0 +1,232 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './axe.js';
+import { launchBrowser } from './browser.js';
+import { DESKTOP, MOBILE, openPage } from './pages.js';
+import { startTestServer, type TestServer } from './server.js';
+
+const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots-standalone';
+mkdirSync(SHOTS, { recursive: true });
+
+async function shot(page: Page, name: string, width: number) {
+  await page.setViewportSize({ width, height: width < 768 ? MOBILE.height : DESKTOP.height });
+  // a full-page shot of a scrolled page paints the fixed navigation mid-page
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur?.());
+  await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+}
+
+async function shots(page: Page, name: string) {
+  const original = page.viewportSize();
+  for (const width of [MOBILE.width, DESKTOP.width]) await shot(page, name, width);
+  if (original) await page.setViewportSize(original);
+}
+
+const progressText = (page: Page) => page.getByRole('progressbar', { name: 'Diagnostic progress' }).getAttribute('aria-valuetext');
+
+/** Answers the current item of /diagnostic (likert 4, first vignette option with confidence 4, ranking as given). */
+async function answerCurrent(page: Page): Promise<string> {
+  const card = page.locator('main [aria-busy="false"]');
+  await card.waitFor();
+  const ranking = card.getByRole('button', { name: 'Submit Ranking' });
+  const choice = card.getByRole('group', { name: 'Your choice' });
+  if (await ranking.count()) {
+    await ranking.click();
+    return 'ranking';
+  }
+  if (await choice.count()) {
+    await choice.getByRole('button').first().click();
+    const confidence = card.getByRole('group', { name: /Confidence/ });
+    await confidence.waitFor({ timeout: 2_000 }).catch(() => undefined);
+    if (await confidence.count()) {
+      expect(await confidence.getByRole('button').count()).toBe(5);
+      await confidence.getByRole('button').nth(3).click();
+      return 'vignette+confidence';
+    }
+    return 'vignette';
+  }
+  await card.getByRole('button', { name: /^4\b/ }).click();
+  return 'likert';
+}
+
+describe('the standalone diagnostic, results and Mirror pages in a real browser', () => {
+  let browser: Browser;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ privatePrefix: true, logLevel: 'warn' });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('takes the diagnostic through every item to /survey, then /results shows the result and serves the PDF', async () => {
+    const { context, page, problems } = await openPage(browser);
+    // an old id is forgotten when the diagnostic opens
+    await page.goto(`${server.url}/survey`);
+    await page.evaluate(() => localStorage.setItem('hf:diagId', 'stale'));
+    await page.goto(`${server.url}/diagnostic`);
+    await page.getByRole('heading', { level: 1, name: 'Leadership Diagnostic' }).waitFor();
+    await expect.poll(() => progressText(page)).toMatch(/^Item 1 \/ \d+$/);
+    const total = Number((await progressText(page))!.split('/ ')[1]);
+    expect(total).toBeGreaterThan(3);
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('hf:diagId'))).toMatch(/^[0-9a-f-]{36}$/);
+    const diagnosticId = (await page.evaluate(() => localStorage.getItem('hf:diagId')))!;
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shots(page, 'diagnostic-likert');
+
+    const kinds = new Set<string>();
+    for (let item = 1; item <= total; item++) {
+      await expect.poll(() => progressText(page)).toBe(`Item ${item} / ${total}`);
+      if (item === total - 1) await shots(page, 'diagnostic-late');
+      const text = await page.locator('main h2').first().innerText();
+      if ((await page.getByRole('button', { name: 'Submit Ranking' }).count()) > 0) {
+        expect(await page.getByRole('list', { name: /priorities/ }).getByRole('listitem').count()).toBeGreaterThan(1);
+        expect(await seriousAxeViolations(page)).toEqual([]);
+        await shots(page, 'diagnostic-ranking');
+      }
+      kinds.add(await answerCurrent(page));
+      if (item < total) await page.locator('main h2').first().filter({ hasNotText: text }).waitFor();
+    }
+    await page.waitForURL(`${server.url}/survey`);
+    expect([...kinds].sort()).toEqual(['likert', 'ranking', 'vignette+confidence']);
+
+    const answers = await server.pool.query('SELECT item_id, confidence FROM diagnostic_answers WHERE diagnostic_id = $1', [diagnosticId]);
+    expect(answers.rowCount).toBe(total);
+    expect(answers.rows.some((row) => row.confidence === 4)).toBe(true);
+    const stored = await server.pool.query<{ archetype: string }>('SELECT archetype FROM diagnostic_results WHERE diagnostic_id = $1', [diagnosticId]);
+    expect(stored.rowCount).toBe(1);
+
+    await page.goto(`${server.url}/results`);
+    await page.getByRole('heading', { level: 1, name: stored.rows[0]!.archetype }).waitFor();
+    const main = (await page.locator('main').innerText()).replace(/\s+/g, ' ');
+    for (const label of [
+      'Leadership Effectiveness',
+      'Delegation Command',
+      'Trust Building',
+      'Ownership Accountability Detachment',
+      'Vision',
+      'Friction Adaptability',
+    ]) {
+      expect(main).toContain(label);
+    }
+    expect(await page.getByRole('img', { name: /Radar chart/ }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Try Mirror' }).getAttribute('href')).toBe('/mirror');
+    expect(await page.getByRole('link', { name: 'Retake Diagnostic' }).getAttribute('href')).toBe('/diagnostic');
+    const download = page.getByRole('link', { name: /^Download Report/ });
+    expect(await download.getAttribute('target')).toBe('_blank');
+    const href = (await download.getAttribute('href'))!;
+    expect(href).toBe(`/api/reports/${diagnosticId}.pdf`);
+    const pdf = await context.request.get(`${server.url}${href}`);
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()['content-type']).toContain('application/pdf');
+    expect((await pdf.body()).subarray(0, 4).toString('latin1')).toBe('%PDF');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shots(page, 'results');
+    expect(problems.errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it('/results without a stored diagnostic id redirects to /survey; an unknown id shows the empty state', async () => {
+    const { context, page } = await openPage(browser, MOBILE);
+    await page.goto(`${server.url}/results`);
+    await page.waitForURL(`${server.url}/survey`);
+
+    page.on('dialog', (dialog) => void dialog.dismiss());
+    await page.evaluate(() => localStorage.setItem('hf:diagId', '00000000-0000-4000-8000-000000000000'));
+    await page.goto(`${server.url}/results`);
+    await page.getByText('No results found.').waitFor();
+    await context.close();
+  });
+
+  it('the Mirror: five exchanges to Complete, blocking sends while pending, then the save form and its validation', async () => {
+    const { context, page, problems } = await openPage(browser);
+    await page.goto(`${server.url}/mirror`);
+    await page.getByRole('heading', { level: 1, name: 'Mirror Demo' }).waitFor();
+    const main = page.locator('main');
+    await main.getByText('0/5 exchanges').waitFor();
+    await main.getByText(/difficult decision/).first().waitFor();
+    expect(await main.getByRole('checkbox', { name: 'Save this session (optional)' }).isChecked()).toBe(false);
+    const input = page.getByLabel('Your message');
+    const sendButton = page.getByRole('button', { name: 'Send', exact: true });
+    expect(await sendButton.isDisabled()).toBe(true);
+    await input.fill('   ');
+    expect(await sendButton.isDisabled()).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    const messages = [
+      'Whether to restructure my team before the next quarter.',
+      'I worry about losing two senior people who built the current setup.',
+      'I have avoided the conversation because I do not want to look indecisive.',
+      'Honestly, I tend to decide alone and announce it afterwards.',
+      'I could ask the two of them to design the new structure with me.',
+    ];
+    for (const [index, message] of messages.entries()) {
+      await input.fill(message);
+      if (index === 0) await input.press('Enter');
+      else await sendButton.click();
+      // blocked while the reply is pending
+      await main.getByText('The Mirror is reflecting…').waitFor();
+      expect(await input.inputValue()).toBe('');
+      await input.fill('another one');
+      expect(await sendButton.isDisabled()).toBe(true);
+      await input.fill('');
+      if (index === 1) await shots(page, 'mirror-pending');
+      if (index < messages.length - 1) await main.getByText(`${index + 1}/5 exchanges`).waitFor({ timeout: 15_000 });
+    }
+    await main.getByText('Complete', { exact: true }).waitFor({ timeout: 15_000 });
+    await main.getByText('Demo complete! Ready to continue your journey?').waitFor();
+    expect(await page.getByLabel('Your message').count()).toBe(0);
+    const log = page.getByRole('log', { name: 'Conversation with the Mirror' });
+    expect(await log.getByRole('listitem').count()).toBe(11);
+    expect(await page.getByRole('link', { name: 'Contact Us' }).getAttribute('href')).toBe('/contact');
+    await shots(page, 'mirror-complete');
+
+    await page.getByRole('button', { name: 'Take Leadership Assessment' }).click();
+    const form = page.getByRole('form', { name: 'Save Your Mirror Session' });
+    await form.waitFor();
+    await form.getByRole('button', { name: 'Save and continue' }).click();
+    await form.getByText('Please enter a valid email address').waitFor();
+    await form.getByText('Please enter your name').waitFor();
+    expect(await form.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
+    await form.getByLabel('Email').fill('not-an-email');
+    await form.getByLabel('Name').fill('Dana Whitfield');
+    expect(await form.getByText('Please enter your name').count()).toBe(0);
+    await form.getByRole('button', { name: 'Save and continue' }).click();
+    await form.getByText('Please enter a valid email address').waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shots(page, 'mirror-save-form');
+    expect(problems.errors).toEqual([]);
+
+    const email = `mirror-standalone-${Date.now()}@example.com`;
+    await form.getByLabel('Email').fill(email);
+    await form.getByRole('button', { name: 'Save and continue' }).click();
+    const savedTitle = page.getByRole('dialog').locator('h2').first();
+    await savedTitle.waitFor({ timeout: 10_000 });
+    // the saved lead is a known session: the assessment skips its capture step
+    await expect.poll(() => savedTitle.innerText()).not.toBe('Welcome');
+    const lead = await server.pool.query('SELECT name FROM leads WHERE email = $1', [email]);
+    expect(lead.rows[0]?.name).toBe('Dana Whitfield');
+    await context.close();
+  }, 120_000);
+
+  it('the Mirror save form offers Continue without saving, which opens the assessment', async () => {
+    const { context, page } = await openPage(browser, MOBILE);
+    await page.goto(`${server.url}/mirror`);
+    await page.getByRole('heading', { level: 1, name: 'Mirror Demo' }).waitFor();
+    const input = page.getByLabel('Your message');
+    for (let i = 1; i <= 5; i++) {
+      await input.fill(`Exchange number ${i}: I am thinking about how I delegate.`);
+      await input.press('Enter');
+      await page.locator('main').getByText(i < 5 ? `${i}/5 exchanges` : 'Complete', { exact: true }).waitFor({ timeout: 15_000 });
+    }
+    await page.getByRole('button', { name: 'Take Leadership Assessment' }).click();
+    await page.getByRole('button', { name: 'Continue without saving' }).click();
+    await expect.poll(() => page.getByRole('dialog').locator('h2').first().innerText(), { timeout: 10_000 }).toBe('Welcome');
+    await context.close();
+  }, 120_000);
+});

@@ -1,0 +1,121 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useToast } from '../../components/ui';
+import { ApiError, api } from '../../lib/api';
+import { loadSession } from '../../lib/session';
+
+/** Spec section 8: the toast for any admin data failure. */
+export const ADMIN_ERROR_TITLE = 'Error';
+export const ADMIN_ERROR_MESSAGE = 'Failed to fetch admin data. Please check your credentials and try again.';
+
+/** GET /api/admin/overview (server/admin/schemas.ts adminOverviewSchema; dates arrive as ISO strings). */
+export interface AdminOverview {
+  counts: {
+    totalLeads: number;
+    diagnosticsCompleted: number;
+    mirrorSessions: number;
+    surveyResponses: number;
+    contactMessages: number;
+  };
+  recentLeads: Array<{ id: string; email: string; source: string; created_at: string }>;
+  recentMessages: Array<{ id: string; name: string; email: string; company: string | null; message: string; created_at: string }>;
+}
+
+export interface ContactSubmission {
+  id: string;
+  name: string;
+  email: string;
+  company: string | null;
+  message: string;
+  handled: boolean;
+  handled_at: string | null;
+  created_at: string;
+}
+
+/** GET /api/admin/data: only the parts the admin screens read so far. */
+export interface AdminData {
+  contactSubmissions: ContactSubmission[];
+}
+
+/**
+ * What to do when an admin call fails: a 401 means the session is gone, so the visitor goes to
+ * /auth (and the shared session is re-read so the public bar agrees); anything else shows the
+ * spec's 'Error' toast.
+ */
+export function useAdminFailure() {
+  const navigate = useNavigate();
+  const { toast } = useToast();
+  return useCallback(
+    (error: unknown, description: string = ADMIN_ERROR_MESSAGE) => {
+      if (error instanceof ApiError && error.status === 401) {
+        void loadSession();
+        navigate('/auth', { replace: true });
+        return;
+      }
+      toast({ title: ADMIN_ERROR_TITLE, description, variant: 'destructive' });
+    },
+    [navigate, toast],
+  );
+}
+
+export interface AdminResource<T> {
+  data: T | null;
+  /** True while a request is under way (the first load or a refresh). */
+  loading: boolean;
+  failed: boolean;
+  reload: () => void;
+  /** Replaces the loaded data locally (optimistic updates). */
+  update: (change: (current: T) => T) => void;
+}
+
+/** Loads an admin endpoint on mount and on reload(); failures go through useAdminFailure. */
+export function useAdminResource<T>(path: string): AdminResource<T> {
+  const fail = useAdminFailure();
+  const failRef = useRef(fail);
+  failRef.current = fail;
+  const [data, setData] = useState<T | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [failed, setFailed] = useState(false);
+  const [generation, setGeneration] = useState(0);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setLoading(true);
+    api<T>(path, { signal: controller.signal }).then(
+      (answer) => {
+        setData(answer);
+        setFailed(false);
+        setLoading(false);
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        setFailed(true);
+        setLoading(false);
+        failRef.current(error);
+      },
+    );
+    return () => controller.abort();
+  }, [path, generation]);
+
+  const reload = useCallback(() => setGeneration((n) => n + 1), []);
+  const update = useCallback((change: (current: T) => T) => setData((current) => (current === null ? current : change(current))), []);
+  return { data, loading, failed, reload, update };
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+export function formatDate(iso: string): string {
+  return dateFormat.format(new Date(iso));
+}
+
+export function formatDateTime(iso: string): string {
+  return dateTimeFormat.format(new Date(iso));
+}
+
+/** Spec section 9: message previews are cut at 100 characters, plus an ellipsis. */
+export const MESSAGE_PREVIEW_LENGTH = 100;
+
+export function preview(message: string): string {
+  return message.length > MESSAGE_PREVIEW_LENGTH ? `${message.slice(0, MESSAGE_PREVIEW_LENGTH)}...` : message;
+}

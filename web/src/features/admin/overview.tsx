@@ -1,0 +1,139 @@
+import { formatDate, preview, useAdminResource, type AdminOverview } from './api';
+import { EmptyState, ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states';
+
+const COUNTERS: Array<{ key: keyof AdminOverview['counts']; label: string }> = [
+  { key: 'totalLeads', label: 'Total Leads' },
+  { key: 'diagnosticsCompleted', label: 'Diagnostics Completed' },
+  { key: 'mirrorSessions', label: 'Mirror Sessions' },
+  { key: 'surveyResponses', label: 'Survey Responses' },
+  { key: 'contactMessages', label: 'Contact Messages' },
+];
+
+const numberFormat = new Intl.NumberFormat('en-US');
+
+function Counters({ counts }: { counts: AdminOverview['counts'] | null }) {
+  return (
+    <dl className="grid grid-cols-2 gap-4 lg:grid-cols-5">
+      {COUNTERS.map(({ key, label }, index) => (
+        <div
+          key={key}
+          data-counter={key}
+          className={`flex flex-col-reverse justify-between gap-2 rounded-3xl border p-5 shadow-soft ${index === 0 ? 'col-span-2 border-ink bg-ink text-white lg:col-span-1' : 'border-line bg-white'}`}
+        >
+          <dt className={`text-sm font-medium ${index === 0 ? 'text-mist' : 'text-muted'}`}>{label}</dt>
+          <dd className={`font-serif text-4xl tracking-tight ${index === 0 ? 'text-brass-light' : 'text-ink'}`}>
+            {counts ? numberFormat.format(counts[key]) : <Skeleton className="h-10 w-16" />}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function RecentLeads({ overview }: { overview: AdminOverview }) {
+  const { recentLeads, counts } = overview;
+  return (
+    <Panel
+      title="Recent Leads"
+      id="recent-leads"
+      footer={recentLeads.length > 0 ? `Showing ${recentLeads.length} of ${counts.totalLeads} total leads` : undefined}
+    >
+      {recentLeads.length === 0 ? (
+        <EmptyState>No leads captured yet</EmptyState>
+      ) : (
+        <div className="-mx-2">
+          <table className="w-full table-fixed text-left text-sm">
+            <thead>
+              <tr className="text-xs tracking-wider text-muted uppercase">
+                <th scope="col" className="px-2 py-2 font-semibold">Email</th>
+                <th scope="col" className="hidden w-28 px-2 py-2 font-semibold sm:table-cell">Source</th>
+                <th scope="col" className="w-28 px-2 py-2 text-right font-semibold">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {recentLeads.map((lead) => (
+                <tr key={lead.id} className="border-t border-line/70">
+                  <td className="px-2 py-3" title={lead.email}>
+                    <span className="block truncate font-medium text-ink">{lead.email}</span>
+                    <span className="mt-1 block text-xs text-muted sm:hidden">{lead.source}</span>
+                  </td>
+                  <td className="hidden px-2 py-3 sm:table-cell">
+                    <span className="inline-block max-w-full truncate rounded-full bg-sand px-2.5 py-0.5 align-middle text-xs font-medium text-ink">{lead.source}</span>
+                  </td>
+                  <td className="px-2 py-3 text-right whitespace-nowrap text-muted">
+                    <time dateTime={lead.created_at}>{formatDate(lead.created_at)}</time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Panel>
+  );
+}
+
+function RecentMessages({ overview }: { overview: AdminOverview }) {
+  const { recentMessages } = overview;
+  return (
+    <Panel title="Recent Messages" id="recent-messages">
+      {recentMessages.length === 0 ? (
+        <EmptyState>No messages received yet</EmptyState>
+      ) : (
+        <ul className="divide-y divide-line/70">
+          {recentMessages.map((message) => (
+            <li key={message.id} className="py-3 first:pt-0 last:pb-0" data-message={message.id}>
+              <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+                <p className="font-semibold text-ink">{message.name}</p>
+                <time dateTime={message.created_at} className="text-xs text-muted">
+                  {formatDate(message.created_at)}
+                </time>
+              </div>
+              <p className="text-sm text-muted">
+                {message.email}
+                {message.company && <> · {message.company}</>}
+              </p>
+              <p className="mt-1.5 text-sm leading-relaxed break-words text-ink">{preview(message.message)}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Panel>
+  );
+}
+
+function PanelSkeleton({ title, id }: { title: string; id: string }) {
+  return (
+    <Panel title={title} id={id}>
+      <div className="flex flex-col gap-3 py-2" aria-busy="true">
+        <Skeleton className="h-5 w-full" />
+        <Skeleton className="h-5 w-5/6" />
+        <Skeleton className="h-5 w-2/3" />
+      </div>
+    </Panel>
+  );
+}
+
+/** /admin: the five counters and the latest leads and messages (spec section 2). */
+export function OverviewScreen() {
+  const { data, loading, failed, reload } = useAdminResource<AdminOverview>('/api/admin/overview');
+  return (
+    <>
+      <title>Overview | Admin | Leadership Coaching</title>
+      <ScreenHeader title="Overview" description="Your funnel at a glance." actions={<RefreshButton loading={loading} onClick={reload} />} />
+      {failed && !data ? (
+        <ErrorState onRetry={reload} />
+      ) : (
+        <div className="flex flex-col gap-6" aria-busy={loading}>
+          <section aria-label="Counters">
+            <Counters counts={data?.counts ?? null} />
+          </section>
+          <div className="grid gap-6 lg:grid-cols-2">
+            {data ? <RecentLeads overview={data} /> : <PanelSkeleton title="Recent Leads" id="recent-leads" />}
+            {data ? <RecentMessages overview={data} /> : <PanelSkeleton title="Recent Messages" id="recent-messages" />}
+          </div>
+        </div>
+      )}
+    </>
+  );
+}

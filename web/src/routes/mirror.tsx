@@ -1,0 +1,255 @@
+import { useMachine } from '@xstate/react';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Button, ButtonLink, Card, Eyebrow, Field, cx } from '../components/ui';
+import { post } from '../lib/api';
+import { isSimpleEmail, hasText } from '../../../machines/protocol/common';
+import { useAssessment } from '../features/assessment/launcher';
+import { rememberEmail, rememberLeadSession } from '../features/assessment/browser-storage';
+import { standaloneMirror } from '../features/standalone/mirror-machine';
+
+/**
+ * `/mirror`: the Mirror chat demo (spec sections 2, 4 and 9): five exchanges, replies revealed
+ * after 1.5 s (1 s for the fallback), then the way on to the assessment or to contact.
+ */
+export function MirrorPage() {
+  const [snapshot, send] = useMachine(standaloneMirror);
+  const { context } = snapshot;
+  const [text, setText] = useState('');
+  const [saving, setSaving] = useState(false);
+  const log = useRef<HTMLDivElement>(null);
+  const complete = snapshot.matches('complete');
+  const pending = snapshot.matches('awaitingReply') || snapshot.matches('revealing');
+  const canSend = snapshot.matches('chatting') && hasText(text);
+
+  useEffect(() => {
+    const list = log.current;
+    if (list) list.scrollTop = list.scrollHeight;
+  }, [context.messages.length, pending]);
+
+  const submit = () => {
+    if (!canSend) return;
+    send({ type: 'SEND', text: text.trim() });
+    setText('');
+  };
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    submit();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  };
+
+  return (
+    <>
+      <title>Mirror Demo | Leadership Coaching</title>
+      <section aria-labelledby="mirror-title" className="min-h-screen bg-sand px-5 pt-28 pb-20 sm:px-8 sm:pt-36">
+        <div className="mx-auto flex max-w-3xl flex-col gap-8">
+          <header className="flex flex-col gap-4">
+            <Eyebrow>The Decision Mirror</Eyebrow>
+            <div className="flex flex-wrap items-end justify-between gap-3">
+              <h1 id="mirror-title" className="font-serif text-4xl text-balance text-ink sm:text-5xl">
+                Mirror Demo
+              </h1>
+              <p className="rounded-full border border-ink/15 bg-white/70 px-4 py-1.5 text-sm font-semibold text-ink tabular-nums" aria-live="polite">
+                {complete ? 'Complete' : `${context.turn}/5 exchanges`}
+              </p>
+            </div>
+            <p className="max-w-2xl text-lg leading-relaxed text-muted">
+              Five short exchanges. The Mirror does not give advice: it asks the questions that show how you decide.
+            </p>
+          </header>
+
+          <Card padding="md" className="gap-5">
+            <div
+              ref={log}
+              role="log"
+              aria-live="polite"
+              aria-label="Conversation with the Mirror"
+              tabIndex={0}
+              className="max-h-[55vh] min-h-64 overflow-y-auto rounded-2xl bg-paper p-4 sm:p-5"
+            >
+              <ol className="flex flex-col gap-3">
+              {context.messages.map((message, index) => (
+                <li key={index} className={cx('flex', message.role === 'user' ? 'justify-end' : 'justify-start')}>
+                  <p
+                    className={cx(
+                      'max-w-[85%] rounded-2xl px-4 py-3 text-[0.95rem] leading-relaxed whitespace-pre-wrap',
+                      message.role === 'user' ? 'rounded-br-md bg-ink text-white' : 'rounded-bl-md border border-line bg-white text-ink',
+                    )}
+                  >
+                    <span className="sr-only">{message.role === 'user' ? 'You: ' : 'Mirror: '}</span>
+                    {message.content}
+                  </p>
+                </li>
+              ))}
+              {pending && (
+                <li className="flex justify-start">
+                  <p className="flex items-center gap-1.5 rounded-2xl rounded-bl-md border border-line bg-white px-4 py-3.5">
+                    <span className="sr-only">The Mirror is reflecting…</span>
+                    {[0, 1, 2].map((dot) => (
+                      <span key={dot} className="size-2 animate-pulse rounded-full bg-brass-deep motion-reduce:animate-none" aria-hidden="true" />
+                    ))}
+                  </p>
+                </li>
+              )}
+              </ol>
+            </div>
+
+            {complete ? (
+              <CompletePanel saving={saving} setSaving={setSaving} sessionId={context.sessionId} />
+            ) : (
+              <form onSubmit={onSubmit} className="flex flex-col gap-3">
+                <label htmlFor="mirror-input" className="text-sm font-medium text-ink">
+                  Your message
+                </label>
+                <textarea
+                  id="mirror-input"
+                  rows={3}
+                  maxLength={4000}
+                  value={text}
+                  onChange={(e) => setText(e.target.value)}
+                  onKeyDown={onKeyDown}
+                  placeholder="Type your answer. Enter sends, Shift+Enter adds a line."
+                  className="block w-full resize-none rounded-2xl border border-line bg-white px-4 py-3 text-base text-ink placeholder:text-muted hover:border-ink/40 focus:border-ink"
+                />
+                <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
+                  <label className="flex items-center gap-2 text-sm text-ink">
+                    <input
+                      type="checkbox"
+                      checked={context.save}
+                      onChange={(e) => send({ type: 'SET_SAVE', save: e.target.checked })}
+                      className="size-4 accent-ink"
+                    />
+                    Save this session (optional)
+                  </label>
+                  <Button type="submit" disabled={!canSend}>
+                    Send
+                  </Button>
+                </div>
+              </form>
+            )}
+          </Card>
+        </div>
+      </section>
+    </>
+  );
+}
+
+function CompletePanel({ saving, setSaving, sessionId }: { saving: boolean; setSaving: (on: boolean) => void; sessionId: string | null }) {
+  const assessment = useAssessment();
+  const [capturing, setCapturing] = useState(false);
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [errors, setErrors] = useState<{ email?: string; name?: string; form?: string }>({});
+  const formHeading = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    if (capturing) formHeading.current?.focus();
+  }, [capturing]);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (saving) return;
+    const found: typeof errors = {};
+    if (!isSimpleEmail(email)) found.email = 'Please enter a valid email address';
+    if (!hasText(name)) found.name = 'Please enter your name';
+    setErrors(found);
+    if (found.email || found.name) return;
+    setSaving(true);
+    try {
+      const lead = await post<{ leadId: string; email: string; name: string }>('/api/leads', { email: email.trim(), name: name.trim(), source: 'mirror' });
+      rememberEmail(lead.email);
+      rememberLeadSession({
+        source: 'direct',
+        leadToken: null,
+        leadId: lead.leadId,
+        email: lead.email,
+        name: lead.name,
+        assessmentCompleted: false,
+        surveyCompleted: false,
+        mirrorSessionId: sessionId,
+        paymentIntentId: null,
+      });
+      setCapturing(false);
+      assessment.open();
+    } catch (error) {
+      setErrors({ form: error instanceof Error ? error.message : 'Something went wrong. Please try again.' });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <div className="flex flex-col gap-5 rounded-2xl border border-brass/60 bg-sand p-5 sm:p-6">
+      <p className="font-serif text-2xl text-ink" role="status">
+        Demo complete! Ready to continue your journey?
+      </p>
+      <div className="flex flex-col gap-3 sm:flex-row">
+        <Button size="lg" onClick={() => setCapturing(true)} aria-expanded={capturing} aria-controls="mirror-save">
+          Take Leadership Assessment
+        </Button>
+        <ButtonLink to="/contact" variant="secondary" size="lg">
+          Contact Us
+        </ButtonLink>
+      </div>
+      {capturing && (
+        <form id="mirror-save" onSubmit={save} noValidate aria-labelledby="mirror-save-title" className="flex flex-col gap-5 rounded-2xl border border-line bg-white p-5 sm:p-6">
+          <div className="flex flex-col gap-2">
+            <h2 id="mirror-save-title" ref={formHeading} tabIndex={-1} className="font-serif text-2xl text-ink focus:outline-none">
+              Save Your Mirror Session
+            </h2>
+            <p className="leading-relaxed text-muted">Leave your details and we will keep this conversation with your assessment.</p>
+          </div>
+          {errors.form && (
+            <p role="alert" className="rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+              {errors.form}
+            </p>
+          )}
+          <div className="grid gap-5 sm:grid-cols-2">
+            <Field
+              label="Email"
+              type="email"
+              autoComplete="email"
+              value={email}
+              error={errors.email ?? null}
+              disabled={saving}
+              onChange={(e) => {
+                setEmail(e.target.value);
+                if (errors.email) setErrors({ ...errors, email: undefined });
+              }}
+            />
+            <Field
+              label="Name"
+              autoComplete="name"
+              value={name}
+              error={errors.name ?? null}
+              disabled={saving}
+              onChange={(e) => {
+                setName(e.target.value);
+                if (errors.name) setErrors({ ...errors, name: undefined });
+              }}
+            />
+          </div>
+          <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+            <Button type="submit" loading={saving} loadingText="Saving…">
+              Save and continue
+            </Button>
+            <Button
+              variant="ghost"
+              disabled={saving}
+              onClick={() => {
+                setCapturing(false);
+                assessment.open();
+              }}
+            >
+              Continue without saving
+            </Button>
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}
