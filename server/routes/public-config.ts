@@ -12,17 +12,27 @@ const publicConfigSchema = z.object({
   depositCents: z.number().int(),
   /** 'llm' when an OpenAI-compatible endpoint answers the Mirror, else the built-in engine. */
   mirrorEngine: z.enum(['llm', 'built-in']),
+  /** The scheduling page the coach set in Integrations (enabled and saved), or null. */
+  bookingUrl: z.string().nullable(),
 });
 
 /** GET /api/config: what the browser needs to know about this deployment; never a secret. */
 export async function publicConfigRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/config',
-    { schema: { summary: 'Public settings of this deployment (payment mode, deposit)', tags: ['site'], response: { 200: publicConfigSchema } } },
-    async () => ({
-      paymentMode: deps.config.STRIPE_SECRET_KEY ? ('stripe' as const) : ('test' as const),
-      depositCents: DEPOSIT_CENTS,
-      mirrorEngine: deps.config.MIRROR_LLM_BASE_URL && deps.config.MIRROR_LLM_MODEL ? ('llm' as const) : ('built-in' as const),
-    }),
+    { schema: { summary: 'Public settings of this deployment (payment mode, deposit, Mirror engine, booking page)', tags: ['site'], response: { 200: publicConfigSchema } } },
+    async () => {
+      const scheduling = await deps.pool.query<{ value: string }>(
+        "SELECT value FROM integration_settings WHERE key = 'scheduling' AND enabled AND configured",
+      );
+      const bookingUrl = scheduling.rows[0]?.value ?? null;
+      return {
+        paymentMode: deps.config.STRIPE_SECRET_KEY ? ('stripe' as const) : ('test' as const),
+        depositCents: DEPOSIT_CENTS,
+        mirrorEngine: deps.config.MIRROR_LLM_BASE_URL && deps.config.MIRROR_LLM_MODEL ? ('llm' as const) : ('built-in' as const),
+        // only a web address is ever linked to
+        bookingUrl: bookingUrl && /^https?:\/\//.test(bookingUrl) ? bookingUrl : null,
+      };
+    },
   );
 }

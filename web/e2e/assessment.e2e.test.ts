@@ -18,8 +18,15 @@ mkdirSync(SHOTS, { recursive: true });
 let server: AssessmentServer;
 let browser: Browser;
 
+/** The booking page the coach saved in Integrations; the deposit's next step links to it. */
+const BOOKING_URL = 'https://cal.example.com/coach/strategy-session';
+
 beforeAll(async () => {
   server = await startAssessmentServer();
+  await server.pool.query(
+    "INSERT INTO integration_settings (key, enabled, configured, value) VALUES ('scheduling', true, true, $1) ON CONFLICT (key) DO UPDATE SET value = $1",
+    [BOOKING_URL],
+  );
   browser = await launchBrowser();
 });
 
@@ -212,6 +219,7 @@ describe('the assessment modal in a real browser', () => {
         await shot('payment-success');
         const booking = dialog.getByRole('link', { name: /Book your 45-minute strategy session/ });
         const href = new URL((await booking.getAttribute('href'))!);
+        expect(`${href.origin}${href.pathname}`).toBe(BOOKING_URL);
         expect(href.searchParams.get('email')).toBe(email);
         expect(href.searchParams.get('name')).toBe('Morgan Reyes');
         expect(await page.evaluate(() => localStorage.getItem('payment_type'))).toBe('deposit');

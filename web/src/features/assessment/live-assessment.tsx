@@ -318,6 +318,7 @@ function FlowScreens({
           notice={context.notice}
           visitor={visitor}
           depositCents={depositCents}
+          bookingUrl={config?.bookingUrl ?? null}
           onBook={() => send({ type: 'BOOK_SESSION' })}
         />
       );

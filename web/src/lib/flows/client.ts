@@ -50,6 +50,8 @@ export interface PublicConfig {
   paymentMode: 'stripe' | 'test';
   depositCents: number;
   mirrorEngine: 'llm' | 'built-in';
+  /** The scheduling page the coach set in the admin's Integrations, or null. */
+  bookingUrl: string | null;
 }
 
 export interface FlowClientOptions {
@@ -147,6 +149,7 @@ export function createFlowClient(options: FlowClientOptions = {}): FlowClient {
         paymentMode: json.paymentMode === 'stripe' ? 'stripe' : 'test',
         depositCents: typeof json.depositCents === 'number' ? json.depositCents : 25_000,
         mirrorEngine: json.mirrorEngine === 'llm' ? 'llm' : 'built-in',
+        bookingUrl: typeof json.bookingUrl === 'string' ? json.bookingUrl : null,
       };
     },
     async purgeTestLeads() {

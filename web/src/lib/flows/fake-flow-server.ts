@@ -99,7 +99,7 @@ export class FakeFlowServer {
       return applied ? { status: 'applied', flow: applied } : { status: 'conflict', flow: this.response(flowId), message: `${event.type} is not allowed` };
     },
     createPayment: async () => ({ mode: 'test', paymentIntentId: 'pi_test' }),
-    config: async () => ({ paymentMode: 'test', depositCents: 25_000, mirrorEngine: 'built-in' }),
+    config: async () => ({ paymentMode: 'test', depositCents: 25_000, mirrorEngine: 'built-in', bookingUrl: null }),
     purgeTestLeads: async () => 0,
     resubmitAssessment: async () => {},
   };

@@ -296,6 +296,7 @@ export function PaymentSuccessStep({
   notice,
   visitor,
   depositCents,
+  bookingUrl,
   onBook,
 }: {
   purpose: PaymentPurpose | null;
@@ -303,6 +304,7 @@ export function PaymentSuccessStep({
   notice: Notice | null;
   visitor: { name: string | null; email: string | null };
   depositCents: number;
+  bookingUrl: string | null;
   onBook: () => void;
 }) {
   const homework = purpose === 'paid_homework';
@@ -322,7 +324,7 @@ export function PaymentSuccessStep({
               ? 'Your booking page opened in a new tab. Choose a time that suits you; we look forward to meeting you.'
               : 'One last step: choose a time for your session. Your name and email are already filled in.'}
           </p>
-          <OutLink href={schedulingUrl(visitor)} onClick={onBook} variant={booked ? 'secondary' : 'primary'}>
+          <OutLink href={schedulingUrl(visitor, bookingUrl)} onClick={onBook} variant={booked ? 'secondary' : 'primary'}>
             Book your 45-minute strategy session
           </OutLink>
         </>
