@@ -14,6 +14,9 @@ import { security } from './plugins/security.js';
 import { staticSite } from './plugins/static-site.js';
 import { websocketEndpoint } from './plugins/websocket.js';
 import { adminRoutes } from './routes/admin.js';
+import { adminIntegrationRoutes } from './routes/admin-integrations.js';
+import { adminJobRoutes } from './routes/admin-jobs.js';
+import { adminLeadRoutes } from './routes/admin-leads.js';
 import { authRoutes } from './routes/auth.js';
 import { clientLogRoutes } from './routes/client-log.js';
 import { contactRoutes } from './routes/contact.js';
@@ -72,6 +75,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicConfigRoutes,
     authRoutes,
     adminRoutes,
+    adminLeadRoutes,
+    adminIntegrationRoutes,
+    adminJobRoutes,
     paymentRoutes,
     contactRoutes,
     reportRoutes,
