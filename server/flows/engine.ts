@@ -17,6 +17,7 @@ import { insertJob, type NewJob } from '../queues/outbox.js';
 import type { QueuedJob } from '../queues/direct.js';
 import type { FlowPush } from './push.js';
 import { serverView } from './server-view.js';
+import { queueLeadEventWebhooks } from '../integrations/lead-events.js';
 
 /** An event to apply; a function when its schema depends on the flow's machine, known only once locked. */
 export type EventSource =
@@ -101,6 +102,7 @@ export class FlowTx {
     const written: FlowRow = { ...updated.rows[0]!, snapshot: persisted };
     const flow = toResponse(written);
     this.pushes.push({ ...flow, origin, event });
+    await queueLeadEventWebhooks(this, written, event); // the integrations' outgoing webhooks, in this transaction
     const followUps = await runEffects(this, written, actions);
     let latest = flow;
     for (const followUp of followUps.slice(0, MAX_FOLLOW_UPS)) {

@@ -1,5 +1,62 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAdmin } from '../auth/guard.js';
+import { errorBodySchema } from '../auth/schemas.js';
+import {
+  INTEGRATION_KEYS,
+  IntegrationInputError,
+  integrationSchema,
+  integrationUpdateSchema,
+  listIntegrations,
+  saveIntegration,
+} from '../integrations/settings.js';
 import type { RouteDeps } from './deps.js';
 
-/** Placeholder: integration settings stored on the server (issue 6). */
-export async function adminIntegrationRoutes(_app: FastifyInstance, _deps: RouteDeps): Promise<void> {}
+const guarded = { 401: errorBodySchema, 403: errorBodySchema };
+
+/**
+ * The Integrations screen's settings, stored on the server. Secrets (the automation and chat
+ * webhook URLs, the email-marketing API key) are write-only: read back masked, kept when a save
+ * leaves the value out. Analytics is built in and cannot be changed.
+ */
+export async function adminIntegrationRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  app.addHook('onRequest', requireAdmin(deps.pool));
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
+  api.get(
+    '/api/admin/integrations',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Every integration card: enabled, configured and its value (secrets masked)',
+        response: { 200: z.object({ integrations: integrationSchema.array() }), ...guarded },
+      },
+    },
+    async () => ({ integrations: await listIntegrations(deps.pool) }),
+  );
+
+  api.put(
+    '/api/admin/integrations/:key',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Turn a card on or off and set its value (a blank value clears it; an omitted one keeps it)',
+        params: z.object({ key: z.enum(INTEGRATION_KEYS) }),
+        body: integrationUpdateSchema,
+        response: { 200: integrationSchema, 400: errorBodySchema, ...guarded },
+      },
+    },
+    async (request, reply) => {
+      try {
+        return await saveIntegration(deps.pool, request.params.key, request.body, request.admin!.id);
+      } catch (error) {
+        if (!(error instanceof IntegrationInputError)) throw error;
+        return reply.status(400).send({ statusCode: 400, error: 'Bad Request', message: error.message });
+      }
+    },
+  );
+}

@@ -1,5 +1,87 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { adminJobSchema, jobsPageSchema, jobsQuerySchema, jobsSummary, jobsSummarySchema, listJobs, retryJob } from '../admin/jobs.js';
+import { machinesOverview, machinesSchema } from '../admin/machines.js';
+import { idParamsSchema } from '../admin/schemas.js';
+import { requireAdmin } from '../auth/guard.js';
+import { errorBodySchema } from '../auth/schemas.js';
+import { closeQueues, openQueues } from '../queues/queues.js';
 import type { RouteDeps } from './deps.js';
 
-/** Placeholder: the job queues and the flow machines for ops (issue 6). */
-export async function adminJobRoutes(_app: FastifyInstance, _deps: RouteDeps): Promise<void> {}
+const guarded = { 401: errorBodySchema, 403: errorBodySchema };
+
+/** Ops: the job queues (counts, rows, retry) and the flow machines with their live state counts (issue 6). */
+export async function adminJobRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  app.addHook('onRequest', requireAdmin(deps.pool));
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+  // Queue objects on the shared producer connection: counting and removing, never processing
+  const queues = openQueues(deps.redis, deps.config.QUEUE_PREFIX);
+  // Redis being down is answered in the summary (redis: 'down'); the connection's errors are not news
+  for (const queue of Object.values(queues)) queue.on('error', (error) => app.log.debug({ err: error }, 'admin jobs queue connection error'));
+  app.addHook('onClose', () => closeQueues(queues));
+
+  api.get(
+    '/api/admin/jobs/summary',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "Jobs per queue and status from the outbox, with BullMQ's live counts (redis: 'down' when Redis does not answer)",
+        response: { 200: jobsSummarySchema, ...guarded },
+      },
+    },
+    () => jobsSummary(deps.pool, queues),
+  );
+
+  api.get(
+    '/api/admin/jobs',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Job rows, newest first, filtered by queue and status, 25 per page',
+        querystring: jobsQuerySchema,
+        response: { 200: jobsPageSchema, 400: errorBodySchema, ...guarded },
+      },
+    },
+    (request) => listJobs(deps.pool, request.query),
+  );
+
+  api.post(
+    '/api/admin/jobs/:id/retry',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Run a failed job again, once: its attempts reset and it goes back through the outbox (409 unless failed)',
+        params: idParamsSchema,
+        response: { 200: adminJobSchema, 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 503: errorBodySchema, ...guarded },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await retryJob(deps.pool, queues, request.params.id);
+      if ('missing' in outcome) {
+        return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `No job with id ${request.params.id}` });
+      }
+      if ('notFailed' in outcome) {
+        return reply.status(409).send({ statusCode: 409, error: 'Conflict', message: `Only a failed job can be retried; this one is ${outcome.notFailed}` });
+      }
+      if ('redisDown' in outcome) {
+        return reply.status(503).send({ statusCode: 503, error: 'Service Unavailable', message: 'The job queue is not reachable; the job stays failed. Try again shortly.' });
+      }
+      return outcome.job;
+    },
+  );
+
+  api.get(
+    '/api/admin/machines',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Each flow machine: its states and transitions from the definition, the flows now in each state, events per minute over the last hour',
+        response: { 200: machinesSchema, ...guarded },
+      },
+    },
+    () => machinesOverview(deps.pool),
+  );
+}

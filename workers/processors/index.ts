@@ -10,6 +10,7 @@ import { gradingProcessor } from './grading.js';
 import { homeworkProcessor } from './homework.js';
 import { mirrorProcessor } from './mirror.js';
 import { timersProcessor } from './timers.js';
+import { webhooksProcessor } from './webhooks.js';
 
 /** What a processor gets besides its job. */
 export interface ProcessorContext {
@@ -38,4 +39,5 @@ export const processors: Partial<Record<QueueName, QueueProcessor>> = {
   email: emailProcessor,
   mirror: mirrorProcessor,
   timers: timersProcessor,
+  webhooks: webhooksProcessor,
 };

@@ -46,6 +46,11 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, lazy: async () => ({ Component: (await import('../routes/admin')).OverviewScreen }) },
       { path: 'messages', lazy: async () => ({ Component: (await import('../routes/admin')).MessagesScreen }) },
+      { path: 'leads', lazy: async () => ({ Component: (await import('../features/admin/leads')).LeadsScreen }) },
+      { path: 'leads/:id', lazy: async () => ({ Component: (await import('../features/admin/leads-detail')).LeadDetailScreen }) },
+      { path: 'integrations', lazy: async () => ({ Component: (await import('../features/admin/integrations')).IntegrationsScreen }) },
+      { path: 'jobs', lazy: async () => ({ Component: (await import('../features/admin/jobs')).JobsScreen }) },
+      { path: 'machines', lazy: async () => ({ Component: (await import('../features/admin/machines')).MachinesScreen }) },
       { path: '*', lazy: async () => ({ Component: (await import('../routes/admin')).ComingSoonScreen }) },
     ],
   },

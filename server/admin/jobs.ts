@@ -1,0 +1,164 @@
+import type { Queue } from 'bullmq';
+import type pg from 'pg';
+import { z } from 'zod';
+import { JOBS_CHANNEL } from '../queues/outbox.js';
+import { QUEUE_NAMES, type QueueName } from '../queues/names.js';
+import type { Queues } from '../queues/queues.js';
+
+/** The statuses a job row moves through (the jobs table's CHECK constraint). */
+export const JOB_STATUSES = ['pending', 'enqueued', 'active', 'completed', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** Rows per page of the jobs table. */
+export const JOBS_PAGE_SIZE = 25;
+/** How long the summary waits for Redis before answering the database's counts alone. */
+const REDIS_TIMEOUT_MS = 1_500;
+
+const statusCounts = z.object(Object.fromEntries(JOB_STATUSES.map((status) => [status, z.number().int()])) as Record<JobStatus, z.ZodNumber>);
+
+export const bullCountsSchema = z.object({
+  waiting: z.number().int(),
+  active: z.number().int(),
+  delayed: z.number().int(),
+  failed: z.number().int(),
+});
+
+export const jobsSummarySchema = z.object({
+  redis: z.enum(['up', 'down']),
+  queues: z.array(
+    z.object({
+      queue: z.enum(QUEUE_NAMES),
+      counts: statusCounts,
+      total: z.number().int(),
+      /** BullMQ's own live counts; null when Redis did not answer. */
+      bull: bullCountsSchema.nullable(),
+    }),
+  ),
+});
+
+export const adminJobSchema = z.object({
+  id: z.uuid(),
+  queue: z.enum(QUEUE_NAMES),
+  name: z.string(),
+  status: z.enum(JOB_STATUSES),
+  attempts: z.number().int(),
+  max_attempts: z.number().int(),
+  last_error: z.string().nullable(),
+  created_at: z.date(),
+  finished_at: z.date().nullable(),
+  lead_id: z.uuid().nullable(),
+  flow_id: z.uuid().nullable(),
+});
+
+export const jobsQuerySchema = z.object({
+  queue: z.enum(QUEUE_NAMES).optional(),
+  status: z.enum(JOB_STATUSES).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+});
+
+export const jobsPageSchema = z.object({
+  jobs: z.array(adminJobSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+
+type JobsSummary = z.infer<typeof jobsSummarySchema>;
+export type AdminJob = z.infer<typeof adminJobSchema>;
+type JobsPage = z.infer<typeof jobsPageSchema>;
+
+const JOB_COLUMNS = 'id, queue, name, status, attempts, max_attempts, last_error, created_at, finished_at, lead_id, flow_id';
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error('redis timed out')), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+async function bullCounts(queue: Queue): Promise<z.infer<typeof bullCountsSchema>> {
+  const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+  return { waiting: counts.waiting ?? 0, active: counts.active ?? 0, delayed: counts.delayed ?? 0, failed: counts.failed ?? 0 };
+}
+
+/** Counts per queue and status from the outbox (every queue, zeros included) beside BullMQ's live counts. */
+export async function jobsSummary(db: pg.Pool, queues: Queues): Promise<JobsSummary> {
+  const [rows, live] = await Promise.all([
+    db.query<{ queue: QueueName; status: JobStatus; count: number }>('SELECT queue, status, count(*)::int AS count FROM jobs GROUP BY 1, 2'),
+    withTimeout(Promise.all(QUEUE_NAMES.map((name) => bullCounts(queues[name]))), REDIS_TIMEOUT_MS).catch(() => null),
+  ]);
+  return {
+    redis: live ? 'up' : 'down',
+    queues: QUEUE_NAMES.map((queue, index) => {
+      const counts = Object.fromEntries(JOB_STATUSES.map((status) => [status, 0])) as Record<JobStatus, number>;
+      for (const row of rows.rows) if (row.queue === queue) counts[row.status] = row.count;
+      return { queue, counts, total: Object.values(counts).reduce((sum, n) => sum + n, 0), bull: live?.[index] ?? null };
+    }),
+  };
+}
+
+/** One page of job rows, newest first, optionally of one queue and one status. */
+export async function listJobs(db: pg.Pool, filter: z.infer<typeof jobsQuerySchema>): Promise<JobsPage> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (filter.queue) where.push(`queue = $${params.push(filter.queue)}`);
+  if (filter.status) where.push(`status = $${params.push(filter.status)}`);
+  const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const [rows, total] = await Promise.all([
+    db.query<AdminJob>(
+      `SELECT ${JOB_COLUMNS} FROM jobs ${clause} ORDER BY created_at DESC, id LIMIT ${JOBS_PAGE_SIZE} OFFSET $${params.length + 1}`,
+      [...params, (filter.page - 1) * JOBS_PAGE_SIZE],
+    ),
+    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM jobs ${clause}`, params),
+  ]);
+  return { jobs: rows.rows, total: total.rows[0]!.total, page: filter.page, pageSize: JOBS_PAGE_SIZE };
+}
+
+export type RetryOutcome = { job: AdminJob } | { missing: true } | { notFailed: JobStatus } | { redisDown: true };
+
+/**
+ * Runs a failed job again, once: with the row locked, BullMQ's failed job of the same id is
+ * removed (else the relay's add would be a no-op on the kept id), then the row goes back to
+ * pending with its attempts reset and the relay is woken. If Redis does not answer, the row
+ * stays failed (redisDown).
+ */
+export async function retryJob(pool: pg.Pool, queues: Queues, id: string): Promise<RetryOutcome> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const locked = await client.query<{ queue: QueueName; status: JobStatus }>('SELECT queue, status FROM jobs WHERE id = $1 FOR UPDATE', [id]);
+    const row = locked.rows[0];
+    if (!row) {
+      await client.query('ROLLBACK');
+      return { missing: true };
+    }
+    if (row.status !== 'failed') {
+      await client.query('ROLLBACK');
+      return { notFailed: row.status };
+    }
+    try {
+      const existing = await withTimeout(queues[row.queue].getJob(id), REDIS_TIMEOUT_MS);
+      if (existing) await withTimeout(existing.remove(), REDIS_TIMEOUT_MS);
+    } catch {
+      await client.query('ROLLBACK');
+      return { redisDown: true };
+    }
+    const updated = await client.query<AdminJob>(
+      `UPDATE jobs SET status = 'pending', attempts = 0, last_error = NULL, result = NULL, finished_at = NULL,
+         enqueued_at = NULL, run_after = NULL
+       WHERE id = $1 RETURNING ${JOB_COLUMNS}`,
+      [id],
+    );
+    await client.query('SELECT pg_notify($1, $2)', [JOBS_CHANNEL, id]);
+    await client.query('COMMIT');
+    return { job: updated.rows[0]! };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

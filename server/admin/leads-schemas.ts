@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { adminLeadSchema, leadNoteSchema } from './schemas.js';
+
+/** At most this many rows per page of the admin lead table. */
+export const LEADS_MAX_PAGE_SIZE = 100;
+/** The CSV export stops at this many rows. */
+export const LEADS_CSV_LIMIT = 10_000;
+
+export const LEAD_SORTS = ['created_at', 'email', 'total_score'] as const;
+
+const isoDate = z.iso.date('Use a date like 2026-01-31.');
+
+/** The filters shared by the table and the CSV export. */
+export const leadFiltersSchema = z.object({
+  q: z.string().trim().max(200).optional(),
+  source: z.string().regex(/^[a-z0-9_-]{1,40}$/, 'Not a lead source.').optional(),
+  tier: z.enum(['book_call', 'homework', 'nurture']).optional(),
+  tag: z.string().trim().min(1).max(60).optional(),
+  from: isoDate.optional(),
+  to: isoDate.optional(),
+  sort: z.enum(LEAD_SORTS).default('created_at'),
+  dir: z.enum(['asc', 'desc']).default('desc'),
+});
+
+export const leadListQuerySchema = leadFiltersSchema.extend({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(LEADS_MAX_PAGE_SIZE).default(25),
+});
+
+export type LeadFilters = z.infer<typeof leadFiltersSchema>;
+export type LeadListQuery = z.infer<typeof leadListQuerySchema>;
+
+export const leadPageSchema = z.object({
+  items: z.array(adminLeadSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+
+const json = z.unknown();
+
+export const leadDetailSchema = z.object({
+  lead: adminLeadSchema.extend({ updated_at: z.date() }),
+  result: z
+    .object({
+      id: z.uuid(),
+      tier: z.string(),
+      qualification: z.string(),
+      archetype: z.string(),
+      total_score: z.number(),
+      diagnostic_score: z.number(),
+      survey_score: z.number(),
+      mirror_score: z.number(),
+      composite_score: z.number(),
+      gaming_detected: z.boolean(),
+      fallback: z.boolean(),
+      scores: z.record(z.string(), z.number()),
+      qualificationReasoning: z.array(z.string()),
+      narrative: z.string().nullable(),
+      created_at: z.date(),
+    })
+    .nullable(),
+  answers: z.array(
+    z.object({
+      diagnostic_id: z.uuid(),
+      item_id: z.string(),
+      type: z.string(),
+      value: json,
+      confidence: z.number().nullable(),
+      response_ms: z.number(),
+      timed_out: z.boolean(),
+      answered_at: z.date(),
+    }),
+  ),
+  surveys: z.array(z.object({ id: z.uuid(), answers: z.record(z.string(), json), survey_score: z.number().nullable(), created_at: z.date() })),
+  mirrorSessions: z.array(
+    z.object({
+      id: z.uuid(),
+      saved: z.boolean(),
+      turns: z.number(),
+      completed: z.boolean(),
+      created_at: z.date(),
+      messages: z.array(z.object({ role: z.string(), content: z.string(), turn: z.number(), created_at: z.string() })),
+    }),
+  ),
+  payments: z.array(
+    z.object({
+      id: z.uuid(),
+      purpose: z.string(),
+      amount_cents: z.number(),
+      currency: z.string(),
+      status: z.string(),
+      test_mode: z.boolean(),
+      payment_intent_id: z.string().nullable(),
+      refunded_at: z.date().nullable(),
+      created_at: z.date(),
+    }),
+  ),
+  emails: z.array(
+    z.object({
+      id: z.uuid(),
+      kind: z.string(),
+      to_address: z.string(),
+      subject: z.string(),
+      status: z.string(),
+      error: z.string().nullable(),
+      created_at: z.date(),
+      sent_at: z.date().nullable(),
+    }),
+  ),
+  jobs: z.array(
+    z.object({
+      id: z.uuid(),
+      queue: z.string(),
+      name: z.string(),
+      status: z.string(),
+      attempts: z.number(),
+      max_attempts: z.number(),
+      last_error: z.string().nullable(),
+      created_at: z.date(),
+      finished_at: z.date().nullable(),
+    }),
+  ),
+  notes: z.array(leadNoteSchema),
+  flows: z.array(
+    z.object({
+      id: z.uuid(),
+      machine: z.string(),
+      mode: z.string(),
+      state: z.string(),
+      testing: z.boolean(),
+      created_at: z.date(),
+      updated_at: z.date(),
+      events: z.array(
+        z.object({ seq: z.number(), type: z.string(), payload: z.record(z.string(), json), origin: z.string(), state_after: z.string(), created_at: z.string() }),
+      ),
+    }),
+  ),
+});
+
+export type LeadDetail = z.infer<typeof leadDetailSchema>;
+
+export const leadDeletedSchema = z.object({ deleted: z.literal(true) });

@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import { z } from 'zod';
+
+/** The integration cards, in the spec's order; the integration_settings CHECK lists the same keys. */
+export const INTEGRATION_KEYS = ['payments', 'scheduling', 'automation', 'email_marketing', 'team_chat', 'analytics'] as const;
+export type IntegrationKey = (typeof INTEGRATION_KEYS)[number];
+
+/** Cards whose value is a secret: write-only, read back masked. */
+export const SECRET_KEYS: ReadonlySet<IntegrationKey> = new Set(['automation', 'email_marketing', 'team_chat']);
+
+/** Cards with a configuration field and what the field holds. */
+export const VALUE_KIND: Partial<Record<IntegrationKey, 'url' | 'apiKey'>> = {
+  scheduling: 'url',
+  automation: 'url',
+  email_marketing: 'apiKey',
+  team_chat: 'url',
+};
+
+export const integrationSchema = z.object({
+  key: z.enum(INTEGRATION_KEYS),
+  enabled: z.boolean(),
+  configured: z.boolean(),
+  /** The value: in clear for the booking URL, masked (last 4 characters) for secrets, null when unset. */
+  value: z.string().nullable(),
+  secret: z.boolean(),
+  /** Automation only: the secret its POSTs are signed with, once a URL is saved. */
+  signingSecret: z.string().nullable(),
+  updatedAt: z.date().nullable(),
+});
+export type Integration = z.infer<typeof integrationSchema>;
+
+export const integrationUpdateSchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  value: z.string().max(2000).optional(),
+});
+export type IntegrationUpdate = z.infer<typeof integrationUpdateSchema>;
+
+interface SettingRow {
+  key: IntegrationKey;
+  enabled: boolean;
+  configured: boolean;
+  value: string | null;
+  signing_secret: string | null;
+  updated_at: Date;
+}
+
+/** A secret shown back: bullets and its last 4 characters (or bullets alone when it is short). */
+export function mask(value: string): string {
+  return value.length > 8 ? `••••••••${value.slice(-4)}` : '••••••••';
+}
+
+/** A URL the server may send to or link to: https, or http for a loopback host. */
+export function isAllowedUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+}
+
+function view(key: IntegrationKey, row: SettingRow | undefined): Integration {
+  if (key === 'analytics') {
+    return { key, enabled: true, configured: true, value: null, secret: false, signingSecret: null, updatedAt: row?.updated_at ?? null };
+  }
+  const secret = SECRET_KEYS.has(key);
+  const value = row?.value ?? null;
+  return {
+    key,
+    enabled: row?.enabled ?? false,
+    configured: row?.configured ?? false,
+    value: value === null ? null : secret ? mask(value) : value,
+    secret,
+    signingSecret: key === 'automation' ? (row?.signing_secret ?? null) : null,
+    updatedAt: row?.updated_at ?? null,
+  };
+}
+
+/** Every card, in order; a card never saved reads as disabled and unconfigured. */
+export async function listIntegrations(db: pg.Pool): Promise<Integration[]> {
+  const rows = await db.query<SettingRow>('SELECT key, enabled, configured, value, signing_secret, updated_at FROM integration_settings');
+  const byKey = new Map(rows.rows.map((row) => [row.key, row]));
+  return INTEGRATION_KEYS.map((key) => view(key, byKey.get(key)));
+}
+
+/** A refused update, answered as 400 with its message. */
+export class IntegrationInputError extends Error {}
+
+/**
+ * Saves a card. An omitted value keeps the stored one (secrets are write-only, so the browser
+ * never has them to send back); a blank value clears it and unmarks configured; a non-blank value
+ * is checked for its kind and marks the card configured.
+ */
+export async function saveIntegration(db: pg.Pool, key: IntegrationKey, update: IntegrationUpdate, userId: string): Promise<Integration> {
+  if (key === 'analytics') throw new IntegrationInputError('Analytics is built in and always active; it has nothing to change.');
+  const kind = VALUE_KIND[key];
+  let value: string | null | undefined;
+  if (update.value !== undefined) {
+    if (!kind) throw new IntegrationInputError(`The ${key} integration has no configuration value.`);
+    const trimmed = update.value.trim();
+    if (trimmed === '') value = null;
+    else if (kind === 'url' && !isAllowedUrl(trimmed)) {
+      throw new IntegrationInputError('Expected an https:// address (http:// only for localhost).');
+    } else value = trimmed;
+  }
+  const signingSecret = key === 'automation' && value ? `whsec_${randomBytes(32).toString('hex')}` : null;
+  const saved = await db.query<SettingRow>(
+    `INSERT INTO integration_settings AS s (key, enabled, configured, value, signing_secret, updated_by)
+     VALUES ($1, coalesce($2, false), $5 AND $3::text IS NOT NULL, $3, $4, $6)
+     ON CONFLICT (key) DO UPDATE SET
+       enabled = coalesce($2, s.enabled),
+       value = CASE WHEN $5 THEN $3 ELSE s.value END,
+       configured = CASE WHEN $5 THEN $3::text IS NOT NULL ELSE s.configured END,
+       signing_secret = coalesce(s.signing_secret, $4),
+       updated_by = $6
+     RETURNING key, enabled, configured, value, signing_secret, updated_at`,
+    [key, update.enabled ?? null, value ?? null, signingSecret, value !== undefined, userId],
+  );
+  return view(key, saved.rows[0]);
+}
+
+/** The enabled and configured value of a card, read inside the caller's transaction. */
+export async function activeTargets(db: pg.ClientBase): Promise<Map<IntegrationKey, { value: string; signingSecret: string | null }>> {
+  const rows = await db.query<SettingRow>(
+    "SELECT key, value, signing_secret FROM integration_settings WHERE key IN ('automation', 'team_chat') AND enabled AND configured",
+  );
+  return new Map(rows.rows.map((row) => [row.key, { value: row.value!, signingSecret: row.signing_secret }]));
+}

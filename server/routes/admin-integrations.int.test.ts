@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { isolatedConfig } from '../../test/helpers.js';
+import { buildApp } from '../app.js';
+import { createAdmin } from '../auth/admin-users.js';
+import { createSession, csrfTokenFor } from '../auth/sessions.js';
+import { createPool } from '../db/pool.js';
+import { createRedis } from '../redis.js';
+
+/* A database of its own: integration_settings is one row per card for the whole deployment. */
+
+let app: FastifyInstance;
+let pool: pg.Pool;
+let redis: ReturnType<typeof createRedis>;
+let drop: () => Promise<void>;
+let session: { token: string; csrf: string };
+
+function asAdmin(options: InjectOptions) {
+  return app.inject({ ...options, headers: { ...options.headers, cookie: `hf_session=${session.token}`, 'x-csrf-token': session.csrf } });
+}
+const list = async () => {
+  const response = await asAdmin({ method: 'GET', url: '/api/admin/integrations' });
+  expect(response.statusCode, response.body).toBe(200);
+  return Object.fromEntries((response.json().integrations as Array<{ key: string }>).map((card) => [card.key, card])) as Record<string, any>;
+};
+const put = (key: string, payload: Record<string, unknown>) => asAdmin({ method: 'PUT', url: `/api/admin/integrations/${key}`, payload });
+
+beforeAll(async () => {
+  const own = await isolatedConfig();
+  drop = own.drop;
+  pool = createPool(own.config.DATABASE_URL!, 4);
+  redis = createRedis(own.config.REDIS_URL!, 'producer');
+  app = await buildApp({ config: own.config, pool, redis, logger: false });
+  await app.ready();
+  const email = `integrations-${randomBytes(4).toString('hex')}@example.com`;
+  await createAdmin(pool, email, 'correct horse battery');
+  const user = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
+  const { token } = await createSession(pool, user.rows[0]!.id);
+  session = { token, csrf: csrfTokenFor(token) };
+});
+
+afterAll(async () => {
+  await app?.close();
+  await pool?.end();
+  redis?.disconnect();
+  await drop?.();
+});
+
+beforeEach(async () => {
+  await pool.query('DELETE FROM integration_settings');
+});
+
+describe('/api/admin/integrations', () => {
+  it('lists the six cards, off and unconfigured until saved; analytics built in and on', async () => {
+    const cards = await list();
+    expect(Object.keys(cards)).toEqual(['payments', 'scheduling', 'automation', 'email_marketing', 'team_chat', 'analytics']);
+    expect(cards.scheduling).toMatchObject({ enabled: false, configured: false, value: null, secret: false });
+    expect(cards.automation).toMatchObject({ enabled: false, configured: false, value: null, secret: true, signingSecret: null });
+    expect(cards.analytics).toMatchObject({ enabled: true, configured: true });
+  });
+
+  it('refuses anonymous callers and a PUT without the CSRF token', async () => {
+    expect((await app.inject({ method: 'GET', url: '/api/admin/integrations' })).statusCode).toBe(401);
+    const noCsrf = await app.inject({ method: 'PUT', url: '/api/admin/integrations/scheduling', payload: { enabled: true }, headers: { cookie: `hf_session=${session.token}` } });
+    expect(noCsrf.statusCode).toBe(403);
+  });
+
+  it('keeps the booking URL in clear and gives it to GET /api/config only while enabled and configured', async () => {
+    const url = 'https://cal.example.com/coach/intro';
+    expect((await put('scheduling', { enabled: true })).json()).toMatchObject({ enabled: true, configured: false });
+    expect((await app.inject('/api/config')).json().bookingUrl).toBeNull();
+    const saved = await put('scheduling', { value: url });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ key: 'scheduling', enabled: true, configured: true, value: url });
+    expect((await list()).scheduling.value).toBe(url);
+    expect((await app.inject('/api/config')).json().bookingUrl).toBe(url);
+    await put('scheduling', { enabled: false });
+    expect((await app.inject('/api/config')).json().bookingUrl).toBeNull();
+    const row = await pool.query('SELECT updated_by FROM integration_settings WHERE key = $1', ['scheduling']);
+    expect(row.rows[0].updated_by).toEqual(expect.any(String));
+  });
+
+  it('masks secrets when read back and keeps them when a save leaves the value out (write-only)', async () => {
+    const hook = 'https://hooks.example.com/services/T000/B000/abcdefSECRET9876';
+    const saved = await put('team_chat', { enabled: true, value: hook });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.body).not.toContain('SECRET');
+    expect(saved.json()).toMatchObject({ configured: true, value: '••••••••9876' });
+    const key = 'mk_live_0123456789abcdef';
+    expect((await put('email_marketing', { enabled: true, value: key })).json().value).toBe('••••••••cdef');
+
+    const listed = await asAdmin({ method: 'GET', url: '/api/admin/integrations' });
+    expect(listed.body).not.toContain('SECRET');
+    expect(listed.body).not.toContain(key);
+
+    // toggling off and on without a value keeps the stored secret
+    await put('team_chat', { enabled: false });
+    expect((await put('team_chat', { enabled: true })).json()).toMatchObject({ enabled: true, configured: true, value: '••••••••9876' });
+    const row = await pool.query('SELECT value FROM integration_settings WHERE key = $1', ['team_chat']);
+    expect(row.rows[0].value).toBe(hook);
+  });
+
+  it('gives the automation card a signing secret on its first save and keeps it when the URL changes', async () => {
+    const first = (await put('automation', { enabled: true, value: 'https://automate.example.com/hook/one' })).json();
+    expect(first.signingSecret).toMatch(/^whsec_[0-9a-f]{64}$/);
+    const second = (await put('automation', { value: 'http://localhost:9999/hook/two' })).json();
+    expect(second).toMatchObject({ configured: true, signingSecret: first.signingSecret, value: '••••••••/two' });
+  });
+
+  it('a blank value clears the card and does not mark it configured', async () => {
+    await put('scheduling', { enabled: true, value: 'https://cal.example.com/a' });
+    const cleared = await put('scheduling', { value: '   ' });
+    expect(cleared.statusCode).toBe(200);
+    expect(cleared.json()).toMatchObject({ enabled: true, configured: false, value: null });
+    const blankFirst = await put('email_marketing', { enabled: true, value: '' });
+    expect(blankFirst.json()).toMatchObject({ configured: false, value: null });
+  });
+
+  it('answers 400 to a bad URL, an unknown card or field, a value for a card without one, and to any change to analytics', async () => {
+    for (const [key, value] of [
+      ['scheduling', 'cal.example.com/coach'],
+      ['automation', 'http://automate.example.com/hook'],
+      ['team_chat', 'ftp://hooks.example.com/x'],
+      ['payments', 'anything'],
+    ] as const) {
+      const response = await put(key, { enabled: true, value });
+      expect(response.statusCode, `${key} ${value}`).toBe(400);
+    }
+    expect((await put('payments', { enabled: true })).statusCode).toBe(200);
+    expect((await put('nope', { enabled: true })).statusCode).toBe(400);
+    expect((await put('scheduling', { enabled: 'yes' })).statusCode).toBe(400);
+    expect((await put('scheduling', { enabled: true, extra: 1 })).statusCode).toBe(400);
+    const analytics = await put('analytics', { enabled: false });
+    expect(analytics.statusCode).toBe(400);
+    expect(analytics.json().message).toMatch(/built in/);
+    expect((await list()).analytics).toMatchObject({ enabled: true });
+    // nothing was stored by the refused saves
+    expect((await list()).automation).toMatchObject({ enabled: false, configured: false });
+  });
+});

@@ -1,0 +1,240 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedConfig } from '../../test/helpers.js';
+import { seedGradedLead } from '../../test/admin-leads-fixtures.js';
+import { csvCell, escapeLike } from '../admin/leads-queries.js';
+import { buildApp } from '../app.js';
+import { createAdmin } from '../auth/admin-users.js';
+import { createSession, csrfTokenFor } from '../auth/sessions.js';
+import { createPool } from '../db/pool.js';
+import { createRedis } from '../redis.js';
+
+/* A database of its own: the table's totals count the whole leads table. */
+
+let app: FastifyInstance;
+let pool: pg.Pool;
+let redis: ReturnType<typeof createRedis>;
+let drop: (() => Promise<void>) | undefined;
+let cookie: string;
+let csrf: string;
+
+function asAdmin(options: InjectOptions) {
+  return app.inject({ ...options, headers: { ...options.headers, cookie: `hf_session=${cookie}`, 'x-csrf-token': csrf } });
+}
+
+async function insertLead(fields: { email: string; name?: string; source?: string; tier?: string | null; score?: number | null; tags?: string[]; createdAt?: string }) {
+  const inserted = await pool.query<{ lead_id: string }>(
+    `INSERT INTO leads (email, name, source, tier, archetype, total_score, tags, created_at)
+     VALUES ($1, $2, $3, $4, 'Visionary', $5, $6, $7::timestamptz) RETURNING lead_id`,
+    [fields.email, fields.name ?? 'Ada Lovelace', fields.source ?? 'website', fields.tier ?? null, fields.score ?? null, fields.tags ?? [], fields.createdAt ?? '2026-03-01T12:00:00Z'],
+  );
+  return inserted.rows[0]!.lead_id;
+}
+
+beforeAll(async () => {
+  const own = await isolatedConfig();
+  drop = own.drop;
+  pool = createPool(own.config.DATABASE_URL!, 6);
+  redis = createRedis(own.config.REDIS_URL!, 'producer');
+  app = await buildApp({ config: own.config, pool, redis, logger: false });
+  await app.ready();
+  const email = `leads-admin-${randomBytes(5).toString('hex')}@example.com`;
+  await createAdmin(pool, email, 'correct horse battery');
+  const user = (await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email])).rows[0]!;
+  cookie = (await createSession(pool, user.id)).token;
+  csrf = csrfTokenFor(cookie);
+
+  await insertLead({ email: 'alpha@example.com', name: 'Alpha Adams', source: 'website', tier: 'book_call', score: 91, tags: ['vip'], createdAt: '2026-01-05T10:00:00Z' });
+  await insertLead({ email: 'bravo@example.com', name: 'Bravo 100% Real', source: 'community', tier: 'homework', score: 55, createdAt: '2026-01-10T10:00:00Z' });
+  await insertLead({ email: 'charlie_x@example.com', name: 'Charlie', source: 'community', tier: 'nurture', score: 20, tags: ['test', 'vip'], createdAt: '2026-02-01T10:00:00Z' });
+  await insertLead({ email: 'delta@example.com', name: '=HYPERLINK("http://evil")', source: 'token', createdAt: '2026-02-15T23:30:00Z' });
+  await insertLead({ email: 'echo@example.com', name: 'Echo, "Quoted"', source: 'website', score: 70, createdAt: '2026-02-20T10:00:00Z' });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await pool?.end();
+  redis?.disconnect();
+  await drop?.();
+});
+
+describe('GET /api/admin/leads', () => {
+  const list = async (query: string) => {
+    const response = await asAdmin({ method: 'GET', url: `/api/admin/leads${query}` });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    return response.json() as { items: Array<{ email: string; total_score: number | null; tags: string[] }>; total: number; page: number; pageSize: number };
+  };
+
+  it('pages newest first by default', async () => {
+    const first = await list('?pageSize=2');
+    expect(first).toMatchObject({ total: 5, page: 1, pageSize: 2 });
+    expect(first.items.map((l) => l.email)).toEqual(['echo@example.com', 'delta@example.com']);
+    const third = await list('?pageSize=2&page=3');
+    expect(third.items.map((l) => l.email)).toEqual(['alpha@example.com']);
+    expect((await list('?pageSize=2&page=9')).items).toEqual([]);
+    expect(first.items[0]).toEqual({
+      id: expect.any(String),
+      email: 'echo@example.com',
+      name: 'Echo, "Quoted"',
+      source: 'website',
+      tier: null,
+      archetype: 'Visionary',
+      total_score: 70,
+      tags: [],
+      created_at: '2026-02-20T10:00:00.000Z',
+    });
+  });
+
+  it('searches name or email case-insensitively, with LIKE wildcards taken literally', async () => {
+    expect((await list('?q=ALPHA')).items.map((l) => l.email)).toEqual(['alpha@example.com']);
+    expect((await list('?q=adams')).items.map((l) => l.email)).toEqual(['alpha@example.com']);
+    expect((await list('?q=100%25')).items.map((l) => l.email)).toEqual(['bravo@example.com']);
+    expect((await list('?q=o_x')).total).toBe(0);
+    expect((await list('?q=e_x')).items.map((l) => l.email)).toEqual(['charlie_x@example.com']);
+    expect((await list('?q=%25')).total).toBe(1);
+    expect(escapeLike('a%b_c\\')).toBe('a\\%b\\_c\\\\');
+  });
+
+  it('filters by source, tier, tag and created date (whole days, both ends included)', async () => {
+    expect((await list('?source=community')).total).toBe(2);
+    expect((await list('?tier=homework')).items.map((l) => l.email)).toEqual(['bravo@example.com']);
+    expect((await list('?tag=vip')).items.map((l) => l.email)).toEqual(['charlie_x@example.com', 'alpha@example.com']);
+    expect((await list('?from=2026-01-10&to=2026-02-15')).items.map((l) => l.email)).toEqual(['delta@example.com', 'charlie_x@example.com', 'bravo@example.com']);
+    expect((await list('?source=community&tag=vip&tier=nurture')).total).toBe(1);
+  });
+
+  it('sorts by the whitelisted columns, nulls last', async () => {
+    expect((await list('?sort=email&dir=asc')).items.map((l) => l.email)[0]).toBe('alpha@example.com');
+    expect((await list('?sort=total_score&dir=desc')).items.map((l) => l.total_score)).toEqual([91, 70, 55, 20, null]);
+    expect((await list('?sort=total_score&dir=asc')).items.map((l) => l.total_score)).toEqual([20, 55, 70, 91, null]);
+    expect((await list('?sort=created_at&dir=asc')).items[0]!.email).toBe('alpha@example.com');
+  });
+
+  it('answers 400 for bad parameters', async () => {
+    for (const query of ['?pageSize=101', '?pageSize=0', '?page=0', '?page=x', '?sort=name', '?sort=email;DROP', '?dir=up', '?tier=gold', '?from=yesterday', '?source=Not%20Valid']) {
+      const response = await asAdmin({ method: 'GET', url: `/api/admin/leads${query}` });
+      expect(response.statusCode, query).toBe(400);
+    }
+  });
+});
+
+describe('GET /api/admin/leads.csv', () => {
+  it('exports the filtered set, quoted, with formula cells neutralised', async () => {
+    const response = await asAdmin({ method: 'GET', url: '/api/admin/leads.csv?sort=email&dir=asc' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/csv/);
+    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="leads-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const lines = response.body.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('id,email,name,source,tier,archetype,total_score,tags,created_at');
+    expect(lines).toHaveLength(6);
+    expect(lines[1]).toMatch(/^[0-9a-f-]{36},alpha@example.com,Alpha Adams,website,book_call,Visionary,91,vip,2026-01-05T10:00:00.000Z$/);
+    expect(lines[3]).toContain(',charlie_x@example.com,Charlie,community,nurture,Visionary,20,test;vip,');
+    expect(lines[4]).toContain(`,delta@example.com,"'=HYPERLINK(""http://evil"")",token,,Visionary,,,`);
+    expect(lines[5]).toContain(',echo@example.com,"Echo, ""Quoted""",website,');
+
+    const filtered = await asAdmin({ method: 'GET', url: '/api/admin/leads.csv?source=community' });
+    expect(filtered.body.trimEnd().split('\r\n')).toHaveLength(3);
+    expect((await asAdmin({ method: 'GET', url: '/api/admin/leads.csv?tier=gold' })).statusCode).toBe(400);
+  });
+
+  it('guards every formula prefix', () => {
+    for (const start of ['=', '+', '-', '@']) expect(csvCell(`${start}1+1`)).toBe(`"'${start}1+1"`);
+    expect(csvCell('plain')).toBe('plain');
+    expect(csvCell('line\nbreak')).toBe('"line\nbreak"');
+    expect(csvCell(null)).toBe('');
+  });
+});
+
+describe("a lead's page and its deletion", () => {
+  it('answers the whole bundle for a graded lead', async () => {
+    const seeded = await seedGradedLead(pool, 'book_call');
+    const response = await asAdmin({ method: 'GET', url: `/api/admin/leads/${seeded.leadId}` });
+    expect(response.statusCode, response.body).toBe(200);
+    const page = response.json();
+    expect(page.lead).toMatchObject({ id: seeded.leadId, email: seeded.email, name: 'Test Lead', tier: 'book_call', total_score: 78.5 });
+    expect(page.result).toMatchObject({ tier: 'book_call', total_score: 78.5, scores: { LER: 81, VIS: 90 }, qualificationReasoning: ['Ready to invest now.', 'Critical urgency.'] });
+    expect(page.answers).toEqual([expect.objectContaining({ item_id: 'b1', type: 'likert', value: 4, response_ms: 4000 })]);
+    expect(page.surveys).toEqual([expect.objectContaining({ survey_score: 90, answers: { q1_investment: 'ready_now', q5_success: 'Lead better.' } })]);
+    expect(page.mirrorSessions[0].messages.map((m: { role: string }) => m.role)).toEqual(['user', 'mirror']);
+    expect(page.payments).toEqual([expect.objectContaining({ id: seeded.paymentId, purpose: 'deposit', status: 'succeeded', amount_cents: 25000 })]);
+    expect(page.emails).toEqual([expect.objectContaining({ kind: 'free_resources', status: 'sent', subject: 'Your leadership resources' })]);
+    expect(page.jobs).toEqual([expect.objectContaining({ id: seeded.jobId, status: 'failed', attempts: 5, last_error: 'SMTP 554: mailbox unavailable' })]);
+    expect(page.notes).toEqual([expect.objectContaining({ body: 'Called, left a voicemail.' })]);
+    expect(page.flows).toHaveLength(1);
+    expect(page.flows[0]).toMatchObject({ id: seeded.flowId, machine: 'assessmentFlow' });
+    expect(page.flows[0].events.map((e: { type: string }) => e.type)).toEqual([
+      'CAPTURE_SUBMIT',
+      'LEAD_SAVED',
+      'START_DIAGNOSTIC',
+      'DIAGNOSTIC_COMPLETED',
+      'SURVEY_SUBMITTED',
+      'GRADED',
+    ]);
+    expect(page.flows[0].events[0]).toMatchObject({ seq: 1, payload: { name: 'Test Lead', email: seeded.email }, origin: 'client' });
+  });
+
+  it('answers an empty page for a lead with nothing yet, and 404 / 400 for unknown or bad ids', async () => {
+    const leadId = await insertLead({ email: `bare-${randomBytes(4).toString('hex')}@example.com` });
+    const bare = (await asAdmin({ method: 'GET', url: `/api/admin/leads/${leadId}` })).json();
+    expect(bare).toMatchObject({ result: null, answers: [], surveys: [], mirrorSessions: [], payments: [], emails: [], jobs: [], notes: [], flows: [] });
+    await pool.query('DELETE FROM leads WHERE lead_id = $1', [leadId]);
+    for (const method of ['GET', 'DELETE'] as const) {
+      const missing = await asAdmin({ method, url: `/api/admin/leads/${randomUUID()}` });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
+      expect((await asAdmin({ method, url: '/api/admin/leads/not-a-uuid' })).statusCode).toBe(400);
+    }
+  });
+
+  it('deletes the lead and every row about it', async () => {
+    const seeded = await seedGradedLead(pool, 'homework');
+    const other = await seedGradedLead(pool, 'nurture');
+    await pool.query("INSERT INTO lead_tokens (token, email, expires_at) VALUES ($1, $2, now() + interval '1 day')", [randomBytes(16).toString('hex'), seeded.email.toUpperCase()]);
+    const count = async (leadId: string, flowId: string, email: string) => {
+      const { rows } = await pool.query(
+        `SELECT (SELECT count(*) FROM leads WHERE lead_id = $1)::int AS leads,
+                (SELECT count(*) FROM flows WHERE id = $2)::int AS flows,
+                (SELECT count(*) FROM flow_events WHERE flow_id = $2)::int AS flow_events,
+                (SELECT count(*) FROM assessment_results WHERE lead_id = $1)::int AS assessment_results,
+                (SELECT count(*) FROM diagnostics WHERE lead_id = $1 OR flow_id = $2)::int AS diagnostics,
+                (SELECT count(*) FROM diagnostic_answers a JOIN diagnostics d ON d.id = a.diagnostic_id WHERE d.lead_id = $1)::int AS diagnostic_answers,
+                (SELECT count(*) FROM survey_responses WHERE lead_id = $1)::int AS survey_responses,
+                (SELECT count(*) FROM mirror_sessions WHERE lead_id = $1)::int AS mirror_sessions,
+                (SELECT count(*) FROM mirror_messages m JOIN mirror_sessions s ON s.id = m.session_id WHERE s.lead_id = $1)::int AS mirror_messages,
+                (SELECT count(*) FROM payment_tracking WHERE lead_id = $1)::int AS payment_tracking,
+                (SELECT count(*) FROM email_outbox WHERE lead_id = $1 OR to_address = $3)::int AS email_outbox,
+                (SELECT count(*) FROM jobs WHERE lead_id = $1 OR flow_id = $2)::int AS jobs,
+                (SELECT count(*) FROM lead_notes WHERE lead_id = $1)::int AS lead_notes,
+                (SELECT count(*) FROM interactions WHERE lead_id = $1)::int AS interactions,
+                (SELECT count(*) FROM lead_tokens WHERE lead_id = $1 OR lower(email) = lower($3))::int AS lead_tokens`,
+        [leadId, flowId, email],
+      );
+      return rows[0] as Record<string, number>;
+    };
+    const before = await count(seeded.leadId, seeded.flowId, seeded.email);
+    for (const [table, n] of Object.entries(before)) expect(n, table).toBeGreaterThan(0);
+    const otherBefore = await count(other.leadId, other.flowId, other.email);
+
+    const withoutCsrf = await app.inject({ method: 'DELETE', url: `/api/admin/leads/${seeded.leadId}`, headers: { cookie: `hf_session=${cookie}` } });
+    expect(withoutCsrf.statusCode).toBe(403);
+
+    const deleted = await asAdmin({ method: 'DELETE', url: `/api/admin/leads/${seeded.leadId}` });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(deleted.json()).toEqual({ deleted: true });
+    const after = await count(seeded.leadId, seeded.flowId, seeded.email);
+    for (const [table, n] of Object.entries(after)) expect(n, table).toBe(0);
+    expect(await count(other.leadId, other.flowId, other.email)).toEqual(otherBefore);
+    expect((await asAdmin({ method: 'GET', url: `/api/admin/leads/${seeded.leadId}` })).statusCode).toBe(404);
+    expect((await asAdmin({ method: 'DELETE', url: `/api/admin/leads/${seeded.leadId}` })).statusCode).toBe(404);
+  });
+
+  it('refuses a visitor without an admin session', async () => {
+    for (const url of ['/api/admin/leads', '/api/admin/leads.csv', `/api/admin/leads/${randomUUID()}`]) {
+      expect((await app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    }
+    expect((await app.inject({ method: 'DELETE', url: `/api/admin/leads/${randomUUID()}` })).statusCode).toBe(401);
+  });
+});

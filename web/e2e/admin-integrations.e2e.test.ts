@@ -1,0 +1,119 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdmin } from '../../server/auth/admin-users.js';
+import { seriousAxeViolations } from './axe.js';
+import { launchBrowser } from './browser.js';
+import { DESKTOP, MOBILE, openPage, toast } from './pages.js';
+import { startTestServer, type TestServer } from './server.js';
+
+const PASSWORD = 'a long and correct passphrase';
+const SHOTS = '/tmp/shots-integrations';
+/*
+ * The run's database is shared with other browser tests: only the email-marketing card is saved
+ * here (it has no side effect on flows), and its row is removed afterwards.
+ */
+const API_KEY = 'mk_e2e_0123456789abcdefWXYZ';
+
+type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+describe('the Integrations screen in a real browser', () => {
+  let browser: Browser;
+  let server: TestServer;
+  let signedIn: StorageState;
+
+  async function adminPage(viewport: { width: number; height: number } = DESKTOP) {
+    const context = await browser.newContext({ viewport, storageState: signedIn, isMobile: viewport.width < 768, hasTouch: viewport.width < 768 });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    return { context, page, errors };
+  }
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    server = await startTestServer({ privatePrefix: true });
+    browser = await launchBrowser();
+    await server.pool.query("DELETE FROM integration_settings WHERE key = 'email_marketing'");
+    const email = `integrations-e2e-${Date.now()}@example.com`;
+    await createAdmin(server.pool, email, PASSWORD);
+    const { context, page } = await openPage(browser);
+    await page.goto(`${server.url}/auth`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL(`${server.url}/`);
+    signedIn = await context.storageState();
+    await context.close();
+  });
+
+  afterAll(async () => {
+    await server?.pool.query("DELETE FROM integration_settings WHERE key = 'email_marketing'");
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('sends a visitor without a session to /auth', async () => {
+    const { context, page } = await openPage(browser);
+    await page.goto(`${server.url}/admin/integrations`);
+    await page.waitForURL(`${server.url}/auth`);
+    await context.close();
+  });
+
+  it('filters by category, toggles a card, saves a non-blank key (Configuration Saved) and reads it back masked after a reload', async () => {
+    const { context, page, errors } = await adminPage();
+    await page.goto(`${server.url}/admin/integrations`);
+    await page.getByRole('heading', { level: 1, name: 'Integrations' }).waitFor();
+    const filter = page.getByRole('group', { name: 'Filter by category' });
+    for (const name of ['All', 'Payments', 'Scheduling', 'Automation', 'Marketing', 'Communication', 'Analytics']) {
+      await filter.getByRole('button', { name, exact: true }).waitFor();
+    }
+    const cards = page.locator('[data-integration]');
+    expect(await cards.count()).toBe(6);
+    await page.getByText('Built-in & Active').waitFor();
+    expect(await page.getByRole('link', { name: /opens in a new tab/ }).first().getAttribute('target')).toBe('_blank');
+    await page.getByRole('heading', { name: 'Need help connecting?' }).waitFor();
+    await page.screenshot({ path: `${SHOTS}/integrations-1280.png`, fullPage: true });
+
+    await filter.getByRole('button', { name: 'Marketing', exact: true }).click();
+    await expect.poll(() => cards.count()).toBe(1);
+    const card = page.locator('[data-integration="email_marketing"]');
+    const field = card.getByLabel('API key');
+    expect(await field.count()).toBe(0);
+
+    await card.getByRole('switch').click();
+    await field.waitFor();
+    const save = card.getByRole('button', { name: 'Save' });
+    expect(await save.isDisabled()).toBe(true);
+    await field.fill('   ');
+    expect(await save.isDisabled()).toBe(true);
+    await field.fill(API_KEY);
+    expect(await save.isDisabled()).toBe(false);
+    await save.click();
+    await toast(page, 'Configuration Saved').waitFor();
+    expect(await field.inputValue()).toBe('');
+    await card.getByText('Configured (••••••••WXYZ)').waitFor();
+
+    const stored = await server.pool.query("SELECT enabled, configured, value FROM integration_settings WHERE key = 'email_marketing'");
+    expect(stored.rows[0]).toEqual({ enabled: true, configured: true, value: API_KEY });
+
+    await page.reload();
+    await page.locator('[data-integration="email_marketing"]').getByText('Configured (••••••••WXYZ)').waitFor();
+    expect(await page.content()).not.toContain(API_KEY);
+    expect(await page.locator('[data-integration="email_marketing"]').getByRole('switch').getAttribute('aria-checked')).toBe('true');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('lays out at 390 px without sideways scrolling and has no serious accessibility violations', async () => {
+    const { context, page, errors } = await adminPage(MOBILE);
+    await page.goto(`${server.url}/admin/integrations`);
+    await page.locator('[data-integration="analytics"]').waitFor();
+    await page.screenshot({ path: `${SHOTS}/integrations-390.png`, fullPage: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

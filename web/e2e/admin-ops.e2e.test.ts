@@ -1,0 +1,150 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdmin } from '../../server/auth/admin-users.js';
+import { seriousAxeViolations } from './axe.js';
+import { launchBrowser } from './browser.js';
+import { DESKTOP, MOBILE, openPage, toast } from './pages.js';
+import { startTestServer, type TestServer } from './server.js';
+
+const PASSWORD = 'a long and correct passphrase';
+const SHOTS = '/tmp/shots-ops';
+
+type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+async function signIn(page: Page, url: string, email: string) {
+  await page.goto(`${url}/auth`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL(`${url}/`);
+}
+
+describe('the Jobs and Machines screens in a real browser', () => {
+  let browser: Browser;
+  let server: TestServer;
+  let signedIn: StorageState;
+  const stamp = Date.now();
+  const jobName = `e2e-ops-${stamp}`;
+  let jobId: string;
+  let flowId: string | undefined;
+
+  async function adminPage(viewport: { width: number; height: number } = DESKTOP) {
+    const context = await browser.newContext({ viewport, storageState: signedIn, isMobile: viewport.width < 768, hasTouch: viewport.width < 768 });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    return { context, page, errors };
+  }
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    server = await startTestServer({ privatePrefix: true });
+    browser = await launchBrowser();
+    const email = `ops-e2e-${stamp}@example.com`;
+    await createAdmin(server.pool, email, PASSWORD);
+    // the slack queue has no worker in the test run, so nothing else picks the retried row up
+    const inserted = await server.pool.query<{ id: string }>(
+      `INSERT INTO jobs (queue, name, status, attempts, max_attempts, last_error, finished_at)
+       VALUES ('slack', $1, 'failed', 3, 3, 'Slack answered 500: internal_error', now()) RETURNING id`,
+      [jobName],
+    );
+    jobId = inserted.rows[0]!.id;
+    flowId = (await server.pool.query<{ id: string }>("INSERT INTO flows (machine, state, snapshot) VALUES ('assessmentFlow', 'processing.grading', '{}') RETURNING id")).rows[0]!.id;
+    const { context, page } = await openPage(browser);
+    await signIn(page, server.url, email);
+    signedIn = await context.storageState();
+    await context.close();
+  });
+
+  afterAll(async () => {
+    await server?.pool.query('DELETE FROM jobs WHERE name = $1', [jobName]).catch(() => {});
+    if (flowId) await server?.pool.query('DELETE FROM flows WHERE id = $1', [flowId]).catch(() => {});
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('sends a visitor without a session from /admin/jobs and /admin/machines to /auth', async () => {
+    const { context, page } = await openPage(browser);
+    await page.goto(`${server.url}/admin/jobs`);
+    await page.waitForURL(`${server.url}/auth`);
+    await page.goto(`${server.url}/admin/machines`);
+    await page.waitForURL(`${server.url}/auth`);
+    await context.close();
+  });
+
+  it('shows the queues and a failed job with its error, and Retry runs it again', async () => {
+    const { context, page, errors } = await adminPage();
+    await page.goto(`${server.url}/admin/jobs`);
+    await page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
+    await page.locator('[data-queue="slack"]').waitFor();
+    expect(await page.locator('[data-queue]').count()).toBe(7);
+    await page.getByRole('combobox', { name: 'Queue' }).selectOption('slack');
+    await page.getByRole('combobox', { name: 'Status' }).selectOption('failed');
+    const row = page.locator(`[data-job="${jobId}"]`);
+    await row.waitFor();
+    await expect.poll(() => row.locator('[data-error]').textContent()).toBe('Slack answered 500: internal_error');
+    expect(await row.textContent()).toContain('3/3');
+
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/jobs-1280.png`, fullPage: true });
+
+    await row.getByRole('button', { name: /^Retry/ }).click();
+    await toast(page, 'Job retried').waitFor();
+    await expect
+      .poll(async () => (await server.pool.query('SELECT status, attempts, last_error FROM jobs WHERE id = $1', [jobId])).rows[0])
+      .toMatchObject({ attempts: 0, last_error: null });
+    const status = (await server.pool.query('SELECT status FROM jobs WHERE id = $1', [jobId])).rows[0].status;
+    expect(['pending', 'enqueued']).toContain(status);
+    // the row no longer offers a retry (it is not failed any more)
+    await expect.poll(() => row.getByRole('button', { name: /^Retry/ }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('draws the assessment flow with live counts and a table alternative', async () => {
+    const { context, page, errors } = await adminPage();
+    await page.goto(`${server.url}/admin/machines`);
+    await page.getByRole('heading', { level: 1, name: 'Machines' }).waitFor();
+    const flow = page.locator('[data-machine="assessmentFlow"]');
+    await flow.waitFor();
+    await flow.getByRole('img', { name: /State diagram of assessmentFlow/ }).waitFor();
+    for (const state of ['capture.editing', 'diagnostic', 'processing.grading', 'results']) {
+      await flow.locator(`[data-state="${state}"]`).waitFor();
+    }
+    const badge = flow.locator('[data-state="processing.grading"] [data-count]');
+    expect(Number(await badge.getAttribute('data-count'))).toBeGreaterThanOrEqual(1);
+    expect(await flow.locator('[data-edge]').count()).toBeGreaterThan(10);
+
+    await flow.getByText('States and counts as a table').click();
+    const tableRow = flow.getByRole('row', { name: /processing\.grading/ });
+    await tableRow.waitFor();
+    expect(Number((await tableRow.getByRole('cell').first().textContent())!.replace(/,/g, ''))).toBeGreaterThanOrEqual(1);
+
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/machines-1280.png`, fullPage: true });
+    await page.setViewportSize({ width: 2800, height: 1600 });
+    // for the picture only: let the diagram's ancestors grow to its full width
+    await flow.locator('svg[role="img"]').evaluate((svg) => {
+      for (let node = svg.parentElement; node; node = node.parentElement) Object.assign(node.style, { overflow: 'visible', maxWidth: 'none', width: 'max-content' });
+    });
+    await flow.locator('svg[role="img"]').screenshot({ path: `${SHOTS}/assessment-flow-diagram.png` });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('lays both screens out on a phone without page-wide sideways scrolling', async () => {
+    const { context, page, errors } = await adminPage(MOBILE);
+    for (const screen of ['jobs', 'machines']) {
+      await page.goto(`${server.url}/admin/${screen}`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page.locator(screen === 'jobs' ? '[data-queue]' : '[data-machine]').first().waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, screen).toBeLessThanOrEqual(1);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.screenshot({ path: `${SHOTS}/${screen}-390.png`, fullPage: true });
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,172 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type pg from 'pg';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { resultFor } from '../../machines/assessment-flow/assessment-flow.fixtures.js';
+import { seedFlow } from '../../test/flows.js';
+import { isolatedConfig } from '../../test/helpers.js';
+import { startWorkers, until } from '../../test/worker-harness.js';
+import { buildApp } from '../../server/app.js';
+import { createPool } from '../../server/db/pool.js';
+import { FlowEngine } from '../../server/flows/engine.js';
+import { createOrUpdateLead } from '../../server/leads/lead-service.js';
+import { createRedis } from '../../server/redis.js';
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  raw: string;
+  status: number;
+}
+
+/** A loopback receiver answering each POST with the next status of `statuses` (then 200). */
+async function receiver(statuses: number[] = []) {
+  const received: Received[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const status = statuses.shift() ?? 200;
+      received.push({ headers: request.headers, raw: Buffer.concat(chunks).toString('utf8'), status });
+      response.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received };
+}
+
+async function setup() {
+  const { config, drop } = await isolatedConfig();
+  const pool = createPool(config.DATABASE_URL!, 6);
+  const redis = createRedis(config.REDIS_URL!, 'producer');
+  const app = await buildApp({ config, pool, redis, logger: false });
+  onTestFinished(async () => {
+    await app.close();
+    redis.disconnect();
+    await pool.end();
+    await drop();
+  });
+  return { config, pool, app };
+}
+
+/** Turns a card on with a value, as the admin's PUT does (the signing secret included). */
+async function enable(pool: pg.Pool, key: string, value: string, signingSecret: string | null = null) {
+  await pool.query(
+    `INSERT INTO integration_settings (key, enabled, configured, value, signing_secret) VALUES ($1, true, true, $2, $3)
+     ON CONFLICT (key) DO UPDATE SET enabled = true, configured = true, value = $2, signing_secret = $3`,
+    [key, value, signingSecret],
+  );
+}
+
+const SECRET = `whsec_${'ab'.repeat(32)}`;
+
+function verifies(delivery: Received, secret: string): boolean {
+  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(delivery.raw).digest('hex')}`);
+  const given = Buffer.from(String(delivery.headers['x-hf-signature'] ?? ''));
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+describe('outgoing webhooks', () => {
+  it('a capture sends lead.captured as a signed JSON POST; a receiver answering 500 twice is retried until it takes it', async () => {
+    const { config, pool, app } = await setup();
+    const target = await receiver([500, 500]);
+    await enable(pool, 'automation', target.url, SECRET);
+    await startWorkers(pool, config, ['webhooks']);
+
+    const started = await app.inject({ method: 'POST', url: '/api/flows', payload: {} });
+    const flowId = started.json().flowId as string;
+    const captured = await app.inject({
+      method: 'POST',
+      url: `/api/flows/${flowId}/events`,
+      payload: { event: { type: 'CAPTURE_SUBMIT', name: 'Ada Lovelace', email: 'ada-webhook@example.com' } },
+    });
+    expect(captured.statusCode, captured.body).toBe(200);
+
+    await until(() => target.received.length >= 3, 20_000);
+    const job = await pool.query<{ id: string; status: string; attempts: number }>("SELECT id, status, attempts FROM jobs WHERE queue = 'webhooks'");
+    expect(job.rows).toHaveLength(1);
+    await until(async () => (await pool.query("SELECT 1 FROM jobs WHERE queue = 'webhooks' AND status = 'completed'")).rowCount === 1);
+    expect(target.received.map((delivery) => delivery.status)).toEqual([500, 500, 200]);
+
+    for (const delivery of target.received) {
+      expect(delivery.headers['content-type']).toBe('application/json');
+      expect(delivery.headers['x-hf-event-id']).toBe(job.rows[0]!.id);
+      expect(verifies(delivery, SECRET)).toBe(true);
+      expect(verifies(delivery, `whsec_${'cd'.repeat(32)}`)).toBe(false);
+    }
+    // every retry carries the same body, so a receiver can drop duplicates by x-hf-event-id
+    expect(new Set(target.received.map((delivery) => delivery.raw)).size).toBe(1);
+    const body = JSON.parse(target.received[2]!.raw);
+    const lead = await pool.query('SELECT lead_id FROM leads WHERE email = $1', ['ada-webhook@example.com']);
+    expect(body).toMatchObject({
+      event: 'lead.captured',
+      leadId: lead.rows[0].lead_id,
+      flowId,
+      occurredAt: expect.any(String),
+      data: { email: 'ada-webhook@example.com', name: 'Ada Lovelace' },
+    });
+    const row = await pool.query("SELECT status, attempts, payload::text FROM jobs WHERE queue = 'webhooks'");
+    expect(row.rows[0]).toMatchObject({ status: 'completed', attempts: 3 });
+    // the URL is read when sending: it never sits in the job row
+    expect(row.rows[0].payload).not.toContain(target.url);
+  });
+
+  it('sends nothing while the automation card is off', async () => {
+    const { pool, app } = await setup();
+    const started = await app.inject({ method: 'POST', url: '/api/flows', payload: {} });
+    await app.inject({
+      method: 'POST',
+      url: `/api/flows/${started.json().flowId}/events`,
+      payload: { event: { type: 'CAPTURE_SUBMIT', name: 'Grace', email: 'grace-webhook@example.com' } },
+    });
+    expect((await pool.query("SELECT 1 FROM jobs WHERE queue = 'webhooks'")).rowCount).toBe(0);
+  });
+
+  it('a book_call GRADED sends lead.graded to automation and a {text} message to the chat webhook; a homework one only to automation', async () => {
+    const { config, pool } = await setup();
+    const automation = await receiver();
+    const chat = await receiver();
+    await enable(pool, 'automation', automation.url, SECRET);
+    await enable(pool, 'team_chat', chat.url);
+    await startWorkers(pool, config, ['webhooks']);
+
+    const grade = async (tier: 'book_call' | 'homework') => {
+      const email = `grade-${tier}-${Date.now()}@example.com`;
+      const lead = await createOrUpdateLead(pool, { email, name: 'Katherine Johnson' });
+      const flowId = await seedFlow(
+        pool,
+        'assessmentFlow',
+        [
+          { type: 'CAPTURE_SUBMIT', name: 'Katherine Johnson', email },
+          { type: 'LEAD_SAVED', leadId: lead.leadId },
+          { type: 'START_DIAGNOSTIC' },
+          { type: 'DIAGNOSTIC_COMPLETED', answers: { b1: { type: 'likert', value: 4, responseTime: 4000, timedOut: false } } },
+          { type: 'SURVEY_SUBMITTED', answers: { q1_investment: 'ready_now', q2_time: 'start_immediately', q3_urgency: 'critical', q4_mindset: 'challenge', q5_success: 'Lead better.' } },
+        ],
+        { leadId: lead.leadId },
+      );
+      const engine = new FlowEngine(pool);
+      const flow = await engine.apply(flowId, { type: 'GRADED', result: resultFor(tier) }, 'worker');
+      expect(flow.state).toBe('processing.revealing');
+      return { leadId: lead.leadId, flowId };
+    };
+
+    const booked = await grade('book_call');
+    await until(() => automation.received.length === 1 && chat.received.length === 1);
+    const graded = JSON.parse(automation.received[0]!.raw);
+    expect(graded).toMatchObject({ event: 'lead.graded', leadId: booked.leadId, flowId: booked.flowId, data: { tier: 'book_call' } });
+    expect(verifies(automation.received[0]!, SECRET)).toBe(true);
+    const message = JSON.parse(chat.received[0]!.raw);
+    expect(Object.keys(message)).toEqual(['text']);
+    expect(message.text).toContain('book_call');
+    expect(message.text).toContain('Katherine Johnson');
+    expect(message.text).toContain(`/admin/leads/${booked.leadId}`);
+
+    await grade('homework');
+    await until(() => automation.received.length === 2);
+    expect(JSON.parse(automation.received[1]!.raw)).toMatchObject({ event: 'lead.graded', data: { tier: 'homework' } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(chat.received).toHaveLength(1);
+  });
+});

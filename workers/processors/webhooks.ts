@@ -1,0 +1,65 @@
+import { createHmac } from 'node:crypto';
+import { UnrecoverableError } from 'bullmq';
+import { z } from 'zod';
+import type { LeadEventBody } from '../../server/integrations/lead-events.js';
+import type { QueueProcessor } from './index.js';
+
+/** How long a receiver gets to answer before the attempt counts as failed (and is retried). */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+export const SIGNATURE_HEADER = 'x-hf-signature';
+export const EVENT_ID_HEADER = 'x-hf-event-id';
+
+const payloadSchema = z.object({
+  target: z.enum(['automation', 'team_chat']),
+  body: z.looseObject({ event: z.string(), leadId: z.string(), flowId: z.string(), occurredAt: z.string(), data: z.record(z.string(), z.unknown()) }),
+});
+
+/** `sha256=<hex HMAC-SHA256 of the raw body>`, the value of x-hf-signature. */
+export function signBody(rawBody: string, secret: string): string {
+  return `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
+}
+
+/** A Slack-compatible message about a lead who qualified for a call. */
+export function chatMessage(body: LeadEventBody, publicUrl: string): { text: string } {
+  const { name, email, archetype, compositeScore } = body.data as { name?: string; email?: string; archetype?: string; compositeScore?: number };
+  const who = [name, email ? `<${email}>` : ''].filter(Boolean).join(' ') || 'A lead';
+  const what = [archetype, compositeScore !== undefined ? `score ${Math.round(compositeScore)}` : ''].filter(Boolean).join(', ');
+  return { text: `New book_call lead: ${who}${what ? ` (${what})` : ''}. ${publicUrl.replace(/\/$/, '')}/admin/leads/${body.leadId}` };
+}
+
+/**
+ * Sends one lead event: a signed JSON POST to the automation webhook, or a {text} message to the
+ * team-chat webhook. The URL and signing secret are read now, from the card as it stands (a card
+ * disabled meanwhile sends nothing), so they never sit in a job row or a log line. Anything but a
+ * 2xx within 10 s throws and BullMQ retries (5 attempts, exponential backoff); x-hf-event-id is the
+ * job row id, the same on every retry, for receivers to drop duplicates.
+ */
+export const webhooksProcessor: QueueProcessor = {
+  process: async (job, { pool, config }) => {
+    const parsed = payloadSchema.safeParse(job.data.payload);
+    if (!parsed.success) throw new UnrecoverableError('not a webhooks job');
+    const { target, body } = parsed.data;
+    const setting = await pool.query<{ value: string; signing_secret: string | null }>(
+      'SELECT value, signing_secret FROM integration_settings WHERE key = $1 AND enabled AND configured',
+      [target],
+    );
+    const row = setting.rows[0];
+    if (!row) return { skipped: `the ${target} integration is off` };
+    if (target === 'automation' && !row.signing_secret) throw new UnrecoverableError('the automation integration has no signing secret');
+
+    const raw = JSON.stringify(target === 'automation' ? body : chatMessage(body as LeadEventBody, config.publicUrl));
+    const headers: Record<string, string> = { 'content-type': 'application/json', [EVENT_ID_HEADER]: job.data.jobRowId, 'user-agent': 'hf-webhooks/1' };
+    if (target === 'automation') headers[SIGNATURE_HEADER] = signBody(raw, row.signing_secret!);
+    let response: Response;
+    try {
+      response = await fetch(row.value, { method: 'POST', headers, body: raw, redirect: 'manual', signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS) });
+    } catch (error) {
+      // the message names the failure, never the URL (it can carry a token)
+      const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s` : 'the request failed';
+      throw new Error(`${target} webhook: ${reason}`);
+    }
+    await response.body?.cancel().catch(() => {});
+    if (response.status < 200 || response.status >= 300) throw new Error(`${target} webhook answered ${response.status}`);
+    return { delivered: body.event, target, status: response.status };
+  },
+};
