@@ -187,7 +187,7 @@ describe('the admin area in a real browser', () => {
     await context.close();
   });
 
-  it('collapses the sidebar to icons with ctrl+B, keeps that in a 7-day cookie across a reload, and shows coming-soon screens', async () => {
+  it('collapses the sidebar to icons with ctrl+B, keeps that in a 7-day cookie across a reload, and reaches every screen', async () => {
     const { context, page } = await adminPage();
     await page.goto(`${server.url}/admin`);
     const sidebar = page.locator('#admin-sidebar');
@@ -223,7 +223,8 @@ describe('the admin area in a real browser', () => {
       await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: label }).click();
       await page.waitForURL(`${server.url}${path}`);
       await page.getByRole('heading', { level: 1, name: label }).waitFor();
-      await page.getByText('Coming soon').waitFor();
+      // the team-chat monitor is the one screen not built yet
+      if (path === '/admin/monitor') await page.getByText('Coming soon').waitFor();
     }
     await context.close();
   });

@@ -473,6 +473,9 @@ describe('the assessment modal in a real browser', () => {
           await modal(page).getByRole('button', { name: 'See Your Options' }).click();
           await modal(page).getByRole('button', { name: 'Send Me Free Resources' }).click();
           await modal(page).getByText('Check your inbox').waitFor({ timeout: 30_000 });
+          // the free resources went out as an email: in the outbox (recorded, with no SMTP here)
+          const emails = await server.pool.query<{ status: string }>("SELECT status FROM email_outbox WHERE kind = 'free_resources'");
+          expect(emails.rows.map((row) => row.status)).toEqual([expect.stringMatching(/^(recorded|sent)$/)]);
           await capture(page, 'homework-sent', width, []);
         } else {
           await modal(page).getByRole('button', { name: 'Explore Free Resources' }).click();
