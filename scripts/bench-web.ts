@@ -16,17 +16,14 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import pg from 'pg';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config/index.js';
-import { migrate } from '../server/db/migrate.js';
 import { createPool } from '../server/db/pool.js';
 import { createRedis } from '../server/redis.js';
 import { launchBrowser } from '../web/e2e/browser.js';
 import { ROOT } from './services/child.js';
+import { benchServices } from './bench/services.js';
 import { freePort } from './services/free-port.js';
-import { startEmbeddedPostgres } from './services/postgres.js';
-import { resolveRedis } from './services/redis.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -61,18 +58,6 @@ function firstLoadAssets(html: string): { js: string[]; css: string[] } {
 function gzipSize(file: string): { raw: number; gzip: number } {
   const content = readFileSync(file);
   return { raw: content.length, gzip: gzipSync(content, { level: 9 }).length };
-}
-
-async function answers(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
 }
 
 /** Installed before any page script: collects paint, layout-shift and long-task entries. */
@@ -153,33 +138,12 @@ try {
   process.stdout.write(`${lines.join('\n')}\n\n`);
 
   // 3. services and the real server on the fresh build
-  let maintenanceUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  if (!(await answers(maintenanceUrl))) {
-    const embedded = await startEmbeddedPostgres('.data/bench-postgres');
-    cleanups.push(embedded.stop);
-    maintenanceUrl = embedded.url;
-  }
-  const redisService = await resolveRedis(process.env.REDIS_URL, '.data/bench-redis');
-  if (redisService.stop) cleanups.push(redisService.stop);
   const runId = randomBytes(4).toString('hex');
-  const database = `hf_bench_web_${runId}`;
-  const admin = new pg.Client(maintenanceUrl);
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${database}"`);
-  await admin.end();
-  cleanups.push(async () => {
-    const client = new pg.Client(maintenanceUrl);
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-    await client.end();
-  });
-  const url = new URL(maintenanceUrl);
-  url.pathname = `/${database}`;
-  await migrate(url.toString());
+  const { databaseUrl, redisUrl } = await benchServices(`hf_bench_web_${runId}`, cleanups);
 
   const port = await freePort();
   const config = loadConfig(
-    { NODE_ENV: 'production', LOG_LEVEL: 'silent', PORT: String(port), DATABASE_URL: url.toString(), REDIS_URL: redisService.url, QUEUE_PREFIX: `hf-bench-web-${runId}` },
+    { NODE_ENV: 'production', LOG_LEVEL: 'silent', PORT: String(port), DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: `hf-bench-web-${runId}` },
     { isTTY: false },
   );
   const pool = createPool(config.DATABASE_URL!, 4);

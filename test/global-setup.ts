@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrate } from '../server/db/migrate.js';
-import { startEmbeddedPostgres } from '../scripts/services/postgres.js';
+import { postgresAnswers, startEmbeddedPostgres } from '../scripts/services/postgres.js';
 import { redisAnswers, spawnRedis } from '../scripts/services/redis.js';
 import { Redis } from 'ioredis';
 
@@ -26,18 +26,6 @@ declare module 'vitest' {
   }
 }
 
-async function answers(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
 function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
@@ -48,7 +36,7 @@ export default async function setup(project: TestProject) {
   const stops: Array<() => Promise<void>> = [];
 
   let maintenanceUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  if (!process.env.TEST_DATABASE_URL && !(await answers(maintenanceUrl))) {
+  if (!process.env.TEST_DATABASE_URL && !(await postgresAnswers(maintenanceUrl))) {
     const embedded = await startEmbeddedPostgres('.data/test-postgres');
     stops.push(embedded.stop);
     maintenanceUrl = embedded.url;

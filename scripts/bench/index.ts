@@ -11,15 +11,13 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { Redis } from 'ioredis';
-import { migrate } from '../../server/db/migrate.js';
-import { startEmbeddedPostgres } from '../services/postgres.js';
-import { resolveRedis } from '../services/redis.js';
 import { ensureServerBuilt } from '../lib/ensure.mjs';
 import { spawnBundle, stopChild, waitForReady } from '../services/child.js';
 import { freePort } from '../services/free-port.js';
 import { bullmqBaseline } from './baseline.js';
 import { gradedFlows } from './flow-path.js';
 import { seedSurveyFlows } from './seed.js';
+import { benchServices } from './services.js';
 import { formatRuns, type RunStats } from './stats.js';
 
 const { values: args } = parseArgs({
@@ -40,48 +38,13 @@ function rssMb(pid: number): number {
   return Number(line?.split(/\s+/)[1] ?? NaN) / 1024;
 }
 
-async function answers(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
 const cleanups: Array<() => Promise<unknown>> = [];
 try {
-  let maintenanceUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  if (!(await answers(maintenanceUrl))) {
-    const embedded = await startEmbeddedPostgres('.data/bench-postgres');
-    cleanups.push(embedded.stop);
-    maintenanceUrl = embedded.url;
-  }
-  const redisService = await resolveRedis(process.env.REDIS_URL, '.data/bench-redis');
-  if (redisService.stop) cleanups.push(redisService.stop);
-
   const runId = randomBytes(4).toString('hex');
-  const database = `hf_bench_${runId}`;
   const prefix = `hf-bench-${runId}`;
-  const admin = new pg.Client(maintenanceUrl);
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${database}"`);
-  await admin.end();
-  cleanups.push(async () => {
-    const client = new pg.Client(maintenanceUrl);
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-    await client.end();
-  });
-  const url = new URL(maintenanceUrl);
-  url.pathname = `/${database}`;
-  const databaseUrl = url.toString();
-  await migrate(databaseUrl);
+  const { databaseUrl, redisUrl } = await benchServices(`hf_bench_${runId}`, cleanups);
 
-  const redis = new Redis(redisService.url, { maxRetriesPerRequest: null });
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   cleanups.push(async () => {
     for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 })) {
       if ((keys as string[]).length) await redis.del(...(keys as string[]));
@@ -97,7 +60,7 @@ try {
     HOST: '127.0.0.1',
     PORT: String(port),
     DATABASE_URL: databaseUrl,
-    REDIS_URL: redisService.url,
+    REDIS_URL: redisUrl,
     QUEUE_PREFIX: prefix,
     WORKER_CONCURRENCY: String(workerConcurrency),
     PG_POOL_MAX: '20',

@@ -20,6 +20,19 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<RunningSer
   };
 }
 
+/** True when a PostgreSQL at `url` accepts a connection within 2 s. */
+export async function postgresAnswers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 /**
  * The database a command-line tool should use: DATABASE_URL, else the embedded cluster that a
  * running `npm start` advertises, else the embedded cluster started just for this command.
@@ -29,13 +42,7 @@ export async function connectableDatabase(databaseUrl: string | undefined, dataD
   const urlFile = `${path.resolve(dataDir, 'postgres')}.url`;
   if (existsSync(urlFile)) {
     const url = readFileSync(urlFile, 'utf8').trim();
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
-    const answers = await client.connect().then(
-      () => true,
-      () => false,
-    );
-    await client.end().catch(() => {});
-    if (answers) return { url, stop: async () => {} };
+    if (await postgresAnswers(url)) return { url, stop: async () => {} };
   }
   return startEmbeddedPostgres(path.join(dataDir, 'postgres'));
 }

@@ -1,0 +1,35 @@
+import pg from 'pg';
+import { migrate } from '../../server/db/migrate.js';
+import { postgresAnswers, startEmbeddedPostgres } from '../services/postgres.js';
+import { resolveRedis } from '../services/redis.js';
+
+/**
+ * A benchmark's own services: a fresh, migrated database named `database` on BENCH_DATABASE_URL's
+ * server (else the local one, else an embedded cluster), and Redis (REDIS_URL, the local one, or a
+ * spawned one). Everything it started or created is undone by the cleanups it pushes.
+ */
+export async function benchServices(database: string, cleanups: Array<() => Promise<unknown>>): Promise<{ databaseUrl: string; redisUrl: string }> {
+  let maintenanceUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  if (!(await postgresAnswers(maintenanceUrl))) {
+    const embedded = await startEmbeddedPostgres('.data/bench-postgres');
+    cleanups.push(embedded.stop);
+    maintenanceUrl = embedded.url;
+  }
+  const redis = await resolveRedis(process.env.REDIS_URL, '.data/bench-redis');
+  if (redis.stop) cleanups.push(redis.stop);
+
+  const admin = new pg.Client(maintenanceUrl);
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${database}"`);
+  await admin.end();
+  cleanups.push(async () => {
+    const client = new pg.Client(maintenanceUrl);
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await client.end();
+  });
+  const url = new URL(maintenanceUrl);
+  url.pathname = `/${database}`;
+  await migrate(url.toString());
+  return { databaseUrl: url.toString(), redisUrl: redis.url };
+}
