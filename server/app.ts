@@ -1,4 +1,5 @@
 import cookie from '@fastify/cookie';
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
@@ -30,6 +31,7 @@ import { healthRoutes } from './routes/health.js';
 import { mirrorRoutes } from './routes/mirror.js';
 import { paymentRoutes } from './routes/payments.js';
 import { reportRoutes } from './routes/reports.js';
+import { slackRoutes } from './routes/slack.js';
 
 export interface AppDeps {
   config: Config;
@@ -66,6 +68,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await openApi(app);
   await app.register(cookie);
   await security(app, routeDeps);
+  // at the root, so every route plugin can declare websocket routes; browsers' frames are small
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(healthRoutes, { pool: deps.pool, redis: deps.redis });
   const routePlugins = [
     flowRoutes,
@@ -83,6 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reportRoutes,
     mirrorRoutes,
     clientLogRoutes,
+    slackRoutes,
   ];
   for (const routes of routePlugins) {
     await app.register(routes, routeDeps);

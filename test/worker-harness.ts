@@ -7,6 +7,7 @@ import type { Config } from '../server/config/index.js';
 import { FlowEngine } from '../server/flows/engine.js';
 import { redisPublisher } from '../server/flows/push.js';
 import { directEnqueuer } from '../server/queues/direct.js';
+import { monitorPublisher } from '../server/slack/monitor-hub.js';
 import type { QueueName } from '../server/queues/names.js';
 import { closeQueues, openQueues } from '../server/queues/queues.js';
 import { OutboxRelay } from '../server/queues/relay.js';
@@ -30,11 +31,12 @@ export async function startWorkers(
   const log = pino({ level: 'silent' });
   const queues = openQueues(connection, config.QUEUE_PREFIX);
   const engine = new FlowEngine(pool, redisPublisher(connection, config.QUEUE_PREFIX), log, directEnqueuer(pool, queues));
+  const publishMonitor = monitorPublisher(connection, config.QUEUE_PREFIX);
   const relay = new OutboxRelay(pool, queues, log, { sweepMs: 500, ...relayOptions });
   const workers = queueNames.map((name) => {
     const processor = overrides[name] ?? processors[name];
     if (!processor) throw new Error(`no processor for the ${name} queue`);
-    return new Worker(name, tracked(processor, { pool, log, config, engine }), {
+    return new Worker(name, tracked(processor, { pool, log, config, engine, publishMonitor }), {
       connection,
       prefix: config.QUEUE_PREFIX,
       concurrency: 4,

@@ -9,6 +9,7 @@ import { startHeartbeat } from './heartbeat.js';
 import { FlowEngine } from '../server/flows/engine.js';
 import { redisPublisher } from '../server/flows/push.js';
 import { directEnqueuer } from '../server/queues/direct.js';
+import { monitorPublisher } from '../server/slack/monitor-hub.js';
 import { processors } from './processors/index.js';
 import { tracked } from './tracked.js';
 import { closeQueues, openQueues } from '../server/queues/queues.js';
@@ -22,10 +23,11 @@ const connection = createRedis(requireUrl(config, 'REDIS_URL'), 'worker');
 
 const queues = openQueues(connection, config.QUEUE_PREFIX);
 const engine = new FlowEngine(pool, redisPublisher(connection, config.QUEUE_PREFIX), log, directEnqueuer(pool, queues));
+const publishMonitor = monitorPublisher(connection, config.QUEUE_PREFIX);
 
 const workers = Object.entries(processors).map(
   ([queue, processor]) =>
-    new Worker(queue, tracked(processor, { pool, log, config, engine }), {
+    new Worker(queue, tracked(processor, { pool, log, config, engine, publishMonitor }), {
       connection,
       prefix: config.QUEUE_PREFIX,
       concurrency: config.WORKER_CONCURRENCY,

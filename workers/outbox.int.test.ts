@@ -32,7 +32,7 @@ async function world() {
   });
   const relay = (options = {}) => new OutboxRelay(pool, queues, log, options);
   const work = (processor: (job: Job<RelayedJobData>) => Promise<unknown>) => {
-    const context = { pool, log, config: testConfig(), engine: new FlowEngine(pool) };
+    const context = { pool, log, config: testConfig(), engine: new FlowEngine(pool), publishMonitor: async () => {} };
     const worker = new Worker('email', tracked({ process: processor }, context), { connection, prefix, concurrency: 4 });
     cleanups.push(() => worker.close());
     return worker;

@@ -107,7 +107,7 @@ describe('monitorConnection', () => {
     expect(
       monitorServerFrameSchema.safeParse({
         type: 'status',
-        status: 'connected',
+        status: 'listening',
         stats: { totalMessages: 3, assessmentsProcessed: 1, messagesGrouped: 2 },
         activeAssessments: 0,
       }).success,

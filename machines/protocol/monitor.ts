@@ -32,20 +32,33 @@ export const processedAssessmentSchema = z.object({
   candidateName: z.string().min(1).max(200),
   messageCount: z.number().int().min(1),
   assessmentKey: z.string().min(1).max(200),
+  /** When it was recorded (ISO 8601): the list's time column. Beyond the seed, which shows the time it arrived. */
+  processedAt: z.iso.datetime({ offset: true }).optional(),
 });
 /** A processed assessment. */
 export type ProcessedAssessment = z.infer<typeof processedAssessmentSchema>;
+
+/** The monitor's counters, all counted in the database. */
+export const monitorStatsSchema = z.object({
+  totalMessages: z.number().int().min(0),
+  assessmentsProcessed: z.number().int().min(0),
+  messagesGrouped: z.number().int().min(0),
+});
+/** The monitor's counters. */
+export type MonitorStats = z.infer<typeof monitorStatsSchema>;
+
+/**
+ * Whether Slack events can arrive: 'listening' with a signing secret, 'not_configured' without one
+ * (every event is then refused). The seed leaves the values open.
+ */
+export const monitorStatusSchema = z.enum(['listening', 'not_configured']);
 
 /** What the server pushes to the monitor (spec section 7, "Realtime"). */
 export const monitorServerFrameSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('status'),
-    status: z.string().max(100),
-    stats: z.object({
-      totalMessages: z.number().int().min(0),
-      assessmentsProcessed: z.number().int().min(0),
-      messagesGrouped: z.number().int().min(0),
-    }),
+    status: monitorStatusSchema,
+    stats: monitorStatsSchema,
     activeAssessments: z.number().int().min(0),
     message: z.string().max(500).optional(),
   }),
@@ -56,3 +69,20 @@ export const monitorServerFrameSchema = z.discriminatedUnion('type', [
 ]);
 /** A frame the server pushes to the monitor. */
 export type MonitorServerFrame = z.infer<typeof monitorServerFrameSchema>;
+
+/**
+ * GET /api/admin/monitor: what the monitor shows on opening, since the socket carries only what
+ * happens after it connects: the latest 50 bot messages and 20 completed assessments, newest first.
+ */
+export const monitorSnapshotSchema = z.object({
+  stats: monitorStatsSchema,
+  activeAssessments: z.number().int().min(0),
+  messages: botMessageSchema.array(),
+  assessments: processedAssessmentSchema.array(),
+});
+/** The monitor's opening snapshot. */
+export type MonitorSnapshot = z.infer<typeof monitorSnapshotSchema>;
+
+/** The spec's list lengths (section 9). */
+export const MONITOR_MESSAGE_LIMIT = 50;
+export const MONITOR_ASSESSMENT_LIMIT = 20;

@@ -36,3 +36,22 @@ export function requireAdmin(pool: pg.Pool) {
     request.admin = user;
   };
 }
+
+/**
+ * An onRequest hook for admin websockets: a browser sends the session cookie with any page's
+ * websocket handshake, so one opened from another origin is refused (403) before the upgrade.
+ * Non-browser clients send no Origin and pass on to the session check.
+ */
+export async function refuseForeignOrigin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  let host: string | null = null;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    // an unparseable Origin is as foreign as any other
+  }
+  if (host !== request.headers.host) {
+    return reply.status(403).send({ statusCode: 403, error: 'Forbidden', message: 'This socket only accepts connections from the site itself.' });
+  }
+}

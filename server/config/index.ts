@@ -89,6 +89,15 @@ export const configSchema = z.object({
   ),
   /** Where the Stripe client sends its requests; only tests point it elsewhere (a loopback fake). */
   STRIPE_API_URL: urlWithProtocol(['http:', 'https:'], 'http://127.0.0.1:12111').optional(),
+  /** Slack app's signing secret: without it POST /api/slack/events refuses every request (503). */
+  SLACK_SIGNING_SECRET: optionalText,
+  /** How long an assessment's messages may be quiet before the group counts as complete. */
+  SLACK_ASSESSMENT_QUIET_MS: z.coerce
+    .number({ error: 'expected a number of milliseconds' })
+    .int('expected a whole number of milliseconds')
+    .min(100, 'expected at least 100 ms')
+    .max(86_400_000, 'expected at most 86400000 ms (a day)')
+    .default(120_000),
   MIRROR_LLM_BASE_URL: urlWithProtocol(['http:', 'https:'], 'http://127.0.0.1:11434/v1').optional(),
   MIRROR_LLM_MODEL: optionalText,
   MIRROR_LLM_API_KEY: optionalText,
@@ -113,6 +122,7 @@ const SECRET_KEYS = new Set([
   'SMTP_URL',
   'STRIPE_SECRET_KEY',
   'STRIPE_WEBHOOK_SECRET',
+  'SLACK_SIGNING_SECRET',
   'MIRROR_LLM_API_KEY',
 ]);
 

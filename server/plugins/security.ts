@@ -16,6 +16,8 @@ export const rateLimits = {
   mirror: { max: 30, timeWindow: '10 minutes' },
   /** Checkout starts (create-payment): each may open a Stripe session, so a burst is refused. */
   payment: { max: 20, timeWindow: '10 minutes' },
+  /** Slack's Events API: Slack's own bursts fit well inside; a flood of forged requests does not. */
+  slackEvents: { max: 600, timeWindow: '1 minute' },
 } as const satisfies Record<string, RateLimitOptions>;
 
 /** The error a rate limit throws, shaped by the app's error handler into { statusCode, error, message }. */

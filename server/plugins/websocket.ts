@@ -1,11 +1,8 @@
-import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { flowSocketClientFrameSchema, type FlowSocketServerFrame } from '../../machines/protocol/socket.js';
 import { FlowNotFoundError } from '../flows/flow-store.js';
 import type { RouteDeps } from '../routes/deps.js';
 
-/** Largest frame a browser may send; flow frames are small. */
-const MAX_PAYLOAD = 64 * 1024;
 /** Flows one socket may follow at once (a visitor has a handful of tabs' worth). */
 const MAX_SUBSCRIPTIONS = 20;
 
@@ -16,8 +13,6 @@ const MAX_SUBSCRIPTIONS = 20;
  * stays open.
  */
 export async function websocketEndpoint(app: FastifyInstance, deps: Pick<RouteDeps, 'engine' | 'pushes'>): Promise<void> {
-  await app.register(websocket, { options: { maxPayload: MAX_PAYLOAD } });
-
   app.get('/api/ws', { websocket: true }, (socket, request) => {
     const subscriptions = new Map<string, () => void>();
     const sendRaw = (frame: string) => {

@@ -89,7 +89,7 @@ describe('homework processor', () => {
     expect(events.rows).toEqual([{ type: 'HOMEWORK_SENT', origin: 'worker' }]);
 
     // A retry of the same job (a crash after sending) finds its email sent and sends nothing more.
-    const context = { pool, log: pino({ level: 'silent' }), config, engine: new FlowEngine(pool) };
+    const context = { pool, log: pino({ level: 'silent' }), config, engine: new FlowEngine(pool), publishMonitor: async () => {} };
     const rerun = await homeworkProcessor.process({ data: { jobRowId: job.id, payload: job.payload } } as Job<RelayedJobData>, context);
     expect(rerun).toMatchObject({ status: 'sent', repeated: true });
     expect(sink.messages).toHaveLength(1);

@@ -4,11 +4,13 @@ import type { Logger } from 'pino';
 import type { Config } from '../../server/config/index.js';
 import type { FlowEngine } from '../../server/flows/engine.js';
 import type { QueueName } from '../../server/queues/names.js';
+import type { PublishMonitor } from '../../server/slack/monitor-hub.js';
 import type { RelayedJobData } from '../../server/queues/relay.js';
 import { emailProcessor } from './email.js';
 import { gradingProcessor } from './grading.js';
 import { homeworkProcessor } from './homework.js';
 import { mirrorProcessor } from './mirror.js';
+import { slackProcessor } from './slack.js';
 import { timersProcessor } from './timers.js';
 import { webhooksProcessor } from './webhooks.js';
 
@@ -18,6 +20,8 @@ export interface ProcessorContext {
   log: Logger;
   config: Config;
   engine: FlowEngine;
+  /** Sends frames to every open team-chat monitor. */
+  publishMonitor: PublishMonitor;
 }
 
 /** Runs one job of a queue; throws to have BullMQ retry it. */
@@ -40,4 +44,5 @@ export const processors: Partial<Record<QueueName, QueueProcessor>> = {
   mirror: mirrorProcessor,
   timers: timersProcessor,
   webhooks: webhooksProcessor,
+  slack: slackProcessor,
 };

@@ -170,7 +170,7 @@ describe('the mirror processor, run directly', () => {
   let context: Parameters<typeof mirrorProcessor.process>[1];
 
   beforeAll(() => {
-    context = { pool, config, log: pino({ level: 'silent' }), engine: new FlowEngine(pool) };
+    context = { pool, config, log: pino({ level: 'silent' }), engine: new FlowEngine(pool), publishMonitor: async () => {} };
   });
 
   const job = (flowId: string, request: MirrorReplyRequest) => ({ data: { jobRowId: '0', payload: { flowId, request } } }) as unknown as Job<RelayedJobData>;
