@@ -25,8 +25,9 @@ export interface AssessmentServer {
   close: () => Promise<void>;
 }
 
-export async function startAssessmentServer(): Promise<AssessmentServer> {
-  const { config, drop } = await isolatedConfig();
+/** `overrides` are environment variables for this server's config (e.g. a Slack signing secret). */
+export async function startAssessmentServer(overrides: Record<string, string> = {}): Promise<AssessmentServer> {
+  const { config, drop } = await isolatedConfig(overrides);
   const pool = createPool(config.DATABASE_URL!, 6);
   const redis = createRedis(config.REDIS_URL!, 'producer');
   const app = await buildApp({ config, pool, redis, logger: false, webRoot: WEB_ROOT });

@@ -1,4 +1,6 @@
+import type pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createAdmin } from '../../server/auth/admin-users.js';
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const MOBILE = { width: 390, height: 844 } as const;
@@ -23,4 +25,23 @@ export async function openPage(browser: Browser, viewport: { width: number; heig
 /** The visible toast with this text (toasts are also echoed into a screen-reader-only live region). */
 export function toast(page: Page, text: string) {
   return page.locator('[data-toast]').filter({ hasText: text });
+}
+
+export const ADMIN_PASSWORD = 'a long and correct passphrase';
+
+/**
+ * Creates an admin in the server's database and signs in through the real sign-in page; returns
+ * the browser state that signed-in contexts are opened from.
+ */
+export async function signedInAdminState(browser: Browser, url: string, pool: pg.Pool, email: string) {
+  await createAdmin(pool, email, ADMIN_PASSWORD);
+  const { context, page } = await openPage(browser);
+  await page.goto(`${url}/auth`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL(`${url}/`);
+  const state = await context.storageState();
+  await context.close();
+  return state;
 }

@@ -50,8 +50,9 @@ export const routes: RouteObject[] = [
       { path: 'leads/:id', lazy: async () => ({ Component: (await import('../features/admin/leads-detail')).LeadDetailScreen }) },
       { path: 'integrations', lazy: async () => ({ Component: (await import('../features/admin/integrations')).IntegrationsScreen }) },
       { path: 'jobs', lazy: async () => ({ Component: (await import('../features/admin/jobs')).JobsScreen }) },
+      { path: 'monitor', lazy: async () => ({ Component: (await import('../features/admin/monitor')).MonitorScreen }) },
       { path: 'machines', lazy: async () => ({ Component: (await import('../features/admin/machines')).MachinesScreen }) },
-      { path: '*', lazy: async () => ({ Component: (await import('../routes/admin')).ComingSoonScreen }) },
+      { path: '*', lazy: async () => ({ Component: (await import('../routes/admin')).AdminNotFoundScreen }) },
     ],
   },
 ];
