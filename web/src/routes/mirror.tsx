@@ -1,10 +1,11 @@
 import { useMachine } from '@xstate/react';
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { Button, ButtonLink, Card, Eyebrow, Field, cx } from '../components/ui';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Button, ButtonLink, Card, Eyebrow, Field } from '../components/ui';
 import { post } from '../lib/api';
 import { isSimpleEmail, hasText } from '../../../machines/protocol/common';
 import { useAssessment } from '../features/assessment/launcher';
 import { rememberEmail, rememberLeadSession } from '../features/assessment/browser-storage';
+import { MirrorComposer, MirrorMessages } from '../features/assessment/mirror-chat';
 import { standaloneMirror } from '../features/standalone/mirror-machine';
 
 /**
@@ -14,33 +15,15 @@ import { standaloneMirror } from '../features/standalone/mirror-machine';
 export function MirrorPage() {
   const [snapshot, send] = useMachine(standaloneMirror);
   const { context } = snapshot;
-  const [text, setText] = useState('');
   const [saving, setSaving] = useState(false);
   const log = useRef<HTMLDivElement>(null);
   const complete = snapshot.matches('complete');
   const pending = snapshot.matches('awaitingReply') || snapshot.matches('revealing');
-  const canSend = snapshot.matches('chatting') && hasText(text);
 
   useEffect(() => {
     const list = log.current;
     if (list) list.scrollTop = list.scrollHeight;
   }, [context.messages.length, pending]);
-
-  const submit = () => {
-    if (!canSend) return;
-    send({ type: 'SEND', text: text.trim() });
-    setText('');
-  };
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    submit();
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
-      event.preventDefault();
-      submit();
-    }
-  };
 
   return (
     <>
@@ -72,64 +55,23 @@ export function MirrorPage() {
               className="max-h-[55vh] min-h-64 overflow-y-auto rounded-2xl bg-paper p-4 sm:p-5"
             >
               <ol className="flex flex-col gap-3">
-              {context.messages.map((message, index) => (
-                <li key={index} className={cx('flex', message.role === 'user' ? 'justify-end' : 'justify-start')}>
-                  <p
-                    className={cx(
-                      'max-w-[85%] rounded-2xl px-4 py-3 text-[0.95rem] leading-relaxed whitespace-pre-wrap',
-                      message.role === 'user' ? 'rounded-br-md bg-ink text-white' : 'rounded-bl-md border border-line bg-white text-ink',
-                    )}
-                  >
-                    <span className="sr-only">{message.role === 'user' ? 'You: ' : 'Mirror: '}</span>
-                    {message.content}
-                  </p>
-                </li>
-              ))}
-              {pending && (
-                <li className="flex justify-start">
-                  <p className="flex items-center gap-1.5 rounded-2xl rounded-bl-md border border-line bg-white px-4 py-3.5">
-                    <span className="sr-only">The Mirror is reflecting…</span>
-                    {[0, 1, 2].map((dot) => (
-                      <span key={dot} className="size-2 animate-pulse rounded-full bg-brass-deep motion-reduce:animate-none" aria-hidden="true" />
-                    ))}
-                  </p>
-                </li>
-              )}
+                <MirrorMessages messages={context.messages} pending={pending} assistantClassName="border border-line bg-white" />
               </ol>
             </div>
 
             {complete ? (
               <CompletePanel saving={saving} setSaving={setSaving} sessionId={context.sessionId} />
             ) : (
-              <form onSubmit={onSubmit} className="flex flex-col gap-3">
-                <label htmlFor="mirror-input" className="text-sm font-medium text-ink">
-                  Your message
-                </label>
-                <textarea
-                  id="mirror-input"
-                  rows={3}
-                  maxLength={4000}
-                  value={text}
-                  onChange={(e) => setText(e.target.value)}
-                  onKeyDown={onKeyDown}
-                  placeholder="Type your answer. Enter sends, Shift+Enter adds a line."
-                  className="block w-full resize-none rounded-2xl border border-line bg-white px-4 py-3 text-base text-ink placeholder:text-muted hover:border-ink/40 focus:border-ink"
-                />
-                <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
-                  <label className="flex items-center gap-2 text-sm text-ink">
-                    <input
-                      type="checkbox"
-                      checked={context.save}
-                      onChange={(e) => send({ type: 'SET_SAVE', save: e.target.checked })}
-                      className="size-4 accent-ink"
-                    />
-                    Save this session (optional)
-                  </label>
-                  <Button type="submit" disabled={!canSend}>
-                    Send
-                  </Button>
-                </div>
-              </form>
+              <MirrorComposer
+                visibleLabel
+                canSend={snapshot.matches('chatting')}
+                save={context.save}
+                onSaveChange={(save) => send({ type: 'SET_SAVE', save })}
+                onSend={(text) => {
+                  send({ type: 'SEND', text });
+                  return true;
+                }}
+              />
             )}
           </Card>
         </div>

@@ -1,12 +1,13 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { Actor } from 'xstate';
-import { Button, cx } from '../../../components/ui';
+import { Button } from '../../../components/ui';
 import { MIRROR_TURN_LIMIT } from '../../../../../machines/protocol/mirror';
 import type { MirrorTurn } from '../../../../../machines/protocol/common';
 import { statePath } from '../../../../../machines/protocol/can-accept';
 import { FlowIdStore } from '../../../lib/flows/storage';
 import { useFlowSnapshot, useServerFlow, type ServerFlowHandle } from '../../../lib/flows/use-server-flow';
 import { browserMirror } from '../machines';
+import { MirrorComposer, MirrorMessages } from '../mirror-chat';
 import { NoticeBox, StepEyebrow, Waiting } from '../ui';
 
 type MirrorFlow = ServerFlowHandle<typeof browserMirror>;
@@ -49,31 +50,14 @@ function MirrorChat({ flow, actor, onCompleted }: { flow: MirrorFlow; actor: Act
   const snapshot = useFlowSnapshot(actor);
   const { context } = snapshot;
   const state = statePath(snapshot.value);
-  const [text, setText] = useState('');
   const log = useRef<HTMLOListElement>(null);
   const complete = state === 'complete';
   const pending = state === 'awaitingReply' || state === 'revealing';
-  const canSend = state === 'chatting' && text.trim() !== '';
 
   useEffect(() => {
     log.current?.lastElementChild?.scrollIntoView({ block: 'nearest' });
   }, [context.messages.length, pending]);
 
-  const send = () => {
-    if (!canSend) return;
-    if (flow.send({ type: 'SEND', text: text.trim() })) setText('');
-  };
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    send();
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    // Enter sends, Shift+Enter starts a new line (spec section 2)
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
-      event.preventDefault();
-      send();
-    }
-  };
   // the server's copy is the one to hand over: it holds the session id the replies were stored under
   const ready = complete && flow.serverState === 'complete' && flow.pending === 0 && context.sessionId;
 
@@ -86,28 +70,7 @@ function MirrorChat({ flow, actor, onCompleted }: { flow: MirrorFlow; actor: Act
         </p>
       </div>
       <ol ref={log} role="log" aria-live="polite" aria-label="Conversation with the Mirror" className="flex max-h-[46vh] min-h-48 flex-col gap-3 overflow-y-auto rounded-3xl border border-line bg-white p-4 sm:p-5">
-        {context.messages.map((message, index) => (
-          <li key={index} className={cx('flex', message.role === 'user' ? 'justify-end' : 'justify-start')}>
-            <p
-              className={cx(
-                'max-w-[85%] rounded-2xl px-4 py-3 text-[0.95rem] leading-relaxed whitespace-pre-wrap',
-                message.role === 'user' ? 'rounded-br-md bg-ink text-white' : 'rounded-bl-md bg-sand text-ink',
-              )}
-            >
-              <span className="sr-only">{message.role === 'user' ? 'You: ' : 'Mirror: '}</span>
-              {message.content}
-            </p>
-          </li>
-        ))}
-        {pending && (
-          <li className="flex justify-start">
-            <p className="flex items-center gap-1.5 rounded-2xl rounded-bl-md bg-sand px-4 py-3.5" aria-label="The Mirror is reflecting">
-              {[0, 1, 2].map((dot) => (
-                <span key={dot} className="size-2 animate-pulse rounded-full bg-brass-deep motion-reduce:animate-none" aria-hidden="true" />
-              ))}
-            </p>
-          </li>
-        )}
+        <MirrorMessages messages={context.messages} pending={pending} assistantClassName="bg-sand" />
       </ol>
       {complete ? (
         <div className="flex flex-col gap-4 rounded-3xl border border-brass/60 bg-sand p-5">
@@ -121,35 +84,12 @@ function MirrorChat({ flow, actor, onCompleted }: { flow: MirrorFlow; actor: Act
           </div>
         </div>
       ) : (
-        <form onSubmit={onSubmit} className="flex flex-col gap-3">
-          <label htmlFor="mirror-input" className="sr-only">
-            Your message
-          </label>
-          <textarea
-            id="mirror-input"
-            rows={3}
-            maxLength={4000}
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            onKeyDown={onKeyDown}
-            placeholder="Type your answer. Enter sends, Shift+Enter adds a line."
-            className="block w-full resize-none rounded-2xl border border-line bg-white px-4 py-3 text-base text-ink placeholder:text-muted/70 hover:border-ink/40 focus:border-ink"
-          />
-          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
-            <label className="flex items-center gap-2 text-sm text-ink">
-              <input
-                type="checkbox"
-                checked={context.save}
-                onChange={(e) => flow.send({ type: 'SET_SAVE', save: e.target.checked })}
-                className="size-4 accent-ink"
-              />
-              Save this session (optional)
-            </label>
-            <Button type="submit" disabled={!canSend}>
-              Send
-            </Button>
-          </div>
-        </form>
+        <MirrorComposer
+          canSend={state === 'chatting'}
+          save={context.save}
+          onSaveChange={(save) => flow.send({ type: 'SET_SAVE', save })}
+          onSend={(text) => flow.send({ type: 'SEND', text })}
+        />
       )}
     </div>
   );
