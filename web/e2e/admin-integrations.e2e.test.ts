@@ -1,13 +1,11 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdmin } from '../../server/auth/admin-users.js';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
-import { DESKTOP, MOBILE, openPage, toast } from './pages.js';
+import { MOBILE, openAdminPage, openPage, signedInAdminState, toast, type StorageState } from './pages.js';
 import { startTestServer, type TestServer } from './server.js';
 
-const PASSWORD = 'a long and correct passphrase';
 const SHOTS = '/tmp/shots-integrations';
 /*
  * The run's database is shared with other browser tests: only the email-marketing card is saved
@@ -15,20 +13,12 @@ const SHOTS = '/tmp/shots-integrations';
  */
 const API_KEY = 'mk_e2e_0123456789abcdefWXYZ';
 
-type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
-
 describe('the Integrations screen in a real browser', () => {
   let browser: Browser;
   let server: TestServer;
   let signedIn: StorageState;
 
-  async function adminPage(viewport: { width: number; height: number } = DESKTOP) {
-    const context = await browser.newContext({ viewport, storageState: signedIn, isMobile: viewport.width < 768, hasTouch: viewport.width < 768 });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    return { context, page, errors };
-  }
+  const adminPage = (viewport?: { width: number; height: number }) => openAdminPage(browser, signedIn, viewport);
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
@@ -36,15 +26,7 @@ describe('the Integrations screen in a real browser', () => {
     browser = await launchBrowser();
     await server.pool.query("DELETE FROM integration_settings WHERE key = 'email_marketing'");
     const email = `integrations-e2e-${Date.now()}@example.com`;
-    await createAdmin(server.pool, email, PASSWORD);
-    const { context, page } = await openPage(browser);
-    await page.goto(`${server.url}/auth`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL(`${server.url}/`);
-    signedIn = await context.storageState();
-    await context.close();
+    signedIn = await signedInAdminState(browser, server.url, server.pool, email);
   });
 
   afterAll(async () => {

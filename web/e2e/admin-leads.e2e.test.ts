@@ -1,17 +1,13 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedGradedLead } from '../../test/admin-leads-fixtures.js';
-import { createAdmin } from '../../server/auth/admin-users.js';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
-import { DESKTOP, MOBILE, openPage, toast } from './pages.js';
+import { MOBILE, openAdminPage, openPage, signedInAdminState, toast, type StorageState } from './pages.js';
 import { startTestServer, type TestServer } from './server.js';
 
-const PASSWORD = 'a long and correct passphrase';
 const SHOTS = '/tmp/shots-leads';
-
-type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 
 describe('the admin leads screens in a real browser', () => {
   let browser: Browser;
@@ -22,13 +18,7 @@ describe('the admin leads screens in a real browser', () => {
   const other = `leads-e2e-other-${stamp}@example.com`;
   let leadId: string;
 
-  async function adminPage(viewport: { width: number; height: number } = DESKTOP) {
-    const context = await browser.newContext({ viewport, storageState: signedIn, isMobile: viewport.width < 768, hasTouch: viewport.width < 768 });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    return { context, page, errors };
-  }
+  const adminPage = (viewport?: { width: number; height: number }) => openAdminPage(browser, signedIn, viewport);
 
   async function search(page: Page, text: string) {
     await page.getByLabel('Search leads').fill(text);
@@ -40,17 +30,9 @@ describe('the admin leads screens in a real browser', () => {
     server = await startTestServer({ privatePrefix: true });
     browser = await launchBrowser();
     const email = `leads-admin-e2e-${stamp}@example.com`;
-    await createAdmin(server.pool, email, PASSWORD);
     leadId = (await seedGradedLead(server.pool, 'book_call', graded)).leadId;
     await server.pool.query("INSERT INTO leads (email, name, source, tags) VALUES ($1, 'Olga Other', 'community', '{vip}')", [other]);
-    const { context, page } = await openPage(browser);
-    await page.goto(`${server.url}/auth`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL(`${server.url}/`);
-    signedIn = await context.storageState();
-    await context.close();
+    signedIn = await signedInAdminState(browser, server.url, server.pool, email);
   });
 
   afterAll(async () => {

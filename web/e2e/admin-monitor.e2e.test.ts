@@ -1,17 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slackSignature } from '../../server/slack/signature.js';
 import { startAssessmentServer, type AssessmentServer } from './assessment-harness.js';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
-import { DESKTOP, MOBILE, signedInAdminState, toast } from './pages.js';
+import { DESKTOP, MOBILE, openAdminPage, signedInAdminState, toast, type StorageState } from './pages.js';
 
 const SECRET = `e2e-slack-${randomBytes(6).toString('hex')}`;
 const SHOTS = '/tmp/shots-monitor';
-
-type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 
 describe('the team-chat monitor in a real browser', () => {
   let browser: Browser;
@@ -37,10 +35,7 @@ describe('the team-chat monitor in a real browser', () => {
   }
 
   async function monitorPage(viewport: { width: number; height: number } = DESKTOP) {
-    const context = await browser.newContext({ viewport, storageState: signedIn, isMobile: viewport.width < 768, hasTouch: viewport.width < 768 });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    const { context, page, errors } = await openAdminPage(browser, signedIn, viewport);
     await page.goto(`${server.url}/admin/monitor`);
     await page.getByRole('heading', { level: 1, name: 'Team-chat Monitor' }).waitFor();
     return { context, page, errors };

@@ -45,3 +45,15 @@ export async function signedInAdminState(browser: Browser, url: string, pool: pg
   await context.close();
   return state;
 }
+
+/** A signed-in browser state, from signedInAdminState. */
+export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+/** A new page in a context opened from a signed-in state, with its uncaught errors collected. */
+export async function openAdminPage(browser: Browser, signedIn: StorageState, viewport: { width: number; height: number } = DESKTOP) {
+  const context = await browser.newContext({ viewport, storageState: signedIn, isMobile: viewport.width < 768, hasTouch: viewport.width < 768 });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { context, page, errors };
+}
