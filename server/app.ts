@@ -32,6 +32,7 @@ import { mirrorRoutes } from './routes/mirror.js';
 import { paymentRoutes } from './routes/payments.js';
 import { reportRoutes } from './routes/reports.js';
 import { slackRoutes } from './routes/slack.js';
+import { visitRoutes } from './routes/visits.js';
 
 export interface AppDeps {
   config: Config;
@@ -88,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mirrorRoutes,
     clientLogRoutes,
     slackRoutes,
+    visitRoutes,
   ];
   for (const routes of routePlugins) {
     await app.register(routes, routeDeps);

@@ -16,6 +16,8 @@ export const rateLimits = {
   mirror: { max: 30, timeWindow: '10 minutes' },
   /** Checkout starts (create-payment): each may open a Stripe session, so a burst is refused. */
   payment: { max: 20, timeWindow: '10 minutes' },
+  /** Visit counts (POST /api/visits): one per tab session, so more is a script. */
+  visits: { max: 30, timeWindow: '10 minutes' },
   /** Slack's Events API: Slack's own bursts fit well inside; a flood of forged requests does not. */
   slackEvents: { max: 600, timeWindow: '1 minute' },
 } as const satisfies Record<string, RateLimitOptions>;

@@ -81,6 +81,7 @@ const cases: Record<string, () => { options: InjectOptions; status: number }> = 
   'POST /api/functions/admin-fetch-data': () => ({ options: { method: 'POST', url: '/api/functions/admin-fetch-data' }, status: 200 }),
   'GET /api/admin/data': () => ({ options: { method: 'GET', url: '/api/admin/data' }, status: 200 }),
   'GET /api/admin/overview': () => ({ options: { method: 'GET', url: '/api/admin/overview' }, status: 200 }),
+  'GET /api/admin/overview/funnel': () => ({ options: { method: 'GET', url: '/api/admin/overview/funnel?period=7d&tz=Europe%2FParis' }, status: 200 }),
   'GET /api/admin/leads/:id/notes': () => ({ options: { method: 'GET', url: `/api/admin/leads/${leadId}/notes` }, status: 200 }),
   'POST /api/admin/leads/:id/notes': () => ({
     options: { method: 'POST', url: `/api/admin/leads/${leadId}/notes`, payload: { body: 'Left a voicemail.' } },

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { fetchOverviewFunnel, funnelQuerySchema, overviewFunnelSchema } from '../admin/funnel.js';
 import {
   addLeadNote,
   fetchAdminData,
@@ -62,6 +63,19 @@ export async function adminRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'p
       },
     },
     () => fetchOverview(deps.pool),
+  );
+
+  api.get(
+    '/api/admin/overview/funnel',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "The overview's funnel (visits to deposits) and new leads per day for a period, in the admin's time zone",
+        querystring: funnelQuerySchema,
+        response: { 200: overviewFunnelSchema, ...guarded, 400: errorBodySchema },
+      },
+    },
+    (request) => fetchOverviewFunnel(deps.pool, request.query),
   );
 
   api.get(

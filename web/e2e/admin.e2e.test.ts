@@ -60,6 +60,23 @@ describe('the admin area in a real browser', () => {
     return rows[0]!;
   }
 
+  /** A number the funnel's visually hidden table shows (what assistive technology reads). */
+  async function funnelStep(page: Page, step: string): Promise<number> {
+    return Number((await page.locator(`[data-funnel-table] tr[data-step="${step}"] td`).first().textContent())!.replace(/,/g, ''));
+  }
+
+  async function leadsOn(page: Page, day: string): Promise<number> {
+    return Number(await page.locator(`[data-leads-table] tr[data-day="${day}"] td`).textContent());
+  }
+
+  /** Every funnel step and two days of the new-leads table, as the page shows them now. */
+  async function chartNumbers(page: Page, days: string[]) {
+    const numbers: Record<string, number> = {};
+    for (const step of ['visits', 'captured', 'diagnosticDone', 'surveyDone', 'book_call', 'homework', 'nurture', 'depositsPaid']) numbers[step] = await funnelStep(page, step);
+    for (const day of days) numbers[day] = await leadsOn(page, day);
+    return numbers;
+  }
+
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     server = await startTestServer({ privatePrefix: true });
@@ -137,6 +154,8 @@ describe('the admin area in a real browser', () => {
     await leads.getByRole('cell', { name: newer }).waitFor();
     expect(await page.locator('[data-counter="totalLeads"] dd').textContent()).toBe(new Intl.NumberFormat('en-US').format(expected.totalLeads + 1));
 
+    // the charts are part of what axe checks
+    await page.locator('[data-period="30d"] svg[role="img"]').nth(1).waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/overview-1280.png`, fullPage: true });
     expect(errors).toEqual([]);
@@ -172,6 +191,121 @@ describe('the admin area in a real browser', () => {
     await page.unroute('**/api/admin/overview');
     await page.getByRole('button', { name: 'Try again' }).click();
     await page.locator('[data-counter="totalLeads"] dd').filter({ hasText: /\d/ }).waitFor();
+    await context.close();
+  });
+
+  it('draws the funnel and new leads per day from the database in the admin’s time zone, and counts a visit to the home page', async () => {
+    const timeZone = 'Asia/Tokyo';
+    const context = await browser.newContext({ viewport: DESKTOP, storageState: signedIn, timezoneId: timeZone });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const localDay = (instant: number) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+    const today = localDay(Date.now());
+    const twoDaysAgo = localDay(Date.now() - 2 * 86_400_000);
+
+    await page.goto(`${server.url}/admin`);
+    await page.getByText(`Days are in ${timeZone} time.`).waitFor();
+    await page.locator('[data-period="30d"]').waitFor();
+    expect(await page.locator('[data-leads-table] tbody tr').count()).toBe(30);
+    await page.locator('label', { hasText: 'Last 7 days' }).click();
+    await page.locator('[data-period="7d"]').waitFor();
+    expect(await page.getByRole('radio', { name: 'Last 7 days' }).isChecked()).toBe(true);
+    const days = await page.locator('[data-leads-table] tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-day')));
+    expect(days).toHaveLength(7);
+    expect(days.at(-1)).toBe(today);
+    expect(days).toContain(twoDaysAgo);
+    const before = await chartNumbers(page, [today, twoDaysAgo]);
+
+    // a lead two days ago (noon in Tokyo) that went all the way to a paid deposit, and one captured just now
+    const paid = await server.pool.query<{ lead_id: string }>(
+      "INSERT INTO leads (email, source, tier, created_at) VALUES ($1, 'e2e-funnel', 'book_call', $2) RETURNING lead_id",
+      [`funnel-paid-${stamp}@example.com`, `${twoDaysAgo}T12:00:00+09:00`],
+    );
+    const paidId = paid.rows[0]!.lead_id;
+    const diagnostic = await server.pool.query("INSERT INTO diagnostics (lead_id, bank_version, status, completed_at) VALUES ($1, '2.0.0', 'completed', now()) RETURNING id", [paidId]);
+    await server.pool.query(
+      "INSERT INTO diagnostic_results (diagnostic_id, lead_id, scores, archetype, narrative, bank_version, grading_version) VALUES ($1, $2, '{}', 'Visionary Firebrand', 'A narrative.', '2.0.0', '1')",
+      [diagnostic.rows[0].id, paidId],
+    );
+    await server.pool.query("INSERT INTO survey_responses (lead_id, answers) VALUES ($1, '{}')", [paidId]);
+    await server.pool.query(
+      "INSERT INTO payment_tracking (payment_intent_id, lead_id, purpose, amount_cents, status, test_mode) VALUES ($1, $2, 'deposit', 25000, 'succeeded', true)",
+      [`pi_test_funnel_${stamp}`, paidId],
+    );
+    await server.pool.query("INSERT INTO leads (email, source) VALUES ($1, 'e2e-funnel')", [`funnel-new-${stamp}@example.com`]);
+
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(() => funnelStep(page, 'captured')).toBe(before.captured! + 2);
+    expect(await chartNumbers(page, [today, twoDaysAgo])).toEqual({
+      ...before,
+      captured: before.captured! + 2,
+      diagnosticDone: before.diagnosticDone! + 1,
+      surveyDone: before.surveyDone! + 1,
+      book_call: before.book_call! + 1,
+      depositsPaid: before.depositsPaid! + 1,
+      [today]: before[today]! + 1,
+      [twoDaysAgo]: before[twoDaysAgo]! + 1,
+    });
+    const funnelLabel = await page.getByRole('img', { name: /^Funnel, last 7 days:/ }).getAttribute('aria-label');
+    expect(funnelLabel).toContain(`Leads captured ${before.captured! + 2}`);
+    expect(funnelLabel).toContain(`Deposits paid ${before.depositsPaid! + 1}`);
+    expect(await page.getByRole('img', { name: new RegExp(`^New leads per day, last 7 days, .* \\(${timeZone} time\\)`) }).count()).toBe(1);
+
+    // a visitor opens the home page: one visit for the tab, whatever it does next
+    const visitor = await openPage(browser, MOBILE);
+    await visitor.page.goto(server.url);
+    const visitorId = await visitor.page.evaluate(() => sessionStorage.getItem('hf:visitId'));
+    expect(visitorId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    await expect.poll(async () => (await server.pool.query('SELECT path FROM site_visits WHERE visitor_id = $1', [visitorId])).rows).toEqual([{ path: '/' }]);
+    await visitor.page.goto(`${server.url}/about`);
+    await visitor.page.reload();
+    await visitor.page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await visitor.page.evaluate(() => sessionStorage.getItem('hf:visitId'))).toBe(visitorId);
+    expect(visitor.problems.errors).toEqual([]);
+    await visitor.context.close();
+
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(() => funnelStep(page, 'visits')).toBe(before.visits! + 1);
+    expect((await server.pool.query('SELECT count(*)::int AS n FROM site_visits WHERE visitor_id = $1', [visitorId])).rows[0].n).toBe(1);
+    await page.screenshot({ path: `${SHOTS}/overview-funnel-1280.png`, fullPage: true });
+    await page.getByRole('region', { name: 'Funnel and new leads' }).screenshot({ path: `${SHOTS}/funnel-1280.png` });
+
+    await page.locator('label', { hasText: 'All time' }).click();
+    await page.locator('[data-period="all"]').waitFor();
+    expect(await funnelStep(page, 'captured')).toBeGreaterThanOrEqual(before.captured! + 2);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the charts’ empty texts, and their own error and retry when the funnel cannot be fetched', async () => {
+    const { context, page } = await adminPage(MOBILE);
+    const isFunnel = (url: URL) => url.pathname === '/api/admin/overview/funnel';
+    const zeros = { visits: 0, captured: 0, diagnosticDone: 0, surveyDone: 0, tiers: { book_call: 0, homework: 0, nurture: 0 }, ungraded: 0, depositsPaid: 0 };
+    await page.route(isFunnel, (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ period: '30d', timeZone: 'UTC', from: '2026-01-01', to: '2026-01-30', funnel: zeros, leadsPerDay: { bucket: 'day', bars: [{ start: '2026-01-30', leads: 0 }] } }),
+      }),
+    );
+    await page.goto(`${server.url}/admin`);
+    await page.getByText('No visits or leads in this period').waitFor();
+    await page.getByText('No new leads in this period').waitFor();
+    await page.unroute(isFunnel);
+
+    await page.route(isFunnel, (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'boom' }) }),
+    );
+    await page.reload();
+    await toast(page, 'Error').waitFor();
+    const section = page.getByRole('region', { name: 'Funnel and new leads' });
+    await section.getByRole('button', { name: 'Try again' }).waitFor();
+    // the rest of the overview still works
+    await page.getByRole('cell', { name: leadEmail }).waitFor();
+    await page.unroute(isFunnel);
+    await section.getByRole('button', { name: 'Try again' }).click();
+    await section.locator('[data-funnel-table]').waitFor({ state: 'attached' });
     await context.close();
   });
 
@@ -232,7 +366,10 @@ describe('the admin area in a real browser', () => {
     await page.goto(`${server.url}/admin`);
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     await page.getByRole('cell', { name: leadEmail }).waitFor();
+    await page.locator('[data-period="30d"] svg[role="img"]').nth(1).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
     await page.screenshot({ path: `${SHOTS}/overview-390.png`, fullPage: true });
+    await page.getByRole('region', { name: 'Funnel and new leads' }).screenshot({ path: `${SHOTS}/funnel-390.png` });
     await page.getByRole('button', { name: 'Toggle sidebar' }).click();
     const sheet = page.getByRole('dialog', { name: 'Admin menu' });
     const panel = page.locator('[data-admin-sheet]');

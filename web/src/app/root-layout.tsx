@@ -2,6 +2,7 @@ import { useEffect, useRef, type MouseEvent } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { ToastProvider } from '../components/ui';
 import { AssessmentProvider } from '../features/assessment/launcher';
+import { recordVisit } from '../lib/visits';
 import { SiteFooter } from './footer';
 import { SiteNav } from './nav';
 
@@ -39,6 +40,7 @@ function SkipLink({ target }: { target: React.RefObject<HTMLElement | null> }) {
 export function RootLayout() {
   const main = useRef<HTMLElement>(null);
   useFocusOnNavigate(main);
+  useEffect(recordVisit, []);
   return (
     <ToastProvider>
       <AssessmentProvider>

@@ -1,5 +1,29 @@
-import { formatDate, preview, useAdminResource, type AdminOverview } from './api';
+import { useState } from 'react';
+import { formatDate, preview, useAdminResource, type AdminOverview, type AdminResource } from './api';
+import { FunnelChart, type FunnelSteps } from './funnel-chart';
+import { LeadsPerDayChart, type LeadBars } from './leads-per-day-chart';
 import { EmptyState, ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states';
+
+/** GET /api/admin/overview/funnel (server/admin/funnel.ts overviewFunnelSchema). */
+interface OverviewFunnel {
+  period: Period;
+  timeZone: string;
+  from: string;
+  to: string;
+  funnel: FunnelSteps;
+  leadsPerDay: LeadBars;
+}
+
+const PERIODS = [
+  { value: '7d', label: 'Last 7 days' },
+  { value: '30d', label: 'Last 30 days' },
+  { value: 'all', label: 'All time' },
+] as const;
+
+type Period = (typeof PERIODS)[number]['value'];
+
+/** The admin's IANA time zone: days in the charts are the admin's own days. */
+const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 const COUNTERS: Array<{ key: keyof AdminOverview['counts']; label: string }> = [
   { key: 'totalLeads', label: 'Total Leads' },
@@ -114,20 +138,78 @@ function PanelSkeleton({ title, id }: { title: string; id: string }) {
   );
 }
 
-/** /admin: the five counters and the latest leads and messages (spec section 2). */
-export function OverviewScreen() {
-  const { data, loading, failed, reload } = useAdminResource<AdminOverview>('/api/admin/overview');
+function PeriodPicker({ value, onChange }: { value: Period; onChange: (period: Period) => void }) {
   return (
-    <>
-      <title>Overview | Admin | Leadership Coaching</title>
-      <ScreenHeader title="Overview" description="Your funnel at a glance." actions={<RefreshButton loading={loading} onClick={reload} />} />
+    <fieldset className="flex rounded-full border border-line bg-white p-1 shadow-soft">
+      <legend className="sr-only">Period</legend>
+      {PERIODS.map((period) => (
+        <label key={period.value} className="cursor-pointer">
+          <input type="radio" name="overview-period" value={period.value} checked={value === period.value} onChange={() => onChange(period.value)} className="peer sr-only" />
+          <span className="block rounded-full px-3.5 py-1.5 text-sm font-medium whitespace-nowrap text-muted transition-colors peer-checked:bg-ink peer-checked:text-white peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brass-deep hover:text-ink peer-checked:hover:text-white">
+            {period.label}
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The funnel and new-leads charts for the chosen period: loading, empty and error states of their own. */
+function FunnelSection({ period, onPeriod, funnel }: { period: Period; onPeriod: (period: Period) => void; funnel: AdminResource<OverviewFunnel> }) {
+  const { data, failed, reload } = funnel;
+  const periodLabel = PERIODS.find((p) => p.value === (data?.period ?? period))!.label.toLowerCase();
+  const leadsTitle = data?.leadsPerDay.bucket === 'week' ? 'New leads per week' : 'New leads per day';
+  return (
+    <section aria-label="Funnel and new leads" className="flex flex-col gap-4" data-period={data?.period}>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="max-w-2xl text-sm text-muted">Leads captured in the period, followed through each step. Days are in {TIME_ZONE} time.</p>
+        <PeriodPicker value={period} onChange={onPeriod} />
+      </div>
       {failed && !data ? (
         <ErrorState onRetry={reload} />
       ) : (
-        <div className="flex flex-col gap-6" aria-busy={loading}>
+        <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+          {data ? (
+            <Panel title="Funnel" id="funnel">
+              <FunnelChart funnel={data.funnel} periodLabel={periodLabel} />
+            </Panel>
+          ) : (
+            <PanelSkeleton title="Funnel" id="funnel" />
+          )}
+          {data ? (
+            <Panel title={leadsTitle} id="leads-per-day">
+              <LeadsPerDayChart data={data.leadsPerDay} periodLabel={periodLabel} timeZone={data.timeZone} />
+            </Panel>
+          ) : (
+            <PanelSkeleton title={leadsTitle} id="leads-per-day" />
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** /admin: the five counters, the funnel, new leads per day, and the latest leads and messages (spec section 2). */
+export function OverviewScreen() {
+  const { data, loading, failed, reload } = useAdminResource<AdminOverview>('/api/admin/overview');
+  const [period, setPeriod] = useState<Period>('30d');
+  const funnel = useAdminResource<OverviewFunnel>(`/api/admin/overview/funnel?period=${period}&tz=${encodeURIComponent(TIME_ZONE)}`);
+  const refresh = () => {
+    reload();
+    funnel.reload();
+  };
+  return (
+    <>
+      <title>Overview | Admin | Leadership Coaching</title>
+      <ScreenHeader title="Overview" description="Your funnel at a glance." actions={<RefreshButton loading={loading || funnel.loading} onClick={refresh} />} />
+      {failed && !data ? (
+        <ErrorState onRetry={reload} />
+      ) : (
+        <div className="flex flex-col gap-6" aria-busy={loading || funnel.loading}>
           <section aria-label="Counters">
             <Counters counts={data?.counts ?? null} />
           </section>
+          <FunnelSection period={period} onPeriod={setPeriod} funnel={funnel} />
           <div className="grid gap-6 lg:grid-cols-2">
             {data ? <RecentLeads overview={data} /> : <PanelSkeleton title="Recent Leads" id="recent-leads" />}
             {data ? <RecentMessages overview={data} /> : <PanelSkeleton title="Recent Messages" id="recent-messages" />}
