@@ -17,8 +17,10 @@ import { websocketEndpoint } from './plugins/websocket.js';
 import { adminRoutes } from './routes/admin.js';
 import { adminIntegrationRoutes } from './routes/admin-integrations.js';
 import { adminJobRoutes } from './routes/admin-jobs.js';
+import { adminLiveRoutes } from './routes/admin-live.js';
 import { adminLeadRoutes } from './routes/admin-leads.js';
 import { authRoutes } from './routes/auth.js';
+import { bullBoardRoutes } from './routes/bull-board.js';
 import { clientLogRoutes } from './routes/client-log.js';
 import { contactRoutes } from './routes/contact.js';
 import type { RouteDeps } from './routes/deps.js';
@@ -31,8 +33,8 @@ import { healthRoutes } from './routes/health.js';
 import { mirrorRoutes } from './routes/mirror.js';
 import { paymentRoutes } from './routes/payments.js';
 import { reportRoutes } from './routes/reports.js';
-import { slackRoutes } from './routes/slack.js';
 import { visitRoutes } from './routes/visits.js';
+import { slackRoutes } from './routes/slack.js';
 
 export interface AppDeps {
   config: Config;
@@ -83,13 +85,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     adminLeadRoutes,
     adminIntegrationRoutes,
     adminJobRoutes,
+    adminLiveRoutes,
+    bullBoardRoutes,
     paymentRoutes,
     contactRoutes,
     reportRoutes,
     mirrorRoutes,
     clientLogRoutes,
-    slackRoutes,
     visitRoutes,
+    slackRoutes,
   ];
   for (const routes of routePlugins) {
     await app.register(routes, routeDeps);

@@ -162,3 +162,115 @@ export async function retryJob(pool: pg.Pool, queues: Queues, id: string): Promi
     client.release();
   }
 }
+
+/** POST /api/admin/jobs/retry-failed: one queue's failed jobs, or every queue's (no queue, or no body at all). */
+export const retryFailedBodySchema = z
+  .object({ queue: z.enum(QUEUE_NAMES).optional() })
+  .strict()
+  .nullish();
+
+export const retryFailedResultSchema = z.object({ retried: z.number().int() });
+
+/** Failed rows retried per transaction (each holds their row locks while BullMQ's copies go). */
+const RETRY_BATCH = 200;
+
+export type RetryFailedOutcome = { retried: number } | { redisDown: true; retried: number };
+
+/**
+ * Runs every failed job (of one queue, or all) again, as retryJob does one: in batches, with the
+ * rows locked, BullMQ's failed copies are removed and the rows go back to pending for the relay.
+ * Only rows failed before the call started are taken, so a job that fails again at once is not
+ * retried twice. If Redis stops answering, the batch in hand stays failed (redisDown, with the
+ * count already retried).
+ */
+export async function retryFailedJobs(pool: pg.Pool, queues: Queues, queue?: QueueName): Promise<RetryFailedOutcome> {
+  const started = (await pool.query<{ now: Date }>('SELECT clock_timestamp() AS now')).rows[0]!.now;
+  let retried = 0;
+  /** Rows whose BullMQ job is still held by its worker (it is moving to failed): left for another time. */
+  const busy: string[] = [];
+  for (;;) {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const locked = await client.query<{ id: string; queue: QueueName }>(
+        `SELECT id, queue FROM jobs
+         WHERE status = 'failed' AND updated_at <= $1 AND ($2::text IS NULL OR queue = $2) AND id <> ALL($3::uuid[])
+         ORDER BY updated_at LIMIT ${RETRY_BATCH} FOR UPDATE SKIP LOCKED`,
+        [started, queue ?? null, busy],
+      );
+      if (!locked.rowCount) {
+        await client.query('ROLLBACK');
+        return { retried };
+      }
+      let cleared: boolean[];
+      try {
+        // remove() answers 0 for a job BullMQ no longer has (fine) or one a worker still holds
+        const clear = async ({ id, queue: name }: { id: string; queue: QueueName }) => (await queues[name].remove(id)) === 1 || !(await queues[name].getJob(id));
+        cleared = await withTimeout(Promise.all(locked.rows.map(clear)), REDIS_TIMEOUT_MS);
+      } catch {
+        await client.query('ROLLBACK');
+        return { redisDown: true, retried };
+      }
+      const ids = locked.rows.filter((_row, index) => cleared[index]).map((row) => row.id);
+      busy.push(...locked.rows.filter((_row, index) => !cleared[index]).map((row) => row.id));
+      await client.query(
+        `UPDATE jobs SET status = 'pending', attempts = 0, last_error = NULL, result = NULL, finished_at = NULL,
+           enqueued_at = NULL, run_after = NULL
+         WHERE id = ANY($1)`,
+        [ids],
+      );
+      await client.query('SELECT pg_notify($1, $2)', [JOBS_CHANNEL, 'retry-failed']);
+      await client.query('COMMIT');
+      retried += ids.length;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+export type RemoveOutcome = { removed: AdminJob } | { missing: true } | { running: true } | { redisDown: true };
+
+/**
+ * Removes a job for good: BullMQ's copy, then its row, in the row's transaction. Deleting the row
+ * (rather than marking it) is what stops it: the relay re-adds any pending or unfinished row
+ * whose BullMQ job is gone, and a worker that still picks up a copy skips a job without a row.
+ * Results it already stored keep their data and lose only the link to the job. A running job
+ * cannot be removed (its worker holds BullMQ's lock and is writing the row): `running`.
+ */
+export async function removeJob(pool: pg.Pool, queues: Queues, id: string): Promise<RemoveOutcome> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const locked = await client.query<{ queue: QueueName; status: JobStatus }>('SELECT queue, status FROM jobs WHERE id = $1 FOR UPDATE', [id]);
+    const row = locked.rows[0];
+    if (!row || row.status === 'active') {
+      await client.query('ROLLBACK');
+      return row ? { running: true } : { missing: true };
+    }
+    let lockedByWorker = false;
+    try {
+      const queued = await withTimeout(queues[row.queue].getJob(id), REDIS_TIMEOUT_MS);
+      // remove() answers 0 when a worker took the job since the row was read (its update of the
+      // row waits for this transaction)
+      if (queued) lockedByWorker = (await withTimeout(queues[row.queue].remove(id), REDIS_TIMEOUT_MS)) === 0;
+    } catch {
+      await client.query('ROLLBACK');
+      return { redisDown: true };
+    }
+    if (lockedByWorker) {
+      await client.query('ROLLBACK');
+      return { running: true };
+    }
+    const deleted = await client.query<AdminJob>(`DELETE FROM jobs WHERE id = $1 RETURNING ${JOB_COLUMNS}`, [id]);
+    await client.query('COMMIT');
+    return { removed: deleted.rows[0]! };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -37,6 +37,8 @@ export function redisPublisher(redis: Redis, prefix: string) {
 
 /** Receives one push: the serialized `event` frame of the flow. */
 type Listener = (frame: string) => void;
+/** Receives every flow's pushes, with the flow's id. */
+type AllListener = (flowId: string, frame: string) => void;
 
 /**
  * One server process's end of the pushes: a dedicated subscriber connection on the pattern of
@@ -44,6 +46,7 @@ type Listener = (frame: string) => void;
  */
 export class PushHub {
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly allListeners = new Set<AllListener>();
   private readonly subscriber: Redis;
   private readonly channelPrefix: string;
 
@@ -57,7 +60,9 @@ export class PushHub {
   /** Subscribes; resolves once subscribed, or after 2 s (still trying) when Redis is not answering. */
   async start(): Promise<void> {
     this.subscriber.on('pmessage', (_pattern: string, channel: string, frame: string) => {
-      for (const listener of this.listeners.get(channel.slice(this.channelPrefix.length)) ?? []) listener(frame);
+      const flowId = channel.slice(this.channelPrefix.length);
+      for (const listener of this.listeners.get(flowId) ?? []) listener(frame);
+      for (const listener of this.allListeners) listener(flowId, frame);
     });
     this.subscriber.on('error', () => {});
     const subscribed = this.subscriber.psubscribe(`${this.channelPrefix}*`);
@@ -67,6 +72,7 @@ export class PushHub {
 
   async stop(): Promise<void> {
     this.listeners.clear();
+    this.allListeners.clear();
     this.subscriber.disconnect();
   }
 
@@ -78,6 +84,14 @@ export class PushHub {
     return () => {
       set.delete(listener);
       if (!set.size) this.listeners.delete(flowId);
+    };
+  }
+
+  /** Calls `listener` with every push of every flow (the admin's live feed) until the returned function is called. */
+  listenAll(listener: AllListener): () => void {
+    this.allListeners.add(listener);
+    return () => {
+      this.allListeners.delete(listener);
     };
   }
 }

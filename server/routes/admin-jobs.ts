@@ -1,6 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { adminJobSchema, jobsPageSchema, jobsQuerySchema, jobsSummary, jobsSummarySchema, listJobs, retryJob } from '../admin/jobs.js';
+import {
+  adminJobSchema,
+  jobsPageSchema,
+  jobsQuerySchema,
+  jobsSummary,
+  jobsSummarySchema,
+  listJobs,
+  removeJob,
+  retryFailedBodySchema,
+  retryFailedJobs,
+  retryFailedResultSchema,
+  retryJob,
+} from '../admin/jobs.js';
 import { machinesOverview, machinesSchema } from '../admin/machines.js';
 import { idParamsSchema } from '../admin/schemas.js';
 import { requireAdmin } from '../auth/guard.js';
@@ -10,7 +22,7 @@ import type { RouteDeps } from './deps.js';
 
 const guarded = { 401: errorBodySchema, 403: errorBodySchema };
 
-/** Ops: the job queues (counts, rows, retry) and the flow machines with their live state counts (issue 6). */
+/** Ops: the job queues (counts, rows, retry, retry all failed, remove) and the flow machines with their live state counts (issue 6). */
 export async function adminJobRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', requireAdmin(deps.pool));
@@ -70,6 +82,51 @@ export async function adminJobRoutes(app: FastifyInstance, deps: RouteDeps): Pro
         return reply.status(503).send({ statusCode: 503, error: 'Service Unavailable', message: 'The job queue is not reachable; the job stays failed. Try again shortly.' });
       }
       return outcome.job;
+    },
+  );
+
+  api.post(
+    '/api/admin/jobs/retry-failed',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "Run every failed job again (of one queue with { queue }, else of all), as the single retry does; answers how many",
+        body: retryFailedBodySchema,
+        response: { 200: retryFailedResultSchema, 400: errorBodySchema, 503: errorBodySchema, ...guarded },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await retryFailedJobs(deps.pool, queues, request.body?.queue);
+      if ('redisDown' in outcome) {
+        const message = `The job queue is not reachable: ${outcome.retried ? `${outcome.retried} retried, the rest` : 'the jobs'} stay failed. Try again shortly.`;
+        return reply.status(503).send({ statusCode: 503, error: 'Service Unavailable', message });
+      }
+      return outcome;
+    },
+  );
+
+  api.delete(
+    '/api/admin/jobs/:id',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Remove a job for good: from BullMQ and its row from the jobs table (409 while it runs)',
+        params: idParamsSchema,
+        response: { 200: adminJobSchema, 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 503: errorBodySchema, ...guarded },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await removeJob(deps.pool, queues, request.params.id);
+      if ('missing' in outcome) {
+        return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `No job with id ${request.params.id}` });
+      }
+      if ('running' in outcome) {
+        return reply.status(409).send({ statusCode: 409, error: 'Conflict', message: 'This job is running now and cannot be removed; wait for it to finish or fail, then remove it.' });
+      }
+      if ('redisDown' in outcome) {
+        return reply.status(503).send({ statusCode: 503, error: 'Service Unavailable', message: 'The job queue is not reachable; the job was not removed. Try again shortly.' });
+      }
+      return outcome.removed;
     },
   );
 

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin } from '../../server/auth/admin-users.js';
+import { seedResultsFlow } from '../../test/flows.js';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { DESKTOP, MOBILE, openPage, toast } from './pages.js';
@@ -35,6 +36,28 @@ describe('the Jobs and Machines screens in a real browser', () => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     return { context, page, errors };
+  }
+
+  async function flowEvent(flowId: string, type: string) {
+    const response = await fetch(`${server.url}/api/flows/${flowId}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event: { type } }) });
+    expect(response.status, await response.clone().text()).toBe(200);
+  }
+
+  /** A book_call lead whose flow has moved on from its results to the deposit step (two flow events). */
+  async function leadAtDeposit() {
+    const seeded = await seedResultsFlow(server.pool, 'book_call', `ops-live-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`);
+    await flowEvent(seeded.flowId, 'CONTINUE');
+    await flowEvent(seeded.flowId, 'PAY_DEPOSIT');
+    return seeded;
+  }
+
+  /** A lead at the deposit step with a test payment made: its PAYMENT_CONFIRMED is a timers job held back 1 s (no worker runs here). */
+  async function leadWithTestPayment() {
+    const seeded = await leadAtDeposit();
+    const paid = await fetch(`${server.url}/api/functions/create-payment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ flowId: seeded.flowId }) });
+    expect(paid.status, await paid.clone().text()).toBe(200);
+    const timer = await server.pool.query<{ id: string }>("SELECT id FROM jobs WHERE flow_id = $1 AND queue = 'timers'", [seeded.flowId]);
+    return { ...seeded, timerJobId: timer.rows[0]!.id };
   }
 
   beforeAll(async () => {
@@ -102,6 +125,102 @@ describe('the Jobs and Machines screens in a real browser', () => {
     await context.close();
   });
 
+  it('streams job events live, refreshes the counts by itself, and removes a job after confirmation', async () => {
+    const { context, page, errors } = await adminPage();
+    await page.goto(`${server.url}/admin/jobs`);
+    await page.locator('[data-live="true"]').waitFor();
+    expect(await page.getByRole('link', { name: /Open bull-board/ }).getAttribute('href')).toBe('/admin/queues');
+    expect(await page.getByRole('link', { name: /Open bull-board/ }).getAttribute('target')).toBe('_blank');
+    const enqueued = page.locator('[data-queue="timers"] [data-count="enqueued"]');
+    const before = Number(await enqueued.textContent());
+
+    // the test payment schedules its confirmation: the timers job is added to BullMQ, delayed
+    const { timerJobId } = await leadWithTestPayment();
+    const delayed = page.locator(`[data-live-event="delayed"][data-job-id="${timerJobId}"]`);
+    await delayed.waitFor();
+    expect(await delayed.textContent()).toContain('timers');
+    // no click on Refresh: the job frame reloaded the counts
+    await expect.poll(async () => Number(await enqueued.textContent()), { timeout: 5_000 }).toBe(before + 1);
+
+    await page.getByRole('combobox', { name: 'Queue' }).selectOption('timers');
+    const row = page.locator(`[data-job="${timerJobId}"]`);
+    await row.getByRole('button', { name: /^Remove/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Remove this job?' });
+    await dialog.waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await server.pool.query('SELECT 1 FROM jobs WHERE id = $1', [timerJobId])).rowCount).toBe(1);
+
+    await row.getByRole('button', { name: /^Remove/ }).click();
+    await dialog.getByRole('button', { name: 'Remove job' }).click();
+    await toast(page, 'Job removed').waitFor();
+    await row.waitFor({ state: 'detached' });
+    expect((await server.pool.query('SELECT 1 FROM jobs WHERE id = $1', [timerJobId])).rowCount).toBe(0);
+    // BullMQ's copy went too, and said so on the live stream
+    await page.locator(`[data-live-event="removed"][data-job-id="${timerJobId}"]`).waitFor();
+
+    await page.getByRole('combobox', { name: 'Queue' }).selectOption('');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/jobs-live-1280.png`, fullPage: true });
+    expect(errors).toEqual([]);
+    await context.close();
+
+    const phone = await adminPage(MOBILE);
+    await phone.page.goto(`${server.url}/admin/jobs`);
+    await phone.page.locator('[data-live="true"]').waitFor();
+    const another = await leadWithTestPayment();
+    await phone.page.locator(`[data-live-event="delayed"][data-job-id="${another.timerJobId}"]`).waitFor();
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(1);
+    expect(await seriousAxeViolations(phone.page)).toEqual([]);
+    await phone.page.screenshot({ path: `${SHOTS}/jobs-live-390.png`, fullPage: true });
+    expect(phone.errors).toEqual([]);
+    await phone.context.close();
+  });
+
+  it("retries a failed job from the lead's page", async () => {
+    const seeded = await seedResultsFlow(server.pool, 'homework', `ops-lead-${Date.now()}@example.com`);
+    const failed = await server.pool.query<{ id: string }>(
+      `INSERT INTO jobs (queue, name, status, attempts, max_attempts, last_error, finished_at, lead_id)
+       VALUES ('slack', 'lead-retry', 'failed', 5, 5, 'Slack answered 500', now(), $1) RETURNING id`,
+      [seeded.leadId],
+    );
+    const jobId = failed.rows[0]!.id;
+    const { context, page, errors } = await adminPage();
+    await page.goto(`${server.url}/admin/leads/${seeded.leadId}`);
+    const row = page.locator(`section[aria-labelledby="lead-jobs"] [data-job="${jobId}"]`);
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Slack answered 500');
+    await page.locator('section[aria-labelledby="lead-jobs"]').screenshot({ path: `${SHOTS}/lead-jobs.png` });
+    await row.getByRole('button', { name: /^Retry/ }).click();
+    await toast(page, 'Job retried').waitFor();
+    await expect.poll(() => row.getByRole('button', { name: /^Retry/ }).count(), { timeout: 5_000 }).toBe(0);
+    expect(await row.textContent()).not.toContain('Slack answered 500');
+    expect((await server.pool.query('SELECT status, attempts FROM jobs WHERE id = $1', [jobId])).rows[0]).toMatchObject({ attempts: 0 });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('opens bull-board for an admin, within its CSP', async () => {
+    const { context, page, errors } = await adminPage();
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') refused.push(message.text());
+    });
+    await page.goto(`${server.url}/admin/queues`);
+    for (const queue of ['grading', 'timers']) await page.getByText(queue).first().waitFor();
+    // its dashboard, drawn with inline styles, then one queue's page
+    await page.getByText('No workers').first().waitFor();
+    await page.screenshot({ path: `${SHOTS}/bull-board-1280.png` });
+    await page.getByRole('link', { name: 'email', exact: true }).first().click();
+    await page.waitForURL(`${server.url}/admin/queues/queue/email**`);
+    await page.getByText(/completed/i).first().waitFor();
+    // only the web fonts it asks Google for are refused (an admin page phones nowhere)
+    expect(refused.filter((text) => !text.includes('fonts.googleapis.com'))).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('draws the assessment flow with live counts and a table alternative', async () => {
     const { context, page, errors } = await adminPage();
     await page.goto(`${server.url}/admin/machines`);
@@ -129,6 +248,20 @@ describe('the Jobs and Machines screens in a real browser', () => {
       for (let node = svg.parentElement; node; node = node.parentElement) Object.assign(node.style, { overflow: 'visible', maxWidth: 'none', width: 'max-content' });
     });
     await flow.locator('svg[role="img"]').screenshot({ path: `${SHOTS}/assessment-flow-diagram.png` });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('redraws the machines as flow events happen, without polling', async () => {
+    const { context, page, errors } = await adminPage();
+    await page.goto(`${server.url}/admin/machines`);
+    await page.locator('[data-live="true"]').waitFor();
+    const atDeposit = page.locator('[data-machine="assessmentFlow"] [data-state="payment"] [data-count]');
+    await atDeposit.waitFor();
+    const before = Number(await atDeposit.getAttribute('data-count'));
+    await leadAtDeposit();
+    // the fallback poll is 30 s: only the flow frames can bring this in time
+    await expect.poll(async () => Number(await atDeposit.getAttribute('data-count')), { timeout: 5_000 }).toBe(before + 1);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,9 +1,12 @@
-import { useCallback, useEffect, useId, useState } from 'react';
-import { Button, cx, useToast } from '../../components/ui';
-import { api } from '../../lib/api';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import type { AdminLiveJobEvent, AdminLiveJobFrame } from '../../../../machines/protocol/admin-live';
+import { Button, ExternalButtonLink, cx, useToast } from '../../components/ui';
+import { ApiError, api } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { formatDateTime, useAdminFailure, useAdminResource } from './api';
+import { useAdminLive, useCoalesced } from './live';
 import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states';
+import { ConfirmDialog } from './confirm-dialog';
 
 /** The queues and statuses of server/queues/names.ts and server/admin/jobs.ts. */
 export const QUEUES = ['grading', 'homework', 'mirror', 'email', 'webhooks', 'slack', 'timers'] as const;
@@ -11,9 +14,17 @@ export const JOB_STATUSES = ['pending', 'enqueued', 'active', 'completed', 'fail
 type Queue = (typeof QUEUES)[number];
 type JobStatus = (typeof JOB_STATUSES)[number];
 
-/** How often the screen reloads while auto-refresh is on. */
-export const REFRESH_MS = 5_000;
+/** How often the ops screens reload while the live socket is down (with it up, its frames drive reloads). */
+export const FALLBACK_POLL_MS = 30_000;
+/** How soon after a live frame the ops screens reload (a burst of frames makes one reload). */
+export const LIVE_RELOAD_MS = 400;
+/** Job events the live stream keeps, newest first. */
+export const LIVE_EVENTS_KEPT = 50;
+/** bull-board, served by the server (server/routes/bull-board.ts), not by this app's router. */
+export const BULL_BOARD_URL = '/admin/queues';
 export const RETRY_FAILURE = 'Failed to retry the job. Please try again.';
+export const RETRY_ALL_FAILURE = 'Failed to retry the failed jobs. Please try again.';
+export const REMOVE_FAILURE = 'Failed to remove the job. Please try again.';
 
 /** GET /api/admin/jobs/summary (server/admin/jobs.ts jobsSummarySchema). */
 export interface JobsSummary {
@@ -48,7 +59,7 @@ export interface JobsPage {
   pageSize: number;
 }
 
-/** Calls `tick` every `ms` while `running`; used by the ops screens' auto-refresh. */
+/** Calls `tick` every `ms` while `running`; the ops screens' fallback poll. */
 export function useInterval(tick: () => void, ms: number, running: boolean) {
   useEffect(() => {
     if (!running) return;
@@ -57,13 +68,13 @@ export function useInterval(tick: () => void, ms: number, running: boolean) {
   }, [tick, ms, running]);
 }
 
-/** The auto-refresh toggle: a pressed button, announced politely. */
-export function AutoRefreshToggle({ running, onToggle }: { running: boolean; onToggle: () => void }) {
+/** Whether the live socket is up: the ops screens update themselves, or poll slowly while it reconnects. */
+export function LiveIndicator({ live }: { live: boolean }) {
   return (
-    <Button variant="ghost" size="sm" aria-pressed={!running} onClick={onToggle}>
-      <span aria-hidden="true" className={cx('inline-block size-2 rounded-full', running ? 'animate-pulse bg-success motion-reduce:animate-none' : 'bg-ink/30')} />
-      {running ? 'Pause auto-refresh' : 'Resume auto-refresh'}
-    </Button>
+    <span role="status" className="inline-flex items-center gap-2 text-sm font-semibold text-ink" data-live={live}>
+      <span aria-hidden="true" className={cx('inline-block size-2 rounded-full', live ? 'animate-pulse bg-success motion-reduce:animate-none' : 'bg-danger')} />
+      {live ? 'Live' : 'Reconnecting...'}
+    </span>
   );
 }
 
@@ -84,7 +95,19 @@ const numberFormat = new Intl.NumberFormat('en-US');
 /** Short column labels for the queue cards. */
 const STATUS_SHORT: Record<JobStatus, string> = { pending: 'pending', enqueued: 'queued', active: 'active', completed: 'done', failed: 'failed' };
 
-function QueueCard({ entry, selected, onSelect }: { entry: JobsSummary['queues'][number]; selected: boolean; onSelect: () => void }) {
+function QueueCard({
+  entry,
+  selected,
+  onSelect,
+  retrying,
+  onRetryFailed,
+}: {
+  entry: JobsSummary['queues'][number];
+  selected: boolean;
+  onSelect: () => void;
+  retrying: boolean;
+  onRetryFailed: () => void;
+}) {
   const failed = entry.counts.failed;
   return (
     <li
@@ -110,10 +133,18 @@ function QueueCard({ entry, selected, onSelect }: { entry: JobsSummary['queues']
           ? `BullMQ: ${entry.bull.waiting} waiting · ${entry.bull.active} active · ${entry.bull.delayed} delayed · ${entry.bull.failed} failed`
           : 'BullMQ: live counts unavailable'}
       </p>
-      <Button variant="secondary" size="sm" onClick={onSelect} aria-pressed={selected}>
-        {selected ? 'Showing its jobs' : 'Show its jobs'}
-        <span className="sr-only"> ({entry.queue} queue)</span>
-      </Button>
+      <div className="flex flex-wrap gap-2">
+        <Button variant="secondary" size="sm" onClick={onSelect} aria-pressed={selected}>
+          {selected ? 'Showing its jobs' : 'Show its jobs'}
+          <span className="sr-only"> ({entry.queue} queue)</span>
+        </Button>
+        {failed > 0 && (
+          <Button size="sm" onClick={onRetryFailed} loading={retrying} loadingText="Retrying...">
+            Retry {numberFormat.format(failed)} failed
+            <span className="sr-only"> ({entry.queue} queue)</span>
+          </Button>
+        )}
+      </div>
     </li>
   );
 }
@@ -142,7 +173,11 @@ function Select<T extends string>({ label, value, options, onChange }: { label: 
   );
 }
 
-function JobRow({ job, retrying, onRetry }: { job: AdminJob; retrying: boolean; onRetry: () => void }) {
+/** A quiet red text button: removing is destructive, but each row has one. */
+const REMOVE_BUTTON =
+  'inline-flex min-h-9 items-center justify-center rounded-full px-4 text-sm font-semibold tracking-tight text-danger transition-colors hover:bg-danger-soft focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brass';
+
+function JobRow({ job, retrying, onRetry, onRemove }: { job: AdminJob; retrying: boolean; onRetry: () => void; onRemove: () => void }) {
   return (
     <li data-job={job.id} className="flex flex-col gap-2 px-5 py-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -167,6 +202,11 @@ function JobRow({ job, retrying, onRetry }: { job: AdminJob; retrying: boolean; 
               Retry<span className="sr-only"> job {job.name}</span>
             </Button>
           )}
+          {job.status !== 'active' && (
+            <button type="button" className={REMOVE_BUTTON} onClick={onRemove}>
+              Remove<span className="sr-only"> job {job.name}</span>
+            </button>
+          )}
         </div>
       </div>
       {job.status === 'failed' && job.last_error && (
@@ -186,13 +226,77 @@ function JobRow({ job, retrying, onRetry }: { job: AdminJob; retrying: boolean; 
   );
 }
 
-/** /admin/jobs: counts per queue, the job rows with filters, a failed job's error and a Retry. */
+const EVENT_TONE: Record<AdminLiveJobEvent, string> = {
+  waiting: 'bg-sand text-ink',
+  delayed: 'bg-sand text-ink',
+  active: 'bg-brass/25 text-ink',
+  completed: 'bg-success/15 text-success',
+  failed: 'bg-danger-soft text-danger',
+  'retries-exhausted': 'bg-danger-soft text-danger',
+  stalled: 'bg-sand-deep text-ink',
+  removed: 'bg-sand-deep text-ink',
+};
+
+const timeFormat = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', second: '2-digit' });
+
+/** A job frame as the stream keeps it, numbered in arrival order (its key in the list). */
+type LiveJobEvent = AdminLiveJobFrame & { seq: number };
+
+/** The latest job events from the live socket, newest first. */
+function LiveEvents({ events, live }: { events: LiveJobEvent[]; live: boolean }) {
+  if (events.length === 0) {
+    return <EmptyState>{live ? 'Waiting for job events...' : 'Connecting to the live feed...'}</EmptyState>;
+  }
+  return (
+    <div className="max-h-96 overflow-y-auto focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-brass" tabIndex={0} role="region" aria-label="Live job events (scrolls)">
+      <ol className="divide-y divide-line/70" aria-label="Live job events">
+        {events.map((event) => (
+          <li key={event.seq} data-live-event={event.event} data-job-id={event.jobId} className="flex flex-col gap-1 px-5 py-3">
+            <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+              <time dateTime={new Date(event.at).toISOString()} className="text-muted tabular-nums">
+                {timeFormat.format(event.at)}
+              </time>
+              <span className={cx('inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold', EVENT_TONE[event.event])}>{event.event}</span>
+              <span className="font-semibold text-ink">{event.queue}</span>
+              <span className="min-w-0 font-mono text-xs break-all text-muted">{event.jobId}</span>
+            </p>
+            {event.failedReason && <p className="font-mono text-xs break-words text-danger">{event.failedReason}</p>}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+/** Asks before a job is removed for good. */
+function RemoveJobDialog({ job, busy, onConfirm, onClose }: { job: AdminJob | null; busy: boolean; onConfirm: () => void; onClose: () => void }) {
+  return (
+    <ConfirmDialog open={job !== null} title="Remove this job?" confirmLabel="Remove job" busyLabel="Removing..." busy={busy} onConfirm={onConfirm} onClose={onClose}>
+      {job && (
+        <p>
+          <strong className="break-all">{job.name}</strong> on the {job.queue} queue is taken off the queue and out of the job history. It will not run
+          again, and a flow waiting on it will not hear back. This cannot be undone.
+        </p>
+      )}
+    </ConfirmDialog>
+  );
+}
+
+/**
+ * /admin/jobs: counts per queue, the live stream of job events, the job rows with filters, a
+ * failed job's error, Retry (one, a queue's or all failed) and Remove, and a link to bull-board.
+ */
 export function JobsScreen() {
   const [queue, setQueue] = useState<Queue | ''>('');
   const [status, setStatus] = useState<JobStatus | ''>('');
   const [page, setPage] = useState(1);
-  const [auto, setAuto] = useState(true);
   const [retrying, setRetrying] = useState<string | null>(null);
+  /** The queue whose failed jobs are being retried, or 'all'. */
+  const [retryingFailed, setRetryingFailed] = useState<Queue | 'all' | null>(null);
+  const [removing, setRemoving] = useState<AdminJob | null>(null);
+  const [removeBusy, setRemoveBusy] = useState(false);
+  const [events, setEvents] = useState<LiveJobEvent[]>([]);
+  const received = useRef(0);
   const session = useSession();
   const fail = useAdminFailure();
   const { toast } = useToast();
@@ -206,8 +310,20 @@ export function JobsScreen() {
     reloadSummary();
     reloadList();
   }, [reloadSummary, reloadList]);
+  const tickSoon = useCoalesced(tick, LIVE_RELOAD_MS);
+  const { live } = useAdminLive({
+    onJob: (frame) => {
+      const event = { ...frame, seq: ++received.current };
+      setEvents((current) => [event, ...current].slice(0, LIVE_EVENTS_KEPT));
+      tickSoon();
+    },
+  });
   const failed = summary.failed || list.failed;
-  useInterval(tick, REFRESH_MS, auto && !failed);
+  useInterval(tick, FALLBACK_POLL_MS, !live && !failed);
+  // what happened while the socket was down is read once it is back
+  useEffect(() => {
+    if (live) tick();
+  }, [live, tick]);
 
   const retry = (job: AdminJob) => {
     setRetrying(job.id);
@@ -226,18 +342,63 @@ export function JobsScreen() {
     );
   };
 
+  const retryFailed = (target: Queue | 'all') => {
+    setRetryingFailed(target);
+    const body = target === 'all' ? {} : { queue: target };
+    api<{ retried: number }>('/api/admin/jobs/retry-failed', { method: 'POST', body, csrfToken: session.csrfToken }).then(
+      ({ retried }) => {
+        setRetryingFailed(null);
+        const where = target === 'all' ? '' : ` on the ${target} queue`;
+        toast(
+          retried
+            ? { title: 'Failed jobs retried', description: `${numberFormat.format(retried)} failed ${retried === 1 ? 'job' : 'jobs'}${where} will run again.`, variant: 'success' }
+            : { title: 'Nothing to retry', description: `No failed jobs${where}.` },
+        );
+        tick();
+      },
+      (error: unknown) => {
+        setRetryingFailed(null);
+        fail(error, RETRY_ALL_FAILURE);
+        tick();
+      },
+    );
+  };
+
+  const remove = () => {
+    if (!removing) return;
+    const job = removing;
+    setRemoveBusy(true);
+    api<AdminJob>(`/api/admin/jobs/${job.id}`, { method: 'DELETE', csrfToken: session.csrfToken }).then(
+      () => {
+        setRemoveBusy(false);
+        setRemoving(null);
+        list.update((current) => ({ ...current, jobs: current.jobs.filter((row) => row.id !== job.id), total: current.total - 1 }));
+        toast({ title: 'Job removed', description: `${job.name} on the ${job.queue} queue was removed.`, variant: 'success' });
+        tick();
+      },
+      (error: unknown) => {
+        setRemoveBusy(false);
+        setRemoving(null);
+        // a running job's 409 explains itself
+        fail(error, error instanceof ApiError && error.status === 409 ? error.message : REMOVE_FAILURE);
+        tick();
+      },
+    );
+  };
+
   const pages = list.data ? Math.max(1, Math.ceil(list.data.total / list.data.pageSize)) : 1;
   const loading = summary.loading || list.loading;
+  const failedTotal = summary.data?.queues.reduce((sum, entry) => sum + entry.counts.failed, 0) ?? 0;
 
   return (
     <>
       <title>Jobs | Admin | Leadership Coaching</title>
       <ScreenHeader
         title="Jobs"
-        description="The background work queues: emails, grading, webhooks and timers. A failed job can be run again."
+        description="The background work queues: emails, grading, webhooks and timers, as they run. A failed job can be run again; a job that should not run can be removed."
         actions={
           <>
-            <AutoRefreshToggle running={auto} onToggle={() => setAuto((on) => !on)} />
+            <LiveIndicator live={live} />
             <RefreshButton loading={loading} onClick={tick} />
           </>
         }
@@ -252,9 +413,19 @@ export function JobsScreen() {
       ) : (
         <>
           <section aria-labelledby="queues-heading" className="mb-10">
-            <h2 id="queues-heading" className="mb-4 font-serif text-2xl tracking-tight">
-              Queues
-            </h2>
+            <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+              <h2 id="queues-heading" className="font-serif text-2xl tracking-tight">
+                Queues
+              </h2>
+              <div className="flex flex-wrap gap-2">
+                <Button size="sm" onClick={() => retryFailed('all')} disabled={failedTotal === 0} loading={retryingFailed === 'all'} loadingText="Retrying...">
+                  Retry all failed{failedTotal > 0 && ` (${numberFormat.format(failedTotal)})`}
+                </Button>
+                <ExternalButtonLink href={BULL_BOARD_URL} variant="secondary" size="sm">
+                  Open bull-board
+                </ExternalButtonLink>
+              </div>
+            </div>
             {summary.data ? (
               <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3 2xl:grid-cols-4">
                 {summary.data.queues.map((entry) => (
@@ -266,6 +437,8 @@ export function JobsScreen() {
                       setQueue(queue === entry.queue ? '' : entry.queue);
                       setPage(1);
                     }}
+                    retrying={retryingFailed === entry.queue}
+                    onRetryFailed={() => retryFailed(entry.queue)}
                   />
                 ))}
               </ul>
@@ -276,6 +449,18 @@ export function JobsScreen() {
                 ))}
               </div>
             )}
+          </section>
+
+          <section aria-labelledby="live-heading" className="mb-10">
+            <div className="mb-4 flex flex-wrap items-baseline justify-between gap-3">
+              <h2 id="live-heading" className="font-serif text-2xl tracking-tight">
+                Live events
+              </h2>
+              <p className="text-sm text-muted">The latest {LIVE_EVENTS_KEPT} job events, newest first</p>
+            </div>
+            <div className="rounded-3xl border border-line bg-white shadow-soft">
+              <LiveEvents events={events} live={live} />
+            </div>
           </section>
 
           <section aria-labelledby="jobs-heading">
@@ -300,7 +485,7 @@ export function JobsScreen() {
               ) : (
                 <ul className="divide-y divide-line/70" aria-label="Jobs">
                   {list.data.jobs.map((job) => (
-                    <JobRow key={job.id} job={job} retrying={retrying === job.id} onRetry={() => retry(job)} />
+                    <JobRow key={job.id} job={job} retrying={retrying === job.id} onRetry={() => retry(job)} onRemove={() => setRemoving(job)} />
                   ))}
                 </ul>
               )}
@@ -323,6 +508,7 @@ export function JobsScreen() {
           </section>
         </>
       )}
+      <RemoveJobDialog job={removing} busy={removeBusy} onConfirm={remove} onClose={() => setRemoving(null)} />
     </>
   );
 }

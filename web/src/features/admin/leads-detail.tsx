@@ -1,4 +1,3 @@
-import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
 import { useId, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Button, cx, useToast } from '../../components/ui';
@@ -9,47 +8,8 @@ import { formatDateTime, useAdminFailure, useAdminResource } from './api';
 import { FlowJourney } from './leads-journey';
 import { money, tierLabel, type LeadDetail, type LeadNote, type LeadPayment } from './leads-api';
 import { EmptyState, ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states';
+import { ConfirmDialog, DANGER_BUTTON } from './confirm-dialog';
 
-const DANGER_BUTTON =
-  'inline-flex min-h-9 items-center justify-center gap-2 rounded-full bg-danger px-4 text-sm font-semibold tracking-tight text-white shadow-soft transition-colors hover:bg-danger/90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brass disabled:cursor-not-allowed disabled:opacity-60';
-
-function ConfirmDialog({
-  open,
-  title,
-  children,
-  confirmLabel,
-  busy,
-  onConfirm,
-  onClose,
-}: {
-  open: boolean;
-  title: string;
-  children: ReactNode;
-  confirmLabel: string;
-  busy: boolean;
-  onConfirm: () => void;
-  onClose: () => void;
-}) {
-  return (
-    <Dialog open={open} onClose={() => !busy && onClose()} className="fixed inset-0 z-50 flex items-center justify-center p-4">
-      <DialogBackdrop className="fixed inset-0 bg-ink/50" />
-      <div className="relative w-full max-w-md">
-        <DialogPanel className="w-full rounded-3xl bg-white p-6 shadow-lift">
-          <DialogTitle className="font-serif text-2xl tracking-tight text-ink">{title}</DialogTitle>
-          <div className="mt-3 text-ink-700">{children}</div>
-          <div className="mt-6 flex justify-end gap-3">
-            <Button variant="secondary" onClick={onClose} disabled={busy}>
-              Cancel
-            </Button>
-            <button type="button" onClick={onConfirm} disabled={busy} aria-busy={busy || undefined} className={DANGER_BUTTON}>
-              {busy ? 'Working...' : confirmLabel}
-            </button>
-          </div>
-        </DialogPanel>
-      </div>
-    </Dialog>
-  );
-}
 
 function Facts({ items }: { items: Array<[string, ReactNode]> }) {
   return (
@@ -137,6 +97,54 @@ function NotesPanel({ leadId, notes, onAdded }: { leadId: string; notes: LeadNot
               <p className="mt-1 text-xs text-muted">
                 {note.author_email ?? 'Unknown author'} · <time dateTime={note.created_at}>{formatDateTime(note.created_at)}</time>
               </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Panel>
+  );
+}
+
+/** The lead's jobs with their state; a failed one can be run again (POST /api/admin/jobs/:id/retry). */
+function LeadJobsPanel({ jobs, onRetried }: { jobs: LeadDetail['jobs']; onRetried: () => void }) {
+  const session = useSession();
+  const fail = useAdminFailure();
+  const { toast } = useToast();
+  const [retrying, setRetrying] = useState<string | null>(null);
+  const retry = async (job: LeadDetail['jobs'][number]) => {
+    setRetrying(job.id);
+    try {
+      await api(`/api/admin/jobs/${job.id}/retry`, { method: 'POST', csrfToken: session.csrfToken });
+      toast({ title: 'Job retried', description: `${job.name} on the ${job.queue} queue will run again.`, variant: 'success' });
+    } catch (error) {
+      fail(error, 'Failed to retry the job. Please try again.');
+    } finally {
+      setRetrying(null);
+      onRetried();
+    }
+  };
+  return (
+    <Panel title="Jobs" id="lead-jobs">
+      {jobs.length === 0 ? (
+        <EmptyState>No jobs</EmptyState>
+      ) : (
+        <ul className="flex flex-col gap-3">
+          {jobs.map((j) => (
+            <li key={j.id} data-job={j.id} className="rounded-xl border border-line p-3">
+              <div className="flex flex-wrap items-start justify-between gap-2">
+                <p className="font-semibold text-ink">
+                  {j.queue} / {j.name} <Badge tone={statusTone(j.status)}>{j.status}</Badge>
+                </p>
+                {j.status === 'failed' && (
+                  <Button size="sm" variant="secondary" onClick={() => void retry(j)} loading={retrying === j.id} loadingText="Retrying...">
+                    Retry<span className="sr-only"> job {j.name}</span>
+                  </Button>
+                )}
+              </div>
+              <p className="text-xs text-muted">
+                Attempts {j.attempts} of {j.max_attempts} · {formatDateTime(j.created_at)}
+              </p>
+              {j.last_error && <p className="mt-1 text-sm break-words text-danger">{j.last_error}</p>}
             </li>
           ))}
         </ul>
@@ -403,25 +411,7 @@ export function LeadDetailScreen() {
             </ul>
           )}
         </Panel>
-        <Panel title="Jobs" id="lead-jobs">
-          {data.jobs.length === 0 ? (
-            <EmptyState>No jobs</EmptyState>
-          ) : (
-            <ul className="flex flex-col gap-3">
-              {data.jobs.map((j) => (
-                <li key={j.id} data-job={j.id} className="rounded-xl border border-line p-3">
-                  <p className="font-semibold text-ink">
-                    {j.queue} / {j.name} <Badge tone={statusTone(j.status)}>{j.status}</Badge>
-                  </p>
-                  <p className="text-xs text-muted">
-                    Attempts {j.attempts} of {j.max_attempts} · {formatDateTime(j.created_at)}
-                  </p>
-                  {j.last_error && <p className="mt-1 text-sm break-words text-danger">{j.last_error}</p>}
-                </li>
-              ))}
-            </ul>
-          )}
-        </Panel>
+        <LeadJobsPanel jobs={data.jobs} onRetried={reload} />
         <NotesPanel leadId={lead.id} notes={data.notes} onAdded={(note) => update((current) => ({ ...current, notes: [note, ...current.notes] }))} />
       </div>
 

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useEffect } from 'react';
 import { useAdminResource } from './api';
-import { AutoRefreshToggle, REFRESH_MS, useInterval } from './jobs';
+import { FALLBACK_POLL_MS, LIVE_RELOAD_MS, LiveIndicator, useInterval } from './jobs';
+import { useAdminLive, useCoalesced } from './live';
 import { MachineDiagram, type MachineSummary } from './machines-diagram';
 import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states';
 
@@ -111,20 +112,28 @@ function MachinePanel({ machine }: { machine: MachineSummary }) {
   );
 }
 
-/** /admin/machines: each flow machine drawn from its definition with the flows now in each state. */
+/**
+ * /admin/machines: each flow machine drawn from its definition with the flows now in each state,
+ * reloaded as flow events arrive on the live socket (polled slowly only while it is down).
+ */
 export function MachinesScreen() {
   const { data, loading, failed, reload } = useAdminResource<{ machines: MachineSummary[] }>('/api/admin/machines');
-  const [auto, setAuto] = useState(true);
-  useInterval(reload, REFRESH_MS, auto && !failed);
+  const reloadSoon = useCoalesced(reload, LIVE_RELOAD_MS);
+  const { live } = useAdminLive({ onFlow: reloadSoon });
+  useInterval(reload, FALLBACK_POLL_MS, !live && !failed);
+  // what happened while the socket was down is read once it is back
+  useEffect(() => {
+    if (live) reload();
+  }, [live, reload]);
   return (
     <>
       <title>Machines | Admin | Leadership Coaching</title>
       <ScreenHeader
         title="Machines"
-        description="The flow machines visitors run, drawn from their definitions, with how many flows are in each state right now."
+        description="The flow machines visitors run, drawn from their definitions, with how many flows are in each state right now, updated as events happen."
         actions={
           <>
-            <AutoRefreshToggle running={auto} onToggle={() => setAuto((on) => !on)} />
+            <LiveIndicator live={live} />
             <RefreshButton loading={loading} onClick={reload} />
           </>
         }

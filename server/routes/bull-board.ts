@@ -1,0 +1,67 @@
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { FastifyAdapter } from '@bull-board/fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requireAdmin, sessionToken } from '../auth/guard.js';
+import { readSession } from '../auth/sessions.js';
+import { QUEUE_NAMES } from '../queues/names.js';
+import { closeQueues, openQueues } from '../queues/queues.js';
+import type { RouteDeps } from './deps.js';
+
+/** Where bull-board answers: its page, its assets under static/ and its JSON API under api/. */
+export const BULL_BOARD_PATH = '/admin/queues';
+
+/**
+ * bull-board's page renders with inline styles (its loading screen, its charts) and asks Google
+ * for fonts. Only this prefix allows inline styles; the fonts stay refused (an admin page phones
+ * nowhere) and the page falls back to system fonts.
+ */
+const BULL_BOARD_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** A browser navigating to the page (not its API or assets). */
+function wantsPage(request: FastifyRequest): boolean {
+  return request.method === 'GET' && !request.url.startsWith(`${BULL_BOARD_PATH}/api/`) && (request.headers.accept ?? '').includes('text/html');
+}
+
+/**
+ * bull-board at /admin/queues, behind the admin guard: a signed-out browser opening the page is
+ * sent to /auth, anything else without an admin session gets the guard's 401/403 JSON. The board
+ * is read-only: the jobs table is the system of record, so retrying and removing go through the
+ * Jobs screen (which keeps the row and BullMQ in step) and bull-board's state-changing API refuses.
+ */
+export async function bullBoardRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const guard = requireAdmin(deps.pool);
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (wantsPage(request) && !(await readSession(deps.pool, sessionToken(request)))) return reply.redirect('/auth', 303);
+    return guard(request, reply);
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('content-security-policy', BULL_BOARD_CSP);
+    reply.header('cache-control', 'no-store');
+  });
+
+  // Queue objects on the shared producer connection: bull-board only reads through them
+  const queues = openQueues(deps.redis, deps.config.QUEUE_PREFIX);
+  for (const queue of Object.values(queues)) queue.on('error', (error) => app.log.debug({ err: error }, 'bull-board queue connection error'));
+  app.addHook('onClose', () => closeQueues(queues));
+
+  const serverAdapter = new FastifyAdapter();
+  serverAdapter.setBasePath(BULL_BOARD_PATH);
+  createBullBoard({
+    queues: QUEUE_NAMES.map((name) => new BullMQAdapter(queues[name], { readOnlyMode: true })),
+    serverAdapter,
+    options: { uiConfig: { boardTitle: 'Queues (read-only)' } },
+  });
+  await app.register(serverAdapter.registerPlugin(), { prefix: BULL_BOARD_PATH });
+}
