@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin } from '../../server/auth/admin-users.js';
+import { flowClient } from '../../test/journey.js';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { DESKTOP, MOBILE, openPage, toast } from './pages.js';
@@ -153,6 +154,14 @@ describe('the admin area in a real browser', () => {
     await page.getByRole('button', { name: 'Refresh' }).click();
     await leads.getByRole('cell', { name: newer }).waitFor();
     expect(await page.locator('[data-counter="totalLeads"] dd').textContent()).toBe(new Intl.NumberFormat('en-US').format(expected.totalLeads + 1));
+
+    // a visitor giving their email in the assessment moves a flow: the counter follows without a Refresh
+    const visitor = flowClient(server.url);
+    const flow = await visitor.start();
+    const captured = `admin-e2e-live-${stamp}@example.com`;
+    await visitor.send(flow.flowId, { type: 'CAPTURE_SUBMIT', name: 'Live Lead', email: captured });
+    await leads.getByRole('cell', { name: captured }).waitFor();
+    await expect.poll(() => page.locator('[data-counter="totalLeads"] dd').textContent()).toBe(new Intl.NumberFormat('en-US').format(expected.totalLeads + 2));
 
     // the charts are part of what axe checks
     await page.locator('[data-period="30d"] svg[role="img"]').nth(1).waitFor();

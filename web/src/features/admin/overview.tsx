@@ -3,6 +3,7 @@ import { formatDate, preview, useAdminResource, type AdminOverview, type AdminRe
 import { FunnelChart, type FunnelSteps } from './funnel-chart';
 import { LeadsPerDayChart, type LeadBars } from './leads-per-day-chart';
 import { EmptyState, ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states';
+import { useAdminLive, useCoalesced } from './live';
 
 /** GET /api/admin/overview/funnel (server/admin/funnel.ts overviewFunnelSchema). */
 interface OverviewFunnel {
@@ -189,7 +190,10 @@ function FunnelSection({ period, onPeriod, funnel }: { period: Period; onPeriod:
   );
 }
 
-/** /admin: the five counters, the funnel, new leads per day, and the latest leads and messages (spec section 2). */
+/** How long after a flow event the overview reloads: its queries count whole tables, so bursts are gathered. */
+const LIVE_RELOAD_MS = 1_000;
+
+/** /admin: the five counters, the funnel, new leads per day, and the latest leads and messages (spec section 2), live. */
 export function OverviewScreen() {
   const { data, loading, failed, reload } = useAdminResource<AdminOverview>('/api/admin/overview');
   const [period, setPeriod] = useState<Period>('30d');
@@ -198,6 +202,9 @@ export function OverviewScreen() {
     reload();
     funnel.reload();
   };
+  // counters and charts follow the flows as they move (a burst of events makes one reload)
+  const refreshSoon = useCoalesced(refresh, LIVE_RELOAD_MS);
+  useAdminLive({ onFlow: refreshSoon });
   return (
     <>
       <title>Overview | Admin | Leadership Coaching</title>
