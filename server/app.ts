@@ -63,9 +63,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await pushes.start();
   app.addHook('onClose', () => pushes.stop());
   const queues = openQueues(deps.redis, deps.config.QUEUE_PREFIX);
+  // with Redis down a queue's connection errors repeat; health checks and answers (503, redis: 'down') say so already
+  for (const queue of Object.values(queues)) queue.on('error', (error) => app.log.debug({ err: error, queue: queue.name }, 'queue connection error'));
   app.addHook('onClose', () => closeQueues(queues));
   const engine = new FlowEngine(deps.pool, redisPublisher(deps.redis, deps.config.QUEUE_PREFIX), app.log, directEnqueuer(deps.pool, queues));
-  const routeDeps: RouteDeps = { config: deps.config, pool: deps.pool, redis: deps.redis, engine, pushes };
+  const routeDeps: RouteDeps = { config: deps.config, pool: deps.pool, redis: deps.redis, engine, pushes, queues };
 
   // root-level on purpose: compilers, cookies, headers and rate limits apply to every route below
   await openApi(app);

@@ -22,6 +22,8 @@ const pool = createPool(requireUrl(config, 'DATABASE_URL'), config.PG_POOL_MAX);
 const connection = createRedis(requireUrl(config, 'REDIS_URL'), 'worker');
 
 const queues = openQueues(connection, config.QUEUE_PREFIX);
+// a relay that cannot reach Redis keeps rows pending and says so; the connection's own errors would repeat it
+for (const queue of Object.values(queues)) queue.on('error', (error) => log.debug({ err: error, queue: queue.name }, 'queue connection error'));
 const engine = new FlowEngine(pool, redisPublisher(connection, config.QUEUE_PREFIX), log, directEnqueuer(pool, queues));
 const publishMonitor = monitorPublisher(connection, config.QUEUE_PREFIX);
 

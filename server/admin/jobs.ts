@@ -44,6 +44,8 @@ export const adminJobSchema = z.object({
   attempts: z.number().int(),
   max_attempts: z.number().int(),
   last_error: z.string().nullable(),
+  /** What the job was given (never a secret: webhook jobs name their card, the URL is read when sending). */
+  payload: z.record(z.string(), z.unknown()),
   created_at: z.date(),
   finished_at: z.date().nullable(),
   lead_id: z.uuid().nullable(),
@@ -67,7 +69,7 @@ type JobsSummary = z.infer<typeof jobsSummarySchema>;
 export type AdminJob = z.infer<typeof adminJobSchema>;
 type JobsPage = z.infer<typeof jobsPageSchema>;
 
-const JOB_COLUMNS = 'id, queue, name, status, attempts, max_attempts, last_error, created_at, finished_at, lead_id, flow_id';
+const JOB_COLUMNS = 'id, queue, name, status, attempts, max_attempts, last_error, payload, created_at, finished_at, lead_id, flow_id';
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -140,7 +140,11 @@ describe('admin jobs API', () => {
     expect(first.total).toBe(30);
     expect(first.pageSize).toBe(25);
     expect(first.jobs).toHaveLength(25);
-    expect(first.jobs[0]).toMatchObject({ queue: 'homework', status: 'failed', last_error: 'boom 0', attempts: 0, max_attempts: 3, lead_id: null });
+    expect(first.jobs[0]).toMatchObject({ queue: 'homework', status: 'failed', last_error: 'boom 0', attempts: 0, max_attempts: 3, lead_id: null, payload: {} });
+    const withData = await insertJob(pool, { queue: 'email', name: 'contact_confirmation', payload: { emailId: 'a-row-id' } }, { notify: false });
+    const listed = (await asAdmin({ method: 'GET', url: '/api/admin/jobs?queue=email' })).json();
+    expect(listed.jobs.find((job: { id: string }) => job.id === withData).payload).toEqual({ emailId: 'a-row-id' });
+    await pool.query('DELETE FROM jobs WHERE id = $1', [withData]);
     const second = (await asAdmin({ method: 'GET', url: '/api/admin/jobs?queue=homework&status=failed&page=2' })).json();
     expect(second.jobs.map((job: { last_error: string }) => job.last_error)).toEqual(['boom 25', 'boom 26', 'boom 27', 'boom 28', 'boom 29']);
 

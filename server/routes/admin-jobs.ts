@@ -17,7 +17,6 @@ import { machinesOverview, machinesSchema } from '../admin/machines.js';
 import { idParamsSchema } from '../admin/schemas.js';
 import { requireAdmin } from '../auth/guard.js';
 import { errorBodySchema } from '../auth/schemas.js';
-import { closeQueues, openQueues } from '../queues/queues.js';
 import type { RouteDeps } from './deps.js';
 
 const guarded = { 401: errorBodySchema, 403: errorBodySchema };
@@ -29,11 +28,7 @@ export async function adminJobRoutes(app: FastifyInstance, deps: RouteDeps): Pro
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
-  // Queue objects on the shared producer connection: counting and removing, never processing
-  const queues = openQueues(deps.redis, deps.config.QUEUE_PREFIX);
-  // Redis being down is answered in the summary (redis: 'down'); the connection's errors are not news
-  for (const queue of Object.values(queues)) queue.on('error', (error) => app.log.debug({ err: error }, 'admin jobs queue connection error'));
-  app.addHook('onClose', () => closeQueues(queues));
+  const { queues } = deps;
 
   api.get(
     '/api/admin/jobs/summary',

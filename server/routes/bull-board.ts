@@ -5,7 +5,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireAdmin, sessionToken } from '../auth/guard.js';
 import { readSession } from '../auth/sessions.js';
 import { QUEUE_NAMES } from '../queues/names.js';
-import { closeQueues, openQueues } from '../queues/queues.js';
 import type { RouteDeps } from './deps.js';
 
 /** Where bull-board answers: its page, its assets under static/ and its JSON API under api/. */
@@ -51,10 +50,7 @@ export async function bullBoardRoutes(app: FastifyInstance, deps: RouteDeps): Pr
     reply.header('cache-control', 'no-store');
   });
 
-  // Queue objects on the shared producer connection: bull-board only reads through them
-  const queues = openQueues(deps.redis, deps.config.QUEUE_PREFIX);
-  for (const queue of Object.values(queues)) queue.on('error', (error) => app.log.debug({ err: error }, 'bull-board queue connection error'));
-  app.addHook('onClose', () => closeQueues(queues));
+  const { queues } = deps;
 
   const serverAdapter = new FastifyAdapter();
   serverAdapter.setBasePath(BULL_BOARD_PATH);

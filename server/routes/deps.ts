@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { Config } from '../config/index.js';
 import type { FlowEngine } from '../flows/engine.js';
 import type { PushHub } from '../flows/push.js';
+import type { Queues } from '../queues/queues.js';
 
 /** What every route plugin gets. */
 export interface RouteDeps {
@@ -11,4 +12,6 @@ export interface RouteDeps {
   redis: Redis;
   engine: FlowEngine;
   pushes: PushHub;
+  /** The process's BullMQ queues, on the producer connection: for adding, counting and removing jobs. */
+  queues: Queues;
 }

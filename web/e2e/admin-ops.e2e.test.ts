@@ -68,8 +68,8 @@ describe('the Jobs and Machines screens in a real browser', () => {
     await createAdmin(server.pool, email, PASSWORD);
     // the slack queue has no worker in the test run, so nothing else picks the retried row up
     const inserted = await server.pool.query<{ id: string }>(
-      `INSERT INTO jobs (queue, name, status, attempts, max_attempts, last_error, finished_at)
-       VALUES ('slack', $1, 'failed', 3, 3, 'Slack answered 500: internal_error', now()) RETURNING id`,
+      `INSERT INTO jobs (queue, name, status, attempts, max_attempts, last_error, finished_at, payload)
+       VALUES ('slack', $1, 'failed', 3, 3, 'Slack answered 500: internal_error', now(), '{"kind":"event","eventId":"EvOPS1"}') RETURNING id`,
       [jobName],
     );
     jobId = inserted.rows[0]!.id;
@@ -108,6 +108,8 @@ describe('the Jobs and Machines screens in a real browser', () => {
     await row.waitFor();
     await expect.poll(() => row.locator('[data-error]').textContent()).toBe('Slack answered 500: internal_error');
     expect(await row.textContent()).toContain('3/3');
+    await row.getByText('Job data').click();
+    expect(JSON.parse((await row.locator('[data-payload]').textContent())!)).toEqual({ kind: 'event', eventId: 'EvOPS1' });
 
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/jobs-1280.png`, fullPage: true });

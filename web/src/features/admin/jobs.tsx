@@ -45,6 +45,7 @@ export interface AdminJob {
   attempts: number;
   max_attempts: number;
   last_error: string | null;
+  payload: Record<string, unknown>;
   created_at: string;
   finished_at: string | null;
   lead_id: string | null;
@@ -214,6 +215,12 @@ function JobRow({ job, retrying, onRetry, onRemove }: { job: AdminJob; retrying:
           {job.last_error}
         </p>
       )}
+      <details className="text-xs">
+        <summary className="w-fit cursor-pointer font-semibold text-ink">Job data</summary>
+        <pre className="mt-2 max-h-64 overflow-auto rounded-2xl bg-sand px-3 py-2 font-mono break-words whitespace-pre-wrap text-ink" data-payload>
+          {JSON.stringify(job.payload, null, 2)}
+        </pre>
+      </details>
       <p className="text-xs text-muted">
         Created <time dateTime={job.created_at}>{formatDateTime(job.created_at)}</time>
         {job.finished_at && (
