@@ -161,6 +161,31 @@ describe('POST /api/slack/events', () => {
   });
 });
 
+describe('without SLACK_SIGNING_SECRET', () => {
+  it('refuses every Slack request (503) and tells the monitor Slack is not configured', async () => {
+    const unconfigured = await buildApp({ config: { ...config, SLACK_SIGNING_SECRET: undefined }, pool, redis, logger: false });
+    try {
+      await unconfigured.listen({ host: '127.0.0.1', port: 0 });
+      const refused = await unconfigured.inject({ method: 'POST', url: '/api/slack/events', payload: { type: 'url_verification', challenge: 'x' } });
+      expect(refused.statusCode).toBe(503);
+      expect(refused.json().message).toBe('Slack events are not configured: set SLACK_SIGNING_SECRET.');
+      const address = unconfigured.server.address();
+      const socket = new WebSocket(`ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/functions/slack-monitor`, {
+        headers: { cookie: `${SESSION_COOKIE}=${sessionToken}` },
+      });
+      const status = await new Promise<MonitorServerFrame>((resolve, reject) => {
+        socket.once('open', () => socket.send(JSON.stringify({ type: 'get_status' })));
+        socket.once('message', (raw) => resolve(JSON.parse(raw.toString())));
+        socket.once('error', reject);
+      });
+      expect(status).toMatchObject({ type: 'status', status: 'not_configured', message: 'Slack events are not configured: set SLACK_SIGNING_SECRET.' });
+      socket.close();
+    } finally {
+      await unconfigured.close();
+    }
+  });
+});
+
 describe('the team-chat monitor socket', () => {
   it('refuses a visitor without a session, a signed-out session and a page on another origin', async () => {
     await expect(openMonitor({})).rejects.toThrow('refused with 401');
