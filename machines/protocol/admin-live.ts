@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** Where the admin's live socket answers (server/routes/admin-live.ts). */
 export const ADMIN_LIVE_PATH = '/api/admin/live';
 
-/** The close code the server uses when the admin's session ended while the socket was open. */
+/** The close code of every admin socket (this one and the team-chat monitor's) whose session ended while it was open. */
 export const ADMIN_LIVE_SESSION_ENDED = 4401;
 
 /** The BullMQ queue events forwarded to admins: a job's life from queued to done or gone. */

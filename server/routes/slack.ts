@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ADMIN_LIVE_SESSION_ENDED } from '../../machines/protocol/admin-live.js';
 import { monitorClientFrameSchema, monitorSnapshotSchema, type MonitorServerFrame } from '../../machines/protocol/monitor.js';
 import { refuseForeignOrigin, requireAdmin, sessionToken } from '../auth/guard.js';
 import { errorBodySchema } from '../auth/schemas.js';
@@ -14,8 +15,6 @@ import type { RouteDeps } from './deps.js';
 
 /** How often an open monitor checks that its admin is still signed in. */
 const SESSION_RECHECK_MS = 60_000;
-/** The close code for a monitor whose session ended (4000-4999 are the application's). */
-export const SESSION_ENDED_CLOSE = 4401;
 
 const slackResponse = z.union([
   z.object({ challenge: z.string() }),
@@ -132,7 +131,7 @@ async function teamChatMonitor(app: FastifyInstance, deps: RouteDeps): Promise<v
     const stillSignedIn = async () => {
       const user = await readSession(deps.pool, token);
       if (user?.role === 'admin') return true;
-      socket.close(SESSION_ENDED_CLOSE, 'Session ended');
+      socket.close(ADMIN_LIVE_SESSION_ENDED, 'Session ended');
       return false;
     };
     const recheck = setInterval(() => void stillSignedIn().catch(() => {}), SESSION_RECHECK_MS);

@@ -2,9 +2,6 @@ import { fromCallback, type EventObject } from 'xstate';
 import { monitorTexts } from '../../../../machines/monitor-connection/monitor-connection.machine';
 import { monitorServerFrameSchema, type MonitorServerFrame } from '../../../../machines/protocol/monitor';
 
-/** The close code the server uses when the monitor's admin session has ended. */
-export const SESSION_ENDED_CLOSE = 4401;
-
 /** What the monitor page hears from its socket besides the connection's own events. */
 export interface MonitorSocketHandlers {
   onFrame: (frame: MonitorServerFrame) => void;

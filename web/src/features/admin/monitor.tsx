@@ -2,6 +2,7 @@ import { useMachine } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { monitorConnectionMachine, monitorStatusText } from '../../../../machines/monitor-connection/monitor-connection.machine';
+import { ADMIN_LIVE_SESSION_ENDED } from '../../../../machines/protocol/admin-live';
 import {
   MONITOR_ASSESSMENT_LIMIT,
   MONITOR_MESSAGE_LIMIT,
@@ -13,7 +14,7 @@ import {
 import { Button, cx, useToast } from '../../components/ui';
 import { loadSession } from '../../lib/session';
 import { formatDateTime, useAdminResource } from './api';
-import { monitorSocketActor, SESSION_ENDED_CLOSE, type MonitorSocketHandlers } from './monitor-socket';
+import { monitorSocketActor, type MonitorSocketHandlers } from './monitor-socket';
 import { EmptyState, ErrorState, Panel, ScreenHeader, Skeleton } from './states';
 
 /** Spec section 8: the monitor's toasts. */
@@ -155,7 +156,7 @@ export function MonitorScreen() {
       }
     },
     onClosed: (code, opened) => {
-      if (code === SESSION_ENDED_CLOSE) {
+      if (code === ADMIN_LIVE_SESSION_ENDED) {
         void loadSession();
         navigate('/auth', { replace: true });
       } else if (!opened) {
