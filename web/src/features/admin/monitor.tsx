@@ -15,6 +15,7 @@ import { Button, cx, useToast } from '../../components/ui';
 import { loadSession } from '../../lib/session';
 import { formatDateTime, useAdminResource } from './api';
 import { monitorSocketActor, type MonitorSocketHandlers } from './monitor-socket';
+import { SlackText } from './slack-text';
 import { EmptyState, ErrorState, Panel, ScreenHeader, Skeleton } from './states';
 
 /** Spec section 8: the monitor's toasts. */
@@ -122,7 +123,7 @@ function RecentBotMessages({ messages }: { messages: BotMessage[] }) {
                     {timeFormat.format(at)}
                   </time>
                 </div>
-                <p className="mt-1 text-sm break-words whitespace-pre-line text-ink">{message.text || <span className="text-muted italic">(no text)</span>}</p>
+                <p className="mt-1 text-sm break-words whitespace-pre-line text-ink">{message.text ? <SlackText text={message.text} /> : <span className="text-muted italic">(no text)</span>}</p>
               </li>
             );
           })}
@@ -222,7 +223,7 @@ export function MonitorScreen() {
       ) : (
         <div className="flex flex-col gap-6">
           <Counters snapshot={snapshot.data} />
-          <div className="grid gap-6 lg:grid-cols-[2fr_3fr]">
+          <div className="grid items-start gap-6 lg:grid-cols-[2fr_3fr]">
             {snapshot.data ? (
               <>
                 <CompletedAssessments assessments={snapshot.data.assessments} />
