@@ -9,6 +9,7 @@ import { FlowJourney } from './leads-journey';
 import { money, tierLabel, type LeadDetail, type LeadNote, type LeadPayment } from './leads-api';
 import { EmptyState, ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states';
 import { ConfirmDialog, DANGER_BUTTON } from './confirm-dialog';
+import { RETRY_FAILURE } from './jobs';
 
 
 function Facts({ items }: { items: Array<[string, ReactNode]> }) {
@@ -117,7 +118,7 @@ function LeadJobsPanel({ jobs, onRetried }: { jobs: LeadDetail['jobs']; onRetrie
       await api(`/api/admin/jobs/${job.id}/retry`, { method: 'POST', csrfToken: session.csrfToken });
       toast({ title: 'Job retried', description: `${job.name} on the ${job.queue} queue will run again.`, variant: 'success' });
     } catch (error) {
-      fail(error, 'Failed to retry the job. Please try again.');
+      fail(error, RETRY_FAILURE);
     } finally {
       setRetrying(null);
       onRetried();
