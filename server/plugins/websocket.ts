@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { flowSocketClientFrameSchema, type FlowSocketServerFrame } from '../../machines/protocol/socket.js';
 import { FlowNotFoundError } from '../flows/flow-store.js';
 import type { RouteDeps } from '../routes/deps.js';
+import { readClientFrame } from './socket-frames.js';
 
 /** Flows one socket may follow at once (a visitor has a handful of tabs' worth). */
 const MAX_SUBSCRIPTIONS = 20;
@@ -41,19 +42,9 @@ export async function websocketEndpoint(app: FastifyInstance, deps: Pick<RouteDe
     }
 
     socket.on('message', (raw) => {
-      let data: unknown;
-      try {
-        data = JSON.parse(raw.toString());
-      } catch {
-        return send({ type: 'error', error: 'Messages must be JSON.' });
-      }
-      const parsed = flowSocketClientFrameSchema.safeParse(data);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-        return send({ type: 'error', error: `Unknown or malformed message: ${where}${issue?.message ?? 'invalid'}` });
-      }
-      const frame = parsed.data;
+      const read = readClientFrame(raw, flowSocketClientFrameSchema);
+      if ('error' in read) return send({ type: 'error', error: read.error });
+      const { frame } = read;
       switch (frame.type) {
         case 'ping':
           return send({ type: 'pong' });

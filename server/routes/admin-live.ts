@@ -5,19 +5,16 @@ import { z } from 'zod';
 import {
   ADMIN_LIVE_JOB_EVENTS,
   ADMIN_LIVE_PATH,
-  ADMIN_LIVE_SESSION_ENDED,
   adminLiveClientFrameSchema,
   FAILED_REASON_MAX,
   type AdminLiveServerFrame,
 } from '../../machines/protocol/admin-live.js';
 import { refuseForeignOrigin, requireAdmin, sessionToken } from '../auth/guard.js';
-import { readSession } from '../auth/sessions.js';
+import { watchAdminSession } from '../auth/admin-socket.js';
 import type { PushHub } from '../flows/push.js';
+import { readClientFrame } from '../plugins/socket-frames.js';
 import { QUEUE_NAMES } from '../queues/names.js';
 import type { RouteDeps } from './deps.js';
-
-/** How often an open socket's session is checked again; a signed-out admin stops hearing within this. */
-const SESSION_CHECK_MS = 60_000;
 
 /** The parts of a flow push (the flow socket's `event` frame) the admin feed passes on. */
 const flowPushSchema = z.object({ state: z.string().min(1).max(200), event: z.object({ type: z.string().min(1).max(80) }) });
@@ -157,7 +154,6 @@ export async function adminLiveRoutes(
   app.addHook('onClose', () => feed.close());
   app.addHook('onRequest', refuseForeignOrigin);
   app.addHook('onRequest', requireAdmin(deps.pool));
-  const sessionCheckMs = deps.sessionCheckMs ?? SESSION_CHECK_MS;
 
   app.get(ADMIN_LIVE_PATH, { websocket: true }, async (socket, request) => {
     const sendRaw = (frame: string) => {
@@ -167,37 +163,17 @@ export async function adminLiveRoutes(
 
     // listeners first: a frame arriving while the feed opens must not go unanswered
     socket.on('message', (raw) => {
-      let data: unknown;
-      try {
-        data = JSON.parse(raw.toString());
-      } catch {
-        return send({ type: 'error', error: 'Messages must be JSON.' });
-      }
-      const parsed = adminLiveClientFrameSchema.safeParse(data);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-        return send({ type: 'error', error: `Unknown or malformed message: ${where}${issue?.message ?? 'invalid'}`.slice(0, 500) });
-      }
-      send({ type: 'pong' });
+      const read = readClientFrame(raw, adminLiveClientFrameSchema);
+      send('error' in read ? { type: 'error', error: read.error } : { type: 'pong' });
     });
 
-    const token = sessionToken(request);
-    const sessionCheck = setInterval(() => {
-      readSession(deps.pool, token).then(
-        (user) => {
-          if (user?.role !== 'admin') socket.close(ADMIN_LIVE_SESSION_ENDED, 'Your admin session has ended; sign in again.');
-        },
-        // the database not answering is not the admin signing out: check again next time
-        (error: unknown) => request.log.warn({ err: error }, 'admin live session check failed'),
-      );
-    }, sessionCheckMs);
+    const session = watchAdminSession(socket, deps.pool, sessionToken(request), request.log, deps.sessionCheckMs);
 
     let leave: (() => void) | undefined;
     let closed = false;
     socket.on('close', () => {
       closed = true;
-      clearInterval(sessionCheck);
+      session.stop();
       leave?.();
     });
     leave = await feed.join(sendRaw);

@@ -1,20 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_LIVE_SESSION_ENDED } from '../../machines/protocol/admin-live.js';
 import { monitorClientFrameSchema, monitorSnapshotSchema, type MonitorServerFrame } from '../../machines/protocol/monitor.js';
+import { watchAdminSession } from '../auth/admin-socket.js';
 import { refuseForeignOrigin, requireAdmin, sessionToken } from '../auth/guard.js';
 import { errorBodySchema } from '../auth/schemas.js';
-import { readSession } from '../auth/sessions.js';
 import { rateLimits } from '../plugins/security.js';
+import { readClientFrame } from '../plugins/socket-frames.js';
 import { acceptSlackEvent, slackEnvelopeSchema } from '../slack/events.js';
 import { MonitorHub } from '../slack/monitor-hub.js';
 import { monitorCounts, monitorSnapshot } from '../slack/monitor-store.js';
 import { SlackSignatureError, verifySlackSignature } from '../slack/signature.js';
 import type { RouteDeps } from './deps.js';
 
-/** How often an open monitor checks that its admin is still signed in. */
-const SESSION_RECHECK_MS = 60_000;
 
 const slackResponse = z.union([
   z.object({ challenge: z.string() }),
@@ -126,29 +124,14 @@ async function teamChatMonitor(app: FastifyInstance, deps: RouteDeps): Promise<v
       if (socket.readyState === socket.OPEN) socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
     };
     const stopListening = hub.listen(send);
-    const token = sessionToken(request);
-    /** Closes the socket (4401) once its admin has signed out or the session lapsed; true while still signed in. */
-    const stillSignedIn = async () => {
-      const user = await readSession(deps.pool, token);
-      if (user?.role === 'admin') return true;
-      socket.close(ADMIN_LIVE_SESSION_ENDED, 'Session ended');
-      return false;
-    };
-    const recheck = setInterval(() => void stillSignedIn().catch(() => {}), SESSION_RECHECK_MS);
+    const session = watchAdminSession(socket, deps.pool, sessionToken(request), request.log);
 
     socket.on('message', (raw) => {
-      let data: unknown;
-      try {
-        data = JSON.parse(raw.toString());
-      } catch {
-        return send({ type: 'error', error: 'Messages must be JSON.' });
-      }
-      const parsed = monitorClientFrameSchema.safeParse(data);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        return send({ type: 'error', error: `Unknown or malformed message: ${issue?.path.join('.') || 'type'}: ${issue?.message ?? 'invalid'}` });
-      }
-      stillSignedIn()
+      // get_status is the only frame a monitor sends
+      const read = readClientFrame(raw, monitorClientFrameSchema);
+      if ('error' in read) return send({ type: 'error', error: read.error });
+      session
+        .stillSignedIn()
         .then(async (signedIn) => signedIn && send(await statusFrame()))
         .catch((error: unknown) => {
           request.log.error({ err: error }, 'monitor status failed');
@@ -156,7 +139,7 @@ async function teamChatMonitor(app: FastifyInstance, deps: RouteDeps): Promise<v
         });
     });
     socket.on('close', () => {
-      clearInterval(recheck);
+      session.stop();
       stopListening();
     });
   });

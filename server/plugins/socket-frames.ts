@@ -1,0 +1,23 @@
+import type { RawData } from 'ws';
+import type { z } from 'zod';
+
+/** The longest error text a socket error frame carries. */
+const ERROR_MAX = 500;
+
+/**
+ * Reads a browser's socket frame: JSON, then the schema. A frame that fails either gets an error
+ * text naming the problem (and its field), for an error frame; the connection stays open.
+ */
+export function readClientFrame<T>(raw: RawData, schema: z.ZodType<T>): { frame: T } | { error: string } {
+  let data: unknown;
+  try {
+    data = JSON.parse(raw.toString());
+  } catch {
+    return { error: 'Messages must be JSON.' };
+  }
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return { frame: parsed.data };
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+  return { error: `Unknown or malformed message: ${where}${issue?.message ?? 'invalid'}`.slice(0, ERROR_MAX) };
+}
