@@ -1,25 +1,13 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdmin } from '../../server/auth/admin-users.js';
 import { seedResultsFlow } from '../../test/flows.js';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
-import { DESKTOP, MOBILE, openPage, toast } from './pages.js';
+import { MOBILE, openAdminPage, openPage, signedInAdminState, toast, type StorageState } from './pages.js';
 import { startTestServer, type TestServer } from './server.js';
 
-const PASSWORD = 'a long and correct passphrase';
 const SHOTS = '/tmp/shots-ops';
-
-type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
-
-async function signIn(page: Page, url: string, email: string) {
-  await page.goto(`${url}/auth`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL(`${url}/`);
-}
 
 describe('the Jobs and Machines screens in a real browser', () => {
   let browser: Browser;
@@ -30,13 +18,7 @@ describe('the Jobs and Machines screens in a real browser', () => {
   let jobId: string;
   let flowId: string | undefined;
 
-  async function adminPage(viewport: { width: number; height: number } = DESKTOP) {
-    const context = await browser.newContext({ viewport, storageState: signedIn, isMobile: viewport.width < 768, hasTouch: viewport.width < 768 });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    return { context, page, errors };
-  }
+  const adminPage = (viewport?: { width: number; height: number }) => openAdminPage(browser, signedIn, viewport);
 
   async function flowEvent(flowId: string, type: string) {
     const response = await fetch(`${server.url}/api/flows/${flowId}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event: { type } }) });
@@ -65,7 +47,6 @@ describe('the Jobs and Machines screens in a real browser', () => {
     server = await startTestServer({ privatePrefix: true });
     browser = await launchBrowser();
     const email = `ops-e2e-${stamp}@example.com`;
-    await createAdmin(server.pool, email, PASSWORD);
     // the slack queue has no worker in the test run, so nothing else picks the retried row up
     const inserted = await server.pool.query<{ id: string }>(
       `INSERT INTO jobs (queue, name, status, attempts, max_attempts, last_error, finished_at, payload)
@@ -74,10 +55,7 @@ describe('the Jobs and Machines screens in a real browser', () => {
     );
     jobId = inserted.rows[0]!.id;
     flowId = (await server.pool.query<{ id: string }>("INSERT INTO flows (machine, state, snapshot) VALUES ('assessmentFlow', 'processing.grading', '{}') RETURNING id")).rows[0]!.id;
-    const { context, page } = await openPage(browser);
-    await signIn(page, server.url, email);
-    signedIn = await context.storageState();
-    await context.close();
+    signedIn = await signedInAdminState(browser, server.url, server.pool, email);
   });
 
   afterAll(async () => {

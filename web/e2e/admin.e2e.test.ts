@@ -1,14 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdmin } from '../../server/auth/admin-users.js';
 import { flowClient } from '../../test/journey.js';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
-import { DESKTOP, MOBILE, openPage, toast } from './pages.js';
+import { DESKTOP, MOBILE, openAdminPage, openPage, signedInAdminState, signInThroughPage, toast, type StorageState } from './pages.js';
 import { startTestServer, type TestServer } from './server.js';
 
-const PASSWORD = 'a long and correct passphrase';
 const SHOTS = '/tmp/shots-admin';
 const FAILURE = 'Failed to fetch admin data. Please check your credentials and try again.';
 
@@ -18,16 +16,6 @@ interface Counts {
   mirrorSessions: number;
   surveyResponses: number;
   contactMessages: number;
-}
-
-type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
-
-async function signIn(page: Page, url: string, email: string) {
-  await page.goto(`${url}/auth`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL(`${url}/`);
 }
 
 describe('the admin area in a real browser', () => {
@@ -42,13 +30,7 @@ describe('the admin area in a real browser', () => {
   let otherContactId: string;
 
   /** A page in a fresh context that already carries the admin's session cookie. */
-  async function adminPage(viewport: { width: number; height: number } = DESKTOP) {
-    const context = await browser.newContext({ viewport, storageState: signedIn, isMobile: viewport.width < 768, hasTouch: viewport.width < 768 });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    return { context, page, errors };
-  }
+  const adminPage = (viewport?: { width: number; height: number }) => openAdminPage(browser, signedIn, viewport);
 
   async function counts() {
     const { rows } = await server.pool.query<Counts>(
@@ -83,7 +65,6 @@ describe('the admin area in a real browser', () => {
     server = await startTestServer({ privatePrefix: true });
     browser = await launchBrowser();
     email = `admin-e2e-${stamp}@example.com`;
-    await createAdmin(server.pool, email, PASSWORD);
     await server.pool.query("INSERT INTO leads (email, name, source) VALUES ($1, 'Ada Admin-Test', 'e2e-admin')", [leadEmail]);
     const inserted = await server.pool.query<{ id: string }>(
       `INSERT INTO contact_submissions (name, email, company, message, created_at)
@@ -93,10 +74,7 @@ describe('the admin area in a real browser', () => {
     );
     contactId = inserted.rows[0]!.id;
     otherContactId = inserted.rows[1]!.id;
-    const { context, page } = await openPage(browser);
-    await signIn(page, server.url, email);
-    signedIn = await context.storageState();
-    await context.close();
+    signedIn = await signedInAdminState(browser, server.url, server.pool, email);
   });
 
   afterAll(async () => {
@@ -447,7 +425,7 @@ describe('the admin area in a real browser', () => {
 
   it('signs out from the top bar to /, after which /admin goes to /auth', async () => {
     const { context, page } = await openPage(browser, DESKTOP);
-    await signIn(page, server.url, email);
+    await signInThroughPage(page, server.url, email);
     await page.goto(`${server.url}/admin`);
     const banner = page.getByRole('banner');
     await banner.getByText(email).waitFor();

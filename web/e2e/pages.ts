@@ -29,6 +29,15 @@ export function toast(page: Page, text: string) {
 
 export const ADMIN_PASSWORD = 'a long and correct passphrase';
 
+/** Signs in through the real sign-in page, which sends an admin on to the home page. */
+export async function signInThroughPage(page: Page, url: string, email: string, password = ADMIN_PASSWORD) {
+  await page.goto(`${url}/auth`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL(`${url}/`);
+}
+
 /**
  * Creates an admin in the server's database and signs in through the real sign-in page; returns
  * the browser state that signed-in contexts are opened from.
@@ -36,11 +45,7 @@ export const ADMIN_PASSWORD = 'a long and correct passphrase';
 export async function signedInAdminState(browser: Browser, url: string, pool: pg.Pool, email: string) {
   await createAdmin(pool, email, ADMIN_PASSWORD);
   const { context, page } = await openPage(browser);
-  await page.goto(`${url}/auth`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL(`${url}/`);
+  await signInThroughPage(page, url, email);
   const state = await context.storageState();
   await context.close();
   return state;
