@@ -31,18 +31,27 @@ export class TooManyRequestsError extends Error {
   }
 }
 
-/** The swagger-ui page at /api/docs renders with inline styles and loads its validator badge. */
-const DOCS_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: https://validator.swagger.io",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * The policy for a third-party page that sets inline styles (swagger-ui at /api/docs, bull-board):
+ * the site's own policy plus 'unsafe-inline' styles and the given image sources. Scripts stay
+ * same-origin only.
+ */
+export function inlineStylePolicy(imageSources: string[] = []): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    ["img-src 'self' data:", ...imageSources].join(' '),
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** swagger-ui also loads its validator badge. */
+const DOCS_CSP = inlineStylePolicy(['https://validator.swagger.io']);
 
 /**
  * Security headers and the rate limiter, added to the instance it is given. app.ts calls it on the

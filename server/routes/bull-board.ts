@@ -3,6 +3,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireAdmin, sessionToken } from '../auth/guard.js';
+import { inlineStylePolicy } from '../plugins/security.js';
 import { readSession } from '../auth/sessions.js';
 import { QUEUE_NAMES } from '../queues/names.js';
 import type { RouteDeps } from './deps.js';
@@ -15,18 +16,7 @@ export const BULL_BOARD_PATH = '/admin/queues';
  * for fonts. Only this prefix allows inline styles; the fonts stay refused (an admin page phones
  * nowhere) and the page falls back to system fonts.
  */
-const BULL_BOARD_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+const BULL_BOARD_CSP = inlineStylePolicy();
 
 /** A browser navigating to the page (not its API or assets). */
 function wantsPage(request: FastifyRequest): boolean {
