@@ -23,7 +23,7 @@ describe('the npm start supervisor', () => {
       testEnv({ DATABASE_URL: await scratchDatabase({ migrated: false }), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' }),
     );
     await run.waitFor(`Site ready: open http://localhost:${port}`);
-    // the worker reports ready over IPC before its asynchronous logger flushes the same news
+    // the worker's ready message (IPC) and its log line (stdout pipe) reach the supervisor on separate channels, in either order
     await run.waitFor('worker ready', 5_000);
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
     await expectCleanStop(run);
