@@ -1,13 +1,21 @@
 # One image for both the server and the worker; docker-compose.yml picks the command.
-FROM node:20-bookworm-slim
+# Stage 1 builds the site (Vite) and bundles the server and worker (esbuild) with every dependency.
+FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --include=dev --no-audit --no-fund
 COPY . .
 RUN node node_modules/vite/bin/vite.js build --config web/vite.config.ts \
  && node --input-type=module -e "await (await import('./scripts/lib/ensure.mjs')).ensureServerBuilt()"
-# after the build: npm ci needs the dev dependencies (Vite) that NODE_ENV=production would skip
+
+# Stage 2 ships what runs: production dependencies, the bundles (with their SQL migrations) and the built site.
+FROM node:20-bookworm-slim
+WORKDIR /app
 ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/web/dist ./web/dist
 USER node
 EXPOSE 3000
 CMD ["node", "--enable-source-maps", "dist/server/main.mjs"]

@@ -6,9 +6,9 @@ import type { FlowMachineName } from './protocol/api.js';
 export * from './assessment-flow/assessment-flow.machine.js';
 export * from './contact-form/contact-form.machine.js';
 export * from './diagnostic/diagnostic.machine.js';
+export * from './local-fallback/local-fallback.machine.js';
 export * from './mirror/mirror.machine.js';
 export * from './monitor-connection/monitor-connection.machine.js';
-export * from './payment/payment.machine.js';
 export * from './protocol/index.js';
 export * from './sign-in/sign-in.machine.js';
 

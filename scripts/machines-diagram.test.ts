@@ -35,7 +35,6 @@ describe('machine diagrams', () => {
       'requestGrading',
       'startPayment',
       'sendHomework',
-      'storeResult',
       'clearStoredAssessment',
       'clearSavedAnswers',
     ]);

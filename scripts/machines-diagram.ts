@@ -10,9 +10,9 @@ import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xst
 import { assessmentFlowMachine } from '../machines/assessment-flow/assessment-flow.machine.js';
 import { contactFormMachine } from '../machines/contact-form/contact-form.machine.js';
 import { diagnosticMachine } from '../machines/diagnostic/diagnostic.machine.js';
+import { localFallbackMachine } from '../machines/local-fallback/local-fallback.machine.js';
 import { mirrorMachine } from '../machines/mirror/mirror.machine.js';
 import { monitorConnectionMachine } from '../machines/monitor-connection/monitor-connection.machine.js';
-import { paymentMachine } from '../machines/payment/payment.machine.js';
 import { signInMachine } from '../machines/sign-in/sign-in.machine.js';
 
 /** Where the diagrams go, relative to the repository root. */
@@ -25,7 +25,7 @@ export const diagramSources: readonly { slug: string; machine: AnyStateMachine }
   { slug: 'mirror', machine: mirrorMachine },
   { slug: 'contact-form', machine: contactFormMachine },
   { slug: 'sign-in', machine: signInMachine },
-  { slug: 'payment', machine: paymentMachine },
+  { slug: 'local-fallback', machine: localFallbackMachine },
   { slug: 'monitor-connection', machine: monitorConnectionMachine },
 ];
 

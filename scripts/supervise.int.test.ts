@@ -30,6 +30,34 @@ describe('the npm start supervisor', () => {
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
   });
 
+  it('restarts a killed worker with backoff, and stops everything, with a clear line, when it keeps crashing', async () => {
+    const port = await freePort();
+    const run = runTs(
+      'scripts/supervise.ts',
+      testEnv({ DATABASE_URL: await scratchDatabase({ migrated: false }), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }),
+    );
+    await run.waitFor(`Site ready: open http://localhost:${port}`);
+    const workerPids = () => [...run.output().matchAll(/The worker is running \(pid (\d+)\)\./g)].map((match) => Number(match[1]));
+
+    process.kill(workerPids()[0]!, 'SIGKILL');
+    await run.waitFor('The worker stopped unexpectedly (SIGKILL); restarting it in 0.5 s.');
+    await expect.poll(() => workerPids().length, { timeout: 30_000 }).toBe(2);
+    expect(workerPids()[1]).not.toBe(workerPids()[0]);
+    // the site never went away, and the supervisor still runs
+    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+    expect(run.child.exitCode).toBeNull();
+
+    // a crash loop: the fifth crash within a minute stops everything
+    for (let crash = 2; crash <= 5; crash++) {
+      await expect.poll(() => workerPids().length, { timeout: 30_000 }).toBe(crash);
+      process.kill(workerPids()[crash - 1]!, 'SIGKILL');
+    }
+    const stopped = await run.exited;
+    expect(stopped.code).toBe(1);
+    expect(run.output()).toContain('The worker stopped 5 times within 60 s (last: SIGKILL); stopping everything.');
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+  });
+
   it('starts an embedded PostgreSQL (as a non-root user when run as root) when DATABASE_URL is unset, and stops it', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'hf-supervise-'));
     chmodSync(dataDir, 0o755);

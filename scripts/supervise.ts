@@ -1,24 +1,25 @@
 /*
  * What `npm start` runs once dependencies and the web build are current: it provides PostgreSQL
- * and Redis when none are configured, starts one server and one worker process, prints where to
+ * and Redis when none are configured, starts one server and one worker process and keeps them
+ * running (a crashed one is restarted with backoff; a crash loop stops everything), prints where to
  * open the site, and on Ctrl-C stops everything in order (server and worker first, so they drain
  * while their database and Redis still answer).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { ChildProcess } from 'node:child_process';
 import { loadConfigOrExit } from '../server/config/index.js';
 import { ensureServerBuilt } from './lib/ensure.mjs';
-import { spawnBundle, stopChild, waitForReady } from './services/child.js';
+import { spawnBundle } from './services/child.js';
 import { startEmbeddedPostgres } from './services/postgres.js';
 import { RedisUnavailableError, resolveRedis } from './services/redis.js';
+import { RestartingChild } from './services/restarting-child.js';
 
 const config = loadConfigOrExit();
 const dataDir = path.resolve(config.DATA_DIR);
 mkdirSync(dataDir, { recursive: true, mode: 0o755 });
 
 const stops: Array<() => Promise<void>> = [];
-const children: ChildProcess[] = [];
+const children: RestartingChild[] = [];
 let shuttingDown = false;
 
 function say(line: string): void {
@@ -28,7 +29,7 @@ function say(line: string): void {
 async function shutdown(code: number): Promise<never> {
   if (shuttingDown) return new Promise<never>(() => {});
   shuttingDown = true;
-  await Promise.all(children.map((child) => stopChild(child, 8_000)));
+  await Promise.all(children.map((child) => child.stop(8_000)));
   await Promise.allSettled(stops.map((stop) => stop()));
   process.exit(code);
 }
@@ -52,19 +53,15 @@ async function main(): Promise<void> {
 
   await ensureServerBuilt();
   const env = { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redis.url };
-  const server = spawnBundle('dist/server/main.mjs', env);
-  children.push(server);
-  await waitForReady(server, 'The server');
-  const worker = spawnBundle('dist/workers/main.mjs', env);
-  children.push(worker);
-  await waitForReady(worker, 'The worker');
-
-  for (const child of children) {
-    child.once('exit', (code, signal) => {
-      if (shuttingDown) return;
-      say(`A child process stopped unexpectedly (${signal ?? `exit code ${code}`}); stopping everything.`);
-      void shutdown(1);
-    });
+  // a crashed server or worker is started again (with backoff); only a crash loop stops everything
+  const giveUp = (line: string) => {
+    say(line);
+    void shutdown(1);
+  };
+  for (const [name, entry] of [['server', 'dist/server/main.mjs'], ['worker', 'dist/workers/main.mjs']] as const) {
+    const child = new RestartingChild(name, () => spawnBundle(entry, env), say, giveUp);
+    children.push(child);
+    await child.start();
   }
   say(`\n  Site ready: open ${config.publicUrl}  (Ctrl-C stops everything)\n`);
 }

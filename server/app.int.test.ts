@@ -105,6 +105,25 @@ describe('the app over real HTTP and websockets', () => {
     expect(await response.text()).toContain('<div id="root"></div>');
   });
 
+  it('answers like a web server whatever the Accept header: a page is 200 HTML, an unknown path 404 HTML, an API path JSON', async () => {
+    for (const accept of ['*/*', 'text/html', 'application/json', '']) {
+      const headers = accept ? { accept } : undefined;
+      for (const page of ['/', '/about', '/survey', '/admin/leads', `/admin/leads/${crypto.randomUUID()}`]) {
+        const response = await fetch(`http://${base}${page}`, { headers });
+        expect(response.status, `${page} with Accept ${accept}`).toBe(200);
+        expect(response.headers.get('content-type')).toContain('text/html');
+      }
+      const unknown = await fetch(`http://${base}/no-such-page`, { headers });
+      expect(unknown.status, `unknown with Accept ${accept}`).toBe(404);
+      expect(await unknown.text()).toContain('<div id="root"></div>');
+    }
+    const head = await fetch(`http://${base}/no-such-page`, { method: 'HEAD' });
+    expect(head.status).toBe(404);
+    const api = await fetch(`http://${base}/api/nothing-here`, { headers: { accept: 'text/html' } });
+    expect(api.status).toBe(404);
+    expect(api.headers.get('content-type')).toContain('application/json');
+  });
+
   it('serves hashed assets with a long cache lifetime', async () => {
     const html = await (await fetch(`http://${base}/`, { headers: { accept: 'text/html' } })).text();
     const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];

@@ -3,6 +3,7 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
+import { AdminSockets } from './auth/admin-socket.js';
 import type { Config } from './config/index.js';
 import { FlowEngine } from './flows/engine.js';
 import { PushHub, redisPublisher } from './flows/push.js';
@@ -12,6 +13,7 @@ import { closeQueues, openQueues } from './queues/queues.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { openApi } from './plugins/openapi.js';
 import { security } from './plugins/security.js';
+import { refuseUnstorableText } from './plugins/storable-text.js';
 import { staticSite } from './plugins/static-site.js';
 import { websocketEndpoint } from './plugins/websocket.js';
 import { adminRoutes } from './routes/admin.js';
@@ -35,6 +37,7 @@ import { paymentRoutes } from './routes/payments.js';
 import { reportRoutes } from './routes/reports.js';
 import { visitRoutes } from './routes/visits.js';
 import { slackRoutes } from './routes/slack.js';
+import { Visitors } from './visitors/visitor-cookie.js';
 
 export interface AppDeps {
   config: Config;
@@ -59,6 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
   });
   registerErrorHandler(app);
+  refuseUnstorableText(app);
   const pushes = new PushHub(deps.redis, deps.config.QUEUE_PREFIX, app.log);
   await pushes.start();
   app.addHook('onClose', () => pushes.stop());
@@ -67,11 +71,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const queue of Object.values(queues)) queue.on('error', (error) => app.log.debug({ err: error, queue: queue.name }, 'queue connection error'));
   app.addHook('onClose', () => closeQueues(queues));
   const engine = new FlowEngine(deps.pool, redisPublisher(deps.redis, deps.config.QUEUE_PREFIX), app.log, directEnqueuer(deps.pool, queues));
-  const routeDeps: RouteDeps = { config: deps.config, pool: deps.pool, redis: deps.redis, engine, pushes, queues };
+  const visitors = new Visitors(deps.pool, deps.config);
+  const adminSockets = new AdminSockets(deps.pool, app.log);
+  adminSockets.start();
+  app.addHook('onClose', () => adminSockets.stop());
+  const routeDeps: RouteDeps = { config: deps.config, pool: deps.pool, redis: deps.redis, engine, pushes, queues, visitors, adminSockets };
 
   // root-level on purpose: compilers, cookies, headers and rate limits apply to every route below
   await openApi(app);
   await app.register(cookie);
+  visitors.install(app);
   await security(app, routeDeps);
   // at the root, so every route plugin can declare websocket routes; browsers' frames are small
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });

@@ -1,6 +1,7 @@
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { freePort } from '../scripts/services/free-port.js';
+import { flowClient } from '../test/journey.js';
 import { runTs } from '../test/processes.js';
 import { scratchDatabase, testEnv } from '../test/helpers.js';
 
@@ -40,5 +41,44 @@ describe('server/main.ts as a process', () => {
     const admins = await client.query("SELECT email FROM users WHERE role = 'admin'");
     await client.end();
     expect(admins.rows).toEqual([{ email: 'admin@localhost' }]);
+  });
+
+  it('a connection PostgreSQL drops in the middle of a request fails that request with 503; the process lives and serves the next', async () => {
+    const databaseUrl = await scratchDatabase({ migrated: false });
+    const port = await freePort();
+    const server = runTs('server/main.ts', testEnv({ DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }));
+    onTestFinished(async () => {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    });
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 100 && !(await fetch(`${base}/healthz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
+    const browser = flowClient(base);
+    const flow = await browser.start();
+
+    // hold the flow's row, so the event's transaction waits on it with its connection checked out
+    const blocker = new pg.Client(databaseUrl);
+    await blocker.connect();
+    onTestFinished(() => blocker.end());
+    await blocker.query('BEGIN');
+    await blocker.query('SELECT 1 FROM flows WHERE id = $1 FOR UPDATE', [flow.flowId]);
+    const pending = browser.call('POST', `/api/flows/${flow.flowId}/events`, { event: { type: 'CAPTURE_SUBMIT', name: 'Ada', email: 'ada@example.com' } });
+    let waiting: number[] = [];
+    for (let i = 0; i < 100 && !waiting.length; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      waiting = (await blocker.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = 'hf-funnel' AND wait_event_type = 'Lock'")).rows.map((r) => r.pid);
+    }
+    expect(waiting).toHaveLength(1);
+    await blocker.query('SELECT pg_terminate_backend($1)', [waiting[0]]);
+    await blocker.query('ROLLBACK');
+
+    const failed = await pending;
+    expect(failed.status).toBe(503);
+    expect(failed.json.message).toBe('The database is not answering right now. Please try again in a moment.');
+    expect(server.child.exitCode).toBeNull();
+    expect((await browser.get(flow.flowId)).version).toBe(0);
+    const retried = await browser.send(flow.flowId, { type: 'CAPTURE_SUBMIT', name: 'Ada', email: 'ada@example.com' });
+    expect(retried.state).toBe('intro');
+    expect(server.output()).not.toMatch(/Connection terminated unexpectedly\n\s+at/);
   });
 });

@@ -6,6 +6,7 @@ import type { FlowMachineName } from '../machines/protocol/api.js';
 import { statePath } from '../machines/protocol/can-accept.js';
 import type { Tier } from '../machines/protocol/common.js';
 import { createOrUpdateLead } from '../server/leads/lead-service.js';
+import { seedVisitor } from './visitor.js';
 
 /**
  * Stores a flow already moved through `events` by the shared machine (effects not run), for tests
@@ -15,21 +16,30 @@ export async function seedFlow(
   pool: pg.Pool,
   machineName: FlowMachineName,
   events: Array<{ type: string; [key: string]: unknown }>,
-  options: { input?: unknown; leadId?: string | null } = {},
+  options: { input?: unknown; leadId?: string | null; visitorId?: string | null } = {},
 ): Promise<string> {
   const machine = flowMachines[machineName] as AnyStateMachine;
   let [snapshot] = initialTransition(machine, options.input ?? {});
   for (const event of events) [snapshot] = transition(machine, snapshot, event as never);
   const inserted = await pool.query<{ id: string }>(
-    `INSERT INTO flows (machine, lead_id, state, snapshot, version, step_started_at)
-     VALUES ($1, $2, $3, $4, $5, clock_timestamp()) RETURNING id`,
-    [machineName, options.leadId ?? null, statePath(snapshot.value), machine.getPersistedSnapshot(snapshot), events.length],
+    `INSERT INTO flows (machine, lead_id, state, snapshot, version, visitor_id)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [machineName, options.leadId ?? null, statePath(snapshot.value), machine.getPersistedSnapshot(snapshot), events.length, options.visitorId ?? null],
   );
   return inserted.rows[0]!.id;
 }
 
-/** A lead and an assessment flow standing at `tier`'s results screen (graded, results shown). */
-export async function seedResultsFlow(pool: pg.Pool, tier: Tier, email = `lead-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`) {
+/**
+ * A lead and an assessment flow standing at `tier`'s results screen (graded, results shown), owned
+ * by a visitor of its own (or `visitor`): act on it as them with injectAs(app, { visitorCookie }).
+ */
+export async function seedResultsFlow(
+  pool: pg.Pool,
+  tier: Tier,
+  email = `lead-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
+  visitor?: { visitorId: string; cookie: string },
+) {
+  const { visitorId, cookie: visitorCookie } = visitor ?? (await seedVisitor(pool));
   const lead = await createOrUpdateLead(pool, { email, name: 'Test Lead' });
   const flowId = await seedFlow(
     pool,
@@ -43,7 +53,7 @@ export async function seedResultsFlow(pool: pg.Pool, tier: Tier, email = `lead-$
       { type: 'GRADED', result: resultFor(tier) },
       { type: 'xstate.after.resultsDelay.assessmentFlow.processing.revealing' },
     ],
-    { leadId: lead.leadId },
+    { leadId: lead.leadId, visitorId },
   );
-  return { flowId, leadId: lead.leadId, email };
+  return { flowId, leadId: lead.leadId, email, visitorId, visitorCookie };
 }

@@ -13,6 +13,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
       DATABASE_URL: inject('databaseUrl'),
       REDIS_URL: inject('redisUrl'),
       QUEUE_PREFIX: inject('queuePrefix'),
+      // each app counts its own requests: tests share one loopback address
+      RATE_LIMIT_PREFIX: `${inject('queuePrefix')}-rl${randomBytes(4).toString('hex')}`,
       ...overrides,
     },
     { isTTY: false },

@@ -3,6 +3,8 @@ import WebSocket from 'ws';
 import { diagnosticScreens } from '../machines/content/index.js';
 import type { DiagnosticAnswers, RecordedAnswer } from '../machines/protocol/common.js';
 import type { FlowSocketServerFrame } from '../machines/protocol/socket.js';
+import type { Queues } from '../server/queues/queues.js';
+import { browserFetch } from './visitor.js';
 
 /** A flow as the API answers it (loosely typed for tests). */
 export interface FlowJson {
@@ -34,16 +36,27 @@ export function steadyAnswers(): DiagnosticAnswers {
   );
 }
 
-/** The flow API over real HTTP at `base` (http://host:port). */
-export function flowClient(base: string) {
-  async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-    const response = await fetch(`${base}${path}`, {
+/**
+ * One visitor's browser over real HTTP at `base` (http://host:port): it keeps the visitor cookie
+ * the server issues and sends it back, as a browser does, so two clients are two visitors.
+ * `headers` adds headers to every request (e.g. another client address through a trusted proxy).
+ */
+export function flowClient(base: string, options: { headers?: Record<string, string> } = {}) {
+  const browser = browserFetch();
+  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any; headers: Headers }> {
+    const response = await browser.fetch(`${base}${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: { ...options.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
-    return { status: response.status, json: text ? JSON.parse(text) : null };
+    let json: any = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = text;
+    }
+    return { status: response.status, json, headers: response.headers };
   }
   async function ok(method: string, path: string, body?: unknown): Promise<FlowJson> {
     const answer = await call(method, path, body);
@@ -52,17 +65,44 @@ export function flowClient(base: string) {
   }
   return {
     call,
+    /** The Cookie header this visitor sends (for sockets opened on their behalf). */
+    cookie: browser.cookieHeader,
     start: (body: Record<string, unknown> = {}) => ok('POST', '/api/flows', body),
     get: (flowId: string) => ok('GET', `/api/flows/${flowId}`),
     send: (flowId: string, event: Record<string, unknown>) => ok('POST', `/api/flows/${flowId}/events`, { event }),
   };
 }
 
-/** Makes the server believe the current screen was shown `ms` ago (so answers are not "rushed"). */
+/**
+ * SQL that makes a diagnostic flow's current screen shown $N ms ago by the server's clock: its
+ * snapshot's shownAt, which the machine times answers and timers against. (Tests may write
+ * snapshot JSON; server code reads it only through machines/protocol/snapshots.ts.)
+ */
+export const backdatedSnapshot = (msParam: string) =>
+  `jsonb_set(snapshot, '{context,shownAt}', to_jsonb(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint - ${msParam}::bigint))`;
+
+/** Makes the server believe the current diagnostic screen was shown `ms` ago (so answers are not "rushed"). */
 export function backdater(pool: pg.Pool) {
   return async (flowId: string, ms: number) => {
-    await pool.query("UPDATE flows SET step_started_at = clock_timestamp() - make_interval(secs => $2 / 1000.0) WHERE id = $1", [flowId, ms]);
+    await pool.query(`UPDATE flows SET snapshot = ${backdatedSnapshot('$2')} WHERE id = $1`, [flowId, ms]);
   };
+}
+
+/**
+ * Runs a diagnostic flow's pending screen timers now instead of when BullMQ would (a walked-away
+ * visitor, without waiting out the limit): each delayed timers job of the flow is promoted.
+ */
+export async function promoteTimers(pool: pg.Pool, queues: Queues, flowId: string): Promise<number> {
+  const rows = await pool.query<{ id: string }>("SELECT id FROM jobs WHERE flow_id = $1 AND queue = 'timers' AND status <> 'completed'", [flowId]);
+  let promoted = 0;
+  for (const { id } of rows.rows) {
+    const job = await queues.timers.getJob(id);
+    if (job && (await job.isDelayed())) {
+      await job.promote();
+      promoted += 1;
+    }
+  }
+  return promoted;
 }
 
 /**
@@ -91,9 +131,9 @@ export async function runDiagnostic(
   return flow;
 }
 
-/** A websocket on /api/ws that collects every frame. */
-export async function openSocket(base: string) {
-  const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/api/ws`);
+/** A websocket on /api/ws that collects every frame, opened as the visitor whose Cookie header is given. */
+export async function openSocket(base: string, cookie = '') {
+  const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/api/ws`, cookie ? { headers: { cookie } } : {});
   const frames: FlowSocketServerFrame[] = [];
   const waiters: Array<() => void> = [];
   socket.on('message', (raw) => {

@@ -1,19 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { Worker } from 'bullmq';
 import type pg from 'pg';
 import { pino } from 'pino';
 import { inject, onTestFinished } from 'vitest';
 import type { Config } from '../server/config/index.js';
-import { FlowEngine } from '../server/flows/engine.js';
-import { redisPublisher } from '../server/flows/push.js';
-import { directEnqueuer } from '../server/queues/direct.js';
-import { monitorPublisher } from '../server/slack/monitor-hub.js';
 import type { QueueName } from '../server/queues/names.js';
-import { closeQueues, openQueues } from '../server/queues/queues.js';
-import { OutboxRelay } from '../server/queues/relay.js';
+import type { RelayOptions } from '../server/queues/relay.js';
 import { createRedis } from '../server/redis.js';
-import { processors, type QueueProcessor } from '../workers/processors/index.js';
-import { tracked } from '../workers/tracked.js';
+import { buildWorker } from '../workers/build.js';
+import type { QueueProcessor } from '../workers/processors/index.js';
 
 /**
  * The worker side run in the test's own process: an outbox relay and BullMQ workers for `queues`
@@ -25,32 +19,25 @@ export async function startWorkers(
   config: Config,
   queueNames: QueueName[],
   overrides: Partial<Record<QueueName, QueueProcessor>> = {},
-  relayOptions: { sweepMs?: number; lostAfterMs?: number } = {},
+  relayOptions: RelayOptions = {},
 ) {
   const connection = createRedis(config.REDIS_URL!, 'worker');
-  const log = pino({ level: 'silent' });
-  const queues = openQueues(connection, config.QUEUE_PREFIX);
-  const engine = new FlowEngine(pool, redisPublisher(connection, config.QUEUE_PREFIX), log, directEnqueuer(pool, queues));
-  const publishMonitor = monitorPublisher(connection, config.QUEUE_PREFIX);
-  const relay = new OutboxRelay(pool, queues, log, { sweepMs: 500, ...relayOptions });
-  const workers = queueNames.map((name) => {
-    const processor = overrides[name] ?? processors[name];
-    if (!processor) throw new Error(`no processor for the ${name} queue`);
-    return new Worker(name, tracked(processor, { pool, log, config, engine, publishMonitor }), {
-      connection,
-      prefix: config.QUEUE_PREFIX,
-      concurrency: 4,
-    });
+  const side = buildWorker({
+    config,
+    pool,
+    connection,
+    log: pino({ level: 'silent' }),
+    queueNames,
+    overrides,
+    relayOptions: { sweepMs: 500, ...relayOptions },
+    concurrency: 4,
   });
-  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
-  await relay.start();
+  await side.start();
   onTestFinished(async () => {
-    await relay.stop();
-    await Promise.all(workers.map((worker) => worker.close()));
-    await closeQueues(queues);
+    await side.stop();
     await connection.quit();
   });
-  return { engine, queues };
+  return { engine: side.engine, queues: side.queues };
 }
 
 /** A queue prefix of its own under this run's (so the run's teardown removes its keys). */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,8 +10,10 @@ describe('workers/main.ts as a process', () => {
     const tmpDir = mkdtempSync(path.join(tmpdir(), 'hf-worker-'));
     const worker = runTs('workers/main.ts', testEnv({ LOG_LEVEL: 'info', TMPDIR: tmpDir }));
     await worker.waitFor('worker ready');
-    // the docker-compose health check reads this heartbeat
-    const beat = Number(readFileSync(path.join(tmpDir, 'hf-worker-heartbeat'), 'utf8'));
+    // the docker-compose health check reads this heartbeat (written once PostgreSQL has answered too)
+    const file = path.join(tmpDir, 'hf-worker-heartbeat');
+    await expect.poll(() => existsSync(file)).toBe(true);
+    const beat = Number(readFileSync(file, 'utf8'));
     expect(Date.now() - beat).toBeLessThan(10_000);
     const sentAt = Date.now();
     worker.child.kill('SIGTERM');

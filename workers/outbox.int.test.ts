@@ -150,4 +150,35 @@ describe('the outbox relay and tracked jobs', () => {
     await until(async () => (await queues.email.getJobCountByTypes('completed')) >= 1 && (await queues.email.getJobCountByTypes('waiting', 'active')) === 0);
     expect(runs).toBe(1);
   });
+
+  it('listens again after PostgreSQL terminates its LISTEN connection, and the process lives on', async () => {
+    const { pool, relay, work } = await world();
+    const done: string[] = [];
+    work(async (job) => {
+      done.push(job.data.jobRowId);
+      return {};
+    });
+    // a sweep too slow to matter here: only NOTIFY can move the rows in time
+    const running = relay({ sweepMs: 60_000 });
+    await running.start();
+    cleanups.push(() => running.stop());
+    const first = await commitJob(pool, { n: 1 });
+    await until(async () => done.includes(first), 5_000);
+
+    const { rows } = await pool.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
+    );
+    expect(rows).toHaveLength(1);
+    await pool.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+    // a new LISTEN connection, made by the relay itself
+    await until(async () => {
+      const again = await pool.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> $1", [rows[0]!.pid]);
+      return again.rowCount === 1;
+    }, 5_000);
+
+    const started = Date.now();
+    const second = await commitJob(pool, { n: 2 });
+    await until(async () => done.includes(second), 5_000);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
 });

@@ -14,6 +14,18 @@ import { isolatedConfig, testEnv } from '../test/helpers.js';
 import { backdater, flowClient, openSocket, runDiagnostic, SURVEYS, type FlowJson } from '../test/journey.js';
 import { runTs, type RunningProcess } from '../test/processes.js';
 import { privatePrefix, startWorkers, until } from '../test/worker-harness.js';
+import { retryJob } from '../server/admin/jobs.js';
+import { closeQueues, openQueues } from '../server/queues/queues.js';
+import { SWEEP_MS } from '../server/queues/relay.js';
+
+/** A Redis connection for the test's own admin calls, closed when the test ends. */
+function retryRedis() {
+  const redis = createRedis(config.REDIS_URL!, 'producer');
+  onTestFinished(async () => {
+    await redis.quit();
+  });
+  return redis;
+}
 
 let pool: pg.Pool;
 let config: Config;
@@ -45,14 +57,33 @@ async function startWorker(env: NodeJS.ProcessEnv): Promise<RunningProcess> {
   return worker;
 }
 
-/** Capture, diagnostic (server-timed, backdated so it is not rushed) and the survey's doorstep. */
-async function toSurvey(base: string): Promise<FlowJson> {
+/**
+ * Capture, diagnostic (server-timed, backdated so it is not rushed) and the survey's doorstep,
+ * by one visitor, whose client is returned with the flow (the same browser sends the survey).
+ */
+async function toSurvey(base: string): Promise<FlowJson & { client: ReturnType<typeof flowClient> }> {
   const client = flowClient(base);
   const flow = await client.start();
   await client.send(flow.flowId, { type: 'CAPTURE_SUBMIT', name: 'Riley Chen', email: email('process') });
   await client.send(flow.flowId, { type: 'START_DIAGNOSTIC' });
   const diagnostic = await runDiagnostic(client, { backdate: backdater(pool), thinkMs: 6000 });
-  return client.send(flow.flowId, { type: 'DIAGNOSTIC_COMPLETED', answers: {}, diagnosticFlowId: diagnostic.flowId });
+  return { ...(await client.send(flow.flowId, { type: 'DIAGNOSTIC_COMPLETED', answers: {}, diagnosticFlowId: diagnostic.flowId })), client };
+}
+
+/** Holds the lead's row in an open transaction, so every run of its grading job stops half-way, at its update of the lead. */
+async function holdLead(leadId: string): Promise<pg.Client> {
+  const blocker = new pg.Client(config.DATABASE_URL!);
+  await blocker.connect();
+  onTestFinished(() => blocker.end());
+  await blocker.query('BEGIN');
+  await blocker.query('SELECT 1 FROM leads WHERE lead_id = $1 FOR NO KEY UPDATE', [leadId]);
+  return blocker;
+}
+
+/** True while a grading transaction waits on a held lead. */
+async function gradingWaits(): Promise<boolean> {
+  const waiting = await pool.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH diagnostic AS%'");
+  return (waiting.rowCount ?? 0) > 0;
 }
 
 async function flowState(flowId: string): Promise<string> {
@@ -70,10 +101,11 @@ describe('real server and worker processes', () => {
     await startWorker(env);
 
     const atSurvey = await toSurvey(a.base);
-    const onB = await openSocket(b.base);
+    // the visitor cookie server a issued is good on server b: the processes share its key
+    const onB = await openSocket(b.base, atSurvey.client.cookie());
     try {
       await onB.subscribe(atSurvey.flowId);
-      await flowClient(a.base).send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.homework });
+      await atSurvey.client.send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.homework });
       const graded = await onB.next((f) => f.type === 'event' && f.event.type === 'GRADED');
       expect(graded).toMatchObject({ origin: 'worker', state: 'processing.revealing' });
       await onB.next((f) => f.type === 'event' && f.state === 'results');
@@ -83,38 +115,71 @@ describe('real server and worker processes', () => {
   });
 
   it('a worker killed with SIGKILL in the middle of a job: the job completes after a worker restarts, and nothing is stored twice', async () => {
-    const env = processEnv({ JOB_LOCK_MS: '2000' });
+    // the default job lock: the promise is a killed worker's job running again within 10 s
+    const env = processEnv();
     const server = await startServer(env);
     const first = await startWorker(env);
     const atSurvey = await toSurvey(server.base);
     const leadId = atSurvey.snapshot.context.session.leadId;
 
-    // Hold the lead row so the grading transaction stops half-way, at its update of the lead.
-    const blocker = new pg.Client(config.DATABASE_URL!);
-    await blocker.connect();
-    onTestFinished(() => blocker.end());
-    await blocker.query('BEGIN');
-    await blocker.query('SELECT 1 FROM leads WHERE lead_id = $1 FOR NO KEY UPDATE', [leadId]);
-
-    await flowClient(server.base).send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.book_call });
-    await until(async () => {
-      const waiting = await pool.query(
-        "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH diagnostic AS%'",
-      );
-      return (waiting.rowCount ?? 0) > 0;
-    });
+    const blocker = await holdLead(leadId);
+    await atSurvey.client.send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.book_call });
+    await until(gradingWaits);
     process.kill(-first.child.pid!, 'SIGKILL');
+    const killedAt = Date.now();
     await first.exited;
     await blocker.query('ROLLBACK');
     expect(await countFor('assessment_results', atSurvey.flowId)).toBe(0);
 
     await startWorker(env);
-    await until(async () => (await flowState(atSurvey.flowId)) === 'results', 45_000);
+    await until(async () => (await countFor('assessment_results', atSurvey.flowId)) === 1, 15_000);
+    expect(Date.now() - killedAt).toBeLessThan(10_000);
+    await until(async () => (await flowState(atSurvey.flowId)) === 'results', 10_000);
     expect(await countFor('assessment_results', atSurvey.flowId)).toBe(1);
     expect(await countFor('survey_responses', atSurvey.flowId)).toBe(1);
     expect(await countFor('diagnostics', atSurvey.flowId)).toBe(1);
     const job = await pool.query("SELECT status, attempts FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId]);
     expect(job.rows).toEqual([{ status: 'completed', attempts: 2 }]);
+  });
+
+  it('a job whose worker dies twice ends failed in the table, its flow shows the fallback result, and the coach can run it again', async () => {
+    const env = processEnv({ JOB_LOCK_MS: '2000' });
+    const server = await startServer(env);
+    const atSurvey = await toSurvey(server.base);
+    const leadId = atSurvey.snapshot.context.session.leadId;
+
+    const blocker = await holdLead(leadId);
+    const first = await startWorker(env);
+    await atSurvey.client.send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.book_call });
+    await until(gradingWaits);
+    process.kill(-first.child.pid!, 'SIGKILL');
+    await first.exited;
+    // the next worker takes the job up again once its lock lapses, and dies on it too
+    const second = await startWorker(env);
+    await until(async () => (await gradingWaits()) && (await pool.query("SELECT attempts FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId])).rows[0]?.attempts === 2, 20_000);
+    process.kill(-second.child.pid!, 'SIGKILL');
+    await second.exited;
+
+    // BullMQ fails it ("stalled more than allowable limit") without calling the processor: the
+    // relay's sweep finalises the row, and the flow hears it failed for good (the spec's fallback)
+    const startedAt = Date.now();
+    await startWorker(env);
+    await until(async () => (await pool.query("SELECT status FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId])).rows[0]?.status === 'failed', 20_000);
+    const failed = await pool.query("SELECT id, last_error FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId]);
+    expect(failed.rows[0].last_error).toMatch(/stalled more than allowable limit/);
+    expect(Date.now() - startedAt).toBeLessThan(15_000);
+    await until(async () => (await flowState(atSurvey.flowId)) === 'results', 10_000);
+    const shown = await pool.query("SELECT snapshot->'context'->'result'->>'fallback' AS fallback FROM flows WHERE id = $1", [atSurvey.flowId]);
+    expect(shown.rows[0].fallback).toBe('true');
+
+    // the coach's retry (the admin's Retry) runs it again; with the lead free it completes, once
+    await blocker.query('ROLLBACK');
+    const queues = openQueues(retryRedis(), env.QUEUE_PREFIX!);
+    onTestFinished(() => closeQueues(queues));
+    const retried = await retryJob(pool, queues, failed.rows[0].id);
+    expect(retried).toHaveProperty('job');
+    await until(async () => (await pool.query("SELECT status FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId])).rows[0]?.status === 'completed', 20_000);
+    expect(await countFor('assessment_results', atSurvey.flowId)).toBe(1);
   });
 
   it('after FLUSHALL on Redis, unfinished jobs come back from the outbox and finish', async () => {
@@ -136,7 +201,7 @@ describe('real server and worker processes', () => {
     // a relay but no grading worker yet: the job reaches Redis and waits there
     await startWorkers(pool, flushConfig, ['timers']);
     const atSurvey = await toSurvey(base);
-    await flowClient(base).send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.nurture });
+    await atSurvey.client.send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.nurture });
     await until(async () => {
       const job = await pool.query("SELECT status FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId]);
       return job.rows[0]?.status === 'enqueued';
@@ -146,8 +211,12 @@ describe('real server and worker processes', () => {
     expect(await admin.dbsize()).toBe(0);
     admin.disconnect();
 
-    await startWorkers(pool, flushConfig, ['grading'], {}, { sweepMs: 300, lostAfterMs: 500 });
-    await until(async () => (await flowState(atSurvey.flowId)) === 'results', 30_000);
+    // the relay's own sweep (every 2 s, for rows unchanged 5 s) notices the loss
+    const flushedAt = Date.now();
+    await startWorkers(pool, flushConfig, ['grading'], {}, { sweepMs: SWEEP_MS });
+    await until(async () => (await countFor('assessment_results', atSurvey.flowId)) === 1, 15_000);
+    expect(Date.now() - flushedAt).toBeLessThan(10_000);
+    await until(async () => (await flowState(atSurvey.flowId)) === 'results', 10_000);
     expect(await countFor('assessment_results', atSurvey.flowId)).toBe(1);
   });
 });

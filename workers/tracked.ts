@@ -3,6 +3,24 @@ import type { RelayedJobData } from '../server/queues/relay.js';
 import type { ProcessorContext, QueueProcessor } from './processors/index.js';
 
 /**
+ * Marks a job's row failed for good and tells its processor (onExhausted: e.g. the flow moves to
+ * its failure state with the spec's words). Used when the processor's last attempt throws, and
+ * when BullMQ fails a job by itself (a job whose worker died twice "stalled more than allowable
+ * limit") without ever calling the processor.
+ */
+export async function finalizeFailed(processor: QueueProcessor, context: ProcessorContext, job: Job<RelayedJobData>, error: Error): Promise<void> {
+  // once: whichever notices first (the last attempt, BullMQ's failed event, the relay's sweep) tells the flow
+  const moved = await context.pool.query(
+    "UPDATE jobs SET status = 'failed', last_error = $2, finished_at = now() WHERE id = $1 AND status NOT IN ('completed', 'failed') RETURNING id",
+    [job.data.jobRowId, error.message],
+  );
+  if (!moved.rowCount || !processor.onExhausted) return;
+  await processor.onExhausted(job, context, error).catch((failure: unknown) =>
+    context.log.error({ err: failure, jobId: job.id }, 'could not report a failed job to its flow'),
+  );
+}
+
+/**
  * Wraps a processor so the outbox row follows its job: active (attempts counted) while it runs,
  * completed with its result, enqueued again between retries, failed when retries are spent. A job
  * whose row is already completed (a duplicate delivery) is skipped, which keeps processing
@@ -24,16 +42,10 @@ export function tracked(processor: QueueProcessor, context: ProcessorContext) {
       );
       return result;
     } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
       const final = error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      await context.pool.query(
-        `UPDATE jobs SET status = $2, last_error = $3, finished_at = CASE WHEN $2 = 'failed' THEN now() END WHERE id = $1`,
-        [id, final ? 'failed' : 'enqueued', error instanceof Error ? error.message : String(error)],
-      );
-      if (final && processor.onExhausted) {
-        await processor.onExhausted(job, context, error instanceof Error ? error : new Error(String(error))).catch((failure: unknown) =>
-          context.log.error({ err: failure, jobId: job.id }, 'could not report a failed job to its flow'),
-        );
-      }
+      if (final) await finalizeFailed(processor, context, job, failure);
+      else await context.pool.query("UPDATE jobs SET status = 'enqueued', last_error = $2 WHERE id = $1", [id, failure.message]);
       throw error;
     }
   };

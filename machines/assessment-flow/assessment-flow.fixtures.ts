@@ -10,6 +10,9 @@ export const LEAD_ID = '0b6f2d4e-8c1a-4f3b-9d2e-7a5c6b4d3e21';
 /** A Mirror session id as the browser would generate it. */
 export const MIRROR_SESSION_ID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 
+/** A hosted checkout page as the payment provider opens it. */
+export const CHECKOUT_URL = 'https://checkout.stripe.com/c/pay/cs_test_fixture';
+
 /** Two recorded answers: enough for the flow, which leaves their meaning to grading. */
 export const sampleAnswers: DiagnosticAnswers = {
   b1: { type: 'likert', value: 4, responseTime: 4200, timedOut: false },
@@ -59,6 +62,7 @@ export const sampleEvents: AssessmentFlowEvent[] = [
   { type: 'RETAKE' },
   { type: 'PAY_DEPOSIT' },
   { type: 'PAY_FOR_HOMEWORK' },
+  { type: 'CHECKOUT_OPENED', url: CHECKOUT_URL },
   { type: 'CHOOSE_FREE_RESOURCES' },
   { type: 'PAYMENT_CONFIRMED', paymentIntentId: 'pi_model' },
   { type: 'PAYMENT_FAILED', reason: 'verification_failed' },
@@ -87,7 +91,6 @@ export function startFlow(input: AssessmentFlowInput = {}) {
       requestGrading: record('requestGrading'),
       startPayment: record('startPayment'),
       sendHomework: record('sendHomework'),
-      storeResult: record('storeResult'),
       clearStoredAssessment: record('clearStoredAssessment'),
       clearSavedAnswers: record('clearSavedAnswers'),
     },

@@ -2,7 +2,6 @@ import { and, assign, enqueueActions, not, setup } from 'xstate';
 import { qualificationSurvey } from '../content/index.js';
 import { GAMING_MESSAGE } from '../grading/gaming.js';
 import { outcomeFor } from '../grading/outcome.js';
-import { paymentFailureNotices } from '../payment/payment.machine.js';
 import {
   assessmentFlowInputSchema,
   type AssessmentFlowEvent,
@@ -22,7 +21,7 @@ import {
   type SurveyAnswers,
   type Tier,
 } from '../protocol/common.js';
-import type { PaymentFailureReason, PaymentPurpose } from '../protocol/payment.js';
+import { paymentFailureNotices, type PaymentFailureReason, type PaymentPurpose } from '../protocol/payment.js';
 
 /** How long the processing notice stays after grading before the results show (spec section 2). */
 export const RESULTS_DELAY_MS = 1000;
@@ -54,6 +53,8 @@ export interface AssessmentFlowContext {
   mirrorChat: MirrorTurn[];
   result: FlowResult | null;
   paymentPurpose: PaymentPurpose | null;
+  /** The hosted checkout the server opened for the current payment attempt (Stripe mode), once it has. */
+  checkoutUrl: string | null;
   homeworkSource: HomeworkSource | null;
   /** The message the current screen shows, if any. */
   notice: Notice | null;
@@ -144,12 +145,6 @@ function requireLeadId(context: AssessmentFlowContext): string {
   return context.session.leadId;
 }
 
-function requireResult(context: AssessmentFlowContext): FlowResult {
-  // Results screens are entered only after GRADED or with a stored result.
-  if (!context.result) throw new Error('No assessment result to show');
-  return context.result;
-}
-
 const flowSetup = setup({
   types: {
     context: {} as AssessmentFlowContext,
@@ -161,7 +156,6 @@ const flowSetup = setup({
     requestGrading: (_, _request: GradingRequest) => {},
     startPayment: (_, _request: PaymentRequest) => {},
     sendHomework: (_, _request: HomeworkRequest) => {},
-    storeResult: (_, _stored: { result: FlowResult; tier: Tier }) => {},
     clearStoredAssessment: () => {},
     clearSavedAnswers: () => {},
     setNotice: assign((_, notice: Notice) => ({ notice })),
@@ -211,7 +205,10 @@ const flowSetup = setup({
       result: null,
       session: { ...context.session, assessmentCompleted: false, surveyCompleted: false },
     })),
-    choosePayment: assign((_, params: { purpose: PaymentPurpose }) => ({ paymentPurpose: params.purpose })),
+    choosePayment: assign((_, params: { purpose: PaymentPurpose }) => ({ paymentPurpose: params.purpose, checkoutUrl: null })),
+    takeCheckoutUrl: assign({
+      checkoutUrl: ({ context, event }) => (event.type === 'CHECKOUT_OPENED' ? event.url : context.checkoutUrl),
+    }),
     chooseHomework: assign((_, params: { source: HomeworkSource }) => ({ homeworkSource: params.source })),
     takePaymentIntent: assign({
       session: ({ context, event }) =>
@@ -284,11 +281,13 @@ const paymentFailed = [
  * transient `opening` decision and the `payment` wait between a deposit choice and its outcome.
  *
  * Effects are named actions with no-op defaults, and their outcomes are events (LEAD_SAVED, GRADED,
- * PAYMENT_CONFIRMED, HOMEWORK_SENT and their failures), because the server runs this machine with
- * XState's pure transition functions, which never start invoked actors. The server provides the
- * actions by writing job rows; the web provides them by calling the server or, for
- * storeResult / clearStoredAssessment / clearSavedAnswers, browser storage. The diagnostic and the
- * Mirror chat run as their own machines and report here once finished.
+ * CHECKOUT_OPENED, PAYMENT_CONFIRMED, HOMEWORK_SENT and their failures), because the server runs
+ * this machine with XState's pure transition functions, which never start invoked actors. The
+ * server performs every effect (job rows, or writes in the event's own transaction) except
+ * clearSavedAnswers, which forgets the browser tab's own copies. A completed assessment is shown
+ * again at completed_results when the server opens a returning visitor's flow with it as
+ * `storedResult`. The diagnostic and the Mirror chat run as their own machines and report here
+ * once finished.
  */
 export const assessmentFlowMachine = flowSetup.createMachine({
   id: 'assessmentFlow',
@@ -304,6 +303,7 @@ export const assessmentFlowMachine = flowSetup.createMachine({
       mirrorChat: [],
       result: showsStored ? parsed.storedResult : null,
       paymentPurpose: null,
+      checkoutUrl: null,
       homeworkSource: null,
       notice: null,
     };
@@ -439,15 +439,9 @@ export const assessmentFlowMachine = flowSetup.createMachine({
       exit: 'clearNotice',
       on: { RETAKE: { target: 'diagnostic', actions: ['resetAnswers', 'clearSavedAnswers'] } },
     },
+    // The result was stored by the grading job that applied GRADED, in the same transaction.
     results: {
       meta: { title: 'Your Results' },
-      entry: {
-        type: 'storeResult',
-        params: ({ context }) => {
-          const result = requireResult(context);
-          return { result, tier: resultTier(result) };
-        },
-      },
       on: { CONTINUE: routeByTier },
     },
     completed_results: {
@@ -489,6 +483,8 @@ export const assessmentFlowMachine = flowSetup.createMachine({
         joined: {},
       },
     },
+    // The server's payments job starts the deposit: a Stripe Checkout, whose url comes back as
+    // CHECKOUT_OPENED, or in test-payment mode a test payment confirmed one second later.
     payment: {
       entry: {
         type: 'startPayment',
@@ -500,6 +496,7 @@ export const assessmentFlowMachine = flowSetup.createMachine({
         }),
       },
       on: {
+        CHECKOUT_OPENED: { actions: 'takeCheckoutUrl' },
         PAYMENT_CONFIRMED: [
           { guard: 'isDepositPayment', target: 'payment_success', actions: 'takePaymentIntent' },
           {

@@ -14,6 +14,7 @@ function serializeState(snapshot: FlowSnapshot): string {
     value: snapshot.value,
     tier: context.result && resultTier(context.result),
     purpose: context.paymentPurpose,
+    checkout: context.checkoutUrl !== null,
     homework: context.homeworkSource,
     lead: context.session.leadId !== null,
     email: context.session.email !== null,

@@ -12,6 +12,7 @@ import {
 import { canAccept } from '../protocol/can-accept.js';
 import type { Tier } from '../protocol/common.js';
 import {
+  CHECKOUT_URL,
   completeSurvey,
   gamingResult,
   LEAD_ID,
@@ -191,7 +192,8 @@ describe('assessmentFlow: diagnostic, survey and processing', () => {
     expect(actor.getSnapshot().value).toEqual({ processing: 'revealing' });
     clock.increment(1);
     expect(actor.getSnapshot().value).toBe('results');
-    expect(effects.at(-1)).toEqual({ type: 'storeResult', params: { result: resultFor('book_call'), tier: 'book_call' } });
+    // the grading job that applied GRADED stored the result; showing it stores nothing again
+    expect(effects.at(-1)?.type).toBe('requestGrading');
   });
 
   it('asks for an email before grading when there is no lead yet', () => {
@@ -298,6 +300,9 @@ describe('assessmentFlow: results routing', () => {
       params: { purpose: 'deposit', leadId: LEAD_ID, email: 'ada@example.com' },
     });
     expect(canAccept(machine, actor.getSnapshot(), { type: 'BACK_TO_RESULTS' })).toBe(false);
+    expect(canAccept(machine, actor.getSnapshot(), { type: 'PAY_DEPOSIT' })).toBe(false);
+    actor.send({ type: 'CHECKOUT_OPENED', url: CHECKOUT_URL });
+    expect(actor.getSnapshot()).toMatchObject({ value: 'payment', context: { checkoutUrl: CHECKOUT_URL } });
     actor.send({ type: 'PAYMENT_CONFIRMED', paymentIntentId: 'pi_1' });
     expect(actor.getSnapshot()).toMatchObject({
       value: { payment_success: 'confirmed' },
@@ -305,6 +310,28 @@ describe('assessmentFlow: results routing', () => {
     });
     actor.send({ type: 'BOOK_SESSION' });
     expect(actor.getSnapshot().value).toEqual({ payment_success: 'booked' });
+  });
+
+  it('returns to yes_flow with the spec notice when the checkout could not start; a new attempt forgets the old checkout', () => {
+    const { actor, effectTypes } = atResults('book_call');
+    actor.send({ type: 'CONTINUE' });
+    actor.send({ type: 'PAY_DEPOSIT' });
+    actor.send({ type: 'CHECKOUT_OPENED', url: CHECKOUT_URL });
+    actor.send({ type: 'PAYMENT_FAILED', reason: 'start_failed' });
+    expect(actor.getSnapshot()).toMatchObject({
+      value: 'yes_flow',
+      context: { notice: { title: 'Payment Failed', description: 'There was an issue starting your checkout. Please try again.' } },
+    });
+    actor.send({ type: 'PAY_DEPOSIT' });
+    expect(actor.getSnapshot()).toMatchObject({ value: 'payment', context: { checkoutUrl: null, notice: null } });
+    expect(effectTypes().filter((type) => type === 'startPayment')).toHaveLength(2);
+  });
+
+  it('takes a checkout url only while a payment is under way', () => {
+    const { actor, machine } = atResults('book_call');
+    expect(canAccept(machine, actor.getSnapshot(), { type: 'CHECKOUT_OPENED', url: CHECKOUT_URL })).toBe(false);
+    expect(assessmentFlowEventSchema.safeParse({ type: 'CHECKOUT_OPENED', url: 'javascript:alert(1)' }).success).toBe(false);
+    expect(assessmentFlowClientEventSchema.safeParse({ type: 'CHECKOUT_OPENED', url: CHECKOUT_URL }).success).toBe(false);
   });
 
   it('returns to yes_flow when verification fails', () => {

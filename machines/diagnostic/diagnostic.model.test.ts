@@ -5,7 +5,7 @@ import { diagnosticScreens } from '../content/index.js';
 import type { Screen } from '../content/schemas.js';
 import type { DiagnosticEvent } from '../protocol/diagnostic.js';
 import { elapse, smallScreens } from './diagnostic.fixtures.js';
-import { diagnosticMachine } from './diagnostic.machine.js';
+import { diagnosticMachine, screenTimeoutMs } from './diagnostic.machine.js';
 
 type DiagnosticSnapshot = SnapshotFrom<typeof diagnosticMachine>;
 
@@ -20,6 +20,7 @@ function eventsFor(snapshot: DiagnosticSnapshot): DiagnosticEvent[] {
     { type: 'ANSWER_LIKERT', value: 4, responseTime: 3000 },
     { type: 'SELECT_CONFIDENCE', value: 2 },
     { type: 'CONFIRM_RANKING', responseTime: 8000 },
+    { type: 'GRADED', result: { archetype: 'Reluctant Steward', narrative: 'You hold on.', scores: { LER: 61 } } },
   ];
   if (screen?.type === 'vignette') {
     const chosen = screen.choiceIds[1] ?? screen.choiceIds[0] ?? '';
@@ -46,22 +47,27 @@ function eventsFor(snapshot: DiagnosticSnapshot): DiagnosticEvent[] {
  * them (answered or timed out) count as one, and a replay is checked against this key.
  */
 function serializeState(snapshot: DiagnosticSnapshot): string {
-  const { index, secondsLeft, chosen, ranking } = snapshot.context;
-  return JSON.stringify({ value: snapshot.value, index, secondsLeft, chosen: chosen?.optionId ?? null, ranking });
+  const { index, chosen, ranking, result } = snapshot.context;
+  return JSON.stringify({ value: snapshot.value, index, chosen: chosen?.optionId ?? null, ranking, graded: result !== null });
 }
 
-function pathsFor(screens: Screen[]) {
-  return getShortestPaths(diagnosticMachine, { input: { screens }, events: eventsFor, serializeState });
+/** The modal's diagnostic, or the standalone one that the server grades. */
+type Mode = 'modal' | 'standalone';
+
+function pathsFor(screens: Screen[], mode: Mode) {
+  return getShortestPaths(diagnosticMachine, { input: { screens, standalone: mode === 'standalone' }, events: eventsFor, serializeState });
 }
 
-function replay(screens: Screen[], path: ReturnType<typeof pathsFor>[number]) {
+function replay(screens: Screen[], mode: Mode, path: ReturnType<typeof pathsFor>[number]) {
   const clock = new SimulatedClock();
-  const actor = createActor(diagnosticMachine, { input: { screens }, clock }).start();
+  const actor = createActor(diagnosticMachine, { input: { screens, standalone: mode === 'standalone' }, clock }).start();
   for (const { event } of path.steps) {
     const type: string = event.type;
-    // The countdown's tick is a real 1 s delay on the clock, not an event sent from outside.
-    if (type.startsWith('xstate.after.')) elapse(clock, 1000);
-    else if (type !== 'xstate.init') actor.send(event);
+    // A timed screen's timer is a real delay on the clock, not an event sent from outside.
+    if (type.startsWith('xstate.after.')) {
+      const { context } = actor.getSnapshot();
+      elapse(clock, screenTimeoutMs(context.screens[context.index]!));
+    } else if (type !== 'xstate.init') actor.send(event);
   }
   return actor.getSnapshot();
 }
@@ -69,32 +75,33 @@ function replay(screens: Screen[], path: ReturnType<typeof pathsFor>[number]) {
 const banks = { 'a small bank': smallScreens, 'the real bank': diagnosticScreens };
 
 describe('diagnostic model', () => {
-  it.each(Object.entries(banks))('reaches every resting state with %s', (_, screens) => {
-    const reached = new Set(pathsFor(screens).flatMap((path) => path.state._nodes.map((node) => node.id)));
+  it.each(Object.entries(banks))('reaches every resting state with %s, as the modal and standalone', (_, screens) => {
+    const paths = [...pathsFor(screens, 'modal'), ...pathsFor(screens, 'standalone')];
+    const reached = new Set(paths.flatMap((path) => path.state._nodes.map((node) => node.id)));
     const resting = getStateNodes(diagnosticMachine.root)
       .filter((node) => !node.always?.length)
       .map((node) => node.id);
     expect(resting.filter((id) => !reached.has(id))).toEqual([]);
   });
 
-  describe('with a small bank, every shortest path', () => {
-    const paths = pathsFor(smallScreens);
+  describe.each(['modal', 'standalone'] as const)('with a small bank, as the %s, every shortest path', (mode) => {
+    const paths = pathsFor(smallScreens, mode);
     const named = paths.map((path) => {
       const events = path.steps.map((step): string => step.event.type).filter((type) => type !== 'xstate.init');
       return [`${events.length} steps to ${JSON.stringify(path.state.value)} at ${path.state.context.index}`, path] as const;
     });
     it.each(named)('%s', (_, path) => {
-      const snapshot = replay(smallScreens, path);
+      const snapshot = replay(smallScreens, mode, path);
       expect(serializeState(snapshot)).toBe(serializeState(path.state));
       expect(snapshot.status).toBe(path.state.status);
       expect(Object.keys(snapshot.context.answers)).toEqual(smallScreens.slice(0, snapshot.context.index).map((s) => s.id));
     });
   });
 
-  it('with the real bank, every shortest path ends where the model says', () => {
-    const paths = pathsFor(diagnosticScreens);
+  it.each(['modal', 'standalone'] as const)('with the real bank, as the %s, every shortest path ends where the model says', (mode) => {
+    const paths = pathsFor(diagnosticScreens, mode);
     for (const path of paths) {
-      const snapshot = replay(diagnosticScreens, path);
+      const snapshot = replay(diagnosticScreens, mode, path);
       expect(serializeState(snapshot)).toBe(serializeState(path.state));
       expect(Object.keys(snapshot.context.answers)).toHaveLength(snapshot.context.index);
     }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { assessmentFlowClientEventSchema } from './assessment-flow.js';
 import { flowModeSchema, knownSessionSchema } from './common.js';
-import { diagnosticEventSchema } from './diagnostic.js';
+import { diagnosticClientEventSchema } from './diagnostic.js';
 import { mirrorClientEventSchema } from './mirror.js';
 
 /** The machines the server runs as flows (the flows table's machine column). */
@@ -34,7 +34,7 @@ const expectedVersion = z.number().int().min(0).optional();
  */
 export const flowEventBodySchemas = {
   assessmentFlow: z.object({ event: assessmentFlowClientEventSchema, expectedVersion }),
-  diagnostic: z.object({ event: diagnosticEventSchema, expectedVersion }),
+  diagnostic: z.object({ event: diagnosticClientEventSchema, expectedVersion }),
   mirror: z.object({ event: mirrorClientEventSchema, expectedVersion }),
 } as const satisfies Record<FlowMachineName, z.ZodType>;
 

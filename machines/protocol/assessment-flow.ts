@@ -9,7 +9,7 @@ import {
   tierSchema,
 } from './common.js';
 import { MIRROR_TURN_LIMIT } from './mirror.js';
-import { paymentFailureReasonSchema, paymentIntentIdSchema } from './payment.js';
+import { checkoutUrlSchema, paymentFailureReasonSchema, paymentIntentIdSchema } from './payment.js';
 
 /** How homework is delivered: after a paid deposit, or as free resources (spec section 4). */
 export const homeworkSourceSchema = z.enum(['paid_homework', 'free_resources']);
@@ -72,7 +72,7 @@ export const assessmentFlowInputSchema = z.object({
   /** The ref parameter carried the community-platform marker. */
   communityReferral: z.boolean().default(false),
   knownSession: knownSessionSchema.nullable().default(null),
-  /** A completed assessment stored earlier; shown again unless in Mirror mode or testing. */
+  /** The visitor's completed assessment, found by the server; shown again unless in Mirror mode or testing. */
   storedResult: flowResultSchema.nullable().default(null),
 });
 /** What the assessment flow starts from; every field is optional. */
@@ -86,11 +86,13 @@ export const assessmentFlowClientEventSchema = z.discriminatedUnion('type', [
     type: z.literal('MIRROR_COMPLETED'),
     sessionId: z.uuid(),
     chat: z.array(mirrorTurnSchema).min(1).max(2 * MIRROR_TURN_LIMIT + 1),
+    /** The visitor's server-run Mirror flow; the server takes its conversation, not `chat`. Required from a browser. */
+    mirrorFlowId: z.uuid().optional(),
   }),
   z.object({
     type: z.literal('DIAGNOSTIC_COMPLETED'),
     answers: diagnosticAnswersSchema,
-    /** The server-run diagnostic flow the answers came from; the server takes its answers instead. */
+    /** The visitor's server-run diagnostic flow; the server takes its answers, not `answers`. Required from a browser. */
     diagnosticFlowId: z.uuid().optional(),
   }),
   z.object({ type: z.literal('SURVEY_SUBMITTED'), answers: surveyAnswersSchema }),
@@ -118,6 +120,7 @@ export const assessmentFlowSystemEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('LEAD_SAVED'), leadId: z.uuid() }),
   z.object({ type: z.literal('LEAD_FAILED') }),
   z.object({ type: z.literal('GRADED'), result: flowResultSchema }),
+  z.object({ type: z.literal('CHECKOUT_OPENED'), url: checkoutUrlSchema }),
   z.object({ type: z.literal('PAYMENT_CONFIRMED'), paymentIntentId: paymentIntentIdSchema }),
   z.object({ type: z.literal('PAYMENT_FAILED'), reason: paymentFailureReasonSchema }),
   z.object({ type: z.literal('HOMEWORK_SENT') }),

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import type { Notice } from './common.js';
+
+/** The refundable deposit, and the test payment's amount, in cents (spec section 9: $250, 25000). */
+export const DEPOSIT_AMOUNT_CENTS = 25_000;
 
 /** What a deposit pays for: the strategy session, or the homework path of the maybe flow. */
 export const paymentPurposeSchema = z.enum(['deposit', 'paid_homework']);
@@ -16,16 +20,20 @@ export const paymentFailureReasonSchema = z.enum([
 /** Why a payment attempt ended without money received. */
 export type PaymentFailureReason = z.infer<typeof paymentFailureReasonSchema>;
 
+/** The message for each way a payment can fail, word for word from spec sections 2 and 8. */
+export const paymentFailureNotices: Readonly<Record<PaymentFailureReason, Notice>> = {
+  start_failed: {
+    title: 'Payment Failed',
+    description: 'There was an issue starting your checkout. Please try again.',
+  },
+  canceled: { title: null, description: 'Your checkout was canceled. You can restart the process anytime.' },
+  verification_failed: { title: 'Payment verification failed', description: 'Please contact support.' },
+  error: { title: 'Error', description: 'Failed to process your request. Please contact support.' },
+  test_failed: { title: 'Test Payment Failed', description: null },
+};
+
 /** A payment-intent id as the payment provider issues it. */
 export const paymentIntentIdSchema = z.string().min(1).max(255);
 
-/** Every event the payment machine accepts. */
-export const paymentEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('PAY_TEST') }),
-  z.object({ type: z.literal('PAY_DEPOSIT') }),
-  z.object({ type: z.literal('CHECKOUT_RETURNED'), paymentIntentId: paymentIntentIdSchema }),
-  z.object({ type: z.literal('CHECKOUT_CANCELED') }),
-  z.object({ type: z.literal('RETRY') }),
-]);
-/** An event of the payment machine. */
-export type PaymentEvent = z.infer<typeof paymentEventSchema>;
+/** The payment provider's hosted checkout page a deposit is paid on. */
+export const checkoutUrlSchema = z.httpUrl().max(2048);

@@ -1,65 +1,63 @@
 import WebSocket from 'ws';
+import { VISITOR_COOKIE } from '../../server/visitors/visitor-cookie.js';
 import { SURVEYS } from '../../test/journey.js';
+import type { SeededFlow } from './seed.js';
 import { measure, type RunStats } from './stats.js';
 
-/** One browser: a socket on /api/ws that resolves a waiter when its flow's GRADED push arrives. */
-async function browserSocket(base: string) {
-  const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/api/ws`);
-  const waiters = new Map<string, (frame: { type: string; event?: { type: string } }) => void>();
-  socket.on('message', (raw) => {
-    const frame = JSON.parse(raw.toString());
-    if (frame.flowId) waiters.get(frame.flowId)?.(frame);
-  });
+type Frame = { type: string; event?: { type: string } };
+
+/**
+ * One visitor's browser, for one flow: its own cookie and its own client address (the server
+ * trusts one proxy here, so each simulated visitor is counted by the per-address limits on its
+ * own, as real visitors are), and its socket subscribed to the flow before anything is timed.
+ */
+async function visitorBrowser(base: string, flow: SeededFlow, address: string) {
+  const headers = { cookie: `${VISITOR_COOKIE}=${flow.visitorCookie}`, 'x-forwarded-for': address };
+  const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/api/ws`, { headers });
+  let waiter: ((frame: Frame) => void) | null = null;
+  socket.on('message', (raw) => waiter?.(JSON.parse(raw.toString())));
   await new Promise<void>((resolve, reject) => socket.once('open', () => resolve()).once('error', reject));
-  const when = (flowId: string, match: (frame: { type: string; event?: { type: string } }) => boolean) =>
+  const when = (match: (frame: Frame) => boolean) =>
     new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no push for ${flowId} within 60 s`)), 60_000);
-      waiters.set(flowId, (frame) => {
+      const timer = setTimeout(() => reject(new Error(`no push for ${flow.flowId} within 60 s`)), 60_000);
+      waiter = (frame) => {
         if (frame.type === 'error') reject(new Error(JSON.stringify(frame)));
         if (!match(frame)) return;
         clearTimeout(timer);
-        waiters.delete(flowId);
         resolve();
-      });
+      };
     });
-  return {
-    async subscribe(flowId: string) {
-      const subscribed = when(flowId, (frame) => frame.type === 'subscribed');
-      socket.send(JSON.stringify({ type: 'subscribe', flowId }));
-      await subscribed;
-    },
-    graded: (flowId: string) => when(flowId, (frame) => frame.type === 'event' && frame.event?.type === 'GRADED'),
-    unsubscribe: (flowId: string) => socket.send(JSON.stringify({ type: 'unsubscribe', flowId })),
-    close: () => socket.close(),
-  };
+  const subscribed = when((frame) => frame.type === 'subscribed');
+  socket.send(JSON.stringify({ type: 'subscribe', flowId: flow.flowId }));
+  await subscribed;
+  return { headers, graded: () => when((frame) => frame.type === 'event' && frame.event?.type === 'GRADED'), close: () => socket.close() };
 }
+
+/** A loopback-only label for the n-th simulated visitor's address (never dialled: a header value). */
+const addressOf = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 
 /**
  * (b) This product's path for one flow standing at the survey: POST SURVEY_SUBMITTED, the grading
- * job runs (outbox, relay, BullMQ, grading transaction), the GRADED push arrives on the socket.
- * Each lane is one browser, already subscribed when it submits, as a real one would be.
+ * job runs (outbox, relay, BullMQ, grading transaction), the GRADED push arrives on the socket of
+ * the flow's own browser, already subscribed when it submits, as a real one would be.
  */
-export async function gradedFlows(base: string, label: string, flowIds: string[], concurrency: number): Promise<RunStats> {
-  const sockets = await Promise.all(Array.from({ length: concurrency }, () => browserSocket(base)));
-  try {
-    return await measure(label, flowIds.length, concurrency, async (index, lane) => {
-      const flowId = flowIds[index]!;
-      const socket = sockets[lane]!;
-      await socket.subscribe(flowId);
-      const graded = socket.graded(flowId);
+export async function gradedFlows(base: string, label: string, flows: SeededFlow[], concurrency: number, firstVisitor = 0): Promise<RunStats> {
+  return measure(label, flows.length, concurrency, async (index) => {
+    const flow = flows[index]!;
+    const browser = await visitorBrowser(base, flow, addressOf(firstVisitor + index));
+    try {
+      const graded = browser.graded();
       const started = performance.now();
-      const response = await fetch(`${base}/api/flows/${flowId}/events`, {
+      const response = await fetch(`${base}/api/flows/${flow.flowId}/events`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { ...browser.headers, 'content-type': 'application/json' },
         body: JSON.stringify({ event: { type: 'SURVEY_SUBMITTED', answers: SURVEYS.book_call } }),
       });
-      if (response.status !== 200) throw new Error(`survey for ${flowId}: ${response.status} ${await response.text()}`);
+      if (response.status !== 200) throw new Error(`survey for ${flow.flowId}: ${response.status} ${await response.text()}`);
       await graded;
-      const elapsed = performance.now() - started;
-      socket.unsubscribe(flowId);
-      return elapsed;
-    });
-  } finally {
-    for (const socket of sockets) socket.close();
-  }
+      return performance.now() - started;
+    } finally {
+      browser.close();
+    }
+  });
 }

@@ -64,6 +64,8 @@ try {
     QUEUE_PREFIX: prefix,
     WORKER_CONCURRENCY: String(workerConcurrency),
     PG_POOL_MAX: '20',
+    // each simulated visitor comes from an address of its own (X-Forwarded-For), as real ones do
+    TRUST_PROXY_HOPS: '1',
     ADMIN_EMAIL: 'bench@example.com',
     ADMIN_PASSWORD: 'bench-password-not-used',
   };
@@ -79,7 +81,7 @@ try {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   cleanups.push(() => pool.end());
   process.stdout.write(`seeding ${totalFlows} flows at the survey...\n`);
-  const flowIds = await seedSurveyFlows(pool, totalFlows, runId);
+  const flows = await seedSurveyFlows(pool, totalFlows, runId);
 
   process.stdout.write('measuring (a) the raw BullMQ baseline...\n');
   const baseline = await bullmqBaseline(redis, `${prefix}-baseline`, [
@@ -90,10 +92,10 @@ try {
   process.stdout.write('measuring (b) survey -> grading job -> GRADED push...\n');
   const half = Math.floor(totalFlows / 2);
   const ours: RunStats[] = [];
-  ours.push(await gradedFlows(base, '(b) survey -> GRADED on the socket', flowIds.slice(0, SERIAL), 1));
-  ours.push(await gradedFlows(base, '(b) survey -> GRADED on the socket', flowIds.slice(SERIAL, half), concurrency));
+  ours.push(await gradedFlows(base, '(b) survey -> GRADED on the socket', flows.slice(0, SERIAL), 1));
+  ours.push(await gradedFlows(base, '(b) survey -> GRADED on the socket', flows.slice(SERIAL, half), concurrency, SERIAL));
   const atHalf = { server: rssMb(server.pid!), worker: rssMb(worker.pid!) };
-  ours.push(await gradedFlows(base, '(b) survey -> GRADED on the socket', flowIds.slice(half), concurrency));
+  ours.push(await gradedFlows(base, '(b) survey -> GRADED on the socket', flows.slice(half), concurrency, half));
   const atEnd = { server: rssMb(server.pid!), worker: rssMb(worker.pid!) };
 
   const graded = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM assessment_results');

@@ -33,7 +33,8 @@ export function ensureInstalled() {
   const stamp = createHash('sha256').update(lock).update(process.version).digest('hex');
   if (readStamp(INSTALL_STAMP) === stamp) return;
   process.stdout.write('Installing dependencies (npm ci) ...\n');
-  run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error']);
+  // the build tools (Vite, esbuild's config) are dev dependencies, which NODE_ENV=production would leave out
+  run('npm', ['ci', '--include=dev', '--no-audit', '--no-fund', '--loglevel=error']);
   writeFileSync(INSTALL_STAMP, stamp);
 }
 

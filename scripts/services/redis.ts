@@ -58,17 +58,18 @@ function stopLeftover(pidFile: string): void {
 }
 
 /**
- * Spawns redis-server from PATH on a free loopback port, with AOF persistence in `dataDir` and
- * noeviction (BullMQ must never lose keys to memory pressure).
+ * Spawns redis-server from PATH on a free loopback port (or `port`, to start one again where it
+ * was), with AOF persistence in `dataDir` and noeviction (BullMQ must never lose keys to memory
+ * pressure).
  */
-export async function spawnRedis(dataDir: string, pathVariable = process.env.PATH): Promise<RunningService> {
+export async function spawnRedis(dataDir: string, pathVariable = process.env.PATH, options: { port?: number } = {}): Promise<RunningService & { port: number; kill(): Promise<void> }> {
   const redisServer = findOnPath('redis-server', pathVariable);
   if (!redisServer) throw new RedisUnavailableError();
   const dir = path.resolve(dataDir);
   mkdirSync(dir, { recursive: true });
   const pidFile = path.join(dir, 'redis.pid');
   stopLeftover(pidFile);
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child = spawn(
     redisServer,
     [
@@ -94,6 +95,13 @@ export async function spawnRedis(dataDir: string, pathVariable = process.env.PAT
   }
   return {
     url: `redis://127.0.0.1:${port}`,
+    port,
+    /** SIGKILL, as a crash or an out-of-memory kill would end it. */
+    kill: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');

@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import type pg from 'pg';
+import { inTransaction } from '../db/transaction.js';
 import { z } from 'zod';
 import { JOBS_CHANNEL } from '../queues/outbox.js';
 import { QUEUE_NAMES, type QueueName } from '../queues/names.js';
@@ -124,28 +125,23 @@ export type RetryOutcome = { job: AdminJob } | { missing: true } | { notFailed: 
 /**
  * Runs a failed job again, once: with the row locked, BullMQ's failed job of the same id is
  * removed (else the relay's add would be a no-op on the kept id), then the row goes back to
- * pending with its attempts reset and the relay is woken. If Redis does not answer, the row
- * stays failed (redisDown).
+ * pending with its attempts reset and the relay is woken. An unfinished row whose BullMQ job
+ * failed or is gone counts as failed (the table and BullMQ disagree until the relay's sweep
+ * notices). If Redis does not answer, the row stays as it was (redisDown).
  */
 export async function retryJob(pool: pg.Pool, queues: Queues, id: string): Promise<RetryOutcome> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  // every early answer comes before anything is written, so the transaction commits nothing then
+  return inTransaction(pool, async (client): Promise<RetryOutcome> => {
     const locked = await client.query<{ queue: QueueName; status: JobStatus }>('SELECT queue, status FROM jobs WHERE id = $1 FOR UPDATE', [id]);
     const row = locked.rows[0];
-    if (!row) {
-      await client.query('ROLLBACK');
-      return { missing: true };
-    }
-    if (row.status !== 'failed') {
-      await client.query('ROLLBACK');
-      return { notFailed: row.status };
-    }
+    if (!row) return { missing: true };
+    if (row.status === 'completed' || row.status === 'pending') return { notFailed: row.status };
     try {
       const existing = await withTimeout(queues[row.queue].getJob(id), REDIS_TIMEOUT_MS);
+      // an unfinished row is retried only when BullMQ has failed its job or lost it: otherwise it is still on its way
+      if (row.status !== 'failed' && existing && !(await withTimeout(existing.isFailed(), REDIS_TIMEOUT_MS))) return { notFailed: row.status };
       if (existing) await withTimeout(existing.remove(), REDIS_TIMEOUT_MS);
     } catch {
-      await client.query('ROLLBACK');
       return { redisDown: true };
     }
     const updated = await client.query<AdminJob>(
@@ -155,14 +151,8 @@ export async function retryJob(pool: pg.Pool, queues: Queues, id: string): Promi
       [id],
     );
     await client.query('SELECT pg_notify($1, $2)', [JOBS_CHANNEL, id]);
-    await client.query('COMMIT');
     return { job: updated.rows[0]! };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** POST /api/admin/jobs/retry-failed: one queue's failed jobs, or every queue's (no queue, or no body at all). */
@@ -191,27 +181,21 @@ export async function retryFailedJobs(pool: pg.Pool, queues: Queues, queue?: Que
   /** Rows whose BullMQ job is still held by its worker (it is moving to failed): left for another time. */
   const busy: string[] = [];
   for (;;) {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
+    const batch = await inTransaction(pool, async (client): Promise<'done' | 'redisDown' | number> => {
       const locked = await client.query<{ id: string; queue: QueueName }>(
         `SELECT id, queue FROM jobs
          WHERE status = 'failed' AND updated_at <= $1 AND ($2::text IS NULL OR queue = $2) AND id <> ALL($3::uuid[])
          ORDER BY updated_at LIMIT ${RETRY_BATCH} FOR UPDATE SKIP LOCKED`,
         [started, queue ?? null, busy],
       );
-      if (!locked.rowCount) {
-        await client.query('ROLLBACK');
-        return { retried };
-      }
+      if (!locked.rowCount) return 'done';
       let cleared: boolean[];
       try {
         // remove() answers 0 for a job BullMQ no longer has (fine) or one a worker still holds
         const clear = async ({ id, queue: name }: { id: string; queue: QueueName }) => (await queues[name].remove(id)) === 1 || !(await queues[name].getJob(id));
         cleared = await withTimeout(Promise.all(locked.rows.map(clear)), REDIS_TIMEOUT_MS);
       } catch {
-        await client.query('ROLLBACK');
-        return { redisDown: true, retried };
+        return 'redisDown';
       }
       const ids = locked.rows.filter((_row, index) => cleared[index]).map((row) => row.id);
       busy.push(...locked.rows.filter((_row, index) => !cleared[index]).map((row) => row.id));
@@ -222,14 +206,11 @@ export async function retryFailedJobs(pool: pg.Pool, queues: Queues, queue?: Que
         [ids],
       );
       await client.query('SELECT pg_notify($1, $2)', [JOBS_CHANNEL, 'retry-failed']);
-      await client.query('COMMIT');
-      retried += ids.length;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+      return ids.length;
+    });
+    if (batch === 'done') return { retried };
+    if (batch === 'redisDown') return { redisDown: true, retried };
+    retried += batch;
   }
 }
 
@@ -243,15 +224,12 @@ export type RemoveOutcome = { removed: AdminJob } | { missing: true } | { runnin
  * cannot be removed (its worker holds BullMQ's lock and is writing the row): `running`.
  */
 export async function removeJob(pool: pg.Pool, queues: Queues, id: string): Promise<RemoveOutcome> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  // every early answer comes before anything is written, so the transaction commits nothing then
+  return inTransaction(pool, async (client): Promise<RemoveOutcome> => {
     const locked = await client.query<{ queue: QueueName; status: JobStatus }>('SELECT queue, status FROM jobs WHERE id = $1 FOR UPDATE', [id]);
     const row = locked.rows[0];
-    if (!row || row.status === 'active') {
-      await client.query('ROLLBACK');
-      return row ? { running: true } : { missing: true };
-    }
+    if (!row) return { missing: true };
+    if (row.status === 'active') return { running: true };
     let lockedByWorker = false;
     try {
       const queued = await withTimeout(queues[row.queue].getJob(id), REDIS_TIMEOUT_MS);
@@ -259,20 +237,10 @@ export async function removeJob(pool: pg.Pool, queues: Queues, id: string): Prom
       // row waits for this transaction)
       if (queued) lockedByWorker = (await withTimeout(queues[row.queue].remove(id), REDIS_TIMEOUT_MS)) === 0;
     } catch {
-      await client.query('ROLLBACK');
       return { redisDown: true };
     }
-    if (lockedByWorker) {
-      await client.query('ROLLBACK');
-      return { running: true };
-    }
+    if (lockedByWorker) return { running: true };
     const deleted = await client.query<AdminJob>(`DELETE FROM jobs WHERE id = $1 RETURNING ${JOB_COLUMNS}`, [id]);
-    await client.query('COMMIT');
     return { removed: deleted.rows[0]! };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

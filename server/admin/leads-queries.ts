@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from '../db/transaction.js';
 import type { z } from 'zod';
 import { listLeadNotes } from './queries.js';
 import { LEADS_CSV_LIMIT, type LeadDetail, type LeadFilters, type LeadListQuery, type leadPageSchema } from './leads-schemas.js';
@@ -146,24 +147,13 @@ export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetai
  * tokens for its email and outbox jobs whose payload carries its id. One transaction.
  */
 export async function deleteLead(db: pg.Pool, leadId: string): Promise<boolean> {
-  const client = await db.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(db, async (client) => {
     const lead = await client.query<{ email: string }>('SELECT email FROM leads WHERE lead_id = $1 FOR UPDATE', [leadId]);
-    if (!lead.rowCount) {
-      await client.query('ROLLBACK');
-      return false;
-    }
+    if (!lead.rowCount) return false;
     const email = lead.rows[0]!.email;
     await client.query('DELETE FROM lead_tokens WHERE lead_id IS NULL AND lower(email) = lower($1)', [email]);
     await client.query(`DELETE FROM jobs WHERE lead_id IS NULL AND flow_id IS NULL AND payload->>'leadId' = $1`, [leadId]);
     await client.query('DELETE FROM leads WHERE lead_id = $1', [leadId]);
-    await client.query('COMMIT');
     return true;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

@@ -2,23 +2,80 @@ import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { WebSocket } from 'ws';
 import { ADMIN_LIVE_SESSION_ENDED } from '../../machines/protocol/admin-live.js';
-import { readSession } from './sessions.js';
+import { ChannelListener } from '../db/channel-listener.js';
+import { readSession, sessionTokenHash } from './sessions.js';
 
-/** How often an open admin socket checks that its admin is still signed in. */
+/** How often an open admin socket reads its session again (expiry; a missed announcement). */
 export const ADMIN_SESSION_CHECK_MS = 60_000;
+/** The PostgreSQL channel a deleted session's token hash is announced on (migration session-ended-notice). */
+export const SESSION_ENDED_CHANNEL = 'session_ended';
+
+/** One socket being watched: what ends it, and the re-check of its session. */
+interface Watched {
+  end: () => void;
+  check: () => Promise<boolean>;
+}
 
 /**
- * Keeps an admin socket tied to the session that opened it: every `everyMs`, and whenever the
- * caller asks (`stillSignedIn`), the session is read again and the socket closed with 4401 once
- * it has ended. The database not answering is not the admin signing out: the check runs again.
+ * Ties every admin socket of this process to the session that opened it. A session deleted anywhere
+ * (sign-out in another process, a password reset from the command line) is announced by PostgreSQL
+ * and its sockets close at once with 4401; a timed re-read catches expiry, and after a lost LISTEN
+ * connection every socket is re-read, since announcements made meanwhile are gone.
  */
-export function watchAdminSession(socket: WebSocket, pool: pg.Pool, token: string | undefined, log: FastifyBaseLogger, everyMs = ADMIN_SESSION_CHECK_MS) {
-  const stillSignedIn = async (): Promise<boolean> => {
-    const user = await readSession(pool, token);
-    if (user?.role === 'admin') return true;
-    socket.close(ADMIN_LIVE_SESSION_ENDED, 'Your admin session has ended; sign in again.');
-    return false;
-  };
-  const timer = setInterval(() => stillSignedIn().catch((error: unknown) => log.warn({ err: error }, 'admin socket session check failed')), everyMs);
-  return { stillSignedIn, stop: () => clearInterval(timer) };
+export class AdminSockets {
+  private readonly byHash = new Map<string, Set<Watched>>();
+  private readonly listener: ChannelListener;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly log: FastifyBaseLogger,
+    private readonly checkEveryMs = ADMIN_SESSION_CHECK_MS,
+  ) {
+    this.listener = new ChannelListener(pool, SESSION_ENDED_CHANNEL, {
+      onNotify: (hash) => {
+        for (const watched of this.byHash.get(hash) ?? []) watched.end();
+      },
+      onRelisten: () => {
+        for (const set of this.byHash.values()) for (const watched of set) void watched.check().catch(() => {});
+      },
+      log,
+    });
+  }
+
+  /** Starts listening; a PostgreSQL that is away now is not fatal (the timed checks still run). */
+  start(): void {
+    this.listener.startSoon();
+  }
+
+  async stop(): Promise<void> {
+    await this.listener.stop();
+  }
+
+  /**
+   * Watches `socket` until it closes. `stillSignedIn` reads the session now (and closes the socket
+   * when it has ended); the database not answering is not the admin signing out.
+   */
+  watch(socket: WebSocket, token: string | undefined, log = this.log): { stillSignedIn: () => Promise<boolean> } {
+    const end = () => socket.close(ADMIN_LIVE_SESSION_ENDED, 'Your admin session has ended; sign in again.');
+    const check = async (): Promise<boolean> => {
+      const user = await readSession(this.pool, token);
+      if (user?.role === 'admin') return true;
+      end();
+      return false;
+    };
+    const hash = sessionTokenHash(token ?? '');
+    const watched: Watched = { end, check };
+    let set = this.byHash.get(hash);
+    if (!set) this.byHash.set(hash, (set = new Set()));
+    set.add(watched);
+    const timer = setInterval(() => check().catch((error: unknown) => log.warn({ err: error }, 'admin socket session check failed')), this.checkEveryMs);
+    socket.once('close', () => {
+      clearInterval(timer);
+      set.delete(watched);
+      if (!set.size) this.byHash.delete(hash);
+    });
+    // a sign-out between the upgrade's guard and this registration was announced to no one
+    check().catch(() => {});
+    return { stillSignedIn: check };
+  }
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from '../db/transaction.js';
 import { generatePassword, hashPassword } from './password.js';
 
 /** Any fixed number works; it only has to be the same in every process that bootstraps. */
@@ -14,15 +15,10 @@ export type BootstrapResult =
  * advisory lock, so exactly one admin is created.
  */
 export async function ensureAdmin(pool: pg.Pool, options: { email?: string; password?: string }): Promise<BootstrapResult> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client): Promise<BootstrapResult> => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
     const existing = await client.query("SELECT 1 FROM users WHERE role = 'admin' LIMIT 1");
-    if (existing.rowCount) {
-      await client.query('COMMIT');
-      return { created: false };
-    }
+    if (existing.rowCount) return { created: false };
     const email = normaliseEmail(options.email ?? 'admin@localhost');
     const generatedPassword = options.password ? undefined : generatePassword();
     const passwordHash = await hashPassword(options.password ?? generatedPassword!);
@@ -30,14 +26,8 @@ export async function ensureAdmin(pool: pg.Pool, options: { email?: string; pass
       "INSERT INTO users (email, password_hash, role, must_change_password) VALUES ($1, $2, 'admin', $3)",
       [email, passwordHash, generatedPassword !== undefined],
     );
-    await client.query('COMMIT');
     return generatedPassword ? { created: true, email, generatedPassword } : { created: true, email };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** Adds an admin; throws AdminExistsError when the email is taken. */
@@ -52,22 +42,14 @@ export async function createAdmin(pool: pg.Pool, email: string, password: string
 /** Sets a new password and signs the user out everywhere; false when no such user. */
 export async function resetPassword(pool: pg.Pool, email: string, password: string): Promise<boolean> {
   const passwordHash = await hashPassword(password);
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     const updated = await client.query(
       'UPDATE users SET password_hash = $2, must_change_password = false WHERE email = $1 RETURNING id',
       [normaliseEmail(email), passwordHash],
     );
     if (updated.rowCount) await client.query('DELETE FROM sessions WHERE user_id = $1', [updated.rows[0].id]);
-    await client.query('COMMIT');
     return Boolean(updated.rowCount);
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export class AdminExistsError extends Error {

@@ -9,7 +9,7 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
  * Secure unless the site is served over plain http (a local or test deployment) or the request
  * reaches it on a loopback address, where browsers would otherwise drop the cookie.
  */
-function cookieOptions(request: FastifyRequest, config: Config): CookieSerializeOptions {
+export function cookieOptions(request: FastifyRequest, config: Config): CookieSerializeOptions {
   const secure = config.publicUrl.startsWith('https:') && !LOOPBACK_HOSTS.has(request.hostname);
   return { httpOnly: true, sameSite: 'lax', path: '/', secure };
 }

@@ -19,6 +19,11 @@ function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
+/** What the sessions table keys a session by (and session_ended announces): the token's SHA-256. */
+export function sessionTokenHash(token: string): string {
+  return sha256(token);
+}
+
 /**
  * The CSRF token of a session: derived from the session token, which only the httpOnly cookie
  * holds, so a page on another origin can neither read nor compute it. Handed to the browser by

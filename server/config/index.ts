@@ -52,14 +52,23 @@ export const configSchema = z.object({
     .trim()
     .regex(/^[A-Za-z0-9_{}:-]{1,64}$/, 'expected 1-64 letters, digits, _ - : { }')
     .default('hf'),
+  /** Key prefix of the per-address rate limits' counters in Redis; unset, QUEUE_PREFIX's. */
+  RATE_LIMIT_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_{}:-]{1,64}$/, 'expected 1-64 letters, digits, _ - : { }')
+    .optional(),
   WORKER_CONCURRENCY: positiveInt(64).default(5),
-  /** How long a worker's claim on a job lasts without renewal; a worker that died is noticed after it. */
+  /**
+   * How long a worker's claim on a job lasts without renewal (renewed at half of it while the job
+   * runs); a job whose worker died runs again about one and a half locks later.
+   */
   JOB_LOCK_MS: z.coerce
     .number({ error: 'expected milliseconds' })
     .int('expected a whole number')
     .min(1000, 'expected at least 1000 ms')
     .max(600_000, 'expected at most 600000 ms')
-    .default(30_000),
+    .default(5_000),
   DATA_DIR: z.string().trim().min(1, 'expected a folder path').default('.data'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -89,6 +98,17 @@ export const configSchema = z.object({
   ),
   /** Where the Stripe client sends its requests; only tests point it elsewhere (a loopback fake). */
   STRIPE_API_URL: urlWithProtocol(['http:', 'https:'], 'http://127.0.0.1:12111').optional(),
+  /**
+   * Private addresses (or CIDR ranges) the coach's webhooks may reach, comma-separated, e.g. an
+   * automation server on the office network; every other private, loopback or metadata address is
+   * refused (server/integrations/outbound.ts).
+   */
+  WEBHOOK_ALLOWED_PRIVATE_ADDRESSES: z
+    .string()
+    .trim()
+    .default('')
+    .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .refine((entries) => entries.every((entry) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry)), 'expected IP addresses or CIDR ranges, comma-separated'),
   /** Slack app's signing secret: without it POST /api/slack/events refuses every request (503). */
   SLACK_SIGNING_SECRET: optionalText,
   /** How long an assessment's messages may be quiet before the group counts as complete. */

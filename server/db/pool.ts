@@ -10,7 +10,13 @@ export function createPool(databaseUrl: string, max = 10): pg.Pool {
     idleTimeoutMillis: 30_000,
     application_name: 'hf-funnel',
   });
-  // An idle client losing its connection emits here; without a listener it would crash the process.
+  // A client losing its connection (PostgreSQL restarted, its backend terminated, a failover)
+  // emits 'error'; without a listener Node would end the process. Idle clients emit on the pool;
+  // a checked-out one emits on itself, and the query in flight (or the next one) fails with the
+  // same error, which fails that one request or job (inTransaction then destroys the client).
   pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   return pool;
 }

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { UnrecoverableError } from 'bullmq';
 import type pg from 'pg';
 import { insertJob } from '../queues/outbox.js';
-import { inTransaction } from './transaction.js';
+import { inTransaction } from '../db/transaction.js';
 import type { EmailAttachment, SendEmail } from './transport.js';
 
 /** What an email_outbox row is for (the table's CHECK lists the same kinds). */
-export type EmailKind = 'contact_confirmation' | 'contact_notification' | 'homework' | 'free_resources';
+export type EmailKind = 'contact_confirmation' | 'contact_notification' | 'homework' | 'free_resources' | 'sign_in_notice';
 
 /** An email to store: its content and what it belongs to. */
 export interface EmailDraft {

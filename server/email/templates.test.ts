@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { archetypes } from '../../machines/content/index.js';
 import { resourcesFor } from './resources.js';
-import { contactConfirmation, contactNotification, homeworkEmail } from './templates.js';
+import { contactConfirmation, contactNotification, homeworkEmail, QUOTE_MAX } from './templates.js';
 
 const contact = {
   id: '3f1d2c4b-5a69-4788-9a0b-1c2d3e4f5a6b',
@@ -20,6 +20,19 @@ describe('contact emails', () => {
     expect(email.text).toContain('> Our team leads are stretched.\n> Can we talk next week?');
     expect(email.text).toContain('https://coach.example.com/#lead-magnets');
     expect(email.html).toContain('We&#39;ll respond within 24 hours.');
+  });
+
+  it("quotes at most the start of a long message back, so the form cannot carry a stranger's text to any inbox", () => {
+    const long = `${'Please forward this to everyone you know. '.repeat(40)}END`;
+    const email = contactConfirmation({ ...contact, name: `${'x'.repeat(150)} Smith`, message: long }, 'https://coach.example.com');
+    expect(email.text).toContain('Here is how your message began');
+    expect(email.text).not.toContain('END');
+    const quoted = email.text.split('\n').filter((line) => line.startsWith('> ')).join(' ');
+    expect(quoted.length).toBeLessThanOrEqual(QUOTE_MAX + 10);
+    expect(quoted.endsWith('…')).toBe(true);
+    expect(email.subject.length).toBeLessThan(80);
+    // the coach's own copy keeps the whole message
+    expect(contactNotification({ ...contact, message: long }).text).toContain('END');
   });
 
   it('escapes what the visitor typed in the HTML body', () => {

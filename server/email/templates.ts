@@ -13,9 +13,26 @@ export const RESPONSE_PROMISE = "We'll respond within 24 hours.";
 
 const signOff: Block = { kind: 'p', text: `Warmly,\nYour coach at ${BRAND.name}` };
 
-/** The first word of a real name; null for none or the community default. */
+/** The longest first name an email addresses someone by. */
+const FIRST_NAME_MAX = 40;
+/**
+ * How much of a contact message the sender's confirmation quotes back. The confirmation goes to
+ * whatever address was typed, so it must not carry a stranger's long text to someone else's inbox.
+ */
+export const QUOTE_MAX = 300;
+
+/** The first word of a real name, bounded; null for none or the community default. */
 function firstName(name: string | null | undefined): string | null {
-  return name && name !== DEFAULT_LEAD_NAME ? (name.trim().split(/\s+/)[0] ?? null) : null;
+  const first = name && name !== DEFAULT_LEAD_NAME ? name.trim().split(/\s+/)[0] : null;
+  return first ? first.slice(0, FIRST_NAME_MAX) : null;
+}
+
+/** `text` cut to `max` characters at a word where it can be, with an ellipsis when cut. */
+function bounded(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
 function greeting(name: string | null | undefined): Block {
@@ -36,14 +53,14 @@ export interface ContactMessageDetails {
   receivedAt: Date;
 }
 
-/** To the visitor who used the contact form: the 24-hour promise and a copy of what they sent. */
+/** To the visitor who used the contact form: the 24-hour promise and the start of what they sent. */
 export function contactConfirmation(contact: ContactMessageDetails, siteUrl: string): EmailContent {
   const first = firstName(contact.name);
   return content(first ? `Thank you for your message, ${first}` : 'Thank you for your message', [
     greeting(contact.name),
     { kind: 'p', text: `Thank you for reaching out. ${RESPONSE_PROMISE} I read every message myself, so the reply will come from me rather than from a template.` },
-    { kind: 'p', text: 'Here is what you sent, for your records:' },
-    { kind: 'quote', text: contact.message },
+    { kind: 'p', text: contact.message.length > QUOTE_MAX ? 'Here is how your message began, for your records:' : 'Here is what you sent, for your records:' },
+    { kind: 'quote', text: bounded(contact.message, QUOTE_MAX) },
     {
       kind: 'p',
       text: 'If you would like to add anything (what prompted you to write, the size of your team, a few times that suit you for a call), simply reply to this email.',
@@ -121,4 +138,25 @@ export function homeworkEmail(details: HomeworkDetails): EmailContent {
   ];
   const subject = paid ? `Your four-week leadership homework: ${archetype}` : `Your free leadership resources: ${archetype}`;
   return content(subject, blocks);
+}
+
+/**
+ * To an admin account's owner whose account saw many failed sign-ins in an hour: what happened,
+ * that nothing was locked, and what to do if it was not them. Carries no address or password.
+ */
+export function signInNotice(details: { failures: number; addresses: number; siteUrl: string }): EmailContent {
+  const from = details.addresses === 1 ? 'one address' : `${details.addresses} different addresses`;
+  return content('Failed sign-ins to your admin account', [
+    { kind: 'p', text: 'Hi,' },
+    {
+      kind: 'p',
+      text: `In the last hour there were ${details.failures} failed attempts to sign in to your admin account, from ${from}. Each address has to wait longer after each wrong password, and your own sign-in still works.`,
+    },
+    {
+      kind: 'p',
+      text: 'If this was you, there is nothing to do. If it was not, someone is guessing your password: make sure it is long and used nowhere else, and change it with `npm run admin -- reset-password` if in doubt.',
+    },
+    { kind: 'link', label: 'Sign in to the admin area', href: `${details.siteUrl}/auth` },
+    signOff,
+  ]);
 }

@@ -1,4 +1,5 @@
-import type { GradingRequest, HomeworkRequest, LeadRequest } from '../../machines/assessment-flow/assessment-flow.machine.js';
+import type { GradingRequest, HomeworkRequest, LeadRequest, PaymentRequest } from '../../machines/assessment-flow/assessment-flow.machine.js';
+import type { DiagnosticGradingRequest } from '../../machines/diagnostic/diagnostic.machine.js';
 import type { MirrorReplyRequest } from '../../machines/protocol/mirror.js';
 import { createOrUpdateLead, leadSourceOf } from '../leads/lead-service.js';
 import type { FlowTx } from './engine.js';
@@ -44,27 +45,45 @@ async function sendHomework(tx: FlowTx, flow: FlowRow, request: HomeworkRequest)
   await tx.insertJob({ queue: 'homework', name: 'send-homework', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId });
 }
 
+/**
+ * The deposit's checkout is started by a payments job (a Stripe Checkout, or the test payment).
+ * `enteredAt` is the flow's version as it enters `payment`: the job acts only while that entry is
+ * the flow's current payment attempt. Few attempts, because the visitor is waiting on the screen.
+ */
+async function startPayment(tx: FlowTx, flow: FlowRow, request: PaymentRequest): Promise<void> {
+  const payload = { flowId: flow.id, enteredAt: flow.version, request };
+  await tx.insertJob({ queue: 'payments', name: 'start-payment', payload, flowId: flow.id, leadId: request.leadId, maxAttempts: 3 });
+}
+
+/**
+ * A retake (or testing mode) forgets the visitor's completed assessment: results reached before
+ * now are no longer offered when they open the assessment again.
+ */
+async function clearStoredAssessment(tx: FlowTx, flow: FlowRow): Promise<void> {
+  if (!flow.visitor_id) return;
+  await tx.client.query('UPDATE visitors SET results_cleared_at = clock_timestamp() WHERE id = $1', [flow.visitor_id]);
+}
+
+/** The standalone diagnostic's grading: a grading job of its own kind (the worker stores it for the diagnostics row of this flow). */
+async function requestDiagnosticGrading(tx: FlowTx, flow: FlowRow, request: DiagnosticGradingRequest): Promise<void> {
+  const payload = { flowId: flow.id, request: { kind: 'diagnostic', ...request } };
+  await tx.insertJob({ queue: 'grading', name: 'diagnostic', payload, flowId: flow.id, leadId: flow.lead_id ?? null });
+}
+
 async function requestReply(tx: FlowTx, flow: FlowRow, request: MirrorReplyRequest): Promise<void> {
   await tx.insertJob({ queue: 'mirror', name: 'mirror-reply', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: flow.lead_id ?? null });
 }
 
 /**
  * Each flow machine's effects as the server provides them. Actions left out run in the browser
- * (storeResult, clearStoredAssessment, clearSavedAnswers keep browser storage) or need no server
- * work: startPayment is answered by the create-payment call the browser makes next, and the
- * diagnostic's answerRecorded is already in the snapshot.
+ * (clearSavedAnswers forgets the tab's own copies) or need no server work: the diagnostic's
+ * answerRecorded is already in the snapshot.
  */
 const effects: Record<string, Record<string, Effect>> = {
-  assessmentFlow: { createLead, requestGrading, sendHomework },
+  assessmentFlow: { createLead, requestGrading, startPayment, sendHomework, clearStoredAssessment },
   mirror: { requestReply },
-  diagnostic: {},
+  diagnostic: { requestGrading: requestDiagnosticGrading },
 };
-
-/**
- * Delays the server does not run: the diagnostic's one-second countdown ticks. The server enforces
- * the time limits from its own stamps when the answer arrives (server-view.ts) instead.
- */
-const UNSCHEDULED_DELAYS: Record<string, RegExp> = { diagnostic: /^xstate\.after\.tick\./ };
 
 /** Schedules a delayed event on a flow: a job of the timers queue, held back until it is due. */
 export async function scheduleEvent(tx: FlowTx, flowId: string, event: { type: string }, delayMs: number): Promise<void> {
@@ -77,7 +96,7 @@ export async function runEffects(tx: FlowTx, flow: FlowRow, actions: readonly Ex
   for (const action of actions) {
     if (action.type === 'xstate.raise') {
       const { event, delay } = action.params as { event: { type: string }; delay?: number };
-      if (delay === undefined || UNSCHEDULED_DELAYS[flow.machine]?.test(event.type)) continue;
+      if (delay === undefined) continue;
       await scheduleEvent(tx, flow.id, event, delay);
       continue;
     }

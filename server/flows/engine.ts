@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from '../db/transaction.js';
 import { transition } from 'xstate';
 import type { FlowMachineName, FlowSnapshotResponse } from '../../machines/protocol/api.js';
 import { statePath } from '../../machines/protocol/can-accept.js';
@@ -8,10 +9,14 @@ import {
   FlowNotFoundError,
   getFlow,
   machineOf,
+  mayAccess,
+  SERVER_CLOCKED,
   startFlow,
   toResponse,
   type EventOrigin,
+  type FlowAccess,
   type FlowRow,
+  type StartOptions,
 } from './flow-store.js';
 import { insertJob, type NewJob } from '../queues/outbox.js';
 import type { QueuedJob } from '../queues/direct.js';
@@ -25,6 +30,15 @@ export type EventSource =
   | ((machine: FlowMachineName) => { event: { type: string }; expectedVersion?: number });
 
 const MAX_FOLLOW_UPS = 10;
+
+/**
+ * The event as a server-clocked machine takes it: stamped with when the server applies it (`at`,
+ * ms by PostgreSQL's clock), overwriting any `at` a browser sent, because the machine times its
+ * screens by it.
+ */
+function withServerClock(machine: FlowMachineName, event: { type: string }, clockMs: number): { type: string; at?: number } {
+  return SERVER_CLOCKED.has(machine) ? { ...event, at: clockMs } : event;
+}
 
 /**
  * One transaction over flows. Events applied through it run the shared machine's pure transition,
@@ -49,32 +63,41 @@ export class FlowTx {
     return id;
   }
 
+  /** Starts a flow in this transaction: its first snapshot and the effects its first state names. */
+  async start(machine: FlowMachineName, input: unknown, options: StartOptions = {}): Promise<FlowSnapshotResponse> {
+    const { row, actions } = await startFlow(this.client, machine, input, options);
+    await runEffects(this, row, actions);
+    return toResponse(row);
+  }
+
   /** Applies one event to a flow; see FlowEngine.apply. */
-  async apply(id: string, source: EventSource, origin: EventOrigin): Promise<FlowSnapshotResponse> {
-    return (await this.run(id, source, origin, false))!;
+  async apply(id: string, source: EventSource, origin: EventOrigin, access: FlowAccess = 'system'): Promise<FlowSnapshotResponse> {
+    return (await this.run(id, source, origin, access, false))!;
   }
 
   /** Like apply, but null instead of a FlowConflictError (a result the flow no longer waits for). */
-  applyIfAllowed(id: string, source: EventSource, origin: EventOrigin): Promise<FlowSnapshotResponse | null> {
-    return this.run(id, source, origin, true);
+  applyIfAllowed(id: string, source: EventSource, origin: EventOrigin, access: FlowAccess = 'system'): Promise<FlowSnapshotResponse | null> {
+    return this.run(id, source, origin, access, true);
   }
 
-  private async run(id: string, source: EventSource, origin: EventOrigin, skipConflict: boolean): Promise<FlowSnapshotResponse | null> {
-    const locked = await this.client.query<FlowRow>(
-      `SELECT id, machine, version, state, snapshot, lead_id, testing,
-              floor(extract(epoch FROM clock_timestamp() - step_started_at) * 1000)::bigint AS step_elapsed_ms
+  private async run(id: string, source: EventSource, origin: EventOrigin, access: FlowAccess, skipConflict: boolean): Promise<FlowSnapshotResponse | null> {
+    // a visitor's event is theirs to send only to their own flow; the server's own code reaches any
+    if (origin === 'client' && access === 'system') throw new Error('A visitor event needs the visitor it comes from');
+    const locked = await this.client.query<FlowRow & { clock_ms: string }>(
+      `SELECT id, machine, version, state, snapshot, lead_id, testing, visitor_id,
+              floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS clock_ms
        FROM flows WHERE id = $1 FOR UPDATE`,
       [id],
     );
-    if (!locked.rowCount) throw new FlowNotFoundError(id);
-    const row = locked.rows[0]!;
+    const row = locked.rows[0];
+    if (!row || !mayAccess(access, row.visitor_id)) throw new FlowNotFoundError(id);
     const read = typeof source === 'function' ? source(row.machine) : { event: source };
     if (read.expectedVersion !== undefined && read.expectedVersion !== row.version) {
       if (skipConflict) return null;
       throw new FlowConflictError(toResponse(row), `The flow is at version ${row.version}, not ${read.expectedVersion}; read it again.`);
     }
-    const view = serverView(row.machine);
-    const event = await view.adjust(this.client, row, read.event);
+    const adjusted = await serverView(row.machine).adjust(this.client, row, read.event);
+    const event = withServerClock(row.machine, adjusted, Number(row.clock_ms));
     const machine = machineOf(row.machine);
     const current = machine.resolveState(row.snapshot as never);
     const [next, actions] = transition(machine, current, event as never);
@@ -88,15 +111,14 @@ export class FlowTx {
     // one round trip: the new snapshot and its flow_events row
     const updated = await this.client.query<FlowRow>(
       `WITH moved AS (
-         UPDATE flows SET snapshot = $2, state = $3, version = version + 1,
-                step_started_at = CASE WHEN $4 THEN clock_timestamp() ELSE step_started_at END
-         WHERE id = $1 RETURNING id, machine, version, state, lead_id, testing
+         UPDATE flows SET snapshot = $2, state = $3, version = version + 1
+         WHERE id = $1 RETURNING id, machine, version, state, lead_id, testing, visitor_id
        ), logged AS (
          INSERT INTO flow_events (flow_id, seq, type, payload, origin, state_after)
-         SELECT id, version, $5, $6, $7, state FROM moved
+         SELECT id, version, $4, $5, $6, state FROM moved
        )
        SELECT * FROM moved`,
-      [id, persisted, state, view.startsStep(current, next), type, payload, origin],
+      [id, persisted, state, type, payload, origin],
     );
     // the snapshot is not read back: it is the one just written
     const written: FlowRow = { ...updated.rows[0]!, snapshot: persisted };
@@ -130,32 +152,23 @@ export class FlowEngine {
     private readonly enqueue?: DirectEnqueuer,
   ) {}
 
-  /** Starts a flow of `machine` from `input` and stores its first snapshot. */
-  start(machine: FlowMachineName, input: unknown, options: Parameters<typeof startFlow>[3] = {}): Promise<FlowSnapshotResponse> {
-    return startFlow(this.pool, machine, input, options);
+  /** Starts a flow of `machine` from `input`: its first snapshot and the effects its first state names (e.g. testing mode's clearStoredAssessment), in one transaction. */
+  start(machine: FlowMachineName, input: unknown, options: StartOptions = {}): Promise<FlowSnapshotResponse> {
+    return this.transaction((tx) => tx.start(machine, input, options));
   }
 
-  /** The stored flow, or FlowNotFoundError. */
-  get(id: string): Promise<FlowSnapshotResponse> {
-    return getFlow(this.pool, id);
+  /** The stored flow, or FlowNotFoundError (also when `access` may not reach it). */
+  get(id: string, access: FlowAccess): Promise<FlowSnapshotResponse> {
+    return getFlow(this.pool, id, access);
   }
 
   /** Runs `work` in one transaction; what it applied is pushed once it has committed. */
   async transaction<T>(work: (tx: FlowTx) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    let tx: FlowTx;
-    let result: T;
-    try {
-      await client.query('BEGIN');
+    let tx!: FlowTx;
+    const result = await inTransaction(this.pool, (client) => {
       tx = new FlowTx(client, this.enqueue !== undefined);
-      result = await work(tx);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+      return work(tx);
+    });
     if (tx.jobs.length && this.enqueue) {
       // A job left pending here is picked up by the relay's sweep instead.
       await this.enqueue(tx.jobs).catch((error: unknown) => this.log.warn({ err: error }, 'jobs left to the relay'));
@@ -171,12 +184,12 @@ export class FlowEngine {
    * Applies one event under a row lock so events on one flow never interleave. An event the state
    * does not take, or one sent against an out-of-date version, is a FlowConflictError.
    */
-  apply(id: string, source: EventSource, origin: EventOrigin): Promise<FlowSnapshotResponse> {
-    return this.transaction((tx) => tx.apply(id, source, origin));
+  apply(id: string, source: EventSource, origin: EventOrigin, access: FlowAccess = 'system'): Promise<FlowSnapshotResponse> {
+    return this.transaction((tx) => tx.apply(id, source, origin, access));
   }
 
   /** Like apply, but null instead of a FlowConflictError. */
-  applyIfAllowed(id: string, source: EventSource, origin: EventOrigin): Promise<FlowSnapshotResponse | null> {
-    return this.transaction((tx) => tx.applyIfAllowed(id, source, origin));
+  applyIfAllowed(id: string, source: EventSource, origin: EventOrigin, access: FlowAccess = 'system'): Promise<FlowSnapshotResponse | null> {
+    return this.transaction((tx) => tx.applyIfAllowed(id, source, origin, access));
   }
 }

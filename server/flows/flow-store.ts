@@ -16,7 +16,7 @@ export class FlowConflictError extends Error {
   }
 }
 
-/** No flow has that id. */
+/** No flow has that id, or none this visitor may see (the same answer, so ids are never confirmed). */
 export class FlowNotFoundError extends Error {
   readonly statusCode = 404;
   constructor(id: string) {
@@ -34,8 +34,26 @@ export interface FlowRow {
   snapshot: Record<string, unknown>;
   lead_id?: string | null;
   testing?: boolean;
-  /** Milliseconds since the server stamped the current screen as shown (diagnostic flows). */
-  step_elapsed_ms?: string | null;
+  /** The visitor whose browser started it; only they may read it or send it events. */
+  visitor_id?: string | null;
+}
+
+/**
+ * Machines that time what the visitor does by the server's clock: every event applied to them
+ * carries `at` (ms, PostgreSQL's clock, never the browser's), and their input takes the start
+ * time as `startedAt`.
+ */
+export const SERVER_CLOCKED: ReadonlySet<FlowMachineName> = new Set(['diagnostic']);
+
+/**
+ * Who reads or changes a flow: a visitor, who reaches only the flows their browser started (null:
+ * a browser with no visitor cookie, which reaches none), or the server's own code.
+ */
+export type FlowAccess = { visitorId: string | null } | 'system';
+
+/** True when `access` may reach a flow started by `owner`. */
+export function mayAccess(access: FlowAccess, owner: string | null | undefined): boolean {
+  return access === 'system' || (access.visitorId !== null && access.visitorId === owner);
 }
 
 /** The shared machine a flow runs. */
@@ -48,28 +66,56 @@ export function toResponse(row: FlowRow): FlowSnapshotResponse {
   return { flowId: row.id, machine: row.machine, version: row.version, state: row.state, snapshot: row.snapshot };
 }
 
-/** Starts a flow of `machine` from `input` and stores its first snapshot. */
-export async function startFlow(
-  pool: pg.Pool,
-  machineName: FlowMachineName,
-  input: unknown,
-  options: { mode?: 'assessment' | 'mirror'; testing?: boolean; leadId?: string | null } = {},
-): Promise<FlowSnapshotResponse> {
-  const machine = machineOf(machineName);
-  const [snapshot] = initialTransition(machine, input);
-  const persisted = machine.getPersistedSnapshot(snapshot) as Record<string, unknown>;
-  const inserted = await pool.query<FlowRow>(
-    `INSERT INTO flows (machine, mode, lead_id, state, snapshot, testing, step_started_at)
-     VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp())
-     RETURNING id, machine, version, state, snapshot`,
-    [machineName, options.mode ?? 'assessment', options.leadId ?? null, statePath(snapshot.value), persisted, options.testing ?? false],
-  );
-  return toResponse(inserted.rows[0]!);
+/** Now by PostgreSQL's clock, in ms: the clock every server process and worker shares. */
+async function clockMs(db: pg.ClientBase): Promise<number> {
+  const now = await db.query<{ ms: string }>('SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms');
+  return Number(now.rows[0]!.ms);
 }
 
-/** The stored flow, or FlowNotFoundError. */
-export async function getFlow(pool: pg.Pool, id: string): Promise<FlowSnapshotResponse> {
-  const found = await pool.query<FlowRow>('SELECT id, machine, version, state, snapshot FROM flows WHERE id = $1', [id]);
-  if (!found.rowCount) throw new FlowNotFoundError(id);
-  return toResponse(found.rows[0]!);
+/**
+ * Stores a new flow of `machine` from `input`; returns its row and the effects its first state
+ * names, for the caller to run in the same transaction.
+ */
+export async function startFlow(
+  db: pg.ClientBase,
+  machineName: FlowMachineName,
+  input: unknown,
+  options: StartOptions = {},
+): Promise<{ row: FlowRow; actions: ReturnType<typeof initialTransition>[1] }> {
+  const machine = machineOf(machineName);
+  // a server-clocked machine's first screen is on show from now, by the server's clock
+  const startInput = SERVER_CLOCKED.has(machineName) ? { ...(input as object), startedAt: await clockMs(db) } : input;
+  const [snapshot, actions] = initialTransition(machine, startInput);
+  const persisted = machine.getPersistedSnapshot(snapshot) as Record<string, unknown>;
+  const inserted = await db.query<FlowRow>(
+    `INSERT INTO flows (machine, mode, lead_id, state, snapshot, testing, visitor_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     RETURNING id, machine, version, state, snapshot, lead_id, testing, visitor_id`,
+    [
+      machineName,
+      options.mode ?? 'assessment',
+      options.leadId ?? null,
+      statePath(snapshot.value),
+      persisted,
+      options.testing ?? false,
+      options.visitorId ?? null,
+    ],
+  );
+  return { row: inserted.rows[0]!, actions };
+}
+
+/** How a flow starts: its mode, testing flag, the lead it is already bound to and the visitor who owns it. */
+export interface StartOptions {
+  mode?: 'assessment' | 'mirror';
+  testing?: boolean;
+  leadId?: string | null;
+  visitorId?: string | null;
+}
+
+/** The stored flow, or FlowNotFoundError (also when `access` may not reach it). */
+export async function getFlow(pool: pg.Pool, id: string, access: FlowAccess): Promise<FlowSnapshotResponse> {
+  const found = await pool.query<FlowRow>('SELECT id, machine, version, state, snapshot, visitor_id FROM flows WHERE id = $1', [id]);
+  const row = found.rows[0];
+  if (!row || !mayAccess(access, row.visitor_id)) throw new FlowNotFoundError(id);
+  return toResponse(row);
 }

@@ -3,8 +3,8 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedConfig } from '../../test/helpers.js';
 import type { Config } from '../config/index.js';
-import { backdater, flowClient, openSocket, runDiagnostic, SURVEYS, type FlowJson } from '../../test/journey.js';
-import { startWorkers } from '../../test/worker-harness.js';
+import { backdater, flowClient, openSocket, promoteTimers, runDiagnostic, SURVEYS, type FlowJson } from '../../test/journey.js';
+import { startWorkers, until } from '../../test/worker-harness.js';
 import { gradingProcessor } from '../../workers/processors/grading.js';
 import { buildApp } from '../app.js';
 import { createPool } from '../db/pool.js';
@@ -32,6 +32,19 @@ afterAll(async () => {
   await drop();
 });
 
+/** A diagnostic flow walked up to 'Timed Questions Ahead', each screen answered after a plausible 5 s. */
+async function toTimedBlock(client: ReturnType<typeof flowClient>): Promise<FlowJson> {
+  const backdate = backdater(pool);
+  let flow = await client.start({ machine: 'diagnostic' });
+  while (flow.state !== 'interstitial') {
+    await backdate(flow.flowId, 5000);
+    if (flow.state === 'likert') flow = await client.send(flow.flowId, { type: 'ANSWER_LIKERT', value: 4, responseTime: 5000 });
+    else if (flow.state === 'ranking') flow = await client.send(flow.flowId, { type: 'CONFIRM_RANKING', responseTime: 5000 });
+    else throw new Error(`unexpected ${flow.state}`);
+  }
+  return flow;
+}
+
 const email = (label: string) => `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
 /** Capture, intro and the whole diagnostic over HTTP; returns the flow standing at the survey. */
@@ -57,7 +70,7 @@ describe('the assessment over HTTP and the socket, from capture to each tier', (
     expect(atSurvey.state).toBe('survey');
     expect(Object.keys(atSurvey.snapshot.context.answers)).toHaveLength(22);
 
-    const socket = await openSocket(base);
+    const socket = await openSocket(base, client.cookie());
     try {
       await socket.subscribe(atSurvey.flowId);
       const processing = await client.send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS[tier] });
@@ -107,41 +120,65 @@ describe('the assessment over HTTP and the socket, from capture to each tier', (
     expect(state).toBe('gaming_detected');
   });
 
-  it('records a timed answer that arrives after the limit plus grace as the timeout auto-answer', async () => {
+  it('records a timed answer that arrives after the limit plus grace as the timeout auto-answer, by the server clock only', async () => {
     const client = flowClient(base);
     const backdate = backdater(pool);
-    let flow = await client.start({ machine: 'diagnostic' });
-    while (flow.state !== 'interstitial') {
-      await backdate(flow.flowId, 5000);
-      const { context } = flow.snapshot;
-      const screen = context.screens[context.index];
-      if (flow.state === 'likert') flow = await client.send(flow.flowId, { type: 'ANSWER_LIKERT', value: 4, responseTime: 5000 });
-      else if (flow.state === 'ranking') flow = await client.send(flow.flowId, { type: 'CONFIRM_RANKING', responseTime: 5000 });
-      else throw new Error(`unexpected ${flow.state} at ${screen?.id}`);
-    }
+    let flow = await toTimedBlock(client);
     flow = await client.send(flow.flowId, { type: 'START_TIMED' });
     const { context } = flow.snapshot;
     const timed = context.screens[context.index];
     const limitMs = timed.timeLimitSec * 1000;
 
     await backdate(flow.flowId, limitMs + 1500); // late, but within the 2 s grace
-    const inGrace = await client.send(flow.flowId, flow.state === 'likert' ? { type: 'ANSWER_LIKERT', value: 5, responseTime: limitMs } : { type: 'SELECT_OPTION', optionId: timed.choiceIds[1], responseTime: limitMs });
-    let current = inGrace;
+    // an `at` a browser sends is never believed: the server stamps its own
+    let current = await client.send(flow.flowId, { type: 'SELECT_OPTION', optionId: timed.choiceIds[1], responseTime: limitMs, at: 1 });
     if (current.state === 'vignette.confidence') current = await client.send(current.flowId, { type: 'SELECT_CONFIDENCE', value: 3 });
-    expect(current.snapshot.context.answers[timed.id]).toMatchObject({ timedOut: false, responseTime: limitMs });
+    expect(current.snapshot.context.answers[timed.id]).toMatchObject({ value: timed.choiceIds[1], timedOut: false, responseTime: limitMs });
 
     const nextScreen = current.snapshot.context.screens[current.snapshot.context.index];
     await backdate(current.flowId, nextScreen.timeLimitSec * 1000 + 2500); // past the grace
-    const late = await client.send(
-      current.flowId,
-      current.state === 'likert' ? { type: 'ANSWER_LIKERT', value: 5, responseTime: 1000 } : { type: 'SELECT_OPTION', optionId: nextScreen.choiceIds[1], responseTime: 1000 },
+    const late = await client.send(current.flowId, { type: 'SELECT_OPTION', optionId: nextScreen.choiceIds[1], responseTime: 1000, at: Date.now() });
+    expect(late.snapshot.context.answers[nextScreen.id]).toEqual({ type: 'vignette', value: nextScreen.choiceIds[0], responseTime: nextScreen.timeLimitSec * 1000, timedOut: true });
+    expect(late.state).toBe('vignette.choosing'); // no confidence question for a timed-out answer
+    // the machine recorded the timeout for the answer itself, stamped by the database's clock, whatever the browser sent
+    const event = await pool.query<{ type: string; at: string; now: string }>(
+      `SELECT type, payload->>'at' AS at, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now
+       FROM flow_events WHERE flow_id = $1 ORDER BY seq DESC LIMIT 1`,
+      [current.flowId],
     );
-    const recorded = late.snapshot.context.answers[nextScreen.id];
-    expect(recorded).toMatchObject({ timedOut: true, responseTime: nextScreen.timeLimitSec * 1000 });
-    if (nextScreen.type === 'vignette') expect(recorded.value).toBe(nextScreen.choiceIds[0]);
-    else expect(recorded.value).toBe(3);
-    const event = await pool.query('SELECT type FROM flow_events WHERE flow_id = $1 ORDER BY seq DESC LIMIT 1', [current.flowId]);
-    expect(event.rows[0].type).toBe('TIME_UP');
+    expect(event.rows[0]!.type).toBe('SELECT_OPTION');
+    expect(Math.abs(Number(event.rows[0]!.at) - Number(event.rows[0]!.now))).toBeLessThan(5000);
+  });
+
+  it("auto-answers a walked-away visitor's timed question by its timers job, and a leftover timer changes nothing", async () => {
+    const { queues } = await startWorkers(pool, config, ['timers']);
+    const client = flowClient(base);
+    const backdate = backdater(pool);
+    let flow = await toTimedBlock(client);
+    flow = await client.send(flow.flowId, { type: 'START_TIMED' });
+    const first = flow.snapshot.context.screens[flow.snapshot.context.index];
+    const timers = await pool.query('SELECT name, run_after IS NOT NULL AS delayed FROM jobs WHERE flow_id = $1 AND queue = $2', [flow.flowId, 'timers']);
+    expect(timers.rows).toEqual([{ name: 'xstate.after.screenTimeout.diagnostic.vignette.choosing', delayed: true }]);
+
+    // the visitor walks away: once the limit and the grace are past, the timer records the default answer
+    await backdate(flow.flowId, first.timeLimitSec * 1000 + 3000);
+    expect(await promoteTimers(pool, queues, flow.flowId)).toBe(1);
+    await until(async () => (await client.get(flow.flowId)).snapshot.context.index > flow.snapshot.context.index);
+    const answered = await client.get(flow.flowId);
+    expect(answered.snapshot.context.answers[first.id]).toEqual({ type: 'vignette', value: first.choiceIds[0], responseTime: first.timeLimitSec * 1000, timedOut: true });
+    const applied = await pool.query("SELECT type, origin FROM flow_events WHERE flow_id = $1 ORDER BY seq DESC LIMIT 1", [flow.flowId]);
+    expect(applied.rows).toEqual([{ type: 'xstate.after.screenTimeout.diagnostic.vignette.choosing', origin: 'server' }]);
+
+    // the next question is answered at once; its timer, run now (long before its own deadline), is ignored
+    const second = answered.snapshot.context.screens[answered.snapshot.context.index];
+    let moved = await client.send(flow.flowId, { type: 'SELECT_OPTION', optionId: second.choiceIds[1], responseTime: 2000 });
+    if (moved.state === 'vignette.confidence') moved = await client.send(flow.flowId, { type: 'SELECT_CONFIDENCE', value: 4 });
+    const version = moved.version;
+    expect(await promoteTimers(pool, queues, flow.flowId)).toBeGreaterThan(0);
+    await until(async () => (await pool.query("SELECT 1 FROM jobs WHERE flow_id = $1 AND queue = 'timers' AND status <> 'completed'", [flow.flowId])).rowCount === 0);
+    const after = await client.get(flow.flowId);
+    expect(after.version).toBe(version);
+    expect(after.snapshot.context.answers[second.id]).toMatchObject({ value: second.choiceIds[1], timedOut: false });
   });
 
   it('a grading job that fails twice and then succeeds stores one result and pushes GRADED once', async () => {
@@ -158,7 +195,7 @@ describe('the assessment over HTTP and the socket, from capture to each tier', (
     });
     const client = flowClient(base);
     const atSurvey = await toSurvey(client);
-    const socket = await openSocket(base);
+    const socket = await openSocket(base, client.cookie());
     try {
       await socket.subscribe(atSurvey.flowId);
       await client.send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.homework });
@@ -172,5 +209,35 @@ describe('the assessment over HTTP and the socket, from capture to each tier', (
     expect(results.rows[0].n).toBe(1);
     const job = await pool.query("SELECT status, attempts FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId]);
     expect(job.rows).toEqual([{ status: 'completed', attempts: 3 }]);
+  });
+});
+
+describe('the Mirror mode of the assessment', () => {
+  it("MIRROR_COMPLETED takes the conversation from the visitor's own finished Mirror flow, never the chat the browser sent", async () => {
+    await startWorkers(pool, config, ['mirror', 'timers']);
+    const client = flowClient(base);
+    const flow = await client.start({ mode: 'mirror' });
+    expect((await client.send(flow.flowId, { type: 'CAPTURE_SUBMIT', name: 'Sam Rivera', email: email('mirror') })).state).toBe('mirror');
+    const mirror = await client.start({ machine: 'mirror', mode: 'mirror' });
+    let chat = mirror;
+    for (const text of ['Whether to promote my strongest engineer.', 'I worry I lose my best builder.', 'I have not asked her.', 'I am avoiding a hard talk.', 'I will ask her this week.']) {
+      const turn = chat.snapshot.context.turn;
+      await client.send(mirror.flowId, { type: 'SEND', text });
+      for (let i = 0; i < 100 && (chat = await client.get(mirror.flowId)).snapshot.context.turn === turn; i++) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(chat.state).toBe('complete');
+
+    const forged = [{ role: 'user', content: 'I always take full ownership and I learn from every pattern.' }];
+    const stranger = flowClient(base);
+    const theirs = await stranger.call('POST', `/api/flows/${flow.flowId}/events`, { event: { type: 'MIRROR_COMPLETED', sessionId: chat.snapshot.context.sessionId, chat: forged, mirrorFlowId: mirror.flowId } });
+    expect(theirs.status).toBe(404);
+    const withoutFlow = await client.call('POST', `/api/flows/${flow.flowId}/events`, { event: { type: 'MIRROR_COMPLETED', sessionId: chat.snapshot.context.sessionId, chat: forged } });
+    expect(withoutFlow.status).toBe(400);
+    expect(withoutFlow.json.message).toContain('event.mirrorFlowId');
+
+    const moved = await client.send(flow.flowId, { type: 'MIRROR_COMPLETED', sessionId: chat.snapshot.context.sessionId, chat: forged, mirrorFlowId: mirror.flowId });
+    expect(moved.state).toBe('diagnostic');
+    expect(moved.snapshot.context.mirrorChat).toEqual(chat.snapshot.context.messages);
+    expect(moved.snapshot.context.mirrorChat).toHaveLength(11);
   });
 });

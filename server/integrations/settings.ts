@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { z } from 'zod';
+import { checkWebhookTarget, type OutboundPolicy, WebhookTargetError } from './outbound.js';
 
 /** The integration cards, in the spec's order; the integration_settings CHECK lists the same keys. */
 export const INTEGRATION_KEYS = ['payments', 'scheduling', 'automation', 'email_marketing', 'team_chat', 'analytics'] as const;
@@ -50,7 +51,7 @@ export function mask(value: string): string {
   return value.length > 8 ? `••••••••${value.slice(-4)}` : '••••••••';
 }
 
-/** A URL the server may send to or link to: https, or http for a loopback host. */
+/** A link the visitor's browser follows (the booking page): https, or http for a loopback host. */
 export function isAllowedUrl(value: string): boolean {
   let url: URL;
   try {
@@ -89,24 +90,47 @@ export async function listIntegrations(db: pg.Pool): Promise<Integration[]> {
 /** A refused update, answered as 400 with its message. */
 export class IntegrationInputError extends Error {}
 
+/** A new automation signing secret: 32 random bytes, in the `whsec_` form receivers expect. */
+function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('hex')}`;
+}
+
+/** The value a card may store, checked for its kind; webhook URLs only to public addresses (outbound.ts). */
+async function checkedValue(key: IntegrationKey, value: string, policy: OutboundPolicy): Promise<string> {
+  if (VALUE_KIND[key] === 'apiKey') return value;
+  if (key === 'scheduling') {
+    if (!isAllowedUrl(value)) throw new IntegrationInputError('Expected an https:// address (http:// only for localhost).');
+    return value;
+  }
+  try {
+    return await checkWebhookTarget(value, policy);
+  } catch (error) {
+    if (error instanceof WebhookTargetError) throw new IntegrationInputError(error.message);
+    throw error;
+  }
+}
+
 /**
  * Saves a card. An omitted value keeps the stored one (secrets are write-only, so the browser
  * never has them to send back); a blank value clears it and unmarks configured; a non-blank value
- * is checked for its kind and marks the card configured.
+ * is checked for its kind and marks the card configured. A new automation URL gets a new signing
+ * secret: whoever held the old URL's secret must not be able to sign for the new receiver.
  */
-export async function saveIntegration(db: pg.Pool, key: IntegrationKey, update: IntegrationUpdate, userId: string): Promise<Integration> {
+export async function saveIntegration(
+  db: pg.Pool,
+  key: IntegrationKey,
+  update: IntegrationUpdate,
+  userId: string,
+  policy: OutboundPolicy,
+): Promise<Integration> {
   if (key === 'analytics') throw new IntegrationInputError('Analytics is built in and always active; it has nothing to change.');
-  const kind = VALUE_KIND[key];
   let value: string | null | undefined;
   if (update.value !== undefined) {
-    if (!kind) throw new IntegrationInputError(`The ${key} integration has no configuration value.`);
+    if (!VALUE_KIND[key]) throw new IntegrationInputError(`The ${key} integration has no configuration value.`);
     const trimmed = update.value.trim();
-    if (trimmed === '') value = null;
-    else if (kind === 'url' && !isAllowedUrl(trimmed)) {
-      throw new IntegrationInputError('Expected an https:// address (http:// only for localhost).');
-    } else value = trimmed;
+    value = trimmed === '' ? null : await checkedValue(key, trimmed, policy);
   }
-  const signingSecret = key === 'automation' && value ? `whsec_${randomBytes(32).toString('hex')}` : null;
+  const signingSecret = key === 'automation' && value ? newSigningSecret() : null;
   const saved = await db.query<SettingRow>(
     `INSERT INTO integration_settings AS s (key, enabled, configured, value, signing_secret, updated_by)
      VALUES ($1, coalesce($2, false), $5 AND $3::text IS NOT NULL, $3, $4, $6)
@@ -114,12 +138,23 @@ export async function saveIntegration(db: pg.Pool, key: IntegrationKey, update: 
        enabled = coalesce($2, s.enabled),
        value = CASE WHEN $5 THEN $3 ELSE s.value END,
        configured = CASE WHEN $5 THEN $3::text IS NOT NULL ELSE s.configured END,
-       signing_secret = coalesce(s.signing_secret, $4),
+       signing_secret = CASE WHEN $4::text IS NOT NULL AND s.value IS DISTINCT FROM $3 THEN $4 ELSE s.signing_secret END,
        updated_by = $6
      RETURNING key, enabled, configured, value, signing_secret, updated_at`,
     [key, update.enabled ?? null, value ?? null, signingSecret, value !== undefined, userId],
   );
   return view(key, saved.rows[0]);
+}
+
+/** Replaces the automation card's signing secret (the old one stops verifying at once); null when no URL is saved. */
+export async function rotateSigningSecret(db: pg.Pool, userId: string): Promise<Integration | null> {
+  const rotated = await db.query<SettingRow>(
+    `UPDATE integration_settings SET signing_secret = $1, updated_by = $2
+     WHERE key = 'automation' AND value IS NOT NULL
+     RETURNING key, enabled, configured, value, signing_secret, updated_at`,
+    [newSigningSecret(), userId],
+  );
+  return rotated.rows[0] ? view('automation', rotated.rows[0]) : null;
 }
 
 /** The enabled and configured value of a card, read inside the caller's transaction. */

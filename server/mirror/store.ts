@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from '../db/transaction.js';
 import type { Logger } from 'pino';
 import { MIRROR_TURN_LIMIT } from '../../machines/protocol/mirror.js';
 
@@ -8,6 +9,8 @@ export interface MirrorExchange {
   /** The flow the session runs in; null for the named HTTP call. */
   flowId: string | null;
   leadId: string | null;
+  /** The visitor the session belongs to: no other visitor's exchange is ever recorded under it. */
+  visitorId: string | null;
   /** The exchange's number, 1-5. */
   turn: number;
   isComplete: boolean;
@@ -26,16 +29,16 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
 
 /**
  * Records the session (turns, completion, the save choice) and, when saving, the exchange's two
- * messages, inside the caller's transaction. A session id already used by another flow is left
- * alone. A storage failure is rolled back to a savepoint and only logged (spec section 8), so the
+ * messages, inside the caller's transaction. A session id already used by another flow or visitor
+ * is left alone. A storage failure is rolled back to a savepoint and only logged (spec section 8), so the
  * reply itself is never lost with it. Returns whether it was recorded.
  */
 export async function recordExchange(client: pg.ClientBase, exchange: MirrorExchange, log: Log): Promise<boolean> {
   await client.query('SAVEPOINT mirror_record');
   try {
     const session = await client.query(
-      `INSERT INTO mirror_sessions (id, flow_id, lead_id, saved, turns, completed)
-       VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO mirror_sessions (id, flow_id, lead_id, saved, turns, completed, visitor_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (id) DO UPDATE SET
          lead_id = COALESCE(mirror_sessions.lead_id, EXCLUDED.lead_id),
          -- turns stored while saving stay stored, so the session stays marked saved
@@ -43,6 +46,7 @@ export async function recordExchange(client: pg.ClientBase, exchange: MirrorExch
          turns = GREATEST(mirror_sessions.turns, EXCLUDED.turns),
          completed = mirror_sessions.completed OR EXCLUDED.completed
        WHERE mirror_sessions.flow_id IS NOT DISTINCT FROM EXCLUDED.flow_id
+         AND mirror_sessions.visitor_id IS NOT DISTINCT FROM EXCLUDED.visitor_id
        RETURNING id`,
       [
         exchange.sessionId,
@@ -51,11 +55,12 @@ export async function recordExchange(client: pg.ClientBase, exchange: MirrorExch
         exchange.save,
         exchange.turn,
         exchange.isComplete || exchange.turn >= MIRROR_TURN_LIMIT,
+        exchange.visitorId,
       ],
     );
     if (!session.rowCount) {
       await client.query('RELEASE SAVEPOINT mirror_record');
-      log.warn({ sessionId: exchange.sessionId }, 'mirror session belongs to another flow; exchange not recorded');
+      log.warn({ sessionId: exchange.sessionId }, 'mirror session belongs to another flow or visitor; exchange not recorded');
       return false;
     }
     if (exchange.save) {
@@ -81,18 +86,10 @@ export async function recordExchange(client: pg.ClientBase, exchange: MirrorExch
 
 /** recordExchange in a transaction of its own (the named HTTP call, which has no flow to apply). */
 export async function storeExchange(pool: pg.Pool, exchange: MirrorExchange, log: Log): Promise<boolean> {
-  let client: pg.PoolClient | undefined;
   try {
-    client = await pool.connect();
-    await client.query('BEGIN');
-    const recorded = await recordExchange(client, exchange, log);
-    await client.query('COMMIT');
-    return recorded;
+    return await inTransaction(pool, (client) => recordExchange(client, exchange, log));
   } catch (error) {
-    await client?.query('ROLLBACK').catch(() => {});
     log.warn({ reason: reasonOf(error), sessionId: exchange.sessionId }, 'mirror exchange not stored');
     return false;
-  } finally {
-    client?.release();
   }
 }

@@ -71,10 +71,16 @@ export function toPayment(row: PaymentRow): Payment {
 /** The payment a browser asks about: by the intent id it was given, or the checkout session it returned from. */
 type PaymentLookup = { paymentIntentId: string } | { sessionId: string };
 
-/** verifyPayment (spec section 7): what payment_tracking says about one payment, or PaymentNotFoundError. */
-export async function findPayment(db: pg.Pool | pg.ClientBase, lookup: PaymentLookup): Promise<Payment> {
+/**
+ * verifyPayment (spec section 7): what payment_tracking says about one payment of the visitor's
+ * own flows, or PaymentNotFoundError (also for anyone else's payment: an intent id is no credential).
+ */
+export async function findPayment(db: pg.Pool | pg.ClientBase, lookup: PaymentLookup, owner: { visitorId: string | null }): Promise<Payment> {
   const [column, value] = 'paymentIntentId' in lookup ? ['payment_intent_id', lookup.paymentIntentId] : ['checkout_session_id', lookup.sessionId];
-  const found = await db.query<PaymentRow>(`SELECT * FROM payment_tracking WHERE ${column} = $1`, [value]);
+  const found = await db.query<PaymentRow>(
+    `SELECT p.* FROM payment_tracking p JOIN flows f ON f.id = p.flow_id AND f.visitor_id = $2 WHERE p.${column} = $1`,
+    [value, owner.visitorId],
+  );
   if (!found.rows[0]) throw new PaymentNotFoundError();
   return toPayment(found.rows[0]);
 }

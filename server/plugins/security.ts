@@ -4,11 +4,30 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from '../routes/deps.js';
 
 /**
- * Per-route rate limits, per client IP. Opt a route in with
- * `{ config: { rateLimit: rateLimits.contact } }`; routes without one are not limited.
+ * Per-route rate limits, per client address (README, "Limits"). Opt a route in with
+ * `{ config: { rateLimit: rateLimits.contact } }`. Every public write has one, sized well above
+ * what a visitor's own assessment needs (an assessment is about 3 flows and 60 events; several
+ * people behind one office address still fit), so only scripts meet them.
  */
 export const rateLimits = {
-  /** Sign-in attempts from one IP (the per-email failure limit lives in server/auth/sign-in-limiter.ts). */
+  /** Flow starts (POST /api/flows, and the adapters that start one). */
+  flowStarts: { max: 100, timeWindow: '10 minutes' },
+  /** Events on flows, and the adapters that apply one (qualification, the workflow proxy). */
+  flowEvents: { max: 1500, timeWindow: '10 minutes' },
+  /** createOrUpdateLead (POST /api/leads). */
+  leads: { max: 20, timeWindow: '10 minutes' },
+  /** Token links checked (check-token, init-from-token): guessing is the attack. */
+  tokens: { max: 20, timeWindow: '10 minutes' },
+  /** Standalone diagnostics started, and their answers. */
+  diagnostics: { max: 30, timeWindow: '10 minutes' },
+  diagnosticAnswers: { max: 600, timeWindow: '10 minutes' },
+  /** Homework sends asked for by name (the workflow proxy's send-homework). */
+  homework: { max: 10, timeWindow: '10 minutes' },
+  /** PDF reports built (each costs CPU). */
+  reports: { max: 60, timeWindow: '10 minutes' },
+  /** Flow socket connections opened. */
+  sockets: { max: 60, timeWindow: '10 minutes' },
+  /** Sign-in attempts from one IP (the per-account, per-address wait lives in server/auth/sign-in-throttle.ts). */
   signIn: { max: 10, timeWindow: '15 minutes' },
   /** Contact messages (send-contact-email). */
   contact: { max: 5, timeWindow: '10 minutes' },
@@ -20,6 +39,8 @@ export const rateLimits = {
   visits: { max: 30, timeWindow: '10 minutes' },
   /** Slack's Events API: Slack's own bursts fit well inside; a flood of forged requests does not. */
   slackEvents: { max: 600, timeWindow: '1 minute' },
+  /** Stripe's webhook deliveries, likewise. */
+  stripeEvents: { max: 600, timeWindow: '1 minute' },
 } as const satisfies Record<string, RateLimitOptions>;
 
 /** The error a rate limit throws, shaped by the app's error handler into { statusCode, error, message }. */
@@ -93,11 +114,16 @@ export async function security(app: FastifyInstance, deps: Pick<RouteDeps, 'conf
   app.addHook('onRequest', async (request, reply) => {
     if (request.url === '/api/docs' || request.url.startsWith('/api/docs/')) reply.header('content-security-policy', DOCS_CSP);
   });
+  // API answers carry flows, leads, results and admin data: never kept by a browser or a shared cache
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
 
   await app.register(rateLimit, {
     global: false,
     redis: deps.redis,
-    nameSpace: `${deps.config.QUEUE_PREFIX}:rate-limit:`,
+    nameSpace: `${deps.config.RATE_LIMIT_PREFIX ?? deps.config.QUEUE_PREFIX}:rate-limit:`,
     // a Redis outage must not lock every visitor out
     skipOnError: true,
     errorResponseBuilder: (_request, context) => new TooManyRequestsError(context.after),

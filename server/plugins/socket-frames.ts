@@ -1,5 +1,6 @@
 import type { RawData } from 'ws';
 import type { z } from 'zod';
+import { NUL_MESSAGE, unstorableTextAt } from './storable-text.js';
 
 /** The longest error text a socket error frame carries. */
 const ERROR_MAX = 500;
@@ -15,6 +16,8 @@ export function readClientFrame<T>(raw: RawData, schema: z.ZodType<T>): { frame:
   } catch {
     return { error: 'Messages must be JSON.' };
   }
+  const unstorable = unstorableTextAt(data, 'frame');
+  if (unstorable) return { error: `${unstorable.slice('frame.'.length) || 'frame'}: ${NUL_MESSAGE}` };
   const parsed = schema.safeParse(data);
   if (parsed.success) return { frame: parsed.data };
   const issue = parsed.error.issues[0];

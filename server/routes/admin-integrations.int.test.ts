@@ -102,11 +102,9 @@ describe('/api/admin/integrations', () => {
     expect(row.rows[0].value).toBe(hook);
   });
 
-  it('gives the automation card a signing secret on its first save and keeps it when the URL changes', async () => {
+  it('gives the automation card a signing secret on its first save', async () => {
     const first = (await put('automation', { enabled: true, value: 'https://automate.example.com/hook/one' })).json();
-    expect(first.signingSecret).toMatch(/^whsec_[0-9a-f]{64}$/);
-    const second = (await put('automation', { value: 'http://localhost:9999/hook/two' })).json();
-    expect(second).toMatchObject({ configured: true, signingSecret: first.signingSecret, value: '••••••••/two' });
+    expect(first).toMatchObject({ configured: true, value: '••••••••/one', signingSecret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/) });
   });
 
   it('a blank value clears the card and does not mark it configured', async () => {

@@ -9,8 +9,10 @@ import {
   integrationSchema,
   integrationUpdateSchema,
   listIntegrations,
+  rotateSigningSecret,
   saveIntegration,
 } from '../integrations/settings.js';
+import { outboundPolicy } from '../integrations/outbound.js';
 import type { RouteDeps } from './deps.js';
 
 const guarded = { 401: errorBodySchema, 403: errorBodySchema };
@@ -22,6 +24,7 @@ const guarded = { 401: errorBodySchema, 403: errorBodySchema };
  */
 export async function adminIntegrationRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  const policy = outboundPolicy(deps.config);
   app.addHook('onRequest', requireAdmin(deps.pool));
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -52,11 +55,27 @@ export async function adminIntegrationRoutes(app: FastifyInstance, deps: RouteDe
     },
     async (request, reply) => {
       try {
-        return await saveIntegration(deps.pool, request.params.key, request.body, request.admin!.id);
+        return await saveIntegration(deps.pool, request.params.key, request.body, request.admin!.id, policy);
       } catch (error) {
         if (!(error instanceof IntegrationInputError)) throw error;
         return reply.status(400).send({ statusCode: 400, error: 'Bad Request', message: error.message });
       }
+    },
+  );
+
+  api.post(
+    '/api/admin/integrations/automation/rotate-secret',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Replace the automation signing secret; the old one stops verifying at once',
+        response: { 200: integrationSchema, 409: errorBodySchema, ...guarded },
+      },
+    },
+    async (request, reply) => {
+      const rotated = await rotateSigningSecret(deps.pool, request.admin!.id);
+      if (rotated) return rotated;
+      return reply.status(409).send({ statusCode: 409, error: 'Conflict', message: 'Save a webhook URL first; its signing secret is made then.' });
     },
   );
 }

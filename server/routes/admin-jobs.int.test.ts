@@ -191,6 +191,23 @@ describe('admin jobs API', () => {
     expect(again.statusCode).toBe(409);
   });
 
+  it('retries an unfinished job whose BullMQ job is failed or gone, but not one still on its way', async () => {
+    const { queues } = await startWorkers(pool, config, ['email'], { email: { process: async () => ({ sent: true }) } }, { sweepMs: 60_000 });
+    // the table says active, but Redis no longer has the job (lost, or the row was never relayed)
+    const gone = await insertRow('email', 'active', { attempts: 1 });
+    const retried = await asAdmin({ method: 'POST', url: `/api/admin/jobs/${gone}/retry` });
+    expect(retried.statusCode, retried.body).toBe(200);
+    await until(async () => (await pool.query('SELECT status FROM jobs WHERE id = $1', [gone])).rows[0].status === 'completed');
+
+    // the table says enqueued, and BullMQ holds a waiting copy: it is on its way, not stuck
+    await queues.email.pause();
+    const waiting = await insertRow('email', 'enqueued');
+    await queues.email.add('test-job', { jobRowId: waiting, payload: {} }, { jobId: waiting });
+    const refused = await asAdmin({ method: 'POST', url: `/api/admin/jobs/${waiting}/retry` });
+    expect(refused.statusCode).toBe(409);
+    await queues.email.resume();
+  });
+
   it('answers 409 for a job that is not failed and 404 for none', async () => {
     const pending = await insertRow('slack', 'completed');
     const response = await asAdmin({ method: 'POST', url: `/api/admin/jobs/${pending}/retry` });

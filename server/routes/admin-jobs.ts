@@ -60,7 +60,7 @@ export async function adminJobRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     {
       schema: {
         tags: ['admin'],
-        summary: 'Run a failed job again, once: its attempts reset and it goes back through the outbox (409 unless failed)',
+        summary: 'Run a failed job again, once: its attempts reset and it goes back through the outbox (409 unless failed, or unfinished with its BullMQ job failed or gone)',
         params: idParamsSchema,
         response: { 200: adminJobSchema, 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 503: errorBodySchema, ...guarded },
       },
@@ -71,7 +71,7 @@ export async function adminJobRoutes(app: FastifyInstance, deps: RouteDeps): Pro
         return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `No job with id ${request.params.id}` });
       }
       if ('notFailed' in outcome) {
-        return reply.status(409).send({ statusCode: 409, error: 'Conflict', message: `Only a failed job can be retried; this one is ${outcome.notFailed}` });
+        return reply.status(409).send({ statusCode: 409, error: 'Conflict', message: `Only a failed job can be retried; this one is ${outcome.notFailed}, and still on its way` });
       }
       if ('redisDown' in outcome) {
         return reply.status(503).send({ statusCode: 503, error: 'Service Unavailable', message: 'The job queue is not reachable; the job stays failed. Try again shortly.' });

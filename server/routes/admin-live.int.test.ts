@@ -11,10 +11,12 @@ import { isolatedConfig } from '../../test/helpers.js';
 import { startWorkers } from '../../test/worker-harness.js';
 import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
-import { createSession, deleteSession, SESSION_COOKIE } from '../auth/sessions.js';
+import { AdminSockets } from '../auth/admin-socket.js';
+import { createSession, deleteSession, SESSION_COOKIE, sessionTokenHash } from '../auth/sessions.js';
 import type { Config } from '../config/index.js';
 import { createPool } from '../db/pool.js';
 import { PushHub } from '../flows/push.js';
+import { browserFetch } from '../../test/visitor.js';
 import { insertJob } from '../queues/outbox.js';
 import { createRedis } from '../redis.js';
 import { adminLiveRoutes } from './admin-live.js';
@@ -126,9 +128,10 @@ describe('the admin live socket', () => {
 
   it('sends a flow frame for an event applied to any flow', async () => {
     const live = await openLive(url(), { cookie: adminCookie });
-    const started = await fetch(`http://${base}/api/flows`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ testing: true }) });
+    const visitor = browserFetch();
+    const started = await visitor.fetch(`http://${base}/api/flows`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ testing: true }) });
     const { flowId } = (await started.json()) as { flowId: string };
-    const moved = await fetch(`http://${base}/api/flows/${flowId}/events`, {
+    const moved = await visitor.fetch(`http://${base}/api/flows/${flowId}/events`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ event: { type: 'CAPTURE_SUBMIT', name: 'Ada Lovelace', email: `ada-${randomBytes(4).toString('hex')}@example.com` } }),
@@ -190,15 +193,65 @@ describe('the admin live socket', () => {
 });
 
 describe('the admin live socket when the session ends', () => {
-  it('closes with 4401 once the session is gone', async () => {
-    // its own small app, to check the session every 200 ms instead of every minute
+  it('closes within a second of signing out through another server (its own pool and LISTEN connection)', async () => {
+    const other = await buildApp({ config, pool: createPool(config.DATABASE_URL!, 2), redis, logger: false });
+    try {
+      await other.ready();
+      const session = await sessionCookie();
+      const live = await openLive(`ws://${base}${ADMIN_LIVE_PATH}`, { cookie: session.cookie });
+      const signedOutAt = Date.now();
+      const signOut = await other.inject({ method: 'POST', url: '/api/auth/sign-out', headers: { cookie: session.cookie } });
+      expect(signOut.statusCode).toBe(200);
+      expect(await live.closed).toMatchObject({ code: ADMIN_LIVE_SESSION_ENDED, reason: expect.stringMatching(/sign in again/) });
+      expect(Date.now() - signedOutAt).toBeLessThan(1000);
+      // a socket of another session stays open
+      const still = await openLive(`ws://${base}${ADMIN_LIVE_PATH}`, { cookie: adminCookie });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(still.socket.readyState).toBe(WebSocket.OPEN);
+      still.socket.close();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('closes when the session is deleted outside any server (a password reset from the command line)', async () => {
+    const session = await sessionCookie();
+    const live = await openLive(`ws://${base}${ADMIN_LIVE_PATH}`, { cookie: session.cookie });
+    const cli = createPool(config.DATABASE_URL!, 1);
+    try {
+      await deleteSession(cli, session.token);
+    } finally {
+      await cli.end();
+    }
+    expect((await live.closed).code).toBe(ADMIN_LIVE_SESSION_ENDED);
+  });
+
+  it('still closes at once after PostgreSQL dropped the LISTEN connection', async () => {
+    const session = await sessionCookie();
+    const live = await openLive(`ws://${base}${ADMIN_LIVE_PATH}`, { cookie: session.cookie });
+    const killed = await pool.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN session_ended'",
+    );
+    expect(killed.rowCount).toBeGreaterThan(0);
+    // listening again takes a quarter of a second; the sign-out comes after it
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(live.socket.readyState).toBe(WebSocket.OPEN);
+    const endedAt = Date.now();
+    await deleteSession(pool, session.token);
+    expect((await live.closed).code).toBe(ADMIN_LIVE_SESSION_ENDED);
+    expect(Date.now() - endedAt).toBeLessThan(1000);
+  });
+
+  it('closes on the timed re-read once the session has expired (an expiry announces nothing)', async () => {
+    // its own small app, to re-read the session every 200 ms instead of every minute
     const small = Fastify({ logger: false });
     const pushes = new PushHub(redis, config.QUEUE_PREFIX, small.log);
+    const adminSockets = new AdminSockets(pool, small.log, 200);
     await pushes.start();
     try {
       await small.register(cookie);
       await small.register(websocket);
-      await small.register(adminLiveRoutes, { config, pool, redis, pushes, sessionCheckMs: 200 });
+      await small.register(adminLiveRoutes, { config, pool, redis, pushes, adminSockets });
       await small.listen({ host: '127.0.0.1', port: 0 });
       const address = small.server.address();
       const port = typeof address === 'object' && address ? address.port : 0;
@@ -206,7 +259,9 @@ describe('the admin live socket when the session ends', () => {
       const live = await openLive(`ws://127.0.0.1:${port}${ADMIN_LIVE_PATH}`, { cookie: session.cookie });
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(live.socket.readyState).toBe(WebSocket.OPEN);
-      await deleteSession(pool, session.token);
+      await pool.query("UPDATE sessions SET created_at = now() - interval '2 days', expires_at = now() - interval '1 second' WHERE token_hash = $1", [
+        sessionTokenHash(session.token),
+      ]);
       expect(await live.closed).toMatchObject({ code: ADMIN_LIVE_SESSION_ENDED, reason: expect.stringMatching(/sign in again/) });
     } finally {
       await small.close();

@@ -10,7 +10,6 @@ import {
   type AdminLiveServerFrame,
 } from '../../machines/protocol/admin-live.js';
 import { refuseForeignOrigin, requireAdmin, sessionToken } from '../auth/guard.js';
-import { watchAdminSession } from '../auth/admin-socket.js';
 import type { PushHub } from '../flows/push.js';
 import { readClientFrame } from '../plugins/socket-frames.js';
 import { QUEUE_NAMES } from '../queues/names.js';
@@ -143,12 +142,12 @@ class AdminLiveFeed {
 /**
  * GET /api/admin/live: the ops console's websocket. Only an admin's session opened from the site
  * itself is upgraded (403 for another Origin, 401/403 from the admin guard); the session is read
- * again every minute and the socket closed with 4401 once it is gone. Frames are JSON per
+ * again every minute, and the socket closed with 4401 at once when the session ends (AdminSockets). Frames are JSON per
  * machines/protocol/admin-live.ts; anything but a ping gets an error frame and the socket stays open.
  */
 export async function adminLiveRoutes(
   app: FastifyInstance,
-  deps: Pick<RouteDeps, 'config' | 'pool' | 'redis' | 'pushes'> & { sessionCheckMs?: number },
+  deps: Pick<RouteDeps, 'config' | 'pool' | 'redis' | 'pushes' | 'adminSockets'>,
 ): Promise<void> {
   const feed = new AdminLiveFeed(deps.pushes, deps.redis, deps.config.QUEUE_PREFIX, app.log);
   app.addHook('onClose', () => feed.close());
@@ -167,13 +166,12 @@ export async function adminLiveRoutes(
       send('error' in read ? { type: 'error', error: read.error } : { type: 'pong' });
     });
 
-    const session = watchAdminSession(socket, deps.pool, sessionToken(request), request.log, deps.sessionCheckMs);
+    deps.adminSockets.watch(socket, sessionToken(request), request.log);
 
     let leave: (() => void) | undefined;
     let closed = false;
     socket.on('close', () => {
       closed = true;
-      session.stop();
       leave?.();
     });
     leave = await feed.join(sendRaw);

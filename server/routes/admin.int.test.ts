@@ -18,7 +18,7 @@ import { createRedis } from '../redis.js';
 const PASSWORD = 'correct horse battery';
 
 /** Admin routes owned and tested by another file; every other admin route must have a case below. */
-const TESTED_ELSEWHERE = new Set(['POST /api/admin/payments/:id/refund', 'GET /api/admin/leads', 'GET /api/admin/leads.csv', 'GET /api/admin/leads/:id', 'DELETE /api/admin/leads/:id', 'GET /api/admin/jobs/summary', 'GET /api/admin/jobs', 'POST /api/admin/jobs/:id/retry', 'POST /api/admin/jobs/retry-failed', 'DELETE /api/admin/jobs/:id', 'GET /api/admin/live', 'GET /api/admin/machines', 'GET /api/admin/integrations', 'PUT /api/admin/integrations/:key', 'GET /api/admin/monitor']);
+const TESTED_ELSEWHERE = new Set(['POST /api/admin/payments/:id/refund', 'GET /api/admin/leads', 'GET /api/admin/leads.csv', 'GET /api/admin/leads/:id', 'DELETE /api/admin/leads/:id', 'GET /api/admin/jobs/summary', 'GET /api/admin/jobs', 'POST /api/admin/jobs/:id/retry', 'POST /api/admin/jobs/retry-failed', 'DELETE /api/admin/jobs/:id', 'GET /api/admin/live', 'GET /api/admin/machines', 'GET /api/admin/integrations', 'PUT /api/admin/integrations/:key', 'POST /api/admin/integrations/automation/rotate-secret', 'GET /api/admin/monitor']);
 
 let app: FastifyInstance;
 let pool: pg.Pool;

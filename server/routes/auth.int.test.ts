@@ -7,7 +7,7 @@ import { testConfig } from '../../test/helpers.js';
 import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
 import { verifyCredentials } from '../auth/credentials.js';
-import { SignInLimiter } from '../auth/sign-in-limiter.js';
+import { SIGN_IN_THROTTLE, SignInThrottle, waitAfter } from '../auth/sign-in-throttle.js';
 import { createPool } from '../db/pool.js';
 import { createRedis } from '../redis.js';
 
@@ -117,29 +117,61 @@ describe('sign-in', () => {
     expect(badEmail.json().fields).toEqual({ email: 'Please enter a valid email address' });
   });
 
-  it('locks an email after 5 failures (whatever the IP) while another email still signs in', async () => {
+  it("makes an address that keeps failing wait longer after each try, without slowing anyone else's", async () => {
     const email = await newAdmin();
-    for (let i = 0; i < 5; i += 1) expect((await signIn(email, 'wrong password')).statusCode).toBe(401);
-    const locked = await signIn(email, PASSWORD);
-    expect(locked.statusCode).toBe(429);
-    expect(locked.json()).toEqual({
+    const ip = newIp();
+    for (let i = 0; i < SIGN_IN_THROTTLE.freeFailures; i += 1) expect((await signIn(email, 'wrong password', { ip })).statusCode).toBe(401);
+    const waiting = await signIn(email, PASSWORD, { ip });
+    expect(waiting.statusCode).toBe(429);
+    expect(waiting.json()).toEqual({
       statusCode: 429,
       error: 'Too Many Requests',
-      message: 'Too many failed sign-in attempts for this email. Please wait 15 minutes and try again.',
+      message: 'Too many failed sign-in attempts from here for this email. Please wait 1 second and try again.',
     });
-    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
-    expect(sessionCookie(locked)).toBeUndefined();
-
-    expect((await signIn(await newAdmin(), PASSWORD)).statusCode).toBe(200);
+    expect(waiting.headers['retry-after']).toBe('1');
+    expect(sessionCookie(waiting)).toBeUndefined();
+    // the wait doubles with each failure, up to 15 minutes
+    expect([5, 6, 7, 14, 30].map(waitAfter)).toEqual([1_000, 2_000, 4_000, 512_000, 900_000]);
+    // the owner, from their own address, signs in at once
+    expect((await signIn(email, PASSWORD)).statusCode).toBe(200);
   });
 
-  it('a successful sign-in clears the email’s failures', async () => {
+  it('the coach signs in after strangers failed many times from many addresses, and hears of it once', async () => {
     const email = await newAdmin();
-    for (let i = 0; i < 4; i += 1) await signIn(email, 'wrong password');
-    expect((await signIn(email, PASSWORD)).statusCode).toBe(200);
+    const strangers = Array.from({ length: 8 }, newIp);
+    for (const ip of strangers) for (let i = 0; i < 3; i += 1) expect((await signIn(email, 'a guess', { ip })).statusCode).toBe(401);
+    const coach = await signIn(email, PASSWORD);
+    expect(coach.statusCode).toBe(200);
+    const notices = await pool.query<{ to_address: string; subject: string; text_body: string }>(
+      "SELECT to_address, subject, text_body FROM email_outbox WHERE kind = 'sign_in_notice' AND to_address = $1",
+      [email],
+    );
+    expect(notices.rows).toHaveLength(1);
+    expect(notices.rows[0]).toMatchObject({ to_address: email, subject: 'Failed sign-ins to your admin account' });
+    // sent at the tenth failure (the fourth address's first), once for the hour
+    expect(notices.rows[0]!.text_body).toContain('there were 10 failed attempts to sign in to your admin account, from 4 different addresses');
+    expect(notices.rows[0]!.text_body).not.toContain('a guess');
+    // an address that is no account is told nothing
+    const unknown = `nobody-${randomBytes(4).toString('hex')}@example.com`;
+    for (const ip of strangers.slice(0, 4)) for (let i = 0; i < 3; i += 1) await signIn(unknown, 'a guess', { ip });
+    expect((await pool.query("SELECT 1 FROM email_outbox WHERE kind = 'sign_in_notice' AND to_address = $1", [unknown])).rowCount).toBe(0);
+  });
+
+  it('a successful sign-in clears that address’s failures', async () => {
+    const email = await newAdmin();
+    const ip = newIp();
+    for (let i = 0; i < 4; i += 1) await signIn(email, 'wrong password', { ip });
+    expect((await signIn(email, PASSWORD, { ip })).statusCode).toBe(200);
     const codes = [];
-    for (let i = 0; i < 5; i += 1) codes.push((await signIn(email, 'wrong password')).statusCode);
+    for (let i = 0; i < 5; i += 1) codes.push((await signIn(email, 'wrong password', { ip })).statusCode);
     expect(codes).toEqual([401, 401, 401, 401, 401]);
+  });
+
+  it('hashes at most two passwords at once, so a burst of sign-ins leaves the database reachable', async () => {
+    const email = await newAdmin();
+    const burst = await Promise.all(Array.from({ length: 30 }, () => signIn(email, 'wrong password')));
+    expect(burst.map((response) => response.statusCode).filter((status) => status >= 500)).toEqual([]);
+    expect((await app.inject('/readyz')).statusCode).toBe(200);
   });
 
   it('limits sign-in attempts per IP: the 11th in 15 minutes gets a 429 in the error shape', async () => {
@@ -196,9 +228,12 @@ describe('sign-in', () => {
   it('lets attempts through when Redis is down rather than locking every admin out', async () => {
     const deadRedis = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
     deadRedis.on('error', () => {});
-    const limiter = new SignInLimiter(deadRedis, 'test', app.log);
+    const throttle = new SignInThrottle(deadRedis, 'test', app.log);
     try {
-      for (let i = 0; i < 7; i += 1) expect(await limiter.attempt('someone@example.com')).toBe(0);
+      for (let i = 0; i < 7; i += 1) {
+        await throttle.failed('someone@example.com', '10.0.0.1');
+        expect(await throttle.waitFor('someone@example.com', '10.0.0.1')).toBe(0);
+      }
     } finally {
       deadRedis.disconnect();
     }

@@ -12,7 +12,10 @@ import {
   signInBodySchema,
 } from '../auth/schemas.js';
 import { createSession, csrfTokenFor, deleteSession, readSession } from '../auth/sessions.js';
-import { describeWait, SignInLimiter } from '../auth/sign-in-limiter.js';
+import { describeWait, SignInThrottle } from '../auth/sign-in-throttle.js';
+import { inTransaction } from '../db/transaction.js';
+import { queueEmail } from '../email/outbox.js';
+import { signInNotice } from '../email/templates.js';
 import type { ErrorBody } from '../plugins/error-handler.js';
 import { rateLimits, TooManyRequestsError } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
@@ -29,7 +32,16 @@ function signInValidationError(error: FastifyError, _request: unknown, reply: Fa
 /** POST /api/auth/sign-in, POST /api/auth/sign-out, GET /api/auth/session: admin sign-in only, no registration. */
 export async function authRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'config' | 'pool' | 'redis'>): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const limiter = new SignInLimiter(deps.redis, `${deps.config.QUEUE_PREFIX}:rate-limit`, app.log);
+  const throttle = new SignInThrottle(deps.redis, `${deps.config.RATE_LIMIT_PREFIX ?? deps.config.QUEUE_PREFIX}:rate-limit`, app.log);
+
+  /** Tells an existing account's owner that it sees many failed sign-ins (an unknown address is told nothing). */
+  async function noticeOwner(email: string, failures: number, addresses: number): Promise<void> {
+    await inTransaction(deps.pool, async (client) => {
+      const account = await client.query<{ email: string }>('SELECT email FROM users WHERE email = lower($1)', [email]);
+      if (!account.rows[0]) return;
+      await queueEmail(client, { kind: 'sign_in_notice', to: account.rows[0].email, ...signInNotice({ failures, addresses, siteUrl: deps.config.publicUrl }) });
+    }).catch((error: unknown) => app.log.warn({ err: error }, 'could not queue the failed sign-ins notice'));
+  }
   await hashForUnknownEmail();
   // answers carry the CSRF token: never cached anywhere
   app.addHook('onRequest', async (_request, reply) => {
@@ -50,16 +62,18 @@ export async function authRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'co
     },
     async (request, reply) => {
       const { email, password } = request.body;
-      const lockedMs = await limiter.attempt(email);
-      if (lockedMs) {
-        reply.header('retry-after', Math.ceil(lockedMs / 1000));
-        throw new TooManyRequestsError(describeWait(lockedMs), 'Too many failed sign-in attempts for this email.');
+      const waitMs = await throttle.waitFor(email, request.ip);
+      if (waitMs) {
+        reply.header('retry-after', Math.ceil(waitMs / 1000));
+        throw new TooManyRequestsError(describeWait(waitMs), 'Too many failed sign-in attempts from here for this email.');
       }
       const user = await verifyCredentials(deps.pool, email, password);
       if (!user) {
+        const failed = await throttle.failed(email, request.ip);
+        if (failed.notify) await noticeOwner(email, failed.failures, failed.addresses);
         return reply.status(401).send({ statusCode: 401, error: 'Unauthorized', message: SIGN_IN_MESSAGES.invalidCredentials });
       }
-      await limiter.reset(email);
+      await throttle.succeeded(email, request.ip);
       // a new sign-in replaces whatever session this browser had
       await deleteSession(deps.pool, sessionToken(request));
       const { token } = await createSession(deps.pool, user.id, { ip: request.ip, userAgent: request.headers['user-agent'] });

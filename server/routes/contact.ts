@@ -5,7 +5,7 @@ import { contactMessageSchema } from '../../machines/protocol/contact-form.js';
 import { coachAddress } from '../email/coach.js';
 import { queueEmail } from '../email/outbox.js';
 import { contactConfirmation, contactNotification } from '../email/templates.js';
-import { inTransaction } from '../email/transaction.js';
+import { inTransaction } from '../db/transaction.js';
 import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 

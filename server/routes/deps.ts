@@ -1,9 +1,11 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
+import type { AdminSockets } from '../auth/admin-socket.js';
 import type { Config } from '../config/index.js';
 import type { FlowEngine } from '../flows/engine.js';
 import type { PushHub } from '../flows/push.js';
 import type { Queues } from '../queues/queues.js';
+import type { Visitors } from '../visitors/visitor-cookie.js';
 
 /** What every route plugin gets. */
 export interface RouteDeps {
@@ -14,4 +16,8 @@ export interface RouteDeps {
   pushes: PushHub;
   /** The process's BullMQ queues, on the producer connection: for adding, counting and removing jobs. */
   queues: Queues;
+  /** The visitor cookie: who a public request comes from (request.visitorId), and issuing it. */
+  visitors: Visitors;
+  /** Open admin sockets, each closed at once when its session ends in any process. */
+  adminSockets: AdminSockets;
 }

@@ -3,11 +3,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { z } from 'zod';
 import { diagnosticBank, diagnosticScreens } from '../../machines/content/index.js';
-import { timeLimitSec, timeoutAnswer } from '../../machines/diagnostic/diagnostic.machine.js';
-import { isLate, trustedResponseTime } from '../../machines/diagnostic/response-time.js';
-import { gradeAssessment } from '../../machines/grading/index.js';
-import type { RecordedAnswer } from '../../machines/protocol/common.js';
+import type { Screen } from '../../machines/content/schemas.js';
+import type { FlowSnapshotResponse } from '../../machines/protocol/api.js';
+import type { DiagnosticClientEvent } from '../../machines/protocol/diagnostic.js';
+import { diagnosticAnswersOf, diagnosticItemOnShow } from '../../machines/protocol/snapshots.js';
+import { FlowConflictError } from '../flows/flow-store.js';
+import { waitForFlow } from '../flows/wait-for-flow.js';
 import { HttpError } from '../http-error.js';
+import { notFound, ownedLeadFlow } from '../visitors/owned.js';
+import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 
 /** An answer as the standalone page sends it (spec section 3): id, type, value, confidence, ms. */
@@ -29,27 +33,39 @@ const resultSchema = z.object({
   completed_at: z.string(),
 });
 
+/** How long diagnostic-complete waits for the flow's grading job (spec section 7: the calls' 30 s). */
+const COMPLETE_WAIT_MS = 30_000;
+
 const invalid = (message: string) => new HttpError(400, message);
 const noDiagnostic = () => new HttpError(404, 'No diagnostic with that id.');
+const isGrading = (flow: FlowSnapshotResponse) => flow.state === 'grading';
+const isFinished = (flow: FlowSnapshotResponse) => flow.state === 'grading' || flow.state === 'graded';
 
-/** Checks an answer against its bank screen and returns it as grading records it. */
-function toRecorded(answer: StandaloneAnswer): RecordedAnswer {
+/**
+ * The machine events that give `answer` on its bank screen (checked against the bank first, so a
+ * bad answer is a 400 naming the field): a likert value; a vignette's option, then its confidence
+ * when it asks for one; a ranking placed, then confirmed.
+ */
+function answerEvents(answer: StandaloneAnswer): { screen: Screen; events: DiagnosticClientEvent[] } {
   const screen = diagnosticScreens.find((s) => s.id === answer.id);
   if (!screen) throw invalid(`answer.id: no item ${answer.id} in bank ${diagnosticBank.version}`);
   if (screen.type !== answer.type) throw invalid(`answer.type: ${answer.id} is a ${screen.type} item`);
-  const base = { responseTime: answer.ms, timedOut: false };
+  const responseTime = answer.ms;
   switch (screen.type) {
     case 'likert':
       if (typeof answer.value !== 'number' || answer.value < 1 || answer.value > 5) throw invalid('answer.value: expected 1 to 5');
-      return { type: 'likert', value: answer.value, ...base };
-    case 'vignette':
+      return { screen, events: [{ type: 'ANSWER_LIKERT', value: answer.value, responseTime }] };
+    case 'vignette': {
       if (typeof answer.value !== 'string' || !screen.choiceIds.includes(answer.value)) throw invalid(`answer.value: not an option of ${answer.id}`);
-      return { type: 'vignette', value: answer.value, ...(answer.confidence ? { confidence: answer.confidence } : {}), ...base };
+      if (!screen.hasFollowup) return { screen, events: [{ type: 'SELECT_OPTION', optionId: answer.value, responseTime }] };
+      if (answer.confidence === undefined) throw invalid(`answer.confidence: ${answer.id} asks how confident you are, 1 to 5`);
+      return { screen, events: [{ type: 'SELECT_OPTION', optionId: answer.value, responseTime }, { type: 'SELECT_CONFIDENCE', value: answer.confidence }] };
+    }
     case 'ranking': {
       const order = answer.value;
       const complete = Array.isArray(order) && order.length === screen.choiceIds.length && screen.choiceIds.every((id) => order.includes(id));
       if (!complete) throw invalid('answer.value: rank every item exactly once');
-      return { type: 'ranking', value: order as string[], ...base };
+      return { screen, events: [{ type: 'REORDER_RANKING', order: order as string[] }, { type: 'CONFIRM_RANKING', responseTime }] };
     }
   }
 }
@@ -63,11 +79,21 @@ async function storedResult(pool: pg.Pool, diagnosticId: string) {
   return found.rows[0] ?? null;
 }
 
+/** A standalone diagnostic this visitor started, with its flow (none for one stored before diagnostics ran as flows), or a 404. */
+async function ownDiagnostic(pool: pg.Pool, id: string, visitorId: string | null): Promise<{ flowId: string | null }> {
+  const found = visitorId
+    ? await pool.query<{ flow_id: string | null }>('SELECT flow_id FROM diagnostics WHERE id = $1 AND visitor_id = $2', [id, visitorId])
+    : null;
+  const row = found?.rows[0];
+  if (!row) throw noDiagnostic();
+  return { flowId: row.flow_id };
+}
+
 /**
- * The standalone diagnostic's helper calls (spec section 7) as REST: diagnostic-start,
- * diagnostic-answer, diagnostic-complete and results-get. The server stamps when each item was
- * shown (the previous answer, or the start), so timed items and response times are its own
- * measure here too.
+ * The standalone diagnostic's helper calls (spec section 7) as adapters over a diagnostic flow the
+ * server runs, like the modal's: diagnostic-start starts it, diagnostic-answer turns an answer into
+ * the machine's events (so the machine times it, on the server's clock), and the flow's own grading
+ * job grades the last answer; diagnostic-complete and results-get only read what that job stored.
  */
 export async function diagnosticRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -76,89 +102,106 @@ export async function diagnosticRoutes(app: FastifyInstance, deps: RouteDeps): P
   api.post(
     '/api/diagnostics',
     {
+      config: { rateLimit: rateLimits.diagnostics },
       schema: {
-        summary: 'diagnostic-start: a new diagnostic on the current bank',
+        summary: 'diagnostic-start: a new standalone diagnostic flow on the current bank',
         tags,
         body: z.object({ leadId: z.uuid().optional() }).default({}),
-        response: { 201: z.object({ diagnosticId: z.uuid(), bankVersion: z.string(), total: z.number().int() }) },
+        response: { 201: z.object({ diagnosticId: z.uuid(), flowId: z.uuid(), bankVersion: z.string(), total: z.number().int() }) },
       },
     },
     async (request, reply) => {
       const leadId = request.body.leadId ?? null;
-      const known = leadId ? await deps.pool.query('SELECT 1 FROM leads WHERE lead_id = $1', [leadId]) : null;
-      const started = await deps.pool.query<{ id: string }>('INSERT INTO diagnostics (lead_id, bank_version) VALUES ($1, $2) RETURNING id', [
-        known?.rowCount ? leadId : null,
-        diagnosticBank.version,
-      ]);
-      return reply.status(201).send({ diagnosticId: started.rows[0]!.id, bankVersion: diagnosticBank.version, total: diagnosticScreens.length });
+      // a lead this visitor's own assessment is bound to, or none at all
+      if (leadId && !(await ownedLeadFlow(deps.pool, request.visitorId, leadId))) throw notFound('lead');
+      const visitorId = await deps.visitors.ensure(request, reply);
+      // the flow and its diagnostics row exist together or not at all
+      const started = await deps.engine.transaction(async (tx) => {
+        const flow = await tx.start('diagnostic', { screens: diagnosticScreens, standalone: true }, { visitorId, leadId });
+        const row = await tx.client.query<{ id: string }>(
+          'INSERT INTO diagnostics (lead_id, flow_id, bank_version, visitor_id) VALUES ($1, $2, $3, $4) RETURNING id',
+          [leadId, flow.flowId, diagnosticBank.version, visitorId],
+        );
+        return { diagnosticId: row.rows[0]!.id, flowId: flow.flowId };
+      });
+      return reply.status(201).send({ ...started, bankVersion: diagnosticBank.version, total: diagnosticScreens.length });
     },
   );
 
   api.post(
     '/api/diagnostics/:id/answers',
     {
+      config: { rateLimit: rateLimits.diagnosticAnswers },
       schema: {
-        summary: 'diagnostic-answer: record (or replace) one answer',
+        summary: 'diagnostic-answer: answer the item on show (as the machine records it: timed and measured by the server)',
         tags,
         params,
         body: z.object({ answer: standaloneAnswerSchema }),
         response: { 200: z.object({ itemId: z.string(), timedOut: z.boolean(), responseTime: z.number().int() }) },
       },
     },
-    async (request, reply) => {
-      const { id } = request.params;
-      const stamp = await deps.pool.query<{ status: string; elapsed_ms: string }>(
-        `SELECT d.status, floor(extract(epoch FROM clock_timestamp() - COALESCE(max(a.answered_at), d.started_at)) * 1000)::bigint AS elapsed_ms
-         FROM diagnostics d LEFT JOIN diagnostic_answers a ON a.diagnostic_id = d.id
-         WHERE d.id = $1 GROUP BY d.id`,
-        [id],
-      );
-      const diagnostic = stamp.rows[0];
-      if (!diagnostic) throw noDiagnostic();
-      if (diagnostic.status === 'completed') throw new HttpError(409, 'This diagnostic is already completed.');
-      const elapsed = Number(diagnostic.elapsed_ms);
-      const screen = diagnosticScreens.find((s) => s.id === request.body.answer.id);
-      let recorded = toRecorded(request.body.answer);
-      if (screen && isLate(elapsed, timeLimitSec(screen))) recorded = timeoutAnswer(screen, []);
-      else recorded = { ...recorded, responseTime: trustedResponseTime(recorded.responseTime, elapsed) };
-      await deps.pool.query(
-        `INSERT INTO diagnostic_answers (diagnostic_id, item_id, type, value, confidence, response_ms, timed_out, shown_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, clock_timestamp() - make_interval(secs => $8 / 1000.0))
-         ON CONFLICT (diagnostic_id, item_id) DO UPDATE SET value = EXCLUDED.value, confidence = EXCLUDED.confidence,
-           response_ms = EXCLUDED.response_ms, timed_out = EXCLUDED.timed_out, answered_at = now()`,
-        [id, request.body.answer.id, recorded.type, JSON.stringify(recorded.value), 'confidence' in recorded ? (recorded.confidence ?? null) : null, recorded.responseTime, recorded.timedOut ?? false, elapsed],
-      );
-      return { itemId: request.body.answer.id, timedOut: recorded.timedOut ?? false, responseTime: recorded.responseTime };
+    async (request) => {
+      const { flowId } = await ownDiagnostic(deps.pool, request.params.id, request.visitorId);
+      const { screen, events } = answerEvents(request.body.answer);
+      // a diagnostic stored before diagnostics ran as flows is not answered any further
+      if (!flowId) throw new HttpError(409, 'This diagnostic can no longer be answered; start a new one.');
+      const access = { visitorId: request.visitorId };
+      const flow = await deps.engine
+        .transaction(async (tx) => {
+          // locked, so no other answer moves the flow on between this check and the events
+          const locked = await tx.client.query<{ state: string; snapshot: unknown }>('SELECT state, snapshot FROM flows WHERE id = $1 FOR UPDATE', [flowId]);
+          let state = locked.rows[0]!.state;
+          const onShow = diagnosticItemOnShow(locked.rows[0]!.snapshot);
+          if (!onShow || state === 'grading' || state === 'graded') throw new HttpError(409, 'This diagnostic is already completed.');
+          if (onShow !== screen.id) throw new HttpError(409, `answer.id: ${screen.id} is not the item on show; answer ${onShow} first.`);
+          const pending: DiagnosticClientEvent[] = state === 'interstitial' ? [{ type: 'START_TIMED' }, ...events] : events;
+          let current: FlowSnapshotResponse | null = null;
+          for (const event of pending) {
+            // an option already chosen waits only for its confidence; a late one was recorded as the timeout answer, which asks none
+            if (event.type === 'SELECT_OPTION' && state === 'vignette.confidence') continue;
+            if (event.type === 'SELECT_CONFIDENCE' && state !== 'vignette.confidence') break;
+            current = await tx.apply(flowId, event, 'client', access);
+            state = current.state;
+          }
+          // these calls have no 'Timed Questions Ahead' screen: the first timed item is on show (and its clock runs) from this answer on
+          if (state === 'interstitial') current = await tx.apply(flowId, { type: 'START_TIMED' }, 'client', access);
+          return current!;
+        })
+        .catch((error: unknown) => {
+          if (error instanceof FlowConflictError) throw new HttpError(409, error.message);
+          throw error;
+        });
+      const recorded = diagnosticAnswersOf(flow.snapshot)[screen.id];
+      if (!recorded) throw new HttpError(409, `${screen.id} was not recorded.`);
+      return { itemId: screen.id, timedOut: recorded.timedOut ?? false, responseTime: recorded.responseTime };
     },
   );
 
   api.post(
     '/api/diagnostics/:id/complete',
-    { schema: { summary: 'diagnostic-complete: grade the answers and store the result', tags, params, response: { 200: z.object({ diagnosticId: z.uuid(), diagnostic: resultSchema }) } } },
-    async (request, reply) => {
+    {
+      config: { rateLimit: rateLimits.diagnosticAnswers },
+      schema: {
+        summary: "diagnostic-complete: the result the diagnostic flow's grading stored (waits up to 30 s for it)",
+        tags,
+        params,
+        response: { 200: z.object({ diagnosticId: z.uuid(), diagnostic: resultSchema }) },
+      },
+    },
+    async (request) => {
       const { id } = request.params;
-      const existing = await storedResult(deps.pool, id);
-      if (existing) return { diagnosticId: id, diagnostic: existing };
-      const rows = await deps.pool.query<{ item_id: string; type: RecordedAnswer['type']; value: never; confidence: number | null; response_ms: number; timed_out: boolean; lead_id: string | null }>(
-        `SELECT a.item_id, a.type, a.value, a.confidence, a.response_ms, a.timed_out, d.lead_id
-         FROM diagnostics d LEFT JOIN diagnostic_answers a ON a.diagnostic_id = d.id WHERE d.id = $1`,
-        [id],
-      );
-      if (!rows.rowCount) throw noDiagnostic();
-      const answers = Object.fromEntries(
-        rows.rows
-          .filter((row) => row.item_id)
-          .map((row) => [row.item_id, { type: row.type, value: row.value, responseTime: row.response_ms, timedOut: row.timed_out, ...(row.confidence ? { confidence: row.confidence } : {}) }]),
-      ) as Record<string, RecordedAnswer>;
-      if (!Object.keys(answers).length) throw new HttpError(409, 'Answer at least one item before completing the diagnostic.');
-      const result = gradeAssessment({ answers, survey: {}, mirrorChat: [] });
-      await deps.pool.query(
-        `WITH done AS (UPDATE diagnostics SET status = 'completed', completed_at = now() WHERE id = $1 AND status = 'in_progress')
-         INSERT INTO diagnostic_results (diagnostic_id, lead_id, scores, archetype, narrative, bank_version, grading_version)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (diagnostic_id) DO NOTHING`,
-        [id, rows.rows[0]!.lead_id, result.scores, result.archetype, result.narrative, result.bankVersion, result.gradingVersion],
-      );
-      return { diagnosticId: id, diagnostic: (await storedResult(deps.pool, id))! };
+      const { flowId } = await ownDiagnostic(deps.pool, id, request.visitorId);
+      const stored = await storedResult(deps.pool, id);
+      if (stored) return { diagnosticId: id, diagnostic: stored };
+      const flow = flowId ? await deps.engine.get(flowId, 'system') : null;
+      if (!flow || !isFinished(flow)) {
+        const answered = flow ? Object.keys(diagnosticAnswersOf(flow.snapshot)).length : 0;
+        throw new HttpError(409, `Answer every item before completing the diagnostic (${answered} of ${diagnosticScreens.length} answered).`);
+      }
+      if (isGrading(flow)) await waitForFlow(deps, flow.flowId, (f) => !isGrading(f), COMPLETE_WAIT_MS);
+      const result = await storedResult(deps.pool, id);
+      if (!result) throw new HttpError(503, 'The diagnostic is still being graded. Please try again in a moment.');
+      return { diagnosticId: id, diagnostic: result };
     },
   );
 
@@ -166,6 +209,7 @@ export async function diagnosticRoutes(app: FastifyInstance, deps: RouteDeps): P
     '/api/diagnostics/:id/results',
     { schema: { summary: 'results-get: the stored result of a completed diagnostic', tags, params, response: { 200: z.object({ diagnostic: resultSchema }) } } },
     async (request) => {
+      await ownDiagnostic(deps.pool, request.params.id, request.visitorId);
       const result = await storedResult(deps.pool, request.params.id);
       if (!result) throw noDiagnostic();
       return { diagnostic: result };

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resultFor } from '../../machines/assessment-flow/assessment-flow.fixtures.js';
+import { seedResultsFlow } from '../../test/flows.js';
 import { testConfig } from '../../test/helpers.js';
+import { injectAs, type InjectVisitor } from '../../test/visitor.js';
 import { buildApp } from '../app.js';
 import { createPool } from '../db/pool.js';
 import { createRedis } from '../redis.js';
@@ -10,12 +13,15 @@ import { createRedis } from '../redis.js';
 let app: FastifyInstance;
 let pool: pg.Pool;
 let redis: ReturnType<typeof createRedis>;
+// one visitor's browser; a stranger is another
+let browser: InjectVisitor;
 
 beforeAll(async () => {
   const config = testConfig();
   pool = createPool(config.DATABASE_URL!, 6);
   redis = createRedis(config.REDIS_URL!, 'producer');
   app = await buildApp({ config, pool, redis, logger: false });
+  browser = injectAs(app);
 });
 
 afterAll(async () => {
@@ -25,13 +31,13 @@ afterAll(async () => {
 });
 
 async function start(body: Record<string, unknown> = {}) {
-  const response = await app.inject({ method: 'POST', url: '/api/flows', payload: body });
+  const response = await browser({ method: 'POST', url: '/api/flows', payload: body });
   expect(response.statusCode, response.body).toBe(201);
   return response.json();
 }
 
 function send(flowId: string, event: Record<string, unknown>, expectedVersion?: number) {
-  return app.inject({ method: 'POST', url: `/api/flows/${flowId}/events`, payload: { event, expectedVersion } });
+  return browser({ method: 'POST', url: `/api/flows/${flowId}/events`, payload: { event, expectedVersion } });
 }
 
 describe('flows over HTTP', () => {
@@ -47,7 +53,7 @@ describe('flows over HTTP', () => {
     const lead = await pool.query('SELECT email, name, source FROM leads WHERE lead_id = $1', [leadId]);
     expect(lead.rows).toEqual([{ email: 'ada@example.com', name: 'Ada Lovelace', source: 'website' }]);
 
-    const read = await app.inject(`/api/flows/${flow.flowId}`);
+    const read = await browser(`/api/flows/${flow.flowId}`);
     expect(read.json()).toEqual(moved.json());
     const events = await pool.query('SELECT seq, type, payload, origin, state_after FROM flow_events WHERE flow_id = $1 ORDER BY seq', [flow.flowId]);
     expect(events.rows).toEqual([
@@ -80,11 +86,11 @@ describe('flows over HTTP', () => {
     const unknownType = await send(flow.flowId, { type: 'LAUNCH' });
     expect(unknownType.statusCode).toBe(400);
     expect(Object.keys(unknownType.json().fields)).toContain('event.type');
-    const badStart = await app.inject({ method: 'POST', url: '/api/flows', payload: { mode: 'sideways' } });
+    const badStart = await browser({ method: 'POST', url: '/api/flows', payload: { mode: 'sideways' } });
     expect(badStart.statusCode).toBe(400);
     expect(badStart.json().fields).toHaveProperty('mode');
-    expect((await app.inject('/api/flows/not-a-uuid')).statusCode).toBe(400);
-    const missing = await app.inject('/api/flows/00000000-0000-4000-8000-000000000000');
+    expect((await browser('/api/flows/not-a-uuid')).statusCode).toBe(400);
+    const missing = await browser('/api/flows/00000000-0000-4000-8000-000000000000');
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBe('No flow with id 00000000-0000-4000-8000-000000000000');
   });
@@ -107,8 +113,52 @@ describe('flows over HTTP', () => {
     expect((await start({ token: expired })).state).toMatch(/^capture/);
   });
 
+  it("opens a returning visitor's new flow at completed_results with their own result and lead; Retake forgets it; nobody else sees it", async () => {
+    const seeded = await seedResultsFlow(pool, 'homework');
+    const returning = injectAs(app, { visitorCookie: seeded.visitorCookie });
+    const open = async (as: InjectVisitor, body: Record<string, unknown> = {}) => {
+      const response = await as({ method: 'POST', url: '/api/flows', payload: body });
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json();
+    };
+
+    const welcomed = await open(returning);
+    expect(welcomed.state).toBe('completed_results');
+    expect(welcomed.snapshot.context.result).toEqual(resultFor('homework'));
+    expect(welcomed.snapshot.context.session).toMatchObject({ leadId: seeded.leadId, email: seeded.email, name: 'Test Lead' });
+    expect((await pool.query('SELECT lead_id FROM flows WHERE id = $1', [welcomed.flowId])).rows[0].lead_id).toBe(seeded.leadId);
+    // the next step continues on the new flow, which now carries the result itself
+    const next = await returning({ method: 'POST', url: `/api/flows/${welcomed.flowId}/events`, payload: { event: { type: 'CONTINUE' } } });
+    expect(next.json().state).toBe('maybe_flow');
+
+    // another visitor, even one who knows the lead's email, starts afresh; so does a Mirror or token open
+    const stranger = injectAs(app, { remoteAddress: '203.0.113.7' });
+    expect((await open(stranger, { knownSession: { leadId: seeded.leadId, email: seeded.email, name: 'Test Lead', source: 'direct', leadToken: null } })).state).toMatch(/^capture/);
+    expect((await open(returning, { mode: 'mirror' })).state).not.toBe('completed_results');
+
+    // Retake Assessment: the intro on the same lead, and the result is no longer offered
+    const again = await open(returning);
+    expect(again.state).toBe('completed_results');
+    const retake = await returning({ method: 'POST', url: `/api/flows/${again.flowId}/events`, payload: { event: { type: 'RETAKE' } } });
+    expect(retake.json()).toMatchObject({ state: 'intro', snapshot: { context: { result: null, session: { leadId: seeded.leadId } } } });
+    const cleared = await pool.query('SELECT results_cleared_at FROM visitors WHERE id = $1', [seeded.visitorId]);
+    expect(cleared.rows[0].results_cleared_at).toBeInstanceOf(Date);
+    expect((await open(returning)).state).toMatch(/^capture/);
+  });
+
+  it('testing mode never offers the completed assessment, and forgets it (spec section 4)', async () => {
+    const seeded = await seedResultsFlow(pool, 'book_call');
+    const returning = injectAs(app, { visitorCookie: seeded.visitorCookie });
+    const testing = await returning({ method: 'POST', url: '/api/flows', payload: { testing: true } });
+    expect(testing.json().state).toMatch(/^capture/);
+    const cleared = await pool.query('SELECT results_cleared_at FROM visitors WHERE id = $1', [seeded.visitorId]);
+    expect(cleared.rows[0].results_cleared_at).toBeInstanceOf(Date);
+    const after = await returning({ method: 'POST', url: '/api/flows', payload: {} });
+    expect(after.json().state).toMatch(/^capture/);
+  });
+
   it('serves the OpenAPI document with the flow routes', async () => {
-    const document = (await app.inject('/api/docs/json')).json();
+    const document = (await browser('/api/docs/json')).json();
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/flows', '/api/flows/{id}', '/api/flows/{id}/events']));
   });
 });

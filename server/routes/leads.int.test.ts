@@ -3,13 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagnosticScreens } from '../../machines/content/index.js';
+import type { Screen } from '../../machines/content/schemas.js';
 import { isolatedConfig } from '../../test/helpers.js';
 import type { Config } from '../config/index.js';
-import { steadyAnswers, SURVEYS } from '../../test/journey.js';
+import { backdater, flowClient, runDiagnostic, SURVEYS } from '../../test/journey.js';
 import { startWorkers } from '../../test/worker-harness.js';
+import { NO_LEAD_MESSAGE } from '../adapters/assessment.js';
 import { buildApp } from '../app.js';
 import { createPool } from '../db/pool.js';
-import { NO_LEAD_MESSAGE } from '../leads/grading-requests.js';
 import { createRedis } from '../redis.js';
 
 let app: FastifyInstance;
@@ -17,12 +18,15 @@ let pool: pg.Pool;
 let redis: ReturnType<typeof createRedis>;
 let config: Config;
 let drop: () => Promise<void>;
+let base: string;
 
 beforeAll(async () => {
-  ({ config, drop } = await isolatedConfig());
+  // strangers below come from other addresses, through a proxy the server trusts
+  ({ config, drop } = await isolatedConfig({ TRUST_PROXY_HOPS: '1' }));
   pool = createPool(config.DATABASE_URL!, 6);
   redis = createRedis(config.REDIS_URL!, 'producer');
   app = await buildApp({ config, pool, redis, logger: false });
+  base = await app.listen({ host: '127.0.0.1', port: 0 });
 });
 
 afterAll(async () => {
@@ -33,58 +37,133 @@ afterAll(async () => {
 });
 
 const unique = (label: string) => `${label}-${randomBytes(4).toString('hex')}@Example.com`;
-const post = (url: string, payload: unknown, extra: Record<string, unknown> = {}) => app.inject({ method: 'POST', url, payload: payload as object, ...extra });
+/** A new browser: a visitor of its own. */
+const visitor = () => flowClient(base);
+type Visitor = ReturnType<typeof visitor>;
 
-describe('leads', () => {
-  it('dedupes on email whatever its case, outside testing mode; testing mode tags and duplicates', async () => {
+/** Capture (through createOrUpdateLead), the server-timed diagnostic, and the survey's doorstep. */
+async function toSurvey(browser: Visitor, email = unique('survey'), name = 'Avery Quinn') {
+  const lead = await browser.call('POST', '/api/leads', { email, name });
+  expect(lead.status, JSON.stringify(lead.json)).toBe(200);
+  await browser.send(lead.json.flowId, { type: 'START_DIAGNOSTIC' });
+  const diagnostic = await runDiagnostic(browser, { backdate: backdater(pool), thinkMs: 6000 });
+  const atSurvey = await browser.send(lead.json.flowId, { type: 'DIAGNOSTIC_COMPLETED', answers: {}, diagnosticFlowId: diagnostic.flowId });
+  expect(atSurvey.state).toBe('survey');
+  return { leadId: lead.json.leadId as string, flowId: lead.json.flowId as string, email };
+}
+
+async function counts() {
+  const row = await pool.query(
+    `SELECT (SELECT count(*) FROM jobs)::int AS jobs, (SELECT count(*) FROM email_outbox)::int AS emails,
+            (SELECT count(*) FROM flow_events)::int AS events, (SELECT count(*) FROM assessment_results)::int AS results,
+            (SELECT count(*) FROM diagnostics)::int AS diagnostics`,
+  );
+  return row.rows[0];
+}
+
+describe('createOrUpdateLead and getSession', () => {
+  it("captures on the visitor's own flow; a known address reuses the lead but answers only what this visitor typed", async () => {
     const email = unique('dedupe');
-    const first = await post('/api/leads', { email, name: 'Dana Whitfield' });
-    expect(first.statusCode).toBe(201);
-    const again = await post('/api/leads', { email: email.toUpperCase() });
-    expect(again.statusCode).toBe(200);
-    expect(again.json()).toMatchObject({ leadId: first.json().leadId, created: false, name: 'Dana Whitfield' });
-    const tested = await post('/api/leads', { email, testing: true });
-    expect(tested.statusCode).toBe(201);
-    expect(tested.json().leadId).not.toBe(first.json().leadId);
-    expect(tested.json().tags).toEqual(['test', 'testing-phase']);
-    const defaults = await post('/api/leads', { email: unique('defaults') });
-    expect(defaults.json()).toMatchObject({ name: 'Community Member', source: 'website' });
+    const first = visitor();
+    const saved = await first.call('POST', '/api/leads', { email, name: 'Dana Whitfield' });
+    expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+    expect(saved.json).toMatchObject({ email, name: 'Dana Whitfield', source: 'website', tags: [] });
+    expect(saved.headers.get('cache-control')).toBe('no-store');
+    expect((await first.get(saved.json.flowId)).state).toBe('intro');
+
+    const stranger = flowClient(base, { headers: { 'x-forwarded-for': '203.0.113.7' } });
+    const again = await stranger.call('POST', '/api/leads', { email: email.toUpperCase(), name: 'Mallory Stone' });
+    expect(again.status).toBe(200);
+    // the same lead row (the spec's dedupe), but nothing of it comes back: not Dana's name, not her flow
+    expect(again.json).toMatchObject({ leadId: saved.json.leadId, name: 'Mallory Stone', email: email.toUpperCase(), tags: [] });
+    expect(again.json.flowId).not.toBe(saved.json.flowId);
+    expect((await stranger.call('GET', `/api/flows/${saved.json.flowId}`)).status).toBe(404);
+    // getSession answers each visitor from their own flow
+    expect((await stranger.call('GET', `/api/leads/${saved.json.leadId}/session`)).json).toMatchObject({ name: 'Mallory Stone' });
+    expect((await first.call('GET', `/api/leads/${saved.json.leadId}/session`)).json).toMatchObject({ name: 'Dana Whitfield', email });
+    const stored = await pool.query('SELECT name FROM leads WHERE lead_id = $1', [saved.json.leadId]);
+    expect(stored.rows).toEqual([{ name: 'Dana Whitfield' }]);
+
+    const tested = await first.call('POST', '/api/leads', { email, testing: true });
+    expect(tested.json.leadId).not.toBe(saved.json.leadId);
+    expect(tested.json.tags).toEqual(['test', 'testing-phase']);
+    const defaults = await visitor().call('POST', '/api/leads', { email: unique('defaults') });
+    expect(defaults.json).toMatchObject({ name: 'Community Member', source: 'website' });
   });
 
-  it('makes one lead when two requests with one address race', async () => {
+  it('getSession of a lead id this browser has no flow for is 404, with or without a visitor cookie', async () => {
+    const owner = visitor();
+    const { leadId } = (await owner.call('POST', '/api/leads', { email: unique('session'), name: 'Owner' })).json;
+    const fresh = visitor();
+    const anonymous = await fresh.call('GET', `/api/leads/${leadId}/session`);
+    expect(anonymous.status).toBe(404);
+    expect(anonymous.json.message).toBe('No lead with that id.');
+    await fresh.start({ machine: 'mirror' });
+    expect((await fresh.call('GET', `/api/leads/${leadId}/session`)).status).toBe(404);
+    expect((await owner.call('GET', `/api/leads/${leadId}/session`)).status).toBe(200);
+  });
+
+  it('makes one lead when two visitors race with one address', async () => {
     const email = unique('race');
-    const answers = await Promise.all([post('/api/leads', { email }), post('/api/leads', { email: email.toLowerCase() })]);
-    expect(new Set(answers.map((a) => a.json().leadId)).size).toBe(1);
+    const answers = await Promise.all([visitor().call('POST', '/api/leads', { email, name: 'A' }), visitor().call('POST', '/api/leads', { email: email.toLowerCase(), name: 'B' })]);
+    expect(new Set(answers.map((a) => a.json.leadId)).size).toBe(1);
     const count = await pool.query('SELECT count(*)::int AS n FROM leads WHERE lower(email) = lower($1)', [email]);
     expect(count.rows[0].n).toBe(1);
   });
 
-  it('spends a single-use token once under two concurrent checks, and says when a token expired', async () => {
+  it('names a bad email in a 400 and stores nothing', async () => {
+    const before = await counts();
+    const bad = await visitor().call('POST', '/api/leads', { email: 'not an address', name: 'X' });
+    expect(bad.status).toBe(400);
+    expect(bad.json.fields).toEqual({ email: 'Please enter a valid email address' });
+    const empty = await visitor().call('POST', '/api/leads', { email: '' });
+    expect(empty.status).toBe(400);
+    expect(empty.json.fields).toHaveProperty('email');
+    const after = await counts();
+    // the rejected capture is not an event; only the new flows' rows exist, no lead and no job
+    expect(after.jobs).toBe(before.jobs);
+  });
+});
+
+describe('token links', () => {
+  it('spends a single-use token once under two concurrent checks, binding it to the visitor that got it', async () => {
     const token = randomBytes(16).toString('hex');
-    await pool.query("INSERT INTO lead_tokens (token, email, expires_at) VALUES ($1, 'token@example.com', now() + interval '1 hour')", [token]);
-    const checks = await Promise.all([post('/api/leads/check-token', { token }), post('/api/leads/check-token', { token })]);
-    expect(checks.map((c) => c.json().status).sort()).toEqual(['invalid', 'valid']);
+    const email = unique('token');
+    await pool.query("INSERT INTO lead_tokens (token, email, name, expires_at) VALUES ($1, $2, 'Tess Okafor', now() + interval '1 hour')", [token, email]);
+    const [a, b] = [visitor(), visitor()];
+    const checks = await Promise.all([a.call('POST', '/api/leads/check-token', { token }), b.call('POST', '/api/leads/check-token', { token })]);
+    expect(checks.map((c) => c.json.status).sort()).toEqual(['invalid', 'valid']);
+    const winner = checks[0]!.json.status === 'valid' ? a : b;
+    const valid = checks.find((c) => c.json.status === 'valid')!.json;
+    const flow = await winner.get(valid.flowId);
+    expect(flow.state).toBe('diagnostic');
+    expect(flow.snapshot.context.session).toMatchObject({ email, name: 'Tess Okafor', source: 'token', leadToken: token });
+    const loser = winner === a ? b : a;
+    expect((await loser.call('GET', `/api/flows/${valid.flowId}`)).status).toBe(404);
+
     const expired = randomBytes(16).toString('hex');
     await pool.query("INSERT INTO lead_tokens (token, expires_at) VALUES ($1, now() - interval '1 second')", [expired]);
-    expect((await post('/api/leads/check-token', { token: expired })).json()).toEqual({ status: 'invalid', token: expired, expired: true });
-    expect((await post('/api/leads/check-token', { token: 'x'.repeat(20) })).json()).toMatchObject({ status: 'invalid', expired: false });
+    expect((await visitor().call('POST', '/api/leads/check-token', { token: expired })).json).toEqual({ status: 'invalid', token: expired, expired: true, flowId: null });
   });
 
-  it('initializes from a token: makes its lead and records the website visit with token and source', async () => {
+  it('initializes from a token: makes its lead, records the website visit, and the session is that visitor\'s', async () => {
     const token = randomBytes(16).toString('hex');
     const email = unique('visit');
     await pool.query("INSERT INTO lead_tokens (token, email, name, source, reusable, expires_at) VALUES ($1, $2, 'Sam Ortiz', 'community', true, now() + interval '1 day')", [token, email]);
-    const init = await post('/api/leads/init-from-token', { token });
-    expect(init.statusCode).toBe(200);
-    const { session } = init.json();
+    const browser = visitor();
+    const init = await browser.call('POST', '/api/leads/init-from-token', { token });
+    expect(init.status).toBe(200);
+    const { session, flowId } = init.json;
     expect(session).toMatchObject({ email, name: 'Sam Ortiz', source: 'community', leadToken: token });
+    expect(flowId).toMatch(/^[0-9a-f-]{36}$/);
     const visit = await pool.query('SELECT type, metadata FROM interactions WHERE lead_id = $1', [session.leadId]);
     expect(visit.rows).toEqual([{ type: 'website_visit', metadata: { token, source: 'community' } }]);
-    expect((await app.inject(`/api/leads/${session.leadId}/session`)).json()).toMatchObject({ leadId: session.leadId, source: 'community' });
+    expect((await browser.call('GET', `/api/leads/${session.leadId}/session`)).json).toMatchObject({ leadId: session.leadId, source: 'community' });
+    expect((await visitor().call('GET', `/api/leads/${session.leadId}/session`)).status).toBe(404);
   });
 
   it('lets only local testing mode purge test leads here (admins have their own route)', async () => {
-    await post('/api/leads', { email: unique('purge'), testing: true });
+    await visitor().call('POST', '/api/leads', { email: unique('purge'), testing: true });
     const remote = await app.inject({ method: 'DELETE', url: '/api/leads/test-leads', remoteAddress: '203.0.113.9' });
     expect(remote.statusCode).toBe(403);
     const local = await app.inject({ method: 'DELETE', url: '/api/leads/test-leads' });
@@ -95,87 +174,190 @@ describe('leads', () => {
   });
 });
 
-describe('the workflow proxy and named functions', () => {
+describe('lead-assessment and submitQualificationData', () => {
   it("answers 'Unknown action: {name}' for any other action, and 404 for an unknown function", async () => {
-    const unknown = await post('/api/functions/workflow-proxy', { action: 'delete-everything', data: {} });
-    expect(unknown.statusCode).toBe(400);
-    expect(unknown.json().message).toBe('Unknown action: delete-everything');
-    const missing = await post('/api/functions/no-such-thing', {});
-    expect(missing.statusCode).toBe(404);
+    const unknown = await visitor().call('POST', '/api/functions/workflow-proxy', { action: 'delete-everything', data: {} });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.message).toBe('Unknown action: delete-everything');
+    expect((await visitor().call('POST', '/api/functions/no-such-thing', {})).status).toBe(404);
   });
 
-  it('refuses lead-assessment without a known lead with the spec message, and names bad data fields', async () => {
-    const body = { assessment: steadyAnswers(), survey: SURVEYS.homework };
-    const noLead = await post('/api/functions/workflow-proxy', { action: 'lead-assessment', data: body });
-    expect(noLead.statusCode).toBe(400);
-    expect(noLead.json().message).toBe(NO_LEAD_MESSAGE);
-    const unknownLead = await post('/api/functions/workflow-proxy', { action: 'lead-assessment', data: { ...body, leadId: '00000000-0000-4000-8000-000000000000' } });
-    expect(unknownLead.json().message).toBe(NO_LEAD_MESSAGE);
-    const bad = await post('/api/functions/workflow-proxy', { action: 'lead-assessment', data: { survey: 'no' } });
-    expect(bad.statusCode).toBe(400);
-    expect(Object.keys(bad.json().fields)).toEqual(expect.arrayContaining(['data.assessment', 'data.survey']));
+  it('refuses lead-assessment without a lead id with the spec message, an unknown lead with 404, and names bad data fields', async () => {
+    const noLead = await visitor().call('POST', '/api/functions/workflow-proxy', { action: 'lead-assessment', data: { survey: SURVEYS.homework } });
+    expect(noLead.status).toBe(400);
+    expect(noLead.json.message).toBe(NO_LEAD_MESSAGE);
+    const unknownLead = await visitor().call('POST', '/api/functions/workflow-proxy', { action: 'lead-assessment', data: { survey: SURVEYS.homework, leadId: '00000000-0000-4000-8000-000000000000' } });
+    expect(unknownLead.status).toBe(404);
+    const bad = await visitor().call('POST', '/api/functions/workflow-proxy', { action: 'lead-assessment', data: { survey: 'no' } });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.json.fields)).toEqual(['data.survey']);
   });
 
-  it('queues lead-assessment (202 with the job id), or with ?wait=1 waits for the graded result', async () => {
-    await startWorkers(pool, config, ['grading']);
-    const lead = (await post('/api/leads', { email: unique('proxy') })).json();
-    const data = { leadId: lead.leadId, email: lead.email, name: 'Proxy', assessment: steadyAnswers(), survey: SURVEYS.book_call, source: 'website' };
-    const queued = await post('/api/functions/workflow-proxy', { action: 'lead-assessment', data });
-    expect(queued.statusCode).toBe(202);
-    expect(queued.json().jobId).toMatch(/^[0-9a-f-]{36}$/);
-    const waited = await post('/api/functions/workflow-proxy?wait=1', { action: 'lead-assessment', data });
-    expect(waited.statusCode).toBe(200);
-    expect(waited.json()).toMatchObject({ success: true, tier: 'book_call', qualification: 'book_call', diagnostic: { archetype: expect.any(String) } });
+  it("grades the visitor's own flow once, by its grading job; a stranger with the lead id changes nothing", async () => {
+    await startWorkers(pool, config, ['grading', 'timers']);
+    const owner = visitor();
+    const { leadId, flowId } = await toSurvey(owner);
+
+    const stranger = flowClient(base, { headers: { 'x-forwarded-for': '198.51.100.4' } });
+    const before = await counts();
+    const forged = { leadId, assessment: {}, survey: SURVEYS.book_call, mirrorChat: [] };
+    expect((await stranger.call('POST', '/api/functions/workflow-proxy?wait=1', { action: 'lead-assessment', data: forged })).status).toBe(404);
+    expect((await stranger.call('POST', `/api/leads/${leadId}/qualification`, forged)).status).toBe(404);
+    expect(await counts()).toEqual(before);
+
+    const incomplete = await owner.call('POST', `/api/leads/${leadId}/qualification`, { survey: { q1_investment: 'ready_now' } });
+    expect(incomplete.status).toBe(400);
+    expect(Object.keys(incomplete.json.fields)).toEqual(['survey.q2_time', 'survey.q3_urgency', 'survey.q4_mindset', 'survey.q5_success']);
+
+    const graded = await owner.call('POST', `/api/leads/${leadId}/qualification`, { survey: SURVEYS.book_call, assessment: {}, mirrorChat: [] });
+    expect(graded.status, JSON.stringify(graded.json)).toBe(200);
+    expect(graded.json).toMatchObject({ success: true, flowId, tier: 'book_call', qualification: 'book_call', diagnostic: { archetype: expect.any(String) } });
+    // asking again (by the proxy this time) answers the same result and grades nothing more
+    const again = await owner.call('POST', '/api/functions/workflow-proxy?wait=1', { action: 'lead-assessment', data: { leadId, survey: SURVEYS.nurture } });
+    expect(again.json).toMatchObject({ tier: 'book_call', archetype: graded.json.archetype });
+    const jobs = await pool.query("SELECT count(*)::int AS n FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [flowId]);
+    expect(jobs.rows[0].n).toBe(1);
   });
 });
 
 describe('the workflow proxy send-homework action', () => {
-  it('emails the homework for the lead\'s latest result (recorded in the outbox without SMTP)', async () => {
-    await startWorkers(pool, config, ['grading', 'homework']);
-    const lead = (await post('/api/leads', { email: unique('homework'), name: 'Avery Quinn' })).json();
-    const graded = await post('/api/functions/workflow-proxy?wait=1', {
-      action: 'lead-assessment',
-      data: { leadId: lead.leadId, assessment: steadyAnswers(), survey: SURVEYS.homework },
-    });
-    expect(graded.json().tier).toBe('homework');
-    const missingEmail = await post('/api/functions/workflow-proxy', { action: 'send-homework', data: { leadId: lead.leadId, sendHomework: false, source: 'free_resources' } });
-    expect(missingEmail.statusCode).toBe(400);
-    expect(missingEmail.json().fields).toHaveProperty('data.email');
-    const sent = await post('/api/functions/workflow-proxy?wait=1', {
-      action: 'send-homework',
-      data: { leadId: lead.leadId, email: lead.email, name: 'Avery Quinn', sendHomework: false, source: 'free_resources' },
-    });
-    expect(sent.statusCode, sent.body).toBe(200);
-    expect(sent.json()).toMatchObject({ success: true, status: 'completed' });
-    const email = await pool.query('SELECT kind, status, to_address FROM email_outbox WHERE lead_id = $1', [lead.leadId]);
-    expect(email.rows).toEqual([expect.objectContaining({ kind: 'free_resources', status: 'recorded' })]);
+  it("emails the free resources to the lead's stored address and name, never to an address sent along; a stranger gets 404", async () => {
+    await startWorkers(pool, config, ['grading', 'homework', 'timers']);
+    const email = unique('homework');
+    // the address's owner came first, under her own name
+    const first = visitor();
+    await first.call('POST', '/api/leads', { email, name: 'Avery Quinn' });
+    // someone else types her address and a name of their own, and reaches the homework step
+    const other = visitor();
+    const { leadId, flowId } = await toSurvey(other, email.toLowerCase(), 'Click https://evil.example');
+    const graded = await other.call('POST', `/api/leads/${leadId}/qualification`, { survey: SURVEYS.homework });
+    expect(graded.json.tier).toBe('homework');
+    for (let i = 0; i < 50 && (await other.get(flowId)).state !== 'results'; i++) await new Promise((r) => setTimeout(r, 100));
+    await other.send(flowId, { type: 'CONTINUE' });
+
+    const stranger = flowClient(base, { headers: { 'x-forwarded-for': '192.0.2.44' } });
+    const before = await counts();
+    const relay = { leadId, email: 'victim@example.net', name: 'Anyone', sendHomework: false, source: 'free_resources', diagnosticData: { archetype: 'Forged' } };
+    expect((await stranger.call('POST', '/api/functions/workflow-proxy?wait=1', { action: 'send-homework', data: relay })).status).toBe(404);
+    expect(await counts()).toEqual(before);
+
+    const sent = await other.call('POST', '/api/functions/workflow-proxy?wait=1', { action: 'send-homework', data: relay });
+    expect(sent.status, JSON.stringify(sent.json)).toBe(200);
+    expect(sent.json).toMatchObject({ success: true, status: 'sent', flowId });
+    const outbox = await pool.query('SELECT kind, status, to_address, text_body FROM email_outbox WHERE lead_id = $1', [leadId]);
+    expect(outbox.rows).toHaveLength(1);
+    expect(outbox.rows[0]).toMatchObject({ kind: 'free_resources', status: 'recorded', to_address: email });
+    expect(outbox.rows[0].text_body).toMatch(/^Hi Avery,/);
+    expect(outbox.rows[0].text_body).not.toContain('evil.example');
+    expect(outbox.rows[0].text_body).not.toContain('Forged');
+
+    const paidFirst = await other.call('POST', '/api/functions/workflow-proxy', { action: 'send-homework', data: { ...relay, source: 'paid_homework', sendHomework: true } });
+    expect(paidFirst.status).toBe(409);
   });
 });
 
 describe('the standalone diagnostic helpers', () => {
-  it('starts, records answers checked against the bank, completes with a graded result, and reads it back', async () => {
-    const started = await post('/api/diagnostics', {});
-    expect(started.statusCode).toBe(201);
-    const { diagnosticId, total } = started.json();
+  /** diagnostic-answer's body for a bank item: likert values that vary, a vignette's first option with confidence 4, the ranking as given. */
+  function answerFor(screen: Screen, index: number) {
+    if (screen.type === 'likert') return { answer: { id: screen.id, type: 'likert', value: [4, 2, 5, 3][index % 4], ms: 4000 } };
+    if (screen.type === 'ranking') return { answer: { id: screen.id, type: 'ranking', value: screen.choiceIds, ms: 9000 } };
+    return { answer: { id: screen.id, type: 'vignette', value: screen.choiceIds[0], confidence: 4, ms: 9000 } };
+  }
+
+  it("start, answers checked against the bank and the item on show, the flow's own grading, complete and read back, each by the diagnostic's own visitor only", async () => {
+    const owner = visitor();
+    const started = await owner.call('POST', '/api/diagnostics', {});
+    expect(started.status).toBe(201);
+    const { diagnosticId, flowId, total } = started.json;
     expect(total).toBe(diagnosticScreens.length);
+    // a standalone diagnostic flow of the visitor's own, linked to the diagnostics row
+    expect((await owner.get(flowId)).snapshot.context).toMatchObject({ standalone: true, index: 0 });
+    expect((await pool.query('SELECT flow_id FROM diagnostics WHERE id = $1', [diagnosticId])).rows).toEqual([{ flow_id: flowId }]);
 
-    const wrongItem = await post(`/api/diagnostics/${diagnosticId}/answers`, { answer: { id: 'nope', type: 'likert', value: 3, ms: 4000 } });
-    expect(wrongItem.statusCode).toBe(400);
-    expect(wrongItem.json().message).toContain('answer.id');
-    const wrongValue = await post(`/api/diagnostics/${diagnosticId}/answers`, { answer: { id: 'b1', type: 'likert', value: 9, ms: 4000 } });
-    expect(wrongValue.statusCode).toBe(400);
+    const wrongItem = await owner.call('POST', `/api/diagnostics/${diagnosticId}/answers`, { answer: { id: 'nope', type: 'likert', value: 3, ms: 4000 } });
+    expect(wrongItem.status).toBe(400);
+    expect(wrongItem.json.message).toContain('answer.id');
+    const notOnShow = await owner.call('POST', `/api/diagnostics/${diagnosticId}/answers`, answerFor(diagnosticScreens[1]!, 1));
+    expect(notOnShow.status).toBe(409);
 
-    for (const [index, screen] of diagnosticScreens.slice(0, 8).entries()) {
-      const answered = await post(`/api/diagnostics/${diagnosticId}/answers`, { answer: { id: screen.id, type: 'likert', value: [4, 2, 5, 3][index % 4], ms: 4000 } });
-      expect(answered.statusCode).toBe(200);
+    const stranger = visitor();
+    const first = answerFor(diagnosticScreens[0]!, 0);
+    expect((await stranger.call('POST', `/api/diagnostics/${diagnosticId}/answers`, first)).status).toBe(404);
+    expect((await stranger.call('POST', `/api/diagnostics/${diagnosticId}/complete`, {})).status).toBe(404);
+    expect((await stranger.call('GET', `/api/diagnostics/${diagnosticId}/results`)).status).toBe(404);
+    expect((await stranger.call('GET', `/api/flows/${flowId}`)).status).toBe(404);
+    expect((await owner.get(flowId)).version).toBe(0);
+
+    const answered = [];
+    for (const [index, screen] of diagnosticScreens.entries()) {
+      const response = await owner.call('POST', `/api/diagnostics/${diagnosticId}/answers`, answerFor(screen, index));
+      expect(response.status, JSON.stringify(response.json)).toBe(200);
+      answered.push(response.json);
+      // no 'Timed Questions Ahead' screen in these calls: the first timed item is on show from the answer before it
+      if (screen.type !== 'vignette' && diagnosticScreens[index + 1]?.type === 'vignette') expect((await owner.get(flowId)).state).toBe('vignette.choosing');
+      if (index === 0) {
+        const early = await owner.call('POST', `/api/diagnostics/${diagnosticId}/complete`, {});
+        expect(early.status).toBe(409);
+        expect(early.json.message).toContain('1 of 22 answered');
+      }
     }
-    const done = await post(`/api/diagnostics/${diagnosticId}/complete`, {});
-    expect(done.statusCode).toBe(200);
-    const result = done.json().diagnostic;
+    // the machine's own record: timed by the server (answered back to back, so the claims are not believed)
+    expect(answered[0]).toMatchObject({ itemId: diagnosticScreens[0]!.id, timedOut: false });
+    expect(answered[0].responseTime).toBeLessThan(4000);
+
+    // nothing is graded inside a request: the last answer left the flow grading, with a job for the worker
+    const grading = await owner.get(flowId);
+    expect(grading.state).toBe('grading');
+    expect((await pool.query("SELECT name FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [flowId])).rows).toEqual([{ name: 'diagnostic' }]);
+    const completing = owner.call('POST', `/api/diagnostics/${diagnosticId}/complete`, {});
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await pool.query('SELECT 1 FROM diagnostic_results WHERE diagnostic_id = $1', [diagnosticId])).rowCount).toBe(0);
+
+    // the grading job stores the answers and the result and tells the flow; complete was waiting for it
+    await startWorkers(pool, config, ['grading']);
+    const done = await completing;
+    expect(done.status, JSON.stringify(done.json)).toBe(200);
+    const result = done.json.diagnostic;
+    expect(result.id).toBe(diagnosticId);
     expect(Object.keys(result.scores).sort()).toEqual(['DCR', 'FAD', 'LER', 'OAD', 'TBR', 'VIS']);
-    expect((await app.inject(`/api/diagnostics/${diagnosticId}/results`)).json()).toEqual({ diagnostic: result });
-    const late = await post(`/api/diagnostics/${diagnosticId}/answers`, { answer: { id: 'b1', type: 'likert', value: 3, ms: 4000 } });
-    expect(late.statusCode).toBe(409);
-    expect((await app.inject('/api/diagnostics/00000000-0000-4000-8000-000000000000/results')).statusCode).toBe(404);
+    expect((await owner.get(flowId)).snapshot.context.result).toMatchObject({ archetype: result.archetype });
+    const stored = await pool.query<{ status: string; answers: number; confident: number }>(
+      `SELECT d.status, count(a.*)::int AS answers, count(a.*) FILTER (WHERE a.confidence = 4)::int AS confident
+       FROM diagnostics d JOIN diagnostic_answers a ON a.diagnostic_id = d.id WHERE d.id = $1 GROUP BY d.status`,
+      [diagnosticId],
+    );
+    expect(stored.rows).toEqual([{ status: 'completed', answers: 22, confident: diagnosticScreens.filter((s) => s.type === 'vignette').length }]);
+
+    expect((await owner.call('GET', `/api/diagnostics/${diagnosticId}/results`)).json).toEqual({ diagnostic: result });
+    expect((await owner.call('POST', `/api/diagnostics/${diagnosticId}/complete`, {})).json).toEqual({ diagnosticId, diagnostic: result });
+    expect((await owner.call('POST', `/api/diagnostics/${diagnosticId}/answers`, first)).status).toBe(409);
+    expect((await stranger.call('GET', `/api/diagnostics/${diagnosticId}/results`)).status).toBe(404);
+    expect((await owner.call('GET', '/api/diagnostics/00000000-0000-4000-8000-000000000000/results')).status).toBe(404);
+  });
+
+  it('a vignette asking for confidence needs one, and a ranking must place every item (400 naming the field)', async () => {
+    const owner = visitor();
+    const { diagnosticId } = (await owner.call('POST', '/api/diagnostics', {})).json;
+    const vignette = diagnosticScreens.find((s): s is Extract<Screen, { type: 'vignette' }> => s.type === 'vignette' && s.hasFollowup)!;
+    const ranking = diagnosticScreens.find((s): s is Extract<Screen, { type: 'ranking' }> => s.type === 'ranking')!;
+    const noConfidence = await owner.call('POST', `/api/diagnostics/${diagnosticId}/answers`, { answer: { id: vignette.id, type: 'vignette', value: vignette.choiceIds[0], ms: 9000 } });
+    expect(noConfidence.status).toBe(400);
+    expect(noConfidence.json.message).toContain('answer.confidence');
+    const partial = await owner.call('POST', `/api/diagnostics/${diagnosticId}/answers`, { answer: { id: ranking.id, type: 'ranking', value: ranking.choiceIds.slice(1), ms: 9000 } });
+    expect(partial.status).toBe(400);
+    expect(partial.json.message).toContain('answer.value');
+  });
+
+  it("attaches a new diagnostic only to a lead of the visitor's own flows", async () => {
+    const owner = visitor();
+    const { leadId } = (await owner.call('POST', '/api/leads', { email: unique('diag'), name: 'Owner' })).json;
+    const stranger = visitor();
+    const before = await counts();
+    expect((await stranger.call('POST', '/api/diagnostics', { leadId })).status).toBe(404);
+    expect((await counts()).diagnostics).toBe(before.diagnostics);
+    const own = await owner.call('POST', '/api/diagnostics', { leadId });
+    expect(own.status).toBe(201);
+    const stored = await pool.query('SELECT lead_id FROM diagnostics WHERE id = $1', [own.json.diagnosticId]);
+    expect(stored.rows).toEqual([{ lead_id: leadId }]);
   });
 });

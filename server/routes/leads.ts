@@ -1,30 +1,24 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tokenCheckSchema } from '../../machines/protocol/assessment-flow.js';
-import { emailSchema, knownSessionSchema, type LeadSource } from '../../machines/protocol/common.js';
-import { assessmentResponse, leadAssessmentSchema, queueLeadAssessment, waitForJob } from '../leads/grading-requests.js';
-import { createOrUpdateLead } from '../leads/lead-service.js';
+import { knownSessionSchema } from '../../machines/protocol/common.js';
+import {
+  ADAPTER_WAIT_MS,
+  captureBodySchema,
+  captureLead,
+  captureResponseSchema,
+  leadAssessmentSchema,
+  leadSessionFor,
+  submitAssessment,
+} from '../adapters/assessment.js';
 import { initializeFromToken } from '../leads/token-session.js';
-import { checkToken } from '../leads/tokens.js';
 import { HttpError } from '../http-error.js';
+import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
+import { startVisitorFlow } from '../visitors/start-flow.js';
 
 const tokenBody = z.object({ token: z.string().min(1).max(200) });
-const leadBody = z.object({
-  email: emailSchema,
-  name: z.string().trim().max(200).optional(),
-  source: z.string().trim().regex(/^[a-z0-9_-]{1,40}$/, 'expected lowercase letters, digits, _ or -').optional(),
-  testing: z.boolean().default(false),
-});
-const leadResponse = z.object({
-  leadId: z.uuid(),
-  email: z.string(),
-  name: z.string(),
-  source: z.string(),
-  tags: z.array(z.string()),
-  created: z.boolean(),
-});
 const leadParams = z.object({ id: z.uuid() });
 
 /**
@@ -36,8 +30,21 @@ function isLocalTesting(request: FastifyRequest, production: boolean): boolean {
 }
 
 /**
- * The lead service of spec section 7 as REST: initializeFromToken, check-token, getSession,
- * createOrUpdateLead, submitQualificationData and the test-lead purge. verifyPayment lives with
+ * initializeFromToken / check-token: the token is the credential. A valid one (spent, when it is
+ * single-use) binds its lead to this visitor by starting their assessment flow with it, so the
+ * spent link is not lost; the answer says which flow.
+ */
+async function redeemToken(deps: RouteDeps, request: FastifyRequest, reply: FastifyReply, token: string) {
+  const initialized = await initializeFromToken(deps.pool, token);
+  if (initialized.check.status !== 'valid') return { ...initialized, flowId: null };
+  const flow = await startVisitorFlow(deps, request, reply, { machine: 'assessmentFlow', mode: 'assessment', token, testing: false, knownSession: null }, initialized.check);
+  return { ...initialized, flowId: flow.flowId };
+}
+
+/**
+ * The lead service of spec section 7 as REST adapters (server/adapters/assessment.ts):
+ * initializeFromToken, check-token, getSession, createOrUpdateLead, submitQualificationData and
+ * the test-lead purge. Each acts only through the caller's own flows. verifyPayment lives with
  * payments, add-lead-note with the admin API.
  */
 export async function leadRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -46,60 +53,69 @@ export async function leadRoutes(app: FastifyInstance, deps: RouteDeps): Promise
 
   api.post(
     '/api/leads/check-token',
-    { schema: { summary: 'check-token: valid, invalid or expired; a single-use token is spent', tags, body: tokenBody, response: { 200: tokenCheckSchema } } },
-    async (request) => checkToken(deps.pool, request.body.token),
+    {
+      config: { rateLimit: rateLimits.tokens },
+      schema: {
+        summary: "check-token: valid, invalid or expired; a valid token (spent when single-use) starts this visitor's assessment with it",
+        tags,
+        body: tokenBody,
+        response: { 200: z.intersection(tokenCheckSchema, z.object({ flowId: z.uuid().nullable() })) },
+      },
+    },
+    async (request, reply) => {
+      const redeemed = await redeemToken(deps, request, reply, request.body.token);
+      return { ...redeemed.check, flowId: redeemed.flowId };
+    },
   );
 
   api.post(
     '/api/leads/init-from-token',
     {
+      config: { rateLimit: rateLimits.tokens },
       schema: {
-        summary: 'initializeFromToken: check the token, find or create its lead, record the website visit',
+        summary: "initializeFromToken: check the token, find or create its lead, record the website visit, start this visitor's assessment",
         tags,
         body: tokenBody,
-        response: { 200: z.object({ check: tokenCheckSchema, session: knownSessionSchema.nullable() }) },
+        response: { 200: z.object({ check: tokenCheckSchema, session: knownSessionSchema.nullable(), flowId: z.uuid().nullable() }) },
       },
     },
-    async (request) => initializeFromToken(deps.pool, request.body.token),
+    async (request, reply) => redeemToken(deps, request, reply, request.body.token),
   );
 
   api.post(
     '/api/leads',
-    { schema: { summary: 'createOrUpdateLead: an address already known (any case) returns its lead, except in testing mode', tags, body: leadBody, response: { 200: leadResponse, 201: leadResponse } } },
-    async (request, reply) => {
-      const { testing, ...lead } = request.body;
-      const saved = await createOrUpdateLead(deps.pool, { ...lead, testingMode: testing });
-      return reply.status(saved.created ? 201 : 200).send(saved);
+    {
+      config: { rateLimit: rateLimits.leads },
+      schema: {
+        summary: "createOrUpdateLead: the capture step of this visitor's assessment; a known address (any case) reuses its lead, except in testing mode",
+        tags,
+        body: captureBodySchema,
+        response: { 200: captureResponseSchema },
+      },
     },
+    async (request, reply) => captureLead(deps, request, reply, request.body),
   );
 
   api.get(
     '/api/leads/:id/session',
-    { schema: { summary: 'getSession: the short lead session of a lead id', tags, params: leadParams, response: { 200: knownSessionSchema } } },
-    async (request) => {
-      const found = await deps.pool.query<{ email: string; name: string; source: string }>('SELECT email, name, source FROM leads WHERE lead_id = $1', [request.params.id]);
-      const lead = found.rows[0];
-      if (!lead) throw new HttpError(404, 'No lead with that id.');
-      const source: LeadSource = lead.source === 'community' || lead.source === 'token' ? lead.source : 'direct';
-      return { leadId: request.params.id, email: lead.email, name: lead.name, source, leadToken: null };
-    },
+    { schema: { summary: "getSession: the lead session of this visitor's own assessment bound to that lead", tags, params: leadParams, response: { 200: knownSessionSchema } } },
+    async (request) => leadSessionFor(deps, request.visitorId, request.params.id),
   );
 
   api.post(
     '/api/leads/:id/qualification',
     {
+      config: { rateLimit: rateLimits.flowEvents },
       schema: {
-        summary: 'submitQualificationData: grade diagnostic answers, survey and Mirror chat for a lead (waits up to 30 s)',
+        summary: "submitQualificationData: the survey of this visitor's own assessment, graded by its grading job (waits up to 30 s)",
         tags,
         params: leadParams,
         body: leadAssessmentSchema.pick({ assessment: true, survey: true, mirrorChat: true }),
       },
     },
     async (request, reply) => {
-      const jobId = await queueLeadAssessment(deps.pool, { ...request.body, leadId: request.params.id });
-      const outcome = await waitForJob(deps.pool, jobId, 30_000);
-      const result = outcome.status === 'completed' ? await assessmentResponse(deps.pool, jobId) : null;
-      return result ? reply.send({ jobId, ...result }) : reply.status(202).send({ jobId, status: outcome.status });
+      const { flow, answer } = await submitAssessment(deps, request.visitorId, request.params.id, request.body.survey, ADAPTER_WAIT_MS);
+      return answer ? reply.send(answer) : reply.status(202).send({ flowId: flow.flowId, status: 'grading' });
     },
   );
 

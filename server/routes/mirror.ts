@@ -6,6 +6,7 @@ import { MIRROR_TURN_LIMIT, mirrorReplyResponseSchema, type MirrorReplyResponse 
 import { failureOf, mirrorReplierFor } from '../mirror/engine.js';
 import { storeExchange } from '../mirror/store.js';
 import { rateLimits } from '../plugins/security.js';
+import { notFound } from '../visitors/owned.js';
 import type { RouteDeps } from './deps.js';
 
 const turnSchema = z.object({
@@ -28,10 +29,18 @@ const bodySchema = z
   })
   .refine((body) => !body.save || body.sessionId, { path: ['sessionId'], message: 'is required when save is true' });
 
+/** True when the session is new, or this visitor's own session outside any flow. */
+async function mayRecordSession(deps: RouteDeps, sessionId: string, visitorId: string | null): Promise<boolean> {
+  const found = await deps.pool.query<{ visitor_id: string | null; flow_id: string | null }>('SELECT visitor_id, flow_id FROM mirror_sessions WHERE id = $1', [sessionId]);
+  const session = found.rows[0];
+  return !session || (session.flow_id === null && session.visitor_id !== null && session.visitor_id === visitorId);
+}
+
 /**
  * POST /api/functions/mirror-llm-response: the Mirror's reply to a conversation outside a flow.
  * A failed reply still answers 200, with the spec's fallback line. With a sessionId the session
- * is recorded; with save as well, the exchange's messages too.
+ * is recorded as this visitor's (the visitor cookie is issued if need be); with save as well, the
+ * exchange's messages too. Another visitor's session id is not found (404), and nothing is stored.
  */
 export async function mirrorRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const replier = mirrorReplierFor(deps.config);
@@ -47,8 +56,11 @@ export async function mirrorRoutes(app: FastifyInstance, deps: RouteDeps): Promi
         response: { 200: mirrorReplyResponseSchema },
       },
     },
-    async (request) => {
+    async (request, httpReply) => {
       const { conversationHistory, turn, sessionId, save } = request.body;
+      // a session id someone else's browser made is theirs: refused before anything is stored
+      if (sessionId && !(await mayRecordSession(deps, sessionId, request.visitorId))) throw notFound('Mirror session');
+      const visitorId = sessionId ? await deps.visitors.ensure(request, httpReply) : null;
       let reply: MirrorReplyResponse;
       try {
         reply = await replier(conversationHistory, turn);
@@ -63,6 +75,7 @@ export async function mirrorRoutes(app: FastifyInstance, deps: RouteDeps): Promi
             sessionId,
             flowId: null,
             leadId: null,
+            visitorId,
             turn,
             isComplete: reply.isComplete,
             save,

@@ -5,6 +5,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../../test/fake-stripe.js';
 import { seedResultsFlow } from '../../test/flows.js';
+import { injectAs, seedVisitor } from '../../test/visitor.js';
 import { isolatedConfig, testConfig } from '../../test/helpers.js';
 import { startWorkers, until } from '../../test/worker-harness.js';
 import { buildApp } from '../app.js';
@@ -25,8 +26,12 @@ let redis: ReturnType<typeof createRedis>;
 let stripeApp: FastifyInstance;
 /** Test-payment mode: no Stripe key, no webhook secret. */
 let testApp: FastifyInstance;
+let stripeConfig: Config;
 let testModeConfig: Config;
 let dropDatabase: () => Promise<void>;
+// the visitor whose flows these are; both apps know their cookie (one database, one key)
+let owner: { visitorId: string; cookie: string };
+const asOwner = (app: FastifyInstance) => injectAs(app, { visitorCookie: owner.cookie });
 
 beforeAll(async () => {
   fake = await startFakeStripe();
@@ -37,13 +42,14 @@ beforeAll(async () => {
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     STRIPE_API_URL: fake.url,
   });
-  const stripeConfig = own.config;
+  stripeConfig = own.config;
   dropDatabase = own.drop;
   testModeConfig = testConfig({ DATABASE_URL: stripeConfig.DATABASE_URL!, QUEUE_PREFIX: stripeConfig.QUEUE_PREFIX, PUBLIC_URL });
   pool = createPool(stripeConfig.DATABASE_URL!, 8);
   redis = createRedis(stripeConfig.REDIS_URL!, 'producer');
   stripeApp = await buildApp({ config: stripeConfig, pool, redis, logger: false });
   testApp = await buildApp({ config: testModeConfig, pool, redis, logger: false });
+  owner = await seedVisitor(pool);
 });
 
 afterAll(async () => {
@@ -58,31 +64,53 @@ afterAll(async () => {
 const email = (label: string) => `${label}-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
 
 async function sendFlowEvent(flowId: string, event: { type: string }) {
-  const response = await stripeApp.inject({ method: 'POST', url: `/api/flows/${flowId}/events`, payload: { event } });
+  const response = await asOwner(stripeApp)({ method: 'POST', url: `/api/flows/${flowId}/events`, payload: { event } });
   expect(response.statusCode, response.body).toBe(200);
   return response.json();
 }
 
-/** A lead's flow standing at `payment`: the deposit (book_call) or paid homework (homework). */
-async function flowAtPayment(tier: 'book_call' | 'homework', label: string) {
-  const seeded = await seedResultsFlow(pool, tier, email(label));
+/** The worker side in Stripe mode (the payments queue), for this test only. */
+const stripeWorkers = () => startWorkers(pool, stripeConfig, ['payments']);
+/** The worker side in test-payment mode (payments, and the timers that confirm a test payment), for this test only. */
+const testModeWorkers = () => startWorkers(pool, testModeConfig, ['payments', 'timers']);
+
+/** A lead's flow standing at its next step: yes_flow (book_call) or maybe_flow (homework). */
+async function flowAtNextStep(tier: 'book_call' | 'homework', label: string) {
+  const seeded = await seedResultsFlow(pool, tier, email(label), owner);
   await sendFlowEvent(seeded.flowId, { type: 'CONTINUE' });
+  return seeded;
+}
+
+/** A lead's flow the visitor moved to `payment` themselves: the deposit (book_call) or paid homework (homework). */
+async function flowAtPayment(tier: 'book_call' | 'homework', label: string) {
+  const seeded = await flowAtNextStep(tier, label);
   const flow = await sendFlowEvent(seeded.flowId, { type: tier === 'book_call' ? 'PAY_DEPOSIT' : 'PAY_FOR_HOMEWORK' });
   expect(flow.state).toBe('payment');
   return seeded;
 }
 
-function createPayment(app: FastifyInstance, payload: Record<string, unknown>) {
-  return app.inject({ method: 'POST', url: '/api/functions/create-payment', payload });
+function createPayment(app: FastifyInstance, payload: Record<string, unknown>, as = asOwner(app)) {
+  return as({ method: 'POST', url: '/api/functions/create-payment', payload });
 }
 
 async function flowState(flowId: string) {
-  const found = await pool.query<{ state: string; context: Record<string, any> }>(
-    "SELECT state, snapshot->'context' AS context FROM flows WHERE id = $1",
+  const found = await pool.query<{ state: string; version: number; context: Record<string, any> }>(
+    "SELECT state, version, snapshot->'context' AS context FROM flows WHERE id = $1",
     [flowId],
   );
   return found.rows[0]!;
 }
+
+async function paymentJobs(flowId: string) {
+  const found = await pool.query<{ id: string; status: string; last_error: string | null }>(
+    "SELECT id, status, last_error FROM jobs WHERE flow_id = $1 AND queue = 'payments' ORDER BY created_at",
+    [flowId],
+  );
+  return found.rows;
+}
+
+/** Checkout sessions the fake opened for a flow. */
+const sessionsOf = (flowId: string) => [...fake.sessions.values()].filter((s) => (s.metadata as Record<string, string>).flowId === flowId);
 
 async function trackedPayments(flowId: string) {
   const found = await pool.query('SELECT * FROM payment_tracking WHERE flow_id = $1 ORDER BY created_at', [flowId]);
@@ -122,12 +150,13 @@ function sendWebhook(app: FastifyInstance, event: object, secret = WEBHOOK_SECRE
   });
 }
 
-/** Starts a Stripe checkout for a flow at `payment`; returns the session the fake answered with. */
-async function startCheckout(flowId: string) {
-  const response = await createPayment(stripeApp, { source: 'refundable_deposit', flowId });
-  expect(response.statusCode, response.body).toBe(200);
-  const sessionId = new URL(response.json().url).pathname.split('/').pop()!;
-  return fake.sessions.get(sessionId)!;
+/** A Stripe checkout started by the visitor's deposit choice; returns the session the fake answered with. */
+async function checkoutFor(tier: 'book_call' | 'homework', label: string) {
+  await stripeWorkers();
+  const seeded = await flowAtPayment(tier, label);
+  await until(async () => (await flowState(seeded.flowId)).context.checkoutUrl !== null);
+  const sessionId = new URL((await flowState(seeded.flowId)).context.checkoutUrl).pathname.split('/').pop()!;
+  return { ...seeded, session: fake.sessions.get(sessionId)! };
 }
 
 /** The session as checkout.session.completed carries it once the visitor has paid. */
@@ -143,13 +172,13 @@ async function adminHeaders() {
   return { cookie: `${SESSION_COOKIE}=${token}`, 'x-csrf-token': csrfTokenFor(token) };
 }
 
-describe('create-payment in Stripe mode', () => {
-  it('opens a Checkout for the $250 refundable deposit and tracks it as pending; a double click reuses the session', async () => {
-    const { flowId, leadId, email: leadEmail } = await flowAtPayment('book_call', 'checkout');
+describe('startPayment in Stripe mode: the payments job', () => {
+  it("opens a Checkout for the $250 refundable deposit keyed by its job row, tracks it as pending and gives the flow its url", async () => {
+    await stripeWorkers();
     const before = fake.requests.length;
+    const { flowId, leadId, email: leadEmail } = await flowAtPayment('book_call', 'checkout');
+    await until(async () => (await flowState(flowId)).context.checkoutUrl !== null);
 
-    const response = await createPayment(stripeApp, { flowId });
-    expect(response.statusCode, response.body).toBe(200);
     const sent = fake.requests.slice(before);
     expect(sent).toHaveLength(1);
     const { path, form, idempotencyKey } = sent[0]!;
@@ -166,14 +195,19 @@ describe('create-payment in Stripe mode', () => {
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ quantity: '1', price_data: { currency: 'usd', unit_amount: '25000' } });
     expect(items[0]!.price_data.product_data.name).toMatch(/100% refundable/i);
-    expect(idempotencyKey).toBeTruthy();
+    const [job] = await paymentJobs(flowId);
+    expect(idempotencyKey).toBe(`checkout-${job!.id}`);
+    await until(async () => (await paymentJobs(flowId))[0]!.status === 'completed');
 
-    const session = [...fake.sessions.values()].find((s) => (s.metadata as Record<string, string>).flowId === flowId)!;
-    expect(session.amount_total).toBe(25000);
-    expect(response.json()).toEqual({ mode: 'stripe', url: session.url });
+    const [session] = sessionsOf(flowId);
+    expect(session!.amount_total).toBe(25000);
+    const flow = await flowState(flowId);
+    expect(flow).toMatchObject({ state: 'payment', context: { checkoutUrl: session!.url } });
+    const opened = await pool.query("SELECT origin, payload FROM flow_events WHERE flow_id = $1 AND type = 'CHECKOUT_OPENED'", [flowId]);
+    expect(opened.rows).toEqual([{ origin: 'worker', payload: { url: session!.url } }]);
     expect(await trackedPayments(flowId)).toEqual([
       expect.objectContaining({
-        checkout_session_id: session.id,
+        checkout_session_id: session!.id,
         payment_intent_id: null,
         status: 'pending',
         lead_id: leadId,
@@ -185,46 +219,111 @@ describe('create-payment in Stripe mode', () => {
       }),
     ]);
 
-    const again = await createPayment(stripeApp, { flowId });
-    expect(again.json()).toEqual(response.json());
-    expect(fake.requests.at(-1)!.idempotencyKey).toBe(idempotencyKey);
+    // create-payment on a flow already at payment takes the attempt under way: no second session
+    const response = await createPayment(stripeApp, { source: 'refundable_deposit', flowId });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({ mode: 'stripe', url: session!.url });
+    expect(fake.requests.length).toBe(before + 1);
     expect(await trackedPayments(flowId)).toHaveLength(1);
   });
 
-  it('answers 409 for a flow not at payment, 404 for an unknown flow and 400 naming bad fields', async () => {
-    const { flowId } = await seedResultsFlow(pool, 'book_call', email('not-paying'));
+  it("a Stripe refusal becomes PAYMENT_FAILED start_failed: the flow is back at its next step with the spec's notice, nothing tracked", async () => {
+    await stripeWorkers();
+    fake.failNext('/v1/checkout/sessions', { status: 400, type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****fake' });
+    const { flowId } = await flowAtPayment('book_call', 'stripe-down');
+    await until(async () => (await flowState(flowId)).state === 'yes_flow');
+    expect((await flowState(flowId)).context.notice).toEqual({ title: 'Payment Failed', description: START_FAILED });
+    expect(await trackedPayments(flowId)).toEqual([]);
+    // refused for good: one attempt, and what Stripe said is kept for the coach
+    const [job] = await paymentJobs(flowId);
+    expect(job).toMatchObject({ status: 'failed', last_error: expect.stringContaining('StripeInvalidRequestError') });
+    expect(await countEvents(flowId, 'PAYMENT_FAILED')).toBe(1);
+  });
+
+  it('an attempt the visitor left before its job ran opens nothing; the new attempt opens one checkout', async () => {
+    const { flowId } = await flowAtPayment('book_call', 'changed-mind');
+    await sendFlowEvent(flowId, { type: 'PAYMENT_CANCELED' });
+    await sendFlowEvent(flowId, { type: 'PAY_DEPOSIT' });
+    const before = fake.requests.length;
+    await stripeWorkers();
+    await until(async () => (await paymentJobs(flowId)).every((job) => job.status === 'completed'));
+    await until(async () => (await flowState(flowId)).context.checkoutUrl !== null);
+    expect(fake.requests.length - before).toBe(1);
+    const [session] = sessionsOf(flowId);
+    const [stale, current] = await paymentJobs(flowId);
+    expect(fake.requests.at(-1)!.idempotencyKey).toBe(`checkout-${current!.id}`);
+    expect(stale!.id).not.toBe(current!.id);
+    expect(await trackedPayments(flowId)).toEqual([expect.objectContaining({ checkout_session_id: session!.id, status: 'pending' })]);
+    expect(await countEvents(flowId, 'CHECKOUT_OPENED')).toBe(1);
+  });
+});
+
+describe('create-payment (the adapter)', () => {
+  it('on the visitor\'s flow at yes_flow: applies PAY_DEPOSIT and answers the checkout url once the job has it; a double click gets the same checkout', async () => {
+    await stripeWorkers();
+    const { flowId } = await flowAtNextStep('book_call', 'adapter');
+    const before = fake.requests.length;
+    const [first, second] = await Promise.all([
+      createPayment(stripeApp, { source: 'refundable_deposit', flowId }),
+      createPayment(stripeApp, { source: 'refundable_deposit', flowId }),
+    ]);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(second.statusCode, second.body).toBe(200);
+    const [session] = sessionsOf(flowId);
+    expect(first.json()).toEqual({ mode: 'stripe', url: session!.url });
+    expect(second.json()).toEqual(first.json());
+    expect(fake.requests.length - before).toBe(1);
+    expect(await countEvents(flowId, 'PAY_DEPOSIT')).toBe(1);
+    expect(await paymentJobs(flowId)).toHaveLength(1);
+    expect(await trackedPayments(flowId)).toHaveLength(1);
+  });
+
+  it('answers 502 with the spec message when Stripe refuses', async () => {
+    await stripeWorkers();
+    const { flowId } = await flowAtNextStep('homework', 'adapter-refused');
+    fake.failNext('/v1/checkout/sessions', { status: 400, type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****fake' });
+    const response = await createPayment(stripeApp, { flowId });
+    expect(response.statusCode).toBe(502);
+    expect(response.json()).toEqual({ statusCode: 502, error: 'Bad Gateway', message: START_FAILED });
+    expect(response.body).not.toContain('sk_test');
+    expect((await flowState(flowId)).state).toBe('maybe_flow');
+    expect(await trackedPayments(flowId)).toEqual([]);
+  });
+
+  it('answers 409 for a flow not at a deposit step, 400 naming bad fields, and stores nothing', async () => {
+    const { flowId } = await seedResultsFlow(pool, 'book_call', email('not-paying'), owner);
     const before = fake.requests.length;
     const refused = await createPayment(stripeApp, { flowId });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toMatchObject({ statusCode: 409, error: 'Conflict' });
-    expect(refused.json().message).toContain('not waiting for a payment (it is at results)');
+    expect(refused.json()).toMatchObject({ statusCode: 409, error: 'Conflict', message: 'This assessment cannot take a deposit now (it is at results).' });
     expect(fake.requests.length).toBe(before);
-    expect(await trackedPayments(flowId)).toEqual([]);
-
-    const missing = await createPayment(stripeApp, { flowId: '00000000-0000-4000-8000-000000000000' });
-    expect(missing.statusCode).toBe(404);
+    expect(await paymentJobs(flowId)).toEqual([]);
+    expect((await flowState(flowId)).state).toBe('results');
 
     const bad = await createPayment(stripeApp, { source: 'full_program', flowId: 'nope' });
     expect(bad.statusCode).toBe(400);
     expect(Object.keys(bad.json().fields).sort()).toEqual(['flowId', 'source']);
   });
 
-  it('answers 502 with the spec message when Stripe refuses, and tracks nothing', async () => {
-    const { flowId } = await flowAtPayment('book_call', 'stripe-down');
-    fake.failNext('/v1/checkout/sessions', { status: 400, type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****fake' });
-    const response = await createPayment(stripeApp, { flowId });
-    expect(response.statusCode).toBe(502);
-    expect(response.json()).toEqual({ statusCode: 502, error: 'Bad Gateway', message: START_FAILED });
-    expect(response.body).not.toContain('sk_test');
+  it("answers a stranger 404 for someone else's flow, the same as for a missing one, and stores nothing", async () => {
+    const { flowId } = await flowAtNextStep('book_call', 'victim');
+    const stranger = injectAs(stripeApp, { remoteAddress: '203.0.113.9' });
+    const before = await flowState(flowId);
+    const refused = await createPayment(stripeApp, { source: 'refundable_deposit', flowId }, stranger);
+    expect(refused.statusCode).toBe(404);
+    const missing = await createPayment(stripeApp, { flowId: '00000000-0000-4000-8000-000000000000' }, stranger);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message.replace(/[0-9a-f-]{36}/, 'ID')).toBe(refused.json().message.replace(/[0-9a-f-]{36}/, 'ID'));
+    expect(await flowState(flowId)).toEqual(before);
+    expect(await paymentJobs(flowId)).toEqual([]);
     expect(await trackedPayments(flowId)).toEqual([]);
-    expect((await flowState(flowId)).state).toBe('payment');
   });
 });
 
 describe('the Stripe webhook', () => {
   it('a paid checkout moves the flow to payment_success and stores the payment as succeeded, once however often it is sent', async () => {
-    const { flowId } = await flowAtPayment('book_call', 'paid');
-    const session = paidSession(await startCheckout(flowId));
+    const { flowId, session: opened } = await checkoutFor('book_call', 'paid');
+    const session = paidSession(opened);
     const event = stripeEvent('checkout.session.completed', session);
 
     const first = await sendWebhook(stripeApp, event);
@@ -244,22 +343,22 @@ describe('the Stripe webhook', () => {
     const receipts = await pool.query("SELECT type FROM webhook_receipts WHERE provider = 'stripe' AND event_id = $1", [event.id]);
     expect(receipts.rows).toEqual([{ type: 'checkout.session.completed' }]);
 
-    const verified = await stripeApp.inject(`/api/payments/verify?sessionId=${session.id}`);
+    const verified = await asOwner(stripeApp)(`/api/payments/verify?sessionId=${session.id}`);
     expect(verified.json()).toEqual({ success: true, status: 'succeeded', purpose: 'deposit', amountCents: 25000, testMode: false });
-    const byIntent = await stripeApp.inject(`/api/payments/verify?paymentIntentId=${session.payment_intent}`);
+    const byIntent = await asOwner(stripeApp)(`/api/payments/verify?paymentIntentId=${session.payment_intent}`);
     expect(byIntent.json()).toEqual(verified.json());
   });
 
   it('refuses a bad or missing signature with 400 and stores nothing', async () => {
-    const { flowId } = await flowAtPayment('book_call', 'forged');
-    const session = paidSession(await startCheckout(flowId));
+    const { flowId, session: opened } = await checkoutFor('book_call', 'forged');
+    const session = paidSession(opened);
     const event = stripeEvent('checkout.session.completed', session);
 
     const forged = await sendWebhook(stripeApp, event, `whsec_${randomBytes(16).toString('hex')}`);
     expect(forged.statusCode).toBe(400);
     expect(forged.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
     expect(forged.json().message).toContain('Invalid Stripe-Signature');
-    const unsigned = await stripeApp.inject({
+    const unsigned = await asOwner(stripeApp)({
       method: 'POST',
       url: '/api/stripe/webhook',
       headers: { 'content-type': 'application/json' },
@@ -269,7 +368,7 @@ describe('the Stripe webhook', () => {
     expect(unsigned.json().message).toBe('Missing Stripe-Signature header.');
     // a body changed after signing no longer matches
     const signature = Stripe.webhooks.generateTestHeaderString({ payload: JSON.stringify(event), secret: WEBHOOK_SECRET });
-    const tampered = await stripeApp.inject({
+    const tampered = await asOwner(stripeApp)({
       method: 'POST',
       url: '/api/stripe/webhook',
       headers: { 'content-type': 'application/json', 'stripe-signature': signature },
@@ -288,8 +387,8 @@ describe('the Stripe webhook', () => {
   });
 
   it('on the paid-homework path the confirmation moves the flow to homework_processing, which emits the homework job', async () => {
-    const { flowId, leadId } = await flowAtPayment('homework', 'homework');
-    const session = paidSession(await startCheckout(flowId));
+    const { flowId, leadId, session: opened } = await checkoutFor('homework', 'homework');
+    const session = paidSession(opened);
     expect(session.metadata).toEqual({ leadId, flowId, purpose: 'paid_homework' });
 
     const response = await sendWebhook(stripeApp, stripeEvent('checkout.session.completed', session));
@@ -305,8 +404,7 @@ describe('the Stripe webhook', () => {
   });
 
   it('an expired checkout is canceled and returns the waiting flow to yes_flow with the spec notice', async () => {
-    const { flowId } = await flowAtPayment('book_call', 'expired');
-    const session = await startCheckout(flowId);
+    const { flowId, session } = await checkoutFor('book_call', 'expired');
     const response = await sendWebhook(stripeApp, stripeEvent('checkout.session.expired', { ...session, status: 'expired' }));
     expect(response.statusCode, response.body).toBe(200);
     const flow = await flowState(flowId);
@@ -316,8 +414,7 @@ describe('the Stripe webhook', () => {
   });
 
   it('a failed delayed payment fails the flow as verification_failed', async () => {
-    const { flowId } = await flowAtPayment('book_call', 'async-failed');
-    const session = await startCheckout(flowId);
+    const { flowId, session } = await checkoutFor('book_call', 'async-failed');
     const response = await sendWebhook(stripeApp, stripeEvent('checkout.session.async_payment_failed', { ...session, status: 'complete' }));
     expect(response.statusCode, response.body).toBe(200);
     const flow = await flowState(flowId);
@@ -327,8 +424,8 @@ describe('the Stripe webhook', () => {
   });
 
   it('a refund made at Stripe (charge.refunded) marks the payment refunded; unknown event types are received and ignored', async () => {
-    const { flowId } = await flowAtPayment('book_call', 'dashboard-refund');
-    const session = paidSession(await startCheckout(flowId));
+    const { flowId, session: opened } = await checkoutFor('book_call', 'dashboard-refund');
+    const session = paidSession(opened);
     await sendWebhook(stripeApp, stripeEvent('checkout.session.completed', session));
     const charge = {
       id: `ch_${randomBytes(12).toString('hex')}`,
@@ -354,36 +451,47 @@ describe('the Stripe webhook', () => {
 });
 
 describe('test-payment mode', () => {
-  it('records a succeeded test payment and confirms the flow about 1 s later', async () => {
-    await startWorkers(pool, testModeConfig, ['timers']);
-    const { flowId, leadId } = await flowAtPayment('book_call', 'test-pay');
+  it('the deposit choice alone records a succeeded test payment and confirms the flow about 1 s later', async () => {
+    await testModeWorkers();
     const started = Date.now();
-    const response = await createPayment(testApp, { flowId });
-    expect(response.statusCode, response.body).toBe(200);
-    const { mode, paymentIntentId } = response.json();
-    expect(mode).toBe('test');
-    expect(paymentIntentId).toMatch(/^pi_test_/);
-    expect(await trackedPayments(flowId)).toEqual([
-      expect.objectContaining({ payment_intent_id: paymentIntentId, status: 'succeeded', test_mode: true, lead_id: leadId, purpose: 'deposit', amount_cents: 25000 }),
-    ]);
+    const { flowId, leadId } = await flowAtPayment('book_call', 'test-pay');
+    await until(async () => (await trackedPayments(flowId)).length === 1);
+    const [payment] = await trackedPayments(flowId);
+    expect(payment).toMatchObject({ payment_intent_id: expect.stringMatching(/^pi_test_/), status: 'succeeded', test_mode: true, lead_id: leadId, purpose: 'deposit', amount_cents: 25000 });
     expect((await flowState(flowId)).state).toBe('payment');
 
     await until(async () => (await flowState(flowId)).state === 'payment_success.confirmed', 10_000);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-    expect((await flowState(flowId)).context.session.paymentIntentId).toBe(paymentIntentId);
+    expect((await flowState(flowId)).context.session.paymentIntentId).toBe(payment.payment_intent_id);
+    expect(sessionsOf(flowId)).toEqual([]);
 
-    const verified = await testApp.inject(`/api/payments/verify?paymentIntentId=${paymentIntentId}`);
+    const verified = await asOwner(testApp)(`/api/payments/verify?paymentIntentId=${payment.payment_intent_id}`);
     expect(verified.statusCode).toBe(200);
     expect(verified.json()).toEqual({ success: true, status: 'succeeded', purpose: 'deposit', amountCents: 25000, testMode: true });
+  });
+
+  it("create-payment answers the spec's test shape once confirmed; a double click gets the same payment", async () => {
+    await testModeWorkers();
+    const { flowId } = await flowAtNextStep('homework', 'test-adapter');
+    const [first, second] = await Promise.all([createPayment(testApp, { flowId }), createPayment(testApp, { flowId })]);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(second.statusCode, second.body).toBe(200);
+    const [payment] = await trackedPayments(flowId);
+    expect(first.json()).toEqual({ mode: 'test', paymentIntentId: payment.payment_intent_id });
+    expect(second.json()).toEqual(first.json());
+    expect(await trackedPayments(flowId)).toHaveLength(1);
+    expect(await countEvents(flowId, 'PAY_FOR_HOMEWORK')).toBe(1);
+    // paid homework: the confirmation sends the homework
+    expect((await flowState(flowId)).state).toBe('homework_processing.sending');
   });
 });
 
 describe('verifyPayment', () => {
   it('answers 400 without an id and 404 for an unknown one', async () => {
-    const neither = await stripeApp.inject('/api/payments/verify');
+    const neither = await asOwner(stripeApp)('/api/payments/verify');
     expect(neither.statusCode).toBe(400);
     expect(neither.json().fields).toHaveProperty('paymentIntentId');
-    const unknown = await stripeApp.inject('/api/payments/verify?paymentIntentId=pi_unknown');
+    const unknown = await asOwner(stripeApp)('/api/payments/verify?paymentIntentId=pi_unknown');
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().message).toBe('No payment with that id.');
   });
@@ -391,39 +499,40 @@ describe('verifyPayment', () => {
 
 describe('refunds (admin)', () => {
   it('refunds a test payment once: 401 without a session, 403 without the CSRF header, then 200, then 409', async () => {
-    const { flowId } = await flowAtPayment('book_call', 'refund-test');
-    await createPayment(testApp, { flowId });
+    await testModeWorkers();
+    const { flowId } = await flowAtNextStep('book_call', 'refund-test');
+    expect((await createPayment(testApp, { flowId })).statusCode).toBe(200);
     const [payment] = await trackedPayments(flowId);
     const url = `/api/admin/payments/${payment.id}/refund`;
     const headers = await adminHeaders();
 
-    expect((await testApp.inject({ method: 'POST', url })).statusCode).toBe(401);
-    const noCsrf = await testApp.inject({ method: 'POST', url, headers: { cookie: headers.cookie } });
+    expect((await asOwner(testApp)({ method: 'POST', url })).statusCode).toBe(401);
+    const noCsrf = await asOwner(testApp)({ method: 'POST', url, headers: { cookie: headers.cookie } });
     expect(noCsrf.statusCode).toBe(403);
     expect((await trackedPayments(flowId))[0].status).toBe('succeeded');
 
-    const refunded = await testApp.inject({ method: 'POST', url, headers });
+    const refunded = await asOwner(testApp)({ method: 'POST', url, headers });
     expect(refunded.statusCode, refunded.body).toBe(200);
     expect(refunded.json()).toMatchObject({ id: payment.id, status: 'refunded', testMode: true, refundId: expect.stringMatching(/^re_test_/) });
     expect(refunded.json().refundedAt).toBeTruthy();
     expect((await trackedPayments(flowId))[0]).toMatchObject({ status: 'refunded', refund_id: refunded.json().refundId });
 
-    const again = await testApp.inject({ method: 'POST', url, headers });
+    const again = await asOwner(testApp)({ method: 'POST', url, headers });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('Only a succeeded payment can be refunded; this one is refunded.');
   });
 
   it('refunds a Stripe payment at Stripe with an idempotency key; a pending checkout cannot be refunded', async () => {
     const headers = await adminHeaders();
-    const { flowId } = await flowAtPayment('book_call', 'refund-stripe');
-    const session = paidSession(await startCheckout(flowId));
+    const { flowId, session: opened } = await checkoutFor('book_call', 'refund-stripe');
+    const session = paidSession(opened);
     const [pending] = await trackedPayments(flowId);
-    const early = await stripeApp.inject({ method: 'POST', url: `/api/admin/payments/${pending.id}/refund`, headers });
+    const early = await asOwner(stripeApp)({ method: 'POST', url: `/api/admin/payments/${pending.id}/refund`, headers });
     expect(early.statusCode).toBe(409);
 
     await sendWebhook(stripeApp, stripeEvent('checkout.session.completed', session));
     const before = fake.requests.length;
-    const refunded = await stripeApp.inject({ method: 'POST', url: `/api/admin/payments/${pending.id}/refund`, headers });
+    const refunded = await asOwner(stripeApp)({ method: 'POST', url: `/api/admin/payments/${pending.id}/refund`, headers });
     expect(refunded.statusCode, refunded.body).toBe(200);
     const sent = fake.requests.slice(before);
     expect(sent).toEqual([
@@ -436,7 +545,7 @@ describe('refunds (admin)', () => {
 
 describe('OpenAPI', () => {
   it('documents the payment routes', async () => {
-    const document = (await stripeApp.inject('/api/docs/json')).json();
+    const document = (await asOwner(stripeApp)('/api/docs/json')).json();
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining(['/api/functions/create-payment', '/api/stripe/webhook', '/api/payments/verify', '/api/admin/payments/{id}/refund']),
     );

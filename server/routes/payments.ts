@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { paymentPurposeSchema } from '../../machines/protocol/payment.js';
 import { requireAdmin } from '../auth/guard.js';
-import { CheckoutStartError, recordTestPayment, startCheckout } from '../payments/checkout.js';
+import { CheckoutNotStartedError, createPayment } from '../payments/create-payment.js';
 import { findPayment, paymentSchema, paymentStatusSchema } from '../payments/payment-tracking.js';
 import { RefundFailedError, refundPayment } from '../payments/refund.js';
 import { createStripeClient, stripeErrorSummary } from '../payments/stripe-client.js';
@@ -50,8 +50,8 @@ const verifyResponse = z.object({
 
 const webhookResponse = z.object({ received: z.literal(true), duplicate: z.literal(true).optional() });
 
-/** A Stripe failure as a 502 with a message the visitor or admin can act on; the details go to the log only. */
-function sendProviderError(request: FastifyRequest, reply: FastifyReply, error: CheckoutStartError | RefundFailedError) {
+/** A Stripe refund failure as a 502 with a message the admin can act on; the details go to the log only. */
+function sendRefundError(request: FastifyRequest, reply: FastifyReply, error: RefundFailedError) {
   request.log.error({ failure: error.name, stripe: stripeErrorSummary(error.cause) }, 'Stripe call failed');
   return reply.status(502).send({ statusCode: 502, error: 'Bad Gateway', message: error.message });
 }
@@ -66,6 +66,7 @@ async function stripeWebhook(app: FastifyInstance, deps: RouteDeps): Promise<voi
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/stripe/webhook',
     {
+      config: { rateLimit: rateLimits.stripeEvents },
       schema: {
         summary: 'Receive a signed Stripe event (checkout completed/expired/failed, charge refunded); each event id is processed once',
         tags,
@@ -96,20 +97,20 @@ export async function paymentRoutes(app: FastifyInstance, deps: RouteDeps): Prom
     {
       config: { rateLimit: rateLimits.payment },
       schema: {
-        summary: 'Start the $250 refundable deposit for a flow at `payment`: a Stripe Checkout url, or a test payment confirmed after 1 s',
+        summary:
+          "Start the $250 refundable deposit on the visitor's own flow at its next step (PAY_DEPOSIT or PAY_FOR_HOMEWORK; a flow already at `payment` keeps its attempt): the Stripe Checkout url once the flow's payments job has opened it, or the test payment once confirmed (about 1 s)",
         tags,
         body: createPaymentBody,
-        response: { 200: createPaymentResponse, 404: errorBody, 409: errorBody, 502: errorBody },
+        response: { 200: createPaymentResponse, 404: errorBody, 409: errorBody, 502: errorBody, 504: errorBody },
       },
     },
     async (request, reply) => {
-      const { flowId } = request.body;
-      if (!stripe) return { mode: 'test' as const, ...(await recordTestPayment(deps.engine, flowId)) };
       try {
-        return { mode: 'stripe' as const, ...(await startCheckout(stripe, deps.pool, deps.config.publicUrl, flowId)) };
+        return await createPayment(deps, request.visitorId, request.body.flowId, stripe ? 'stripe' : 'test');
       } catch (error) {
-        if (error instanceof CheckoutStartError) return sendProviderError(request, reply, error);
-        throw error;
+        if (!(error instanceof CheckoutNotStartedError)) throw error;
+        const reason = error.statusCode === 502 ? 'Bad Gateway' : 'Gateway Timeout';
+        return reply.status(error.statusCode).send({ statusCode: error.statusCode, error: reason, message: error.message });
       }
     },
   );
@@ -118,7 +119,7 @@ export async function paymentRoutes(app: FastifyInstance, deps: RouteDeps): Prom
     '/api/payments/verify',
     {
       schema: {
-        summary: 'verifyPayment: whether a payment (by payment-intent id or checkout session id) succeeded',
+        summary: "verifyPayment: whether this visitor's payment (by payment-intent id or checkout session id) succeeded",
         tags,
         querystring: verifyQuery,
         response: { 200: verifyResponse, 400: errorBody, 404: errorBody },
@@ -126,7 +127,7 @@ export async function paymentRoutes(app: FastifyInstance, deps: RouteDeps): Prom
     },
     async (request) => {
       const { paymentIntentId, sessionId } = request.query;
-      const payment = await findPayment(deps.pool, paymentIntentId ? { paymentIntentId } : { sessionId: sessionId! });
+      const payment = await findPayment(deps.pool, paymentIntentId ? { paymentIntentId } : { sessionId: sessionId! }, { visitorId: request.visitorId });
       return {
         success: payment.status === 'succeeded',
         status: payment.status,
@@ -152,7 +153,7 @@ export async function paymentRoutes(app: FastifyInstance, deps: RouteDeps): Prom
       try {
         return await refundPayment(deps.engine, stripe, request.params.id);
       } catch (error) {
-        if (error instanceof RefundFailedError) return sendProviderError(request, reply, error);
+        if (error instanceof RefundFailedError) return sendRefundError(request, reply, error);
         throw error;
       }
     },

@@ -3,8 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archetypeByName, diagnosticScreens } from '../../machines/content/index.js';
-import { testConfig } from '../../test/helpers.js';
+import { isolatedConfig } from '../../test/helpers.js';
+import { startWorkers } from '../../test/worker-harness.js';
+import { injectAs, seedVisitor, type InjectVisitor } from '../../test/visitor.js';
 import { buildApp } from '../app.js';
+import type { Config } from '../config/index.js';
 import { createPool } from '../db/pool.js';
 import { createOrUpdateLead } from '../leads/lead-service.js';
 import { createRedis } from '../redis.js';
@@ -12,18 +15,27 @@ import { createRedis } from '../redis.js';
 let app: FastifyInstance;
 let pool: pg.Pool;
 let redis: ReturnType<typeof createRedis>;
-const config = testConfig({ PUBLIC_URL: 'https://coach.example.com' });
+let config: Config;
+let drop: () => Promise<void>;
+// the visitor whose diagnostics these are, and their browser
+let owner: { visitorId: string; cookie: string };
+let browser: InjectVisitor;
 
 beforeAll(async () => {
+  // a database of its own: the standalone diagnostic is graded by a worker, whose relay claims every pending job
+  ({ config, drop } = await isolatedConfig({ PUBLIC_URL: 'https://coach.example.com' }));
   pool = createPool(config.DATABASE_URL!, 4);
   redis = createRedis(config.REDIS_URL!, 'producer');
   app = await buildApp({ config, pool, redis, logger: false });
+  owner = await seedVisitor(pool);
+  browser = injectAs(app, { visitorCookie: owner.cookie });
 });
 
 afterAll(async () => {
   await app.close();
   await pool.end();
   redis.disconnect();
+  await drop();
 });
 
 /** The text on the pages of a pdfkit PDF: each Flate stream inflated, then its TJ hex strings decoded. */
@@ -48,8 +60,8 @@ const steward = archetypeByName('Reluctant Steward');
 async function seedDiagnostic(assessment?: { tier: string; keyInsights: string[]; gaming?: boolean }) {
   const lead = await createOrUpdateLead(pool, { email: `report-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, name: 'Rosa Parks' });
   const diagnostic = await pool.query<{ id: string }>(
-    "INSERT INTO diagnostics (lead_id, bank_version, status, completed_at) VALUES ($1, '2.0.0', 'completed', '2026-02-03T10:00:00Z') RETURNING id",
-    [lead.leadId],
+    "INSERT INTO diagnostics (lead_id, bank_version, status, completed_at, visitor_id) VALUES ($1, '2.0.0', 'completed', '2026-02-03T10:00:00Z', $2) RETURNING id",
+    [lead.leadId, owner.visitorId],
   );
   const diagnosticId = diagnostic.rows[0]!.id;
   const scores = { LER: 61, DCR: 55, TBR: 77, OAD: 68, VIS: 42, FAD: 59 };
@@ -73,7 +85,7 @@ async function seedDiagnostic(assessment?: { tier: string; keyInsights: string[]
 describe('GET /api/reports/:id.pdf', () => {
   it('serves a diagnostic graded into an assessment as an inline PDF with its insights and tier', async () => {
     const reportId = await seedDiagnostic({ tier: 'homework', keyInsights: ['You own outcomes but rarely claim the decision.'] });
-    const response = await app.inject(`/api/reports/${reportId}.pdf`);
+    const response = await browser(`/api/reports/${reportId}.pdf`);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/pdf');
     expect(response.headers['content-disposition']).toBe(`inline; filename="leadership-report-${reportId}.pdf"`);
@@ -87,11 +99,16 @@ describe('GET /api/reports/:id.pdf', () => {
     expect(text).toContain('You own outcomes but rarely claim');
     expect(text).toContain('Start your homework');
     expect(text).toContain(steward.actions[0]!.slice(0, 30));
+
+    // anyone else, knowing the id, is told what an unknown id is told
+    const stranger = await injectAs(app, { remoteAddress: '203.0.113.9' })(`/api/reports/${reportId}.pdf`);
+    expect(stranger.statusCode).toBe(404);
+    expect(stranger.json().message).toBe(`No report for diagnostic ${reportId}`);
   });
 
   it('serves a diagnostic on its own, and passes over an assessment that was a retake prompt', async () => {
     const reportId = await seedDiagnostic({ tier: 'book_call', keyInsights: ['Gaming'], gaming: true });
-    const text = pdfText((await app.inject(`/api/reports/${reportId}.pdf`)).rawPayload);
+    const text = pdfText((await browser(`/api/reports/${reportId}.pdf`)).rawPayload);
     expect(text).toContain('Reluctant Steward');
     expect(text).toContain('Complete the qualification survey');
     expect(text).not.toContain('Gaming');
@@ -99,10 +116,10 @@ describe('GET /api/reports/:id.pdf', () => {
 
   it('answers 404 in the error shape for an unknown id, and 400 naming the id for a non-uuid', async () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
-    const missing = await app.inject(`/api/reports/${unknown}.pdf`);
+    const missing = await browser(`/api/reports/${unknown}.pdf`);
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ statusCode: 404, error: 'Not Found', message: `No report for diagnostic ${unknown}` });
-    const bad = await app.inject('/api/reports/not-a-uuid.pdf');
+    const bad = await browser('/api/reports/not-a-uuid.pdf');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().fields).toHaveProperty('id');
   });
@@ -110,41 +127,49 @@ describe('GET /api/reports/:id.pdf', () => {
 
 describe('POST /api/functions/report-pdf', () => {
   it('is documented in the OpenAPI document with the report route', async () => {
-    const document = (await app.inject('/api/docs/json')).json();
+    const document = (await browser('/api/docs/json')).json();
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/reports/{id}.pdf', '/api/functions/report-pdf']));
   });
 
   it("answers the diagnostic's stable report URL", async () => {
     const diagnosticId = await seedDiagnostic();
-    const response = await app.inject({ method: 'POST', url: '/api/functions/report-pdf', payload: { diagnosticId } });
+    const response = await browser({ method: 'POST', url: '/api/functions/report-pdf', payload: { diagnosticId } });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({ pdfUrl: `https://coach.example.com/api/reports/${diagnosticId}.pdf` });
-    const pdf = await app.inject(new URL(response.json().pdfUrl).pathname);
+    const pdf = await browser(new URL(response.json().pdfUrl).pathname);
     expect(pdf.statusCode).toBe(200);
   });
 
-  it('works with the standalone diagnostic helpers: start, answer, complete, then the report', async () => {
-    const started = await app.inject({ method: 'POST', url: '/api/diagnostics', payload: {} });
+  it("works with the standalone diagnostic helpers: start, answer every item, the flow's grading job, complete, then the report", async () => {
+    const started = await browser({ method: 'POST', url: '/api/diagnostics', payload: {} });
     const { diagnosticId } = started.json();
-    const item = diagnosticScreens.find((screen) => screen.type === 'likert')!;
-    const answered = await app.inject({ method: 'POST', url: `/api/diagnostics/${diagnosticId}/answers`, payload: { answer: { id: item.id, type: 'likert', value: 4, ms: 4000 } } });
-    expect(answered.statusCode, answered.body).toBe(200);
-    const completed = await app.inject({ method: 'POST', url: `/api/diagnostics/${diagnosticId}/complete` });
+    for (const screen of diagnosticScreens) {
+      const answer =
+        screen.type === 'likert'
+          ? { id: screen.id, type: 'likert', value: 4, ms: 4000 }
+          : { id: screen.id, type: screen.type, value: screen.type === 'ranking' ? screen.choiceIds : screen.choiceIds[0], confidence: 3, ms: 8000 };
+      const answered = await browser({ method: 'POST', url: `/api/diagnostics/${diagnosticId}/answers`, payload: { answer } });
+      expect(answered.statusCode, answered.body).toBe(200);
+    }
+    // no report before the flow's grading job has stored a result
+    expect((await browser({ method: 'POST', url: '/api/functions/report-pdf', payload: { diagnosticId } })).statusCode).toBe(404);
+    await startWorkers(pool, config, ['grading']);
+    const completed = await browser({ method: 'POST', url: `/api/diagnostics/${diagnosticId}/complete` });
     expect(completed.statusCode, completed.body).toBe(200);
 
-    const link = await app.inject({ method: 'POST', url: '/api/functions/report-pdf', payload: { diagnosticId } });
+    const link = await browser({ method: 'POST', url: '/api/functions/report-pdf', payload: { diagnosticId } });
     expect(link.statusCode, link.body).toBe(200);
-    const pdf = await app.inject(new URL(link.json().pdfUrl).pathname);
+    const pdf = await browser(new URL(link.json().pdfUrl).pathname);
     expect(pdf.statusCode).toBe(200);
     expect(pdfText(pdf.rawPayload)).toContain(completed.json().diagnostic.archetype);
   });
 
   it('answers 404 for a diagnostic without a result and 400 for a bad body', async () => {
-    const started = await pool.query<{ id: string }>("INSERT INTO diagnostics (bank_version) VALUES ('2.0.0') RETURNING id");
-    const missing = await app.inject({ method: 'POST', url: '/api/functions/report-pdf', payload: { diagnosticId: started.rows[0]!.id } });
+    const started = await pool.query<{ id: string }>("INSERT INTO diagnostics (bank_version, visitor_id) VALUES ('2.0.0', $1) RETURNING id", [owner.visitorId]);
+    const missing = await browser({ method: 'POST', url: '/api/functions/report-pdf', payload: { diagnosticId: started.rows[0]!.id } });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBe(`No report for diagnostic ${started.rows[0]!.id}`);
-    const bad = await app.inject({ method: 'POST', url: '/api/functions/report-pdf', payload: { diagnosticId: 42 } });
+    const bad = await browser({ method: 'POST', url: '/api/functions/report-pdf', payload: { diagnosticId: 42 } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().fields).toHaveProperty('diagnosticId');
   });

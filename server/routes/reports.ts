@@ -4,12 +4,14 @@ import { z } from 'zod';
 import { HttpError } from '../http-error.js';
 import { buildReportPdf } from '../reports/report-pdf.js';
 import { loadReport, reportPathFor } from '../reports/store.js';
+import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 
 /**
  * GET /api/reports/:id.pdf, where id is the diagnostic id (the one diagnostic-start returns and the
  * browser keeps): one stable URL per diagnostic, built on request from the stored result, so a
- * re-grade shows at once and nothing is cached on disk.
+ * re-grade shows at once and nothing is cached on disk. Only the visitor whose diagnostic it is
+ * gets it; anyone else gets the same 404 as for a missing one.
  * POST /api/functions/report-pdf is the spec's report-pdf helper: diagnosticId in, pdfUrl out.
  */
 export async function reportRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -19,6 +21,7 @@ export async function reportRoutes(app: FastifyInstance, deps: RouteDeps): Promi
   api.get(
     '/api/reports/:id.pdf',
     {
+      config: { rateLimit: rateLimits.reports },
       schema: {
         summary: "The diagnostic's PDF report",
         tags,
@@ -29,7 +32,7 @@ export async function reportRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     },
     async (request, reply) => {
       const { id } = request.params;
-      const { report, lead, date } = await loadReport(deps.pool, id);
+      const { report, lead, date } = await loadReport(deps.pool, id, request.visitorId);
       const pdf = await buildReportPdf(report, lead, { date });
       return reply
         .type('application/pdf')
@@ -43,6 +46,7 @@ export async function reportRoutes(app: FastifyInstance, deps: RouteDeps): Promi
   api.post(
     '/api/functions/report-pdf',
     {
+      config: { rateLimit: rateLimits.reports },
       schema: {
         summary: "report-pdf: the URL of a completed diagnostic's PDF report",
         tags,
@@ -51,7 +55,7 @@ export async function reportRoutes(app: FastifyInstance, deps: RouteDeps): Promi
       },
     },
     async (request) => {
-      const path = await reportPathFor(deps.pool, request.body.diagnosticId);
+      const path = await reportPathFor(deps.pool, request.body.diagnosticId, request.visitorId);
       if (!path) throw new HttpError(404, `No report for diagnostic ${request.body.diagnosticId}`);
       return { pdfUrl: `${deps.config.publicUrl}${path}` };
     },

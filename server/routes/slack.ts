@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { monitorClientFrameSchema, monitorSnapshotSchema, type MonitorServerFrame } from '../../machines/protocol/monitor.js';
-import { watchAdminSession } from '../auth/admin-socket.js';
 import { refuseForeignOrigin, requireAdmin, sessionToken } from '../auth/guard.js';
 import { errorBodySchema } from '../auth/schemas.js';
 import { rateLimits } from '../plugins/security.js';
@@ -124,7 +123,7 @@ async function teamChatMonitor(app: FastifyInstance, deps: RouteDeps): Promise<v
       if (socket.readyState === socket.OPEN) socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
     };
     const stopListening = hub.listen(send);
-    const session = watchAdminSession(socket, deps.pool, sessionToken(request), request.log);
+    const session = deps.adminSockets.watch(socket, sessionToken(request), request.log);
 
     socket.on('message', (raw) => {
       // get_status is the only frame a monitor sends
@@ -138,10 +137,7 @@ async function teamChatMonitor(app: FastifyInstance, deps: RouteDeps): Promise<v
           send({ type: 'error', error: 'Could not read the monitor counters right now; try again.' });
         });
     });
-    socket.on('close', () => {
-      session.stop();
-      stopListening();
-    });
+    socket.on('close', stopListening);
   });
 }
 

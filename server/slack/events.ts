@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { z } from 'zod';
-import { inTransaction } from '../email/transaction.js';
+import { inTransaction } from '../db/transaction.js';
 import { insertJob } from '../queues/outbox.js';
 
 /** What Slack POSTs to the Events API URL: the URL check, an event, or a rate-limit notice. */

@@ -9,7 +9,8 @@ import { startTestServer, type TestServer } from './server.js';
 const SHOTS = '/tmp/shots-integrations';
 /*
  * The run's database is shared with other browser tests: only the email-marketing card is saved
- * here (it has no side effect on flows), and its row is removed afterwards.
+ * here (it has no side effect on flows), the automation card is only ever stored switched off (so
+ * no other test's flow sends to it), and both rows are removed afterwards.
  */
 const API_KEY = 'mk_e2e_0123456789abcdefWXYZ';
 
@@ -24,13 +25,13 @@ describe('the Integrations screen in a real browser', () => {
     mkdirSync(SHOTS, { recursive: true });
     server = await startTestServer({ privatePrefix: true });
     browser = await launchBrowser();
-    await server.pool.query("DELETE FROM integration_settings WHERE key = 'email_marketing'");
+    await server.pool.query("DELETE FROM integration_settings WHERE key IN ('email_marketing', 'automation')");
     const email = `integrations-e2e-${Date.now()}@example.com`;
     signedIn = await signedInAdminState(browser, server.url, server.pool, email);
   });
 
   afterAll(async () => {
-    await server?.pool.query("DELETE FROM integration_settings WHERE key = 'email_marketing'");
+    await server?.pool.query("DELETE FROM integration_settings WHERE key IN ('email_marketing', 'automation')");
     await browser?.close();
     await server?.close();
   });
@@ -84,6 +85,29 @@ describe('the Integrations screen in a real browser', () => {
     expect(await page.content()).not.toContain(API_KEY);
     expect(await page.locator('[data-integration="email_marketing"]').getByRole('switch').getAttribute('aria-checked')).toBe('true');
     expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('rotates the automation signing secret: the new one is shown and stored, the old one is gone', async () => {
+    const old = `whsec_${'ab'.repeat(32)}`;
+    await server.pool.query(
+      "INSERT INTO integration_settings (key, enabled, configured, value, signing_secret) VALUES ('automation', false, true, 'https://93.184.216.34/hook', $1)",
+      [old],
+    );
+    const { context, page, errors } = await adminPage();
+    await page.goto(`${server.url}/admin/integrations`);
+    const card = page.locator('[data-integration="automation"]');
+    await card.getByText(old).waitFor();
+    await card.getByRole('button', { name: 'Rotate secret' }).click();
+    await toast(page, 'Signing Secret Rotated').waitFor();
+    const stored = await server.pool.query<{ signing_secret: string }>("SELECT signing_secret FROM integration_settings WHERE key = 'automation'");
+    const fresh = stored.rows[0]!.signing_secret;
+    expect(fresh).toMatch(/^whsec_[0-9a-f]{64}$/);
+    expect(fresh).not.toBe(old);
+    await card.getByText(fresh).waitFor();
+    expect(await card.getByText(old).count()).toBe(0);
+    await card.screenshot({ path: `${SHOTS}/automation-rotated.png` });
     expect(errors).toEqual([]);
     await context.close();
   });

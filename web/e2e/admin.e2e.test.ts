@@ -435,4 +435,50 @@ describe('the admin area in a real browser', () => {
     await page.waitForURL(`${server.url}/auth`);
     await context.close();
   });
+
+  /**
+   * Signs in, opens /admin, leaves it for another page (a new document), signs out from there and
+   * presses Back; returns whether the admin page came back from the back/forward cache.
+   */
+  async function backAfterSigningOut(options: { keepable: boolean }): Promise<boolean> {
+    const cached = await launchBrowser({ backForwardCache: true });
+    try {
+      const { page } = await openPage(cached, DESKTOP);
+      // what the last pageshow said: persisted means the page came back from the back/forward cache
+      await page.addInitScript(() => {
+        addEventListener('pageshow', (event) => sessionStorage.setItem('restored', String(event.persisted)));
+      });
+      if (options.keepable) {
+        // the admin page as it would be without no-store: a browser may then keep it in the cache
+        await page.route(`${server.url}/admin`, async (route) => {
+          const response = await route.fetch();
+          await route.fulfill({ response, headers: { ...response.headers(), 'cache-control': 'no-cache' } });
+        });
+      }
+      await signInThroughPage(page, server.url, email);
+      await page.goto(`${server.url}/admin`);
+      await page.getByRole('banner').getByText(email).waitFor();
+      await page.goto(`${server.url}/about`);
+      expect(await page.evaluate(async () => (await fetch('/api/auth/sign-out', { method: 'POST' })).status)).toBe(200);
+      // a page restored from the cache fires no load event: wait on the address itself
+      await page.goBack({ waitUntil: 'commit' });
+      await expect.poll(() => page.url(), { timeout: 10_000 }).toBe(`${server.url}/auth`);
+      expect(await page.getByRole('banner').getByText(email).count()).toBe(0);
+      return (await page.evaluate(() => sessionStorage.getItem('restored'))) === 'true';
+    } finally {
+      await cached.close();
+    }
+  }
+
+  it('keeps the admin pages out of the browser’s caches: Back after signing out elsewhere loads /admin afresh and lands on /auth', async () => {
+    const page = await server.app.inject({ method: 'GET', url: '/admin/leads' });
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect((await server.app.inject({ method: 'GET', url: '/auth' })).headers['cache-control']).toBe('no-store');
+    expect((await server.app.inject({ method: 'GET', url: '/about' })).headers['cache-control']).toBe('no-cache');
+    expect(await backAfterSigningOut({ keepable: false })).toBe(false);
+  });
+
+  it('a page restored from the back/forward cache reads the session before showing anything, and goes to /auth', async () => {
+    expect(await backAfterSigningOut({ keepable: true })).toBe(true);
+  });
 });

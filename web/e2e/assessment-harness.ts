@@ -7,6 +7,7 @@ import { createPool } from '../../server/db/pool.js';
 import type { QueueName } from '../../server/queues/names.js';
 import { createRedis } from '../../server/redis.js';
 import { isolatedConfig } from '../../test/helpers.js';
+import { backdatedSnapshot } from '../../test/journey.js';
 import { startWorkers } from '../../test/worker-harness.js';
 import { WEB_ROOT } from './server.js';
 
@@ -39,7 +40,7 @@ export async function startAssessmentServer(overrides: Record<string, string> = 
     app,
     pool,
     config,
-    workers: (queues = ['grading', 'timers', 'homework', 'mirror', 'email']) => startWorkers(pool, config, queues),
+    workers: (queues = ['grading', 'timers', 'homework', 'mirror', 'email', 'payments']) => startWorkers(pool, config, queues),
     close: async () => {
       await app.close();
       await pool.end();
@@ -55,7 +56,7 @@ export async function startAssessmentServer(overrides: Record<string, string> = 
  * short claim and records its own measure instead, so the answers grade as considered, not rushed.
  */
 export async function backdateDiagnostics(pool: pg.Pool, ms = 12_000): Promise<void> {
-  await pool.query("UPDATE flows SET step_started_at = clock_timestamp() - make_interval(secs => $1 / 1000.0) WHERE machine = 'diagnostic' AND state <> 'done'", [ms]);
+  await pool.query(`UPDATE flows SET snapshot = ${backdatedSnapshot('$1')} WHERE machine = 'diagnostic' AND state <> 'done'`, [ms]);
 }
 
 /** Waits for the next event POST of a flow to be answered (after `act` triggers it). */

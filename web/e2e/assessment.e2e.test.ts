@@ -2,8 +2,11 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { UnrecoverableError } from 'bullmq';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { startFakeStripe } from '../../test/fake-stripe.js';
 import { seedResultsFlow } from '../../test/flows.js';
+import { VISITOR_COOKIE } from '../../server/visitors/visitor-cookie.js';
+import { promoteTimers } from '../../test/journey.js';
 import { startWorkers } from '../../test/worker-harness.js';
 import { gradingProcessor } from '../../workers/processors/grading.js';
 import { backdateDiagnostics, modal, modalTitle, openAssessment, postedEvent, startAssessmentServer, type AssessmentServer } from './assessment-harness.js';
@@ -85,6 +88,13 @@ async function diagnosticFlowId(page: Page): Promise<string> {
     }
     throw new Error('no diagnostic flow in this tab');
   });
+}
+
+/** The tier the grading job stored for this tab's assessment flow. */
+async function storedTier(page: Page): Promise<string | undefined> {
+  const flowId = await page.evaluate(() => sessionStorage.getItem('hf:flow:assessment:assessment'));
+  const stored = await server.pool.query<{ tier: string }>('SELECT tier FROM assessment_results WHERE flow_id = $1', [flowId]);
+  return stored.rows[0]?.tier;
 }
 
 const heading = (page: Page) => modal(page).locator('[data-screen-heading]').textContent();
@@ -207,13 +217,16 @@ describe('the assessment modal in a real browser', () => {
         await dialog.getByTestId('archetype').waitFor();
         await expect(dialog.locator('svg[role="img"]').count()).resolves.toBe(1);
         await shot('results');
-        const stored = await page.evaluate(() => ({ tier: localStorage.getItem('hf:tier'), done: localStorage.getItem('hf:assessment_completed') }));
-        expect(stored).toEqual({ tier: 'book_call', done: 'true' });
+        // stored by the grading job, not by the browser
+        expect(await storedTier(page)).toBe('book_call');
+        expect(await page.evaluate(() => localStorage.getItem('hf:assessment_data'))).toBeNull();
 
         await dialog.getByRole('button', { name: 'Book Your Strategy Session' }).click();
         await modalTitle(page).filter({ hasText: 'Book Your Strategy Session' }).waitFor();
         await shot('yes-flow');
+        // test-payment mode: the flow's payments job records the test payment, confirmed a second later
         await dialog.getByRole('button', { name: /Pay \$250 Refundable Deposit/ }).click();
+        await dialog.getByText('Confirming your payment').waitFor();
 
         await modalTitle(page).filter({ hasText: 'Deposit Confirmed' }).waitFor({ timeout: 15_000 });
         await shot('payment-success');
@@ -222,7 +235,9 @@ describe('the assessment modal in a real browser', () => {
         expect(`${href.origin}${href.pathname}`).toBe(BOOKING_URL);
         expect(href.searchParams.get('email')).toBe(email);
         expect(href.searchParams.get('name')).toBe('Morgan Reyes');
-        expect(await page.evaluate(() => localStorage.getItem('payment_type'))).toBe('deposit');
+        // the spec's local test-payment flags
+        const flags = await page.evaluate(() => ({ type: localStorage.getItem('payment_type'), intent: localStorage.getItem('payment_intent_id') }));
+        expect(flags).toEqual({ type: 'deposit', intent: expect.stringMatching(/^pi_test_/) });
 
         expect(axe).toEqual([]);
         expect(problems.errors).toEqual([]);
@@ -231,6 +246,56 @@ describe('the assessment modal in a real browser', () => {
       }
     });
   }
+
+  it("with Stripe, the deposit click opens a tab at once and the checkout the server opened loads in it; a checkout that cannot start says so and closes the tab", async () => {
+    const fake = await startFakeStripe();
+    const stripeServer = await startAssessmentServer({ STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_WEBHOOK_SECRET: 'whsec_e2e', STRIPE_API_URL: fake.url });
+    // after its workers have stopped (test-finished hooks run last-registered first)
+    onTestFinished(async () => {
+      await stripeServer.close();
+      await fake.close();
+    });
+    await stripeServer.workers(['payments']);
+    const { context, page, problems } = await openPage(browser, DESKTOP);
+    try {
+      const seeded = await seedResultsFlow(stripeServer.pool, 'book_call');
+      // Stripe's hosted page, answered here: the test never leaves the machine
+      await context.route('https://checkout.stripe.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Checkout</title><h1>Stripe Checkout</h1>' }));
+      await context.addCookies([{ name: VISITOR_COOKIE, value: seeded.visitorCookie, url: `${stripeServer.url}/api/` }]);
+      await page.goto(stripeServer.url);
+      await page.evaluate(() => localStorage.setItem('enableTestingMode', 'false'));
+      await openAssessment(page, stripeServer.url);
+      await modalTitle(page).filter({ hasText: 'Welcome Back' }).waitFor();
+      const dialog = modal(page);
+      await dialog.getByRole('button', { name: 'Book Your Strategy Session' }).click();
+      await modalTitle(page).filter({ hasText: 'Book Your Strategy Session' }).waitFor();
+      const pay = dialog.getByRole('button', { name: /Pay \$250 Refundable Deposit/ });
+
+      // Stripe refuses: the flow comes back with the spec's notice and the blank tab goes
+      fake.failNext('/v1/checkout/sessions', { status: 400, type: 'invalid_request_error', message: 'No such price' });
+      const blank = context.waitForEvent('page');
+      await pay.click();
+      const unused = await blank;
+      await dialog.getByText('There was an issue starting your checkout. Please try again.').waitFor({ timeout: 15_000 });
+      await dialog.getByText('Payment Failed').waitFor();
+      await expect.poll(() => unused.isClosed()).toBe(true);
+
+      // again: the tab opened by the click loads the checkout once the server has it
+      const tab = context.waitForEvent('page');
+      await pay.click();
+      const checkout = await tab;
+      await checkout.waitForURL(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/, { timeout: 15_000 });
+      await dialog.getByText('Complete your deposit in the secure checkout tab.').waitFor();
+      const [session] = [...fake.sessions.values()];
+      expect(await dialog.getByRole('link', { name: /Open Checkout Again/ }).getAttribute('href')).toBe(session!.url);
+      expect(checkout.url()).toBe(session!.url);
+      expect(await page.evaluate(() => localStorage.getItem('payment_type'))).toBe('deposit');
+      await capture(page, 'payment-checkout', DESKTOP.width, []);
+      expect(problems.errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 
   it('a personal token link opens the assessment with the visitor known, skipping capture', async () => {
     const token = `tok-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`;
@@ -275,36 +340,53 @@ describe('the assessment modal in a real browser', () => {
     }
   });
 
-  it('a completed assessment stored in the browser opens as completed results, and its next step continues the server flow', async () => {
+  it("a returning visitor's assessment opens at their completed results, found by the server; its next step continues there, and Retake starts again", async () => {
     const seeded = await seedResultsFlow(server.pool, 'homework');
-    const flow = await server.pool.query("SELECT snapshot->'context'->'result' AS result FROM flows WHERE id = $1", [seeded.flowId]);
-    const { context, page, problems } = await openPage(browser, MOBILE);
+    /** A browser of the visitor whose assessment it is (their cookie), with testing mode off: it never shows completed results. */
+    const asReturning = async () => {
+      const opened = await openPage(browser, MOBILE);
+      await opened.context.addCookies([{ name: VISITOR_COOKIE, value: seeded.visitorCookie, url: `${server.url}/api/` }]);
+      await opened.page.goto(server.url);
+      await opened.page.evaluate(() => localStorage.setItem('enableTestingMode', 'false'));
+      return opened;
+    };
+    const first = await asReturning();
+    const second = await asReturning();
     try {
-      await page.goto(server.url);
-      // testing mode (on by default on a local host) would clear the stored result on open
-      await page.evaluate(
-        ({ result, flowId }) => {
-          localStorage.setItem('enableTestingMode', 'false');
-          localStorage.setItem('hf:assessment_completed', 'true');
-          localStorage.setItem('hf:tier', 'homework');
-          localStorage.setItem('hf:assessment_data', JSON.stringify({ result, tier: 'homework', flowId, completedAt: '2025-03-01T10:00:00.000Z' }));
-        },
-        { result: flow.rows[0].result, flowId: seeded.flowId },
-      );
+      const { page } = first;
       await openAssessment(page, server.url);
       await modalTitle(page).filter({ hasText: 'Welcome Back' }).waitFor();
       await modal(page).getByText('Welcome back. These are the results').waitFor();
+      await modal(page).getByTestId('archetype').waitFor();
+      // nothing about the result is kept in the browser
+      const resultKeys = ['hf:assessment_data', 'hf:assessment_completed', 'hf:assessmentCompleted', 'hf:tier'];
+      expect(await page.evaluate((keys) => keys.filter((key) => localStorage.getItem(key) !== null), resultKeys)).toEqual([]);
       await capture(page, 'completed-results', MOBILE.width, []);
       await modal(page).getByRole('button', { name: 'See Your Options' }).click();
       await modalTitle(page).filter({ hasText: 'Choose Your Next Step' }).waitFor();
-      await page.waitForFunction(async (id) => (await (await fetch(`/api/flows/${id}`)).json()).state === 'maybe_flow', seeded.flowId);
-      expect(problems.errors).toEqual([]);
+      // on the server flow the visit opened, which carries the visitor's lead
+      const flowId = await page.evaluate(() => sessionStorage.getItem('hf:flow:assessment:assessment'));
+      expect(flowId).not.toBe(seeded.flowId);
+      await page.waitForFunction(async (id) => (await (await fetch(`/api/flows/${id}`)).json()).state === 'maybe_flow', flowId);
+      const bound = await server.pool.query('SELECT lead_id FROM flows WHERE id = $1', [flowId]);
+      expect(bound.rows[0].lead_id).toBe(seeded.leadId);
+
+      // another browser of the same visitor: Retake Assessment goes to the intro, and the result is forgotten
+      await openAssessment(second.page, server.url);
+      await modalTitle(second.page).filter({ hasText: 'Welcome Back' }).waitFor();
+      await modal(second.page).getByRole('button', { name: 'Retake Assessment' }).click();
+      await modalTitle(second.page).filter({ hasText: 'Assessment Overview' }).waitFor();
+      const visitor = await server.pool.query('SELECT results_cleared_at FROM visitors WHERE id = $1', [seeded.visitorId]);
+      expect(visitor.rows[0].results_cleared_at).toBeInstanceOf(Date);
+      expect(first.problems.errors).toEqual([]);
+      expect(second.problems.errors).toEqual([]);
     } finally {
-      await context.close();
+      await first.context.close();
+      await second.context.close();
     }
   });
 
-  it("when the server's grading fails, the browser grades the answers itself, says so, and sends them again", async () => {
+  it("when the server's grading fails, the browser grades the answers itself and says so; the failed job waits for the coach's retry", async () => {
     await startWorkers(server.pool, server.config, ['grading', 'timers'], {
       grading: { ...gradingProcessor, process: async () => { throw new UnrecoverableError('the grading store is not answering'); } },
     });
@@ -322,11 +404,11 @@ describe('the assessment modal in a real browser', () => {
       const archetype = await modal(page).getByTestId('archetype').textContent();
       expect(archetype).not.toBe('Emerging Leader');
       await capture(page, 'results-local', DESKTOP.width, []);
+      // the browser's result is shown, never stored: the one grading job stays failed, for a retry from the admin
       const lead = await server.pool.query('SELECT lead_id FROM leads WHERE email = $1', [email]);
-      const resubmitted = async () =>
-        (await server.pool.query("SELECT count(*)::int AS n FROM jobs WHERE queue = 'grading' AND flow_id IS NULL AND lead_id = $1", [lead.rows[0].lead_id])).rows[0].n;
-      for (let i = 0; i < 50 && (await resubmitted()) === 0; i++) await page.waitForTimeout(100);
-      expect(await resubmitted()).toBe(1);
+      const jobs = await server.pool.query("SELECT status FROM jobs WHERE queue = 'grading' AND lead_id = $1", [lead.rows[0].lead_id]);
+      expect(jobs.rows).toEqual([{ status: 'failed' }]);
+      expect((await server.pool.query('SELECT 1 FROM assessment_results WHERE lead_id = $1', [lead.rows[0].lead_id])).rowCount).toBe(0);
       expect(problems.errors).toEqual([]);
     } finally {
       await context.close();
@@ -399,7 +481,8 @@ describe('the assessment modal in a real browser', () => {
     }
   });
 
-  it("a timed question's countdown runs out and the first option is recorded for the visitor (TIME_UP)", async () => {
+  it("a timed question's countdown runs out: the page says time is up, and the server's timer records the first option", async () => {
+    const { queues } = await server.workers(['timers']);
     const { context, page, problems } = await openPage(browser, DESKTOP);
     try {
       await page.clock.install();
@@ -414,13 +497,26 @@ describe('the assessment modal in a real browser', () => {
       await expect(modal(page).locator('[aria-live="polite"]').filter({ hasText: '30 seconds left' }).count()).resolves.toBe(1);
       await capture(page, 'diagnostic-countdown', DESKTOP.width, []);
 
-      // the clock runs out: the browser sends TIME_UP and moves on without a confidence question
-      await postedEvent(page, () => page.clock.fastForward(31_000));
+      // the countdown reaches zero: the browser sends nothing, says time is up and waits
+      const flowId = await diagnosticFlowId(page);
+      const posted: string[] = [];
+      page.on('request', (request) => void (request.method() === 'POST' && posted.push(request.url())));
+      await page.clock.fastForward(31_000);
+      await modal(page).locator('[data-time-up]').waitFor();
+      await expect(modal(page).getByRole('group', { name: 'Your choice' }).getByRole('button').first().isDisabled()).resolves.toBe(true);
+      await capture(page, 'diagnostic-time-up', DESKTOP.width, []);
+      expect(posted).toEqual([]);
+      expect((await serverDiagnostic(flowId)).context.index).toBe(18);
+
+      // the server's own timer (a timers job, run now rather than in 50 s) records the default answer and pushes the next screen
+      await backdateDiagnostics(server.pool, 60_000);
+      await promoteTimers(server.pool, queues, flowId);
       await page.waitForFunction(() => document.querySelector('[role="dialog"] [role="progressbar"]')?.getAttribute('aria-valuetext') === '20 of 22');
       await expect(timer.textContent()).resolves.toBe('0:45');
-      const diagnostic = await serverDiagnostic(await diagnosticFlowId(page));
+      const diagnostic = await serverDiagnostic(flowId);
       expect(diagnostic.context.answers.vig_dc).toMatchObject({ type: 'vignette', value: 'dc_partial', timedOut: true, responseTime: 50_000 });
       expect(diagnostic.context.index).toBe(19);
+      expect(posted).toEqual([]);
       expect(problems.errors).toEqual([]);
     } finally {
       await context.close();
@@ -463,7 +559,7 @@ describe('the assessment modal in a real browser', () => {
         await answerSurvey(page, survey);
         await modal(page).getByRole('button', { name: 'See My Results' }).click();
         await modalTitle(page).filter({ hasText: 'Your Results' }).waitFor({ timeout: 30_000 });
-        expect(await page.evaluate(() => localStorage.getItem('hf:tier'))).toBe(tier);
+        expect(await storedTier(page)).toBe(tier);
         if (tier === 'homework') {
           await modal(page).getByRole('button', { name: 'See Your Options' }).click();
           await modalTitle(page).filter({ hasText: 'Choose Your Next Step' }).waitFor();
@@ -524,7 +620,10 @@ describe('the assessment modal in a real browser', () => {
       await dialog.getByRole('button', { name: 'Continue to the Diagnostic' }).click();
       await modalTitle(page).filter({ hasText: 'Leadership Diagnostic' }).waitFor();
       const flowId = await page.evaluate(() => sessionStorage.getItem('hf:flow:assessment:mirror'));
-      const flow = await server.pool.query("SELECT state, snapshot->'context'->'mirrorChat' AS chat FROM flows WHERE id = $1", [flowId]);
+      // the title changes at once (the browser's own copy); the server's copy follows
+      const read = () => server.pool.query("SELECT state, snapshot->'context'->'mirrorChat' AS chat FROM flows WHERE id = $1", [flowId]);
+      let flow = await read();
+      for (let i = 0; i < 50 && flow.rows[0].state !== 'diagnostic'; i++) flow = (await page.waitForTimeout(100), await read());
       expect(flow.rows[0].state).toBe('diagnostic');
       expect(flow.rows[0].chat).toHaveLength(11);
       expect(problems.errors).toEqual([]);

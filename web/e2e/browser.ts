@@ -11,7 +11,14 @@ const CHROMIUM_FLAGS = [
   '--no-first-run',
 ];
 
-/** Launches Debian's chromium (CHROMIUM_PATH overrides the location). */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+/**
+ * Launches Debian's chromium (CHROMIUM_PATH overrides the location). Playwright turns the
+ * back/forward cache off; `backForwardCache` keeps it on, as a visitor's browser has it.
+ */
+export function launchBrowser(options: { backForwardCache?: boolean } = {}): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_FLAGS,
+    ignoreDefaultArgs: options.backForwardCache ? ['--disable-back-forward-cache'] : undefined,
+  });
 }

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { DESKTOP, MOBILE, openPage } from './pages.js';
-import { startTestServer, type TestServer } from './server.js';
+import { promoteTimers } from '../../test/journey.js';
+import { backdateDiagnostics, startAssessmentServer, type AssessmentServer } from './assessment-harness.js';
 
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots-standalone';
 mkdirSync(SHOTS, { recursive: true });
@@ -25,10 +26,18 @@ async function shots(page: Page, name: string) {
 
 const progressText = (page: Page) => page.getByRole('progressbar', { name: 'Diagnostic progress' }).getAttribute('aria-valuetext');
 
-/** Answers the current item of /diagnostic (likert 4, first vignette option with confidence 4, ranking as given). */
+/**
+ * Answers the current item of /diagnostic (likert 4, first vignette option with confidence 4,
+ * ranking as given), starting the timed block first when 'Timed Questions Ahead' is on show.
+ */
 async function answerCurrent(page: Page): Promise<string> {
   const card = page.locator('main [aria-busy="false"]');
   await card.waitFor();
+  const startTimed = card.getByRole('button', { name: 'Start Timed Questions' });
+  if (await startTimed.count()) {
+    await startTimed.click();
+    await page.locator('main [aria-busy="false"]').getByRole('group', { name: 'Your choice' }).waitFor();
+  }
   const ranking = card.getByRole('button', { name: 'Submit Ranking' });
   const choice = card.getByRole('group', { name: 'Your choice' });
   if (await ranking.count()) {
@@ -52,10 +61,11 @@ async function answerCurrent(page: Page): Promise<string> {
 
 describe('the standalone diagnostic, results and Mirror pages in a real browser', () => {
   let browser: Browser;
-  let server: TestServer;
+  let server: AssessmentServer;
 
   beforeAll(async () => {
-    server = await startTestServer({ privatePrefix: true, logLevel: 'warn' });
+    // a database of its own: the diagnostic is graded by the flow's grading job, run by workers here
+    server = await startAssessmentServer();
     browser = await launchBrowser();
   });
 
@@ -64,7 +74,8 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
     await server?.close();
   });
 
-  it('takes the diagnostic through every item to /survey, then /results shows the result and serves the PDF', async () => {
+  it("takes the diagnostic through every item, the timed ones after 'Timed Questions Ahead', to /survey, then /results shows the result and serves the PDF", async () => {
+    await server.workers(['grading', 'timers']);
     const { context, page, problems } = await openPage(browser);
     // an old id is forgotten when the diagnostic opens
     await page.goto(`${server.url}/survey`);
@@ -89,20 +100,28 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
         expect(await seriousAxeViolations(page)).toEqual([]);
         await shots(page, 'diagnostic-ranking');
       }
+      if ((await page.getByRole('button', { name: 'Start Timed Questions' }).count()) > 0) {
+        expect(await seriousAxeViolations(page)).toEqual([]);
+        await shots(page, 'diagnostic-timed-ahead');
+      }
       kinds.add(await answerCurrent(page));
       if (item < total) await page.locator('main h2').first().filter({ hasNotText: text }).waitFor();
     }
     await page.waitForURL(`${server.url}/survey`);
     expect([...kinds].sort()).toEqual(['likert', 'ranking', 'vignette+confidence']);
 
+    // the flow's grading job stores the answers (as the server's machine recorded them) and the result
+    const resultsStored = async () => (await server.pool.query('SELECT 1 FROM diagnostic_results WHERE diagnostic_id = $1', [diagnosticId])).rowCount;
+    await expect.poll(resultsStored, { timeout: 15_000 }).toBe(1);
+    const result = await server.pool.query<{ archetype: string }>('SELECT archetype FROM diagnostic_results WHERE diagnostic_id = $1', [diagnosticId]);
     const answers = await server.pool.query('SELECT item_id, confidence FROM diagnostic_answers WHERE diagnostic_id = $1', [diagnosticId]);
     expect(answers.rowCount).toBe(total);
     expect(answers.rows.some((row) => row.confidence === 4)).toBe(true);
-    const stored = await server.pool.query<{ archetype: string }>('SELECT archetype FROM diagnostic_results WHERE diagnostic_id = $1', [diagnosticId]);
-    expect(stored.rowCount).toBe(1);
+    const flow = await server.pool.query('SELECT f.state FROM flows f JOIN diagnostics d ON d.flow_id = f.id WHERE d.id = $1', [diagnosticId]);
+    expect(flow.rows).toEqual([{ state: 'graded' }]);
 
     await page.goto(`${server.url}/results`);
-    await page.getByRole('heading', { level: 1, name: stored.rows[0]!.archetype }).waitFor();
+    await page.getByRole('heading', { level: 1, name: result.rows[0]!.archetype }).waitFor();
     const main = (await page.locator('main').innerText()).replace(/\s+/g, ' ');
     for (const label of [
       'Leadership Effectiveness',
@@ -127,6 +146,41 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
     expect((await pdf.body()).subarray(0, 4).toString('latin1')).toBe('%PDF');
     expect(await seriousAxeViolations(page)).toEqual([]);
     await shots(page, 'results');
+    expect(problems.errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it("a timed item's countdown runs out: the page says time is up, and the server's timer records the first option", async () => {
+    const { queues } = await server.workers(['timers']);
+    const { context, page, problems } = await openPage(browser, MOBILE);
+    await page.clock.install();
+    await page.goto(`${server.url}/diagnostic`);
+    await expect.poll(() => progressText(page)).toMatch(/^Item 1 \/ \d+$/);
+    const card = page.locator('main [aria-busy="false"]');
+    while (!(await card.getByRole('button', { name: 'Start Timed Questions' }).count())) {
+      const text = await page.locator('main h2').first().innerText();
+      await answerCurrent(page);
+      await page.locator('main h2').first().filter({ hasNotText: text }).waitFor();
+    }
+    const at = (await progressText(page))!;
+    await card.getByRole('button', { name: 'Start Timed Questions' }).click();
+    const timer = page.getByRole('timer');
+    await timer.waitFor();
+    const limit = Number((await timer.textContent())!.split(':')[1]);
+
+    await page.clock.fastForward((limit + 1) * 1000);
+    await page.locator('main [data-time-up]').filter({ hasText: 'Time is up. Your default answer is being recorded.' }).waitFor();
+    expect(await card.getByRole('group', { name: 'Your choice' }).getByRole('button').first().isDisabled()).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shots(page, 'diagnostic-time-up');
+
+    const flowId = (await server.pool.query<{ flow_id: string }>('SELECT flow_id FROM diagnostics WHERE id = $1', [await page.evaluate(() => localStorage.getItem('hf:diagId'))])).rows[0]!.flow_id;
+    await backdateDiagnostics(server.pool, (limit + 10) * 1000);
+    await promoteTimers(server.pool, queues, flowId);
+    const next = `Item ${Number(at.split(' ')[1]) + 1} / ${at.split('/ ')[1]}`;
+    await expect.poll(() => progressText(page)).toBe(next);
+    const stored = await server.pool.query("SELECT snapshot->'context'->'answers' AS answers FROM flows WHERE id = $1", [flowId]);
+    expect(Object.values(stored.rows[0].answers).filter((answer) => (answer as { timedOut: boolean }).timedOut)).toHaveLength(1);
     expect(problems.errors).toEqual([]);
     await context.close();
   }, 120_000);

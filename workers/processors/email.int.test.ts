@@ -5,7 +5,7 @@ import { startWorkers, until } from '../../test/worker-harness.js';
 import { createPool } from '../../server/db/pool.js';
 import { deliverEmail, queueEmail, type EmailDraft } from '../../server/email/outbox.js';
 import { startSmtpSink } from '../../test/smtp-sink.js';
-import { inTransaction } from '../../server/email/transaction.js';
+import { inTransaction } from '../../server/db/transaction.js';
 import { smtpSender } from '../../server/email/transport.js';
 import { emailProcessor } from './email.js';
 

@@ -2,29 +2,35 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { cannedResult, gradeAssessment, type GradeResult } from '../../machines/grading/index.js';
 import type { GradingRequest } from '../../machines/assessment-flow/assessment-flow.machine.js';
-import { diagnosticAnswersSchema, mirrorTurnSchema, surveyAnswersSchema } from '../../machines/protocol/common.js';
+import { diagnosticAnswersSchema, mirrorTurnSchema, surveyAnswersSchema, type DiagnosticAnswers } from '../../machines/protocol/common.js';
+import type { DiagnosticResult } from '../../machines/protocol/diagnostic.js';
+import type { FlowTx } from '../../server/flows/engine.js';
 import type { QueueProcessor } from './index.js';
 
-/** flowId is null for a lead-assessment asked for by name (workflow-proxy) rather than by a flow. */
-const payloadSchema = z.object({
-  flowId: z.uuid().nullable(),
-  request: z.object({
-    leadId: z.uuid(),
-    assessment: diagnosticAnswersSchema,
-    survey: surveyAnswersSchema,
-    mirrorChat: z.array(mirrorTurnSchema),
-  }),
+/**
+ * Grading is always a flow's: its requestGrading effect wrote the job (there is no other grading
+ * path). An assessment flow's carries the whole assessment; a standalone diagnostic's (kind
+ * 'diagnostic') only the diagnostic's answers.
+ */
+const assessmentRequest = z.object({
+  leadId: z.uuid(),
+  assessment: diagnosticAnswersSchema,
+  survey: surveyAnswersSchema,
+  mirrorChat: z.array(mirrorTurnSchema),
 });
+const diagnosticRequest = z.object({ kind: z.literal('diagnostic'), answers: diagnosticAnswersSchema });
+const payloadSchema = z.object({ flowId: z.uuid(), request: z.union([diagnosticRequest, assessmentRequest]) });
 
-type Stored = Pick<GradingRequest, 'leadId' | 'assessment' | 'survey'> & { flowId: string | null; jobId: string };
+type Stored = Pick<GradingRequest, 'leadId' | 'assessment' | 'survey'> & { flowId: string; jobId: string };
 
 /**
  * Writes the diagnostic, its answers, both results, the survey response and (unless it is a
  * retake prompt, which is not an outcome) the lead's latest grade, in one statement; returns the
  * assessment_results id.
  */
-async function storeResults(db: pg.ClientBase, input: Stored, result: GradeResult): Promise<string> {
-  const answers = Object.entries(input.assessment).map(([itemId, answer]) => ({
+/** Answers as rows of diagnostic_answers, for jsonb_to_recordset. */
+function answerRows(answers: DiagnosticAnswers) {
+  return Object.entries(answers).map(([itemId, answer]) => ({
     item_id: itemId,
     type: answer.type,
     value: answer.value,
@@ -32,6 +38,10 @@ async function storeResults(db: pg.ClientBase, input: Stored, result: GradeResul
     response_ms: answer.responseTime,
     timed_out: answer.timedOut ?? false,
   }));
+}
+
+async function storeResults(db: pg.ClientBase, input: Stored, result: GradeResult): Promise<string> {
+  const answers = answerRows(input.assessment);
   const stored = await db.query<{ id: string }>(
     `WITH diagnostic AS (
        INSERT INTO diagnostics (lead_id, flow_id, bank_version, status, completed_at)
@@ -79,27 +89,63 @@ async function storeResults(db: pg.ClientBase, input: Stored, result: GradeResul
 }
 
 /**
+ * A standalone diagnostic: grades its answers alone (no survey, no Mirror), stores the answers and
+ * the result for the diagnostics row started with the flow, marks it completed and applies GRADED
+ * to the flow, in one transaction. The row, locked, is the job's key: a retry after a crash finds
+ * it completed and does nothing twice.
+ */
+async function gradeDiagnostic(tx: FlowTx, flowId: string, answers: DiagnosticAnswers) {
+  const found = await tx.client.query<{ id: string; lead_id: string | null; status: string }>(
+    'SELECT id, lead_id, status FROM diagnostics WHERE flow_id = $1 FOR UPDATE',
+    [flowId],
+  );
+  const diagnostic = found.rows[0];
+  if (!diagnostic) throw new Error(`No diagnostics row for the standalone diagnostic flow ${flowId}`);
+  if (diagnostic.status === 'completed') return { diagnosticId: diagnostic.id, repeated: true };
+  const result = gradeAssessment({ answers, survey: {}, mirrorChat: [] });
+  await tx.client.query(
+    `WITH answers AS (
+       INSERT INTO diagnostic_answers (diagnostic_id, item_id, type, value, confidence, response_ms, timed_out)
+       SELECT $1, a.item_id, a.type, a.value, a.confidence, a.response_ms, a.timed_out
+       FROM jsonb_to_recordset($3) AS a(item_id text, type text, value jsonb, confidence smallint, response_ms integer, timed_out boolean)
+     ), result AS (
+       INSERT INTO diagnostic_results (diagnostic_id, lead_id, scores, archetype, narrative, bank_version, grading_version)
+       VALUES ($1, $2, $4, $5, $6, $7, $8)
+     )
+     UPDATE diagnostics SET status = 'completed', completed_at = now() WHERE id = $1`,
+    [diagnostic.id, diagnostic.lead_id, JSON.stringify(answerRows(answers)), result.scores, result.archetype, result.narrative, result.bankVersion, result.gradingVersion],
+  );
+  const graded: DiagnosticResult = { archetype: result.archetype, narrative: result.narrative, scores: result.scores };
+  await tx.applyIfAllowed(flowId, { type: 'GRADED', result: graded }, 'worker');
+  return { diagnosticId: diagnostic.id, archetype: result.archetype };
+}
+
+/**
  * lead-assessment: grades the answers with the shared engine, stores the diagnostic, the survey
  * response and the result, and applies GRADED to the flow, all in one transaction keyed by the
- * job row, so a retry after a crash finds its work done instead of doing it twice.
+ * job row, so a retry after a crash finds its work done instead of doing it twice. A standalone
+ * diagnostic's job is graded the same way on its own (gradeDiagnostic).
  */
 export const gradingProcessor: QueueProcessor = {
   process: async (job, { engine }) => {
     const { flowId, request } = payloadSchema.parse(job.data.payload);
     const jobId = job.data.jobRowId;
     return engine.transaction(async (tx) => {
+      if ('kind' in request) return gradeDiagnostic(tx, flowId, request.answers);
       const done = await tx.client.query<{ id: string; tier: string }>('SELECT id, tier FROM assessment_results WHERE job_id = $1', [jobId]);
       if (done.rows[0]) return { resultId: done.rows[0].id, tier: done.rows[0].tier, repeated: true };
       const result = gradeAssessment({ answers: request.assessment, survey: request.survey, mirrorChat: request.mirrorChat });
       const resultId = await storeResults(tx.client, { ...request, flowId, jobId }, result);
-      if (flowId) await tx.applyIfAllowed(flowId, { type: 'GRADED', result }, 'worker');
+      await tx.applyIfAllowed(flowId, { type: 'GRADED', result }, 'worker');
       return { resultId, tier: result.tier, gamingDetected: result.gamingDetected };
     });
   },
-  // Spec section 8: when grading cannot be had, the visitor still gets the canned result.
+  // Spec section 8: when grading cannot be had, the visitor still gets the canned result. A
+  // standalone diagnostic has none to show (its page has gone on to the survey): it stays
+  // grading, and an admin's retry of the job grades it later.
   onExhausted: async (job, { engine }) => {
-    const { flowId } = payloadSchema.parse(job.data.payload);
-    if (!flowId) return;
+    const { flowId, request } = payloadSchema.parse(job.data.payload);
+    if ('kind' in request) return;
     await engine.applyIfAllowed(flowId, { type: 'GRADED', result: { ...cannedResult(), fallback: true } }, 'worker');
   },
 };

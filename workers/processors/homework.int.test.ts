@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { pino } from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { seedResultsFlow } from '../../test/flows.js';
+import { injectAs } from '../../test/visitor.js';
 import { isolatedConfig } from '../../test/helpers.js';
 import { startWorkers, until } from '../../test/worker-harness.js';
 import { buildApp } from '../../server/app.js';
@@ -12,6 +13,8 @@ import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink.js';
 import type { RelayedJobData } from '../../server/queues/relay.js';
 import { createRedis } from '../../server/redis.js';
 import { homeworkProcessor } from './homework.js';
+
+type Seeded = Awaited<ReturnType<typeof seedResultsFlow>>;
 
 /* Each test has a database and queue prefix of its own: no other relay or worker meets its jobs. */
 async function setup(sink: SmtpSink | null) {
@@ -25,8 +28,9 @@ async function setup(sink: SmtpSink | null) {
     await pool.end();
     await drop();
   });
-  const send = async (flowId: string, type: string) => {
-    const response = await app.inject({ method: 'POST', url: `/api/flows/${flowId}/events`, payload: { event: { type } } });
+  // the flow's own visitor, as their browser sends it
+  const send = async ({ flowId, visitorCookie }: Seeded, type: string) => {
+    const response = await injectAs(app, { visitorCookie })({ method: 'POST', url: `/api/flows/${flowId}/events`, payload: { event: { type } } });
     expect(response.statusCode, response.body).toBe(200);
     return response.json();
   };
@@ -39,10 +43,10 @@ async function flowOf(pool: pg.Pool, flowId: string) {
 }
 
 /** A homework flow that chose free resources: the flow is sending and its homework job is written. */
-async function chooseFreeResources(pool: pg.Pool, send: (flowId: string, type: string) => Promise<{ state: string }>) {
+async function chooseFreeResources(pool: pg.Pool, send: (seeded: Seeded, type: string) => Promise<{ state: string }>) {
   const seeded = await seedResultsFlow(pool, 'homework');
-  expect((await send(seeded.flowId, 'CONTINUE')).state).toBe('maybe_flow');
-  expect((await send(seeded.flowId, 'CHOOSE_FREE_RESOURCES')).state).toBe('homework_processing.sending');
+  expect((await send(seeded, 'CONTINUE')).state).toBe('maybe_flow');
+  expect((await send(seeded, 'CHOOSE_FREE_RESOURCES')).state).toBe('homework_processing.sending');
   const job = await pool.query<{ id: string; payload: Record<string, unknown> }>("SELECT id, payload FROM jobs WHERE flow_id = $1 AND queue = 'homework'", [seeded.flowId]);
   expect(job.rows).toHaveLength(1);
   return { ...seeded, job: job.rows[0]! };
@@ -100,9 +104,10 @@ describe('homework processor', () => {
     const sink = await startSmtpSink();
     onTestFinished(() => sink.close());
     const { pool, config, send } = await setup(sink);
-    const { flowId, email } = await seedResultsFlow(pool, 'homework');
-    await send(flowId, 'CONTINUE');
-    expect((await send(flowId, 'PAY_FOR_HOMEWORK')).state).toBe('payment');
+    const seeded = await seedResultsFlow(pool, 'homework');
+    const { flowId, email } = seeded;
+    await send(seeded, 'CONTINUE');
+    expect((await send(seeded, 'PAY_FOR_HOMEWORK')).state).toBe('payment');
     // the payment service's verification, applied as the server does
     const engine = new FlowEngine(pool);
     expect((await engine.apply(flowId, { type: 'PAYMENT_CONFIRMED', paymentIntentId: 'pi_homework' }, 'server')).state).toBe('homework_processing.sending');

@@ -1,7 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import type pg from 'pg';
 import { z } from 'zod';
-import { flowResultSchema, homeworkSourceSchema, type FlowResult } from '../../machines/protocol/assessment-flow.js';
+import { flowResultSchema, homeworkSourceSchema } from '../../machines/protocol/assessment-flow.js';
 import { coachAddress } from '../../server/email/coach.js';
 import { deliverEmail, markEmailFailed, recordJobEmail } from '../../server/email/outbox.js';
 import { resourcesFor } from '../../server/email/resources.js';
@@ -10,42 +10,28 @@ import { smtpSender, type EmailAttachment } from '../../server/email/transport.j
 import { buildReportPdf, reportOf } from '../../server/reports/report-pdf.js';
 import type { QueueProcessor } from './index.js';
 
-/** flowId is null for send-homework asked for by name (the workflow proxy) rather than by a flow. */
-const flowIdSchema = z.object({ flowId: z.uuid().nullable() });
+/** Homework is always a flow's: its sendHomework effect wrote the job. */
+const flowIdSchema = z.object({ flowId: z.uuid() });
 
-// A flow enters homework_processing only from a results screen, so it always sends the result;
-// the proxy may leave it out, and then the lead's latest stored result is used.
+// A flow enters homework_processing only from a results screen, so it always carries its result.
 const payloadSchema = flowIdSchema.extend({
   request: z.object({
-    leadId: z.uuid().nullable(),
-    email: z.string().nullable(),
-    name: z.string().nullable(),
+    leadId: z.uuid(),
     source: homeworkSourceSchema,
-    diagnosticData: flowResultSchema.nullable(),
+    diagnosticData: flowResultSchema,
   }),
 });
 
-type HomeworkPayload = z.infer<typeof payloadSchema>;
-
-async function resultFor(pool: pg.Pool, request: HomeworkPayload['request']): Promise<FlowResult> {
-  if (request.diagnosticData) return request.diagnosticData;
-  const stored = request.leadId
-    ? await pool.query<{ result: FlowResult }>(
-        'SELECT result FROM assessment_results WHERE lead_id = $1 AND NOT gaming_detected ORDER BY created_at DESC LIMIT 1',
-        [request.leadId],
-      )
-    : null;
-  const result = stored?.rows[0]?.result;
-  if (!result) throw new UnrecoverableError('No assessment result to build the homework from');
-  return result;
-}
-
-async function recipient(pool: pg.Pool, request: HomeworkPayload['request']): Promise<string> {
-  if (request.email?.trim()) return request.email.trim();
-  const lead = request.leadId ? await pool.query<{ email: string }>('SELECT email FROM leads WHERE lead_id = $1', [request.leadId]) : null;
-  const email = lead?.rows[0]?.email;
-  if (!email) throw new UnrecoverableError('The lead has no email address to send homework to');
-  return email;
+/**
+ * Where the homework goes: the lead's stored address and name, never what a visitor typed in this
+ * flow (someone who typed another person's address reaches that person only with the coach's own
+ * template, addressed by their own name).
+ */
+async function recipientOf(pool: pg.Pool, leadId: string): Promise<{ email: string; name: string }> {
+  const lead = await pool.query<{ email: string; name: string }>('SELECT email, name FROM leads WHERE lead_id = $1', [leadId]);
+  const found = lead.rows[0];
+  if (!found) throw new UnrecoverableError('The lead has no email address to send homework to');
+  return found;
 }
 
 /**
@@ -64,24 +50,25 @@ export const homeworkProcessor: QueueProcessor = {
     const parsed = payloadSchema.safeParse(job.data.payload);
     if (!parsed.success) throw new UnrecoverableError(`Unusable homework payload: ${parsed.error.message}`);
     const { flowId, request } = parsed.data;
-    const result = await resultFor(pool, request);
+    const result = request.diagnosticData;
+    const lead = await recipientOf(pool, request.leadId);
 
-    const pdf = await buildReportPdf(reportOf(result), { name: request.name });
+    const pdf = await buildReportPdf(reportOf(result), { name: lead.name });
     const attachments: EmailAttachment[] = [{ filename: 'leadership-report.pdf', contentType: 'application/pdf', content: pdf }];
     const emailId = await recordJobEmail(
       pool,
       job.data.jobRowId,
       {
         kind: request.source === 'paid_homework' ? 'homework' : 'free_resources',
-        to: await recipient(pool, request),
+        to: lead.email,
         replyTo: await coachAddress(pool, config),
         leadId: request.leadId,
-        ...homeworkEmail({ name: request.name, archetype: result.archetype, source: request.source, resources: resourcesFor(result.archetype, request.source) }),
+        ...homeworkEmail({ name: lead.name, archetype: result.archetype, source: request.source, resources: resourcesFor(result.archetype, request.source) }),
       },
       attachments,
     );
     const delivery = await deliverEmail(pool, smtpSender(config), emailId, attachments);
-    const flow = flowId ? await engine.applyIfAllowed(flowId, { type: 'HOMEWORK_SENT' }, 'worker') : null;
+    const flow = await engine.applyIfAllowed(flowId, { type: 'HOMEWORK_SENT' }, 'worker');
     return { ...delivery, flowState: flow?.state ?? null };
   },
   // If the email did go out and only telling the flow kept failing, the flow still hears the truth.
@@ -91,7 +78,6 @@ export const homeworkProcessor: QueueProcessor = {
     const row = email.rows[0];
     const delivered = row?.status === 'sent' || row?.status === 'recorded';
     if (row && !delivered) await markEmailFailed(pool, row.id, error);
-    if (!flowId) return;
     await engine.applyIfAllowed(flowId, { type: delivered ? 'HOMEWORK_SENT' : 'HOMEWORK_FAILED' }, 'worker');
   },
 };

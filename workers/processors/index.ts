@@ -10,6 +10,7 @@ import { emailProcessor } from './email.js';
 import { gradingProcessor } from './grading.js';
 import { homeworkProcessor } from './homework.js';
 import { mirrorProcessor } from './mirror.js';
+import { paymentsProcessor } from './payments.js';
 import { slackProcessor } from './slack.js';
 import { timersProcessor } from './timers.js';
 import { webhooksProcessor } from './webhooks.js';
@@ -43,6 +44,7 @@ export const processors: Partial<Record<QueueName, QueueProcessor>> = {
   email: emailProcessor,
   mirror: mirrorProcessor,
   timers: timersProcessor,
+  payments: paymentsProcessor,
   webhooks: webhooksProcessor,
   slack: slackProcessor,
 };

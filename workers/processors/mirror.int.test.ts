@@ -15,6 +15,7 @@ import { createRedis } from '../../server/redis.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../../test/fake-openai.js';
 import { seedFlow } from '../../test/flows.js';
 import { isolatedConfig } from '../../test/helpers.js';
+import { injectAs, type InjectVisitor } from '../../test/visitor.js';
 import { startWorkers, until } from '../../test/worker-harness.js';
 import { createMirrorProcessor, mirrorProcessor } from './mirror.js';
 
@@ -30,6 +31,8 @@ let drop: () => Promise<void>;
 let pool: pg.Pool;
 let redis: ReturnType<typeof createRedis>;
 let app: FastifyInstance;
+// one visitor's browser: the flows below are all its own
+let browser: InjectVisitor;
 let fake: FakeOpenAI;
 
 beforeAll(async () => {
@@ -37,6 +40,7 @@ beforeAll(async () => {
   pool = createPool(config.DATABASE_URL!, 8);
   redis = createRedis(config.REDIS_URL!, 'producer');
   app = await buildApp({ config, pool, redis, logger: false });
+  browser = injectAs(app);
   fake = await startFakeOpenAI();
 });
 
@@ -51,17 +55,17 @@ afterAll(async () => {
 const withLlm = () => ({ ...config, MIRROR_LLM_BASE_URL: fake.url, MIRROR_LLM_MODEL: 'coach-test' });
 
 async function startMirror(): Promise<MirrorFlow> {
-  const response = await app.inject({ method: 'POST', url: '/api/flows', payload: { machine: 'mirror' } });
+  const response = await browser({ method: 'POST', url: '/api/flows', payload: { machine: 'mirror' } });
   expect(response.statusCode, response.body).toBe(201);
   return response.json();
 }
 
 async function read(flowId: string): Promise<MirrorFlow> {
-  return (await app.inject(`/api/flows/${flowId}`)).json();
+  return (await browser(`/api/flows/${flowId}`)).json();
 }
 
 async function send(flowId: string, event: Record<string, unknown>): Promise<MirrorFlow> {
-  const response = await app.inject({ method: 'POST', url: `/api/flows/${flowId}/events`, payload: { event } });
+  const response = await browser({ method: 'POST', url: `/api/flows/${flowId}/events`, payload: { event } });
   expect(response.statusCode, response.body).toBe(200);
   return response.json();
 }

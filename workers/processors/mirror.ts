@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { MIRROR_FALLBACK_REPLY } from '../../machines/mirror/mirror.machine.js';
 import { mirrorReplyRequestSchema, type MirrorReplyRequest } from '../../machines/protocol/mirror.js';
+import { mirrorConversationOf } from '../../machines/protocol/snapshots.js';
 import type { Config } from '../../server/config/index.js';
 import type { FlowEngine } from '../../server/flows/engine.js';
 import { failureOf, mirrorReplierFor, type MirrorReplier } from '../../server/mirror/engine.js';
@@ -18,14 +19,13 @@ type ReplyEvent = { type: 'REPLY_RECEIVED'; response: string; isComplete: boolea
  * has sent the next message, finds no row and changes nothing. Returns the flow's lead.
  */
 async function lockAwaitingFlow(client: pg.ClientBase, flowId: string, request: MirrorReplyRequest) {
-  const found = await client.query<{ lead_id: string | null }>(
-    `SELECT lead_id FROM flows
-     WHERE id = $1 AND machine = 'mirror' AND state = 'awaitingReply'
-       AND snapshot -> 'context' ->> 'sessionId' = $2 AND (snapshot -> 'context' ->> 'turn')::int = $3
-     FOR UPDATE`,
-    [flowId, request.sessionId, request.turn - 1],
+  const found = await client.query<{ lead_id: string | null; visitor_id: string | null; snapshot: unknown }>(
+    "SELECT lead_id, visitor_id, snapshot FROM flows WHERE id = $1 AND machine = 'mirror' AND state = 'awaitingReply' FOR UPDATE",
+    [flowId],
   );
-  return found.rows[0] ?? null;
+  const flow = found.rows[0];
+  const conversation = flow && mirrorConversationOf(flow.snapshot);
+  return conversation?.sessionId === request.sessionId && conversation.turn === request.turn - 1 ? flow : null;
 }
 
 /** Applies the reply (or its failure) to the flow and records the exchange, in one transaction. */
@@ -40,6 +40,7 @@ async function deliver(engine: FlowEngine, flowId: string, request: MirrorReplyR
         sessionId: request.sessionId,
         flowId,
         leadId: flow.lead_id,
+        visitorId: flow.visitor_id,
         turn: request.turn,
         isComplete: event.type === 'REPLY_RECEIVED' && event.isComplete,
         save: request.save,

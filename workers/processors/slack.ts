@@ -1,7 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
 import type { MonitorServerFrame } from '../../machines/protocol/monitor.js';
-import { inTransaction } from '../../server/email/transaction.js';
+import { inTransaction } from '../../server/db/transaction.js';
 import { insertJob } from '../../server/queues/outbox.js';
 import type { SlackJobPayload } from '../../server/slack/events.js';
 import { readAssessmentMention } from '../../server/slack/grouping.js';

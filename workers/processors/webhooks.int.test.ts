@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { resultFor } from '../../machines/assessment-flow/assessment-flow.fixtures.js';
 import { seedFlow } from '../../test/flows.js';
+import { injectAs } from '../../test/visitor.js';
 import { isolatedConfig } from '../../test/helpers.js';
 import { startWorkers, until } from '../../test/worker-harness.js';
 import { buildApp } from '../../server/app.js';
@@ -37,7 +38,8 @@ async function receiver(statuses: number[] = []) {
 }
 
 async function setup() {
-  const { config, drop } = await isolatedConfig();
+  // the receivers listen on loopback, which outgoing webhooks may reach only when listed
+  const { config, drop } = await isolatedConfig({ WEBHOOK_ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1' });
   const pool = createPool(config.DATABASE_URL!, 6);
   const redis = createRedis(config.REDIS_URL!, 'producer');
   const app = await buildApp({ config, pool, redis, logger: false });
@@ -74,9 +76,10 @@ describe('outgoing webhooks', () => {
     await enable(pool, 'automation', target.url, SECRET);
     await startWorkers(pool, config, ['webhooks']);
 
-    const started = await app.inject({ method: 'POST', url: '/api/flows', payload: {} });
+    const browser = injectAs(app);
+    const started = await browser({ method: 'POST', url: '/api/flows', payload: {} });
     const flowId = started.json().flowId as string;
-    const captured = await app.inject({
+    const captured = await browser({
       method: 'POST',
       url: `/api/flows/${flowId}/events`,
       payload: { event: { type: 'CAPTURE_SUBMIT', name: 'Ada Lovelace', email: 'ada-webhook@example.com' } },
@@ -114,8 +117,9 @@ describe('outgoing webhooks', () => {
 
   it('sends nothing while the automation card is off', async () => {
     const { pool, app } = await setup();
-    const started = await app.inject({ method: 'POST', url: '/api/flows', payload: {} });
-    await app.inject({
+    const browser = injectAs(app);
+    const started = await browser({ method: 'POST', url: '/api/flows', payload: {} });
+    await browser({
       method: 'POST',
       url: `/api/flows/${started.json().flowId}/events`,
       payload: { event: { type: 'CAPTURE_SUBMIT', name: 'Grace', email: 'grace-webhook@example.com' } },

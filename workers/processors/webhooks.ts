@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
 import type { LeadEventBody } from '../../server/integrations/lead-events.js';
+import { outboundPolicy, postWebhook } from '../../server/integrations/outbound.js';
 import type { QueueProcessor } from './index.js';
 
 /** How long a receiver gets to answer before the attempt counts as failed (and is retried). */
@@ -28,6 +29,16 @@ export function chatMessage(body: LeadEventBody, publicUrl: string): { text: str
 }
 
 /**
+ * The error a failed POST becomes, in words that never quote the URL (it can carry a token). An
+ * address refused by the filtering agent is not retried: it is the setting that must change.
+ */
+function deliveryFailure(target: string, error: unknown): Error {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return new Error(`${target} webhook: no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`);
+  if (error instanceof Error && /is not allowed/.test(error.message)) return new UnrecoverableError(`${target} webhook: the address is private or reserved, so nothing was sent`);
+  return new Error(`${target} webhook: the request failed`);
+}
+
+/**
  * Sends one lead event: a signed JSON POST to the automation webhook, or a {text} message to the
  * team-chat webhook. The URL and signing secret are read now, from the card as it stands (a card
  * disabled meanwhile sends nothing), so they never sit in a job row or a log line. Anything but a
@@ -50,16 +61,14 @@ export const webhooksProcessor: QueueProcessor = {
     const raw = JSON.stringify(target === 'automation' ? body : chatMessage(body as LeadEventBody, config.publicUrl));
     const headers: Record<string, string> = { 'content-type': 'application/json', [EVENT_ID_HEADER]: job.data.jobRowId, 'user-agent': 'hf-webhooks/1' };
     if (target === 'automation') headers[SIGNATURE_HEADER] = signBody(raw, row.signing_secret!);
-    let response: Response;
+    let status: number;
     try {
-      response = await fetch(row.value, { method: 'POST', headers, body: raw, redirect: 'manual', signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS) });
+      // through the filtering agents: the address dialled must be public (or listed); no redirects
+      status = await postWebhook(row.value, headers, raw, outboundPolicy(config), WEBHOOK_TIMEOUT_MS);
     } catch (error) {
-      // the message names the failure, never the URL (it can carry a token)
-      const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s` : 'the request failed';
-      throw new Error(`${target} webhook: ${reason}`);
+      throw deliveryFailure(target, error);
     }
-    await response.body?.cancel().catch(() => {});
-    if (response.status < 200 || response.status >= 300) throw new Error(`${target} webhook answered ${response.status}`);
-    return { delivered: body.event, target, status: response.status };
+    if (status < 200 || status >= 300) throw new Error(`${target} webhook answered ${status}`);
+    return { delivered: body.event, target, status };
   },
 };

@@ -59,6 +59,18 @@ export async function signOut(): Promise<void> {
   set(SIGNED_OUT);
 }
 
+/**
+ * A page restored from the back/forward cache (Back after signing out elsewhere) shows what it held
+ * when left: forget the session at once, so nothing private renders, and read it again.
+ */
+if (typeof window !== 'undefined') {
+  window.addEventListener('pageshow', (event) => {
+    if (!event.persisted || current.status === 'unknown') return;
+    set({ status: 'unknown', user: null, csrfToken: null });
+    void loadSession();
+  });
+}
+
 function subscribe(listener: () => void) {
   listeners.add(listener);
   return () => listeners.delete(listener);

@@ -4,9 +4,10 @@ import { Button, ButtonLink, Card, Eyebrow, Field } from '../components/ui';
 import { post } from '../lib/api';
 import { isSimpleEmail, hasText } from '../../../machines/protocol/common';
 import { useAssessment } from '../features/assessment/launcher';
-import { rememberEmail, rememberLeadSession } from '../features/assessment/browser-storage';
+import { flowSlot, rememberEmail, rememberLeadSession } from '../features/assessment/browser-storage';
 import { MirrorComposer, MirrorMessages } from '../features/assessment/mirror-chat';
 import { standaloneMirror } from '../features/standalone/mirror-machine';
+import { FlowIdStore } from '../lib/flows/storage';
 
 /**
  * `/mirror`: the Mirror chat demo (spec sections 2, 4 and 9): five exchanges, replies revealed
@@ -102,7 +103,9 @@ function CompletePanel({ saving, setSaving, sessionId }: { saving: boolean; setS
     if (found.email || found.name) return;
     setSaving(true);
     try {
-      const lead = await post<{ leadId: string; email: string; name: string }>('/api/leads', { email: email.trim(), name: name.trim(), source: 'mirror' });
+      // the capture step of this browser's assessment: the modal opens on that flow, at its intro
+      const lead = await post<{ leadId: string; flowId: string; email: string; name: string }>('/api/leads', { email: email.trim(), name: name.trim() });
+      new FlowIdStore().set(flowSlot('assessment'), lead.flowId);
       rememberEmail(lead.email);
       rememberLeadSession({
         source: 'direct',

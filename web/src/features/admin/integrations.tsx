@@ -195,13 +195,9 @@ function IntegrationCard({ info, setting, onChange }: { info: CardInfo; setting:
               </Button>
             </div>
             {setting.secret && <p className="text-xs text-muted">Stored on the server and never shown again in full.</p>}
-            {info.key === 'automation' && setting.signingSecret && (
-              <p className="text-xs break-all text-muted">
-                Signing secret (verify <code>x-hf-signature: sha256=…</code>): <code className="text-ink">{setting.signingSecret}</code>
-              </p>
-            )}
           </form>
         )}
+        {info.key === 'automation' && setting.signingSecret && <SigningSecret secret={setting.signingSecret} onChange={onChange} />}
         <a
           href={info.setupUrl}
           target="_blank"
@@ -213,6 +209,42 @@ function IntegrationCard({ info, setting, onChange }: { info: CardInfo; setting:
         </a>
       </article>
     </li>
+  );
+}
+
+export const SECRET_ROTATED = 'Signing Secret Rotated';
+
+/** The automation signing secret and a Rotate button: a new secret is also made whenever the URL changes. */
+function SigningSecret({ secret, onChange }: { secret: string; onChange: (saved: IntegrationSetting) => void }) {
+  const session = useSession();
+  const fail = useAdminFailure();
+  const { toast } = useToast();
+  const [rotating, setRotating] = useState(false);
+
+  const rotate = () => {
+    setRotating(true);
+    api<IntegrationSetting>('/api/admin/integrations/automation/rotate-secret', { method: 'POST', csrfToken: session.csrfToken }).then(
+      (saved) => {
+        setRotating(false);
+        onChange(saved);
+        toast({ title: SECRET_ROTATED, description: 'Update your receiver: the old secret no longer verifies.', variant: 'success' });
+      },
+      (error: unknown) => {
+        setRotating(false);
+        fail(error, SAVE_FAILURE);
+      },
+    );
+  };
+
+  return (
+    <div className="mt-3 flex flex-col items-start gap-2">
+      <p className="min-w-0 text-xs break-all text-muted">
+        Signing secret (verify <code>x-hf-signature: sha256=…</code>): <code className="text-ink">{secret}</code>
+      </p>
+      <Button type="button" size="sm" variant="secondary" onClick={rotate} disabled={rotating} className="min-h-11 shrink-0">
+        {rotating ? 'Rotating...' : 'Rotate secret'}
+      </Button>
+    </div>
   );
 }
 

@@ -9,7 +9,7 @@ import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from '.
 import { ConfirmDialog } from './confirm-dialog';
 
 /** The queues and statuses of server/queues/names.ts and server/admin/jobs.ts. */
-export const QUEUES = ['grading', 'homework', 'mirror', 'email', 'webhooks', 'slack', 'timers'] as const;
+export const QUEUES = ['grading', 'homework', 'mirror', 'email', 'webhooks', 'slack', 'timers', 'payments'] as const;
 export const JOB_STATUSES = ['pending', 'enqueued', 'active', 'completed', 'failed'] as const;
 type Queue = (typeof QUEUES)[number];
 type JobStatus = (typeof JOB_STATUSES)[number];

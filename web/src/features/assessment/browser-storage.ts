@@ -1,19 +1,17 @@
-import { z } from 'zod';
-import { flowResultSchema, type FlowResult } from '../../../../machines/protocol/assessment-flow';
-import { knownSessionSchema, tierSchema, type KnownSession, type LeadSession, type Tier } from '../../../../machines/protocol/common';
+import { knownSessionSchema, type FlowMode, type KnownSession, type LeadSession } from '../../../../machines/protocol/common';
 import type { PaymentPurpose } from '../../../../machines/protocol/payment';
 import { localStore, readJson, safeRemove, safeSet, sessionStore, writeJson, type KeyValueStore } from '../../lib/flows/storage';
 
-/** The spec's browser storage keys (section 3), and the few this build adds (hf:leadSession, hf:testPayment). */
+/**
+ * The spec's browser storage keys (section 3) this build still needs, and the few it adds
+ * (hf:leadSession, hf:testPayment). A completed assessment is not kept here: the server stores it
+ * with the grading and opens a returning visitor's flow at completed_results.
+ */
 export const STORAGE_KEYS = {
   userEmail: 'hf:userEmail',
   emailTimestamp: 'hf:emailTimestamp',
   diagId: 'hf:diagId',
-  tier: 'hf:tier',
-  assessmentCompletedFlag: 'hf:assessment_completed',
-  assessmentData: 'hf:assessment_data',
   diagnosticResults: 'hf:diagnosticResults',
-  assessmentCompleted: 'hf:assessmentCompleted',
   paymentIntentId: 'payment_intent_id',
   paymentType: 'payment_type',
   testPayment: 'hf:testPayment',
@@ -21,6 +19,9 @@ export const STORAGE_KEYS = {
   /** The lead session, per tab (sessionStorage). */
   leadSession: 'hf:leadSession',
 } as const;
+
+/** The slot a mode's assessment flow is kept under (FlowIdStore). */
+export const flowSlot = (mode: FlowMode) => `assessment:${mode}`;
 
 /** A stored email is forgotten after 30 days (spec section 9). */
 export const EMAIL_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -45,44 +46,6 @@ export function rememberedEmail(store: KeyValueStore = localStore(), now = Date.
   return null;
 }
 
-/** A completed assessment as kept in hf:assessment_data. */
-export const storedAssessmentSchema = z.object({
-  result: flowResultSchema,
-  tier: tierSchema,
-  /** The server flow the result came from: its next steps continue there. */
-  flowId: z.uuid().nullable(),
-  completedAt: z.string(),
-});
-/** A completed assessment as kept in hf:assessment_data. */
-export type StoredAssessment = z.infer<typeof storedAssessmentSchema>;
-
-/** storeResult: keeps a completed assessment (hf:assessment_completed, hf:assessment_data, hf:tier). */
-export function storeAssessment(
-  entry: { result: FlowResult; tier: Tier; flowId: string | null },
-  store: KeyValueStore = localStore(),
-  now = new Date(),
-): void {
-  writeJson(store, STORAGE_KEYS.assessmentData, { ...entry, completedAt: now.toISOString() } satisfies StoredAssessment);
-  safeSet(store, STORAGE_KEYS.assessmentCompletedFlag, 'true');
-  safeSet(store, STORAGE_KEYS.assessmentCompleted, 'true');
-  safeSet(store, STORAGE_KEYS.tier, entry.tier);
-}
-
-/** The stored completed assessment, or null; corrupt data is removed with its flags (spec section 4). */
-export function storedAssessment(store: KeyValueStore = localStore()): StoredAssessment | null {
-  if (store.getItem(STORAGE_KEYS.assessmentCompletedFlag) !== 'true') return null;
-  const stored = readJson(store, STORAGE_KEYS.assessmentData, storedAssessmentSchema);
-  if (!stored) clearStoredAssessment(store);
-  return stored;
-}
-
-/** clearStoredAssessment: forgets the completed assessment (testing mode, or a retake). */
-export function clearStoredAssessment(store: KeyValueStore = localStore()): void {
-  for (const key of [STORAGE_KEYS.assessmentData, STORAGE_KEYS.assessmentCompletedFlag, STORAGE_KEYS.assessmentCompleted, STORAGE_KEYS.tier]) {
-    safeRemove(store, key);
-  }
-}
-
 /** Keeps this tab's lead session once it has a lead (the spec's shorter form). */
 export function rememberLeadSession(lead: LeadSession, store: KeyValueStore = sessionStore()): void {
   if (!lead.leadId) return;
@@ -100,12 +63,16 @@ export function forgetLeadSession(store: KeyValueStore = sessionStore()): void {
   safeRemove(store, STORAGE_KEYS.leadSession);
 }
 
-/** The test payment's local flags (spec section 4: "the test payment sets local flags"). */
+/**
+ * The test payment's local flags (spec section 4: "the test payment sets local flags"), once per
+ * payment: the flow shows the same confirmed payment on every later render and reload.
+ */
 export function recordTestPayment(
   payment: { paymentIntentId: string; purpose: PaymentPurpose; amountCents: number },
   store: KeyValueStore = localStore(),
   now = new Date(),
 ): void {
+  if (store.getItem(STORAGE_KEYS.paymentIntentId) === payment.paymentIntentId) return;
   safeSet(store, STORAGE_KEYS.paymentIntentId, payment.paymentIntentId);
   safeSet(store, STORAGE_KEYS.paymentType, payment.purpose);
   writeJson(store, STORAGE_KEYS.testPayment, { ...payment, at: now.toISOString() });

@@ -1,24 +1,35 @@
+import { useActorRef } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { Actor } from 'xstate';
+import { fromPromise, type Actor } from 'xstate';
 import { Button, useToast } from '../../components/ui';
 import { resultTier, type assessmentFlowMachine } from '../../../../machines/assessment-flow/assessment-flow.machine';
-import { DEPOSIT_AMOUNT_CENTS } from '../../../../machines/payment/payment.machine';
+import { localFallbackMachine } from '../../../../machines/local-fallback/local-fallback.machine';
 import { statePath } from '../../../../machines/protocol/can-accept';
 import type { FlowMode } from '../../../../machines/protocol/common';
+import { DEPOSIT_AMOUNT_CENTS } from '../../../../machines/protocol/payment';
 import type { FlowStartInput, PublicConfig, ServerFlow } from '../../lib/flows/client';
-import { FlowIdStore, localStore, removeWithPrefix, safeRemove, safeSet, sessionStore } from '../../lib/flows/storage';
+import { FlowIdStore, removeWithPrefix, sessionStore } from '../../lib/flows/storage';
 import { sharedFlowClient, useFlowSnapshot, useServerFlow, type ServerFlowHandle } from '../../lib/flows/use-server-flow';
-import { clearStoredAssessment, rememberedEmail, rememberEmail, rememberLeadSession, storeAssessment } from './browser-storage';
-import { gradeLocally, isCanned, useDisplayResult } from './local-grading';
+import { flowSlot, recordTestPayment, rememberedEmail, rememberEmail, rememberLeadSession } from './browser-storage';
+import { gradeLocally, useDisplayResult } from './local-grading';
 import { browserAssessmentFlow } from './machines';
 import { CaptureStep } from './steps/capture';
 import { DiagnosticStep } from './steps/diagnostic';
 import { EmailCaptureStep } from './steps/email-capture';
 import { IntroStep } from './steps/intro';
 import { MirrorStep } from './steps/mirror';
-import { HomeworkStep, MaybeFlowStep, NoFlowStep, openCheckoutTab, PaymentStep, PaymentSuccessStep, YesFlowStep } from './steps/next-steps';
+import {
+  closeUnusedCheckoutTab,
+  HomeworkStep,
+  MaybeFlowStep,
+  NoFlowStep,
+  openCheckoutTab,
+  PaymentStep,
+  PaymentSuccessStep,
+  YesFlowStep,
+} from './steps/next-steps';
 import { GamingStep, ProcessingStep } from './steps/processing';
-import { LOCAL_RESULTS_NOTICE, ResultsStep } from './steps/results';
+import { CompletedResultsStep, LOCAL_RESULTS_NOTICE, ResultsStep } from './steps/results';
 import { SurveyStep } from './steps/survey';
 import { stepTitle, topStep } from './titles';
 import { NoticeBox, Waiting } from './ui';
@@ -26,45 +37,33 @@ import { NoticeBox, Waiting } from './ui';
 type AssessmentMachine = ReturnType<typeof browserAssessmentFlow>;
 type AssessmentFlow = ServerFlowHandle<AssessmentMachine>;
 
-/** The longest the processing notice promises (spec section 2: up to 3 minutes); after it the browser grades. */
-export const PROCESSING_WINDOW_MS = 3 * 60 * 1000;
-/** How long an unreachable server is waited for at processing before the browser grades. */
-export const OFFLINE_GRACE_MS = 8000;
-
-/** The slot a mode's assessment flow is kept under (FlowIdStore). */
-export const flowSlot = (mode: FlowMode) => `assessment:${mode}`;
-
 /** Renders the frame of the modal: a title and a body. */
 export type Frame = (title: string, body: React.ReactNode, step: string) => React.ReactNode;
 
 /**
  * The modal's server-run assessment: the shared assessmentFlow machine kept in step with the
- * server by useServerFlow, each state shown by its step component.
+ * server by useServerFlow, each state shown by its step component. A returning visitor's flow
+ * opens at completed_results: the server found their completed assessment.
  */
 export function LiveAssessment({
   mode,
   resume,
   start,
   sessionKey,
-  afterResume,
   frame,
 }: {
   mode: FlowMode;
   resume: string | null;
   start: FlowStartInput;
   sessionKey: string;
-  /** An event to send once the resumed flow stands where it takes it (CONTINUE from stored results). */
-  afterResume: 'CONTINUE' | null;
   frame: Frame;
 }) {
   const ids = useMemo(() => new FlowIdStore(), []);
   const flowIdRef = useRef<string | null>(resume);
-  // the browser-storage actions; run for local transitions, and (results) by the effect below for pushed ones
+  // the one action the browser performs: forgetting this tab's copies of a retaken diagnostic
   const machine = useMemo(
     () =>
       browserAssessmentFlow({
-        storeResult: ({ result, tier }) => storeAssessment({ result, tier, flowId: flowIdRef.current }),
-        clearStoredAssessment: () => clearStoredAssessment(),
         clearSavedAnswers: () => {
           const flowId = flowIdRef.current;
           if (!flowId) return;
@@ -98,20 +97,18 @@ export function LiveAssessment({
       'loading',
     );
   }
-  return <FlowScreens flow={flow} actor={flow.actor} mode={mode} afterResume={afterResume} frame={frame} />;
+  return <FlowScreens flow={flow} actor={flow.actor} mode={mode} frame={frame} />;
 }
 
 function FlowScreens({
   flow,
   actor,
   mode,
-  afterResume,
   frame,
 }: {
   flow: AssessmentFlow;
   actor: Actor<typeof assessmentFlowMachine>;
   mode: FlowMode;
-  afterResume: 'CONTINUE' | null;
   frame: Frame;
 }) {
   const snapshot = useFlowSnapshot(actor);
@@ -138,14 +135,11 @@ function FlowScreens({
     if (context.session.leadId) rememberLeadSession(context.session);
   }, [context.session]);
 
-  // storeResult for results that arrived from the server (its timer moves the flow to results, so the local entry action never runs)
+  // a finished assessment is no longer offered to new tabs: the server opens them at completed_results instead
   const ids = useMemo(() => new FlowIdStore(), []);
   useEffect(() => {
-    if (step !== 'results' || !display.result || display.pending || !context.result) return;
-    storeAssessment({ result: display.result, tier: resultTier(context.result), flowId });
-    // a finished assessment is no longer offered to new tabs: they show the stored results instead
-    ids.unshare(flowSlot(mode));
-  }, [step, display.result, display.pending, context.result, flowId, ids, mode]);
+    if (step === 'results' && !flow.held) ids.unshare(flowSlot(mode));
+  }, [step, flow.held, ids, mode]);
 
   // spec section 8: results graded in the browser are announced, once
   const announced = useRef(false);
@@ -156,45 +150,31 @@ function FlowScreens({
     }
   }, [step, display.result, display.pending, toast]);
 
-  // the server's grading failed (canned result): send the answers again by name, so the lead is
-  // not lost; once per flow, in whichever tab shows the results first
-  useEffect(() => {
-    if (!context.result || !isCanned(context.result) || !context.session.leadId || step !== 'results') return;
-    const sentKey = `hf:resubmitted:${flowId}`;
-    if (localStore().getItem(sentKey)) return;
-    safeSet(localStore(), sentKey, new Date().toISOString());
-    const { session } = context;
-    void client
-      .resubmitAssessment({
-        leadId: session.leadId,
-        email: session.email,
-        name: session.name,
-        assessment: context.answers,
-        survey: context.survey,
-        mirrorChat: context.mirrorChat,
-        mirrorSessionId: session.mirrorSessionId,
-        source: session.source,
-        timestamp: new Date().toISOString(),
-      })
-      .catch(() => safeRemove(localStore(), sentKey));
-  }, [context, step, client, flowId]);
-
-  // the server cannot grade (unreachable, or no result within the processing window): grade here
-  useLocalFallback(flow, state, context);
-
-  // stored results' "next step" continues on the flow they came from
-  const continued = useRef(false);
-  useEffect(() => {
-    if (!afterResume || continued.current || flow.serverState !== 'results' || !confirmed) return;
-    continued.current = true;
-    flow.send({ type: afterResume });
-  }, [afterResume, flow, confirmed]);
+  // the server cannot grade (unreachable, or no result within the processing window): the policy machine grades here
+  useLocalFallback(flow, state === 'processing.grading', context);
 
   const send = flow.send;
   const tier = context.result ? resultTier(context.result) : 'nurture';
   const visitor = { name: context.session.name, email: context.session.email };
   const depositCents = config?.depositCents ?? DEPOSIT_AMOUNT_CENTS;
   const waiting = <Waiting title="One moment" />;
+
+  // a blank checkout tab opened by the deposit click goes once the flow has left payment without a checkout url
+  useEffect(() => {
+    if (step !== 'payment') closeUnusedCheckoutTab();
+  }, [step]);
+
+  // spec section 4: the test payment sets local flags (once the server has confirmed it)
+  const { paymentIntentId } = context.session;
+  const { paymentPurpose } = context;
+  useEffect(() => {
+    if (config?.paymentMode === 'test' && paymentIntentId && paymentPurpose) recordTestPayment({ paymentIntentId, purpose: paymentPurpose, amountCents: depositCents });
+  }, [config?.paymentMode, paymentIntentId, paymentPurpose, depositCents]);
+
+  /** A deposit chosen in Stripe mode opens its tab within the click (a later one would be a blocked popup). */
+  const choosePayment = (type: 'PAY_DEPOSIT' | 'PAY_FOR_HOMEWORK') => {
+    if (send({ type }) && config?.paymentMode === 'stripe') openCheckoutTab();
+  };
 
   let body: React.ReactNode;
   switch (step) {
@@ -231,7 +211,7 @@ function FlowScreens({
     case 'mirror':
       body =
         flow.serverState === 'mirror' && confirmed ? (
-          <MirrorStep parentFlowId={flowId} parentVersion={flow.version!} onCompleted={({ sessionId, chat }) => send({ type: 'MIRROR_COMPLETED', sessionId, chat })} />
+          <MirrorStep parentFlowId={flowId} parentVersion={flow.version!} onCompleted={(handover) => send({ type: 'MIRROR_COMPLETED', ...handover })} />
         ) : (
           <Waiting title="Opening the Mirror" />
         );
@@ -268,15 +248,19 @@ function FlowScreens({
         waiting
       );
       break;
+    case 'completed_results':
+      body = context.result ? (
+        <CompletedResultsStep result={context.result} tier={tier} onContinue={() => send({ type: 'CONTINUE' })} onRetake={() => send({ type: 'RETAKE' })} />
+      ) : (
+        waiting
+      );
+      break;
     case 'yes_flow':
       body = (
         <YesFlowStep
           notice={context.notice}
           depositCents={depositCents}
-          onPay={() => {
-            if (config?.paymentMode === 'stripe') openCheckoutTab();
-            send({ type: 'PAY_DEPOSIT' });
-          }}
+          onPay={() => choosePayment('PAY_DEPOSIT')}
           onBack={() => send({ type: 'BACK_TO_RESULTS' })}
         />
       );
@@ -286,10 +270,7 @@ function FlowScreens({
         <MaybeFlowStep
           notice={context.notice}
           depositCents={depositCents}
-          onPay={() => {
-            if (config?.paymentMode === 'stripe') openCheckoutTab();
-            send({ type: 'PAY_FOR_HOMEWORK' });
-          }}
+          onPay={() => choosePayment('PAY_FOR_HOMEWORK')}
           onFree={() => send({ type: 'CHOOSE_FREE_RESOURCES' })}
           onBack={() => send({ type: 'BACK_TO_RESULTS' })}
         />
@@ -301,9 +282,7 @@ function FlowScreens({
     case 'payment':
       body = (
         <PaymentStep
-          client={client}
-          flowId={flowId}
-          ready={flow.serverState === 'payment' && confirmed}
+          checkoutUrl={context.checkoutUrl}
           purpose={context.paymentPurpose ?? 'deposit'}
           paymentMode={config?.paymentMode ?? null}
           onCancel={() => send({ type: 'PAYMENT_CANCELED' })}
@@ -346,34 +325,29 @@ function FlowScreens({
   );
 }
 
+/** The server's copy has not graded the answers yet: a locally graded result stays on screen meanwhile. */
+const serverIsBehind = (server: ServerFlow) => server.state === 'survey' || server.state.startsWith('processing') || server.state.startsWith('email_capture');
+
 /**
- * Grades in the browser when the server cannot (spec section 8): the survey could not be sent for
- * OFFLINE_GRACE_MS, or no result came within PROCESSING_WINDOW_MS. The result is applied to the
- * local copy only; the screen keeps it while the server is still behind (survey or processing),
- * and the survey is sent by the session as soon as the server answers, so the lead is graded
- * there too and its result, once shown, is the server's.
+ * Runs the local-fallback policy (machines/local-fallback) beside the flow: told when the local
+ * copy waits for grading and whether the server can be reached, it grades in the browser when the
+ * server cannot (spec section 8). The result goes to the local copy only, held while the server is
+ * behind; the survey is still sent as soon as the server answers, so the flow is graded there
+ * too, and once it is, the server's result is the one shown.
  */
-function useLocalFallback(flow: AssessmentFlow, state: string, context: Parameters<typeof gradeLocally>[0]) {
-  const grading = state === 'processing.grading';
-  const { offline, applyLocal } = flow;
-  const [reason, setReason] = useState<'offline' | 'slow' | null>(null);
+function useLocalFallback(flow: AssessmentFlow, grading: boolean, context: Parameters<typeof gradeLocally>[0]) {
+  const latest = useRef({ context, applyLocal: flow.applyLocal });
+  latest.current = { context, applyLocal: flow.applyLocal };
+  const machine = useMemo(
+    () =>
+      localFallbackMachine.provide({
+        actors: { gradeLocally: fromPromise(() => gradeLocally(latest.current.context)) },
+        actions: { showLocalResult: (_, { result }) => void latest.current.applyLocal({ type: 'GRADED', result }, serverIsBehind) },
+      }),
+    [],
+  );
+  const policy = useActorRef(machine);
   useEffect(() => {
-    if (!grading) return setReason(null);
-    const slow = window.setTimeout(() => setReason('slow'), PROCESSING_WINDOW_MS);
-    return () => window.clearTimeout(slow);
-  }, [grading]);
-  useEffect(() => {
-    if (!grading || !offline) return;
-    const timer = window.setTimeout(() => setReason('offline'), OFFLINE_GRACE_MS);
-    return () => window.clearTimeout(timer);
-  }, [grading, offline]);
-  const applied = useRef(false);
-  useEffect(() => {
-    if (!grading || !reason || applied.current) return;
-    applied.current = true;
-    void gradeLocally(context).then((result) => {
-      const behind = (server: ServerFlow) => server.state === 'survey' || server.state.startsWith('processing') || server.state.startsWith('email_capture');
-      if (!applyLocal({ type: 'GRADED', result }, behind)) applied.current = false;
-    });
-  }, [grading, reason, context, applyLocal]);
+    policy.send({ type: 'FLOW_CHANGED', grading, offline: flow.offline });
+  }, [policy, grading, flow.offline]);
 }

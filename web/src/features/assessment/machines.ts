@@ -1,27 +1,22 @@
 import { assessmentFlowMachine } from '../../../../machines/assessment-flow/assessment-flow.machine';
 import { diagnosticMachine } from '../../../../machines/diagnostic/diagnostic.machine';
 import { mirrorMachine } from '../../../../machines/mirror/mirror.machine';
-import type { FlowResult } from '../../../../machines/protocol/assessment-flow';
-import type { Tier } from '../../../../machines/protocol/common';
 
-/** What the browser does for the assessment flow's browser-only actions. */
+/** What the browser does for the assessment flow's one browser-only action. */
 export interface BrowserFlowActions {
-  storeResult(entry: { result: FlowResult; tier: Tier }): void;
-  clearStoredAssessment(): void;
   clearSavedAnswers(): void;
 }
 
 /**
- * The assessment flow as the browser runs it: the shared machine with the three browser-storage
- * actions provided. The named server effects (createLead, requestGrading, startPayment,
- * sendHomework) keep their no-op defaults here: the server performs them when it applies the same
- * event, and their outcomes arrive as the server's snapshot.
+ * The assessment flow as the browser runs it: the shared machine with clearSavedAnswers provided
+ * (it forgets this tab's copies of a retaken diagnostic). The server effects (createLead,
+ * requestGrading, startPayment, sendHomework, clearStoredAssessment) keep their no-op defaults
+ * here: the server performs them when it applies the same event, and their outcomes arrive as the
+ * server's snapshot.
  */
 export function browserAssessmentFlow(actions: BrowserFlowActions) {
   return assessmentFlowMachine.provide({
     actions: {
-      storeResult: (_, stored) => actions.storeResult(stored),
-      clearStoredAssessment: () => actions.clearStoredAssessment(),
       clearSavedAnswers: () => actions.clearSavedAnswers(),
     },
   });
@@ -31,13 +26,13 @@ export function browserAssessmentFlow(actions: BrowserFlowActions) {
 const NEVER_MS = 2 ** 31 - 1;
 
 /**
- * The diagnostic as the browser runs it. Its one-second countdown ticks are switched off: a
- * snapshot adopted from the server restarts no timers, so local ticks would run on some screens
- * and not others, and a tick reaching zero would record a timeout the server never hears of.
- * The countdown is the screen's own clock instead (use-countdown.ts), anchored to when the screen
- * was first shown and kept across reloads, and its expiry is sent as TIME_UP like any event.
+ * The diagnostic as the browser runs it: its screen timer is switched off. The server runs that
+ * timer (a timers job) and records the timeout answer; a snapshot adopted from the server restarts
+ * no timers, so a local one would run on some screens and not others, and could move this tab on
+ * while the server still waits for an answer. The visible countdown is display only
+ * (screen-clock.ts); at zero the screen says time is up and waits for the server's push.
  */
-export const browserDiagnostic = diagnosticMachine.provide({ delays: { tick: NEVER_MS } });
+export const browserDiagnostic = diagnosticMachine.provide({ delays: { screenTimeout: NEVER_MS } });
 
 /** The Mirror as the browser runs it: replies and their reveal come from the server's flow. */
 export const browserMirror = mirrorMachine;

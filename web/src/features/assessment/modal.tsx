@@ -1,75 +1,44 @@
 import { CloseButton, Dialog, DialogBackdrop, DialogPanel, DialogTitle, Switch } from '@headlessui/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { FlowMode } from '../../../../machines/protocol/common';
 import { cx } from '../../components/ui';
 import type { FlowStartInput } from '../../lib/flows/client';
 import { FlowIdStore } from '../../lib/flows/storage';
 import { sharedFlowClient } from '../../lib/flows/use-server-flow';
-import {
-  clearStoredAssessment,
-  forgetLeadSession,
-  knownLeadSession,
-  openingParameters,
-  setTestingFlag,
-  storedAssessment,
-  type OpeningParameters,
-  type StoredAssessment,
-} from './browser-storage';
+import { flowSlot, forgetLeadSession, knownLeadSession, openingParameters, setTestingFlag } from './browser-storage';
 import type { AssessmentMode } from './launcher';
-import { flowSlot, LiveAssessment, type Frame } from './live-assessment';
-import { StoredResults } from './stored-results';
-
-interface Opening {
-  params: OpeningParameters;
-  /** This tab's (or a recent other tab's) flow for the mode. */
-  resume: string | null;
-  stored: StoredAssessment | null;
-}
-
-/** What the page and the browser know when the modal opens (spec sections 2 to 4). */
-function readOpening(mode: FlowMode, ids: FlowIdStore): Opening {
-  const params = openingParameters({ hostname: window.location.hostname, search: window.location.search });
-  // testing mode clears stored assessment state (spec section 4)
-  if (params.testing) clearStoredAssessment();
-  const resume = ids.get(flowSlot(mode));
-  const stored = !params.testing && mode !== 'mirror' && !resume ? storedAssessment() : null;
-  return { params, resume, stored };
-}
-
-type Phase = { kind: 'stored' } | { kind: 'live'; resume: string | null; afterResume: 'CONTINUE' | null; key: number };
+import { LiveAssessment, type Frame } from './live-assessment';
 
 /**
  * The assessment modal (spec section 2): a Headless UI dialog (focus trapped, returned to the
  * opener on close, Esc and the close button close it) around the shared assessmentFlow machine,
  * run as a server flow. Closing keeps the flow: opening again, reloading or another tab resumes
- * it at the same step and question.
+ * it at the same step and question. A returning visitor's new flow opens at completed_results:
+ * the server finds their completed assessment (testing mode never shows it).
  */
 export default function AssessmentModal({ mode, onClose }: { mode: AssessmentMode; onClose: () => void }) {
   const ids = useMemo(() => new FlowIdStore(), []);
-  const [opening] = useState(() => readOpening(mode, ids));
-  const [phase, setPhase] = useState<Phase>(() => (opening.stored ? { kind: 'stored' } : { kind: 'live', resume: opening.resume, afterResume: null, key: 0 }));
+  // what the page's address says when the modal opens (spec sections 2 to 4), and this tab's (or a recent other tab's) flow
+  const [params] = useState(() => openingParameters({ hostname: window.location.hostname, search: window.location.search }));
+  const [session, setSession] = useState(() => ({ resume: ids.get(flowSlot(mode)), key: 0 }));
 
   // read when a session starts, so that a reset (which forgets the lead session) starts afresh
   const start: FlowStartInput = {
     machine: 'assessmentFlow',
     mode,
-    testing: opening.params.testing,
-    ...(opening.params.token ? { token: opening.params.token } : {}),
-    ...(opening.params.ref ? { ref: opening.params.ref } : {}),
+    testing: params.testing,
+    ...(params.token ? { token: params.token } : {}),
+    ...(params.ref ? { ref: params.ref } : {}),
     knownSession: knownLeadSession(),
   };
 
   const startOver = useCallback(() => {
     ids.forget(flowSlot(mode));
-    setPhase((current) => ({ kind: 'live', resume: null, afterResume: null, key: (current.kind === 'live' ? current.key : 0) + 1 }));
+    forgetLeadSession();
+    setSession((current) => ({ resume: null, key: current.key + 1 }));
   }, [ids, mode]);
 
   const frame: Frame = (title, body, step) => (
-    <ModalFrame title={title} step={step} onClose={onClose} testingPanel={opening.params.showTestingPanel ? <TestingPanel onReset={() => {
-      forgetLeadSession();
-      clearStoredAssessment();
-      startOver();
-    }} /> : null}>
+    <ModalFrame title={title} step={step} onClose={onClose} testingPanel={params.showTestingPanel ? <TestingPanel onReset={startOver} /> : null}>
       {body}
     </ModalFrame>
   );
@@ -82,25 +51,7 @@ export default function AssessmentModal({ mode, onClose }: { mode: AssessmentMod
           transition
           className="flex h-[100dvh] w-full flex-col bg-paper shadow-lift transition duration-200 ease-out data-closed:translate-y-4 data-closed:opacity-0 sm:h-auto sm:max-h-[min(92vh,64rem)] sm:max-w-2xl sm:rounded-[2rem] sm:border sm:border-line"
         >
-          {phase.kind === 'stored' && opening.stored ? (
-            <StoredResults
-              stored={opening.stored}
-              mode={mode}
-              frame={frame}
-              onContinue={() => setPhase({ kind: 'live', resume: opening.stored?.flowId ?? null, afterResume: 'CONTINUE', key: 1 })}
-              onRetake={startOver}
-            />
-          ) : phase.kind === 'live' ? (
-            <LiveAssessment
-              key={phase.key}
-              mode={mode}
-              resume={phase.resume}
-              start={start}
-              sessionKey={String(phase.key)}
-              afterResume={phase.afterResume}
-              frame={frame}
-            />
-          ) : null}
+          <LiveAssessment key={session.key} mode={mode} resume={session.resume} start={start} sessionKey={String(session.key)} frame={frame} />
         </DialogPanel>
       </div>
     </Dialog>
@@ -150,7 +101,7 @@ function ModalFrame({ title, step, onClose, testingPanel, children }: { title: s
 
 /**
  * Testing mode's tools (spec sections 2 and 6): only on a local host or with ?testing=true.
- * Reset starts a new flow with no lead session or stored result; Purge deletes test-tagged leads
+ * Reset starts a new flow with no lead session; Purge deletes test-tagged leads
  * of the last 7 days (the server allows it only from this machine).
  */
 function TestingPanel({ onReset }: { onReset: () => void }) {

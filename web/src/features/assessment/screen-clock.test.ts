@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../lib/flows/storage';
-import { countdownAnnouncement, forgetScreen, screenShownAt, secondsLeft } from './screen-clock';
+import { countdownAnnouncement, forgetScreen, screenShownAt, secondsLeft, TIME_UP_MESSAGE } from './screen-clock';
 
 describe('the countdown', () => {
   it('counts whole seconds down from the limit and stops at zero', () => {
@@ -15,7 +15,7 @@ describe('the countdown', () => {
 
   it('speaks at 30, 20, 10 and 5 seconds and at the end, not every second', () => {
     const spoken = Array.from({ length: 51 }, (_, i) => countdownAnnouncement(50 - i, 50)).filter(Boolean);
-    expect(spoken).toEqual(['30 seconds left', '20 seconds left', '10 seconds left', '5 seconds left', 'Time is up. The default answer has been recorded for you.']);
+    expect(spoken).toEqual(['30 seconds left', '20 seconds left', '10 seconds left', '5 seconds left', TIME_UP_MESSAGE]);
   });
 });
 

@@ -6,9 +6,15 @@ export function secondsLeft(startedAt: number, limitSec: number, now: number): n
   return Math.max(0, Math.ceil((startedAt + limitSec * 1000 - now) / 1000));
 }
 
+/**
+ * What a timed screen says once its countdown reaches zero. The server records the default answer
+ * (its own timer, after a short grace for the network) and the next screen arrives as its push.
+ */
+export const TIME_UP_MESSAGE = 'Time is up. Your default answer is being recorded.';
+
 /** What the live region says at this second, or null to stay quiet (it must not speak every second). */
 export function countdownAnnouncement(left: number, limitSec: number): string | null {
-  if (left === 0) return 'Time is up. The default answer has been recorded for you.';
+  if (left === 0) return TIME_UP_MESSAGE;
   if (left === limitSec) return null;
   if (left === 30 || left === 20 || left === 10 || left === 5) return `${left} seconds left`;
   return null;
@@ -42,7 +48,8 @@ export function useScreenClock(key: string): { shownAt: number; elapsedMs: () =>
 
 /**
  * A visible countdown of `limitSec` from `shownAt` while `active`, ticking four times a second so
- * the shown second changes on time; `onExpire` is called once when it reaches zero.
+ * the shown second changes on time; `onExpire` is called once when it reaches zero. Display only:
+ * the server's machine enforces the limit.
  */
 export function useCountdown(shownAt: number, limitSec: number | null, active: boolean, onExpire: () => void): number | null {
   const [now, setNow] = useState(() => Date.now());

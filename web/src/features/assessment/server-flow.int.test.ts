@@ -7,6 +7,7 @@ import { buildApp } from '../../../../server/app';
 import { createPool } from '../../../../server/db/pool';
 import { createRedis } from '../../../../server/redis';
 import { isolatedConfig } from '../../../../test/helpers';
+import { browserFetch } from '../../../../test/visitor';
 import { backdater, SURVEYS } from '../../../../test/journey';
 import { startWorkers, until } from '../../../../test/worker-harness';
 import { statePath } from '../../../../machines/protocol/can-accept';
@@ -22,6 +23,8 @@ let base: string;
 let config: Config;
 let drop: () => Promise<void>;
 let client: FlowClient;
+// one visitor's browser: its cookie goes with every request and socket
+const browser = browserFetch();
 const sockets: FlowSocket[] = [];
 const sessions: Array<{ dispose(): void }> = [];
 
@@ -31,7 +34,7 @@ beforeAll(async () => {
   redis = createRedis(config.REDIS_URL!, 'producer');
   app = await buildApp({ config, pool, redis, logger: false });
   base = await app.listen({ host: '127.0.0.1', port: 0 });
-  client = createFlowClient({ baseUrl: base });
+  client = createFlowClient({ baseUrl: base, fetch: browser.fetch });
 });
 
 afterAll(async () => {
@@ -45,17 +48,12 @@ afterAll(async () => {
 
 /** Node 20 has no global WebSocket: the socket client takes the `ws` package's. */
 function nodeSocket(): FlowSocket {
-  const socket = new FlowSocket({ url: socketUrlFor(base), createSocket: (url) => new WebSocket(url) as unknown as SocketLike, backoff: { baseMs: 50, maxMs: 200 } });
+  const socket = new FlowSocket({ url: socketUrlFor(base), createSocket: (url) => new WebSocket(url, { headers: { cookie: browser.cookieHeader() } }) as unknown as SocketLike, backoff: { baseMs: 50, maxMs: 200 } });
   sockets.push(socket);
   return socket;
 }
 
-const stored: Array<{ tier: string }> = [];
-const assessmentMachine = browserAssessmentFlow({
-  storeResult: ({ tier }) => stored.push({ tier }),
-  clearStoredAssessment: () => {},
-  clearSavedAnswers: () => {},
-});
+const assessmentMachine = browserAssessmentFlow({ clearSavedAnswers: () => {} });
 
 function assessmentSession(socket: FlowSocket | null) {
   const session = new FlowSession({ name: 'assessmentFlow', machine: assessmentMachine, client, socket, pollMs: 60_000 });
@@ -101,7 +99,7 @@ async function answerDiagnostic(diagnostic: ReturnType<typeof diagnosticSession>
 
 describe('the browser flow session against the real server', () => {
   it('runs capture to the book_call next step: optimistic events, server follow-ups, pushes for grading, results and payment', async () => {
-    await startWorkers(pool, config, ['grading', 'timers']);
+    await startWorkers(pool, config, ['grading', 'timers', 'payments']);
     const socket = nodeSocket();
     const flow = assessmentSession(socket);
     await flow.session.start({ start: { mode: 'assessment', testing: true } });
@@ -140,13 +138,14 @@ describe('the browser flow session against the real server', () => {
 
     flow.session.send({ type: 'CONTINUE' });
     expect(flow.state()).toBe('yes_flow');
+    // the deposit is started by the flow's own payments job (test-payment mode): nothing else is called
     flow.session.send({ type: 'PAY_DEPOSIT' });
-    await settled(flow.session);
-    expect(flow.session.getView().serverState).toBe('payment');
-    const payment = await client.createPayment(flow.session.getView().flowId!);
-    expect(payment.mode).toBe('test');
+    expect(flow.state()).toBe('payment');
     await until(() => flow.session.getView().serverState === 'payment_success.confirmed', 15_000);
-    expect(flow.snapshot().context.session.paymentIntentId).toBe(payment.mode === 'test' ? payment.paymentIntentId : '');
+    const paymentIntentId = flow.snapshot().context.session.paymentIntentId;
+    expect(paymentIntentId).toMatch(/^pi_test_/);
+    const tracked = await pool.query('SELECT status, test_mode FROM payment_tracking WHERE payment_intent_id = $1', [paymentIntentId]);
+    expect(tracked.rows).toEqual([{ status: 'succeeded', test_mode: true }]);
   });
 
   it('a second tab on the same flow follows every step by push, and its stale event is refused and dropped', async () => {

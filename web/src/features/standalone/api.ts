@@ -1,14 +1,5 @@
 import { api, post } from '../../lib/api';
 
-/** An answer as the standalone page sends it (spec section 3). */
-export interface StandaloneAnswer {
-  id: string;
-  type: 'likert' | 'vignette' | 'ranking';
-  value: number | string | string[];
-  confidence?: number;
-  ms: number;
-}
-
 /** The diagnostic result in its stored form; reasoning and fallback appear only when a grader adds them. */
 export interface DiagnosticResult {
   id: string;
@@ -20,19 +11,12 @@ export interface DiagnosticResult {
   fallback?: boolean;
 }
 
-/** diagnostic-start. */
+/**
+ * diagnostic-start: a standalone diagnostic flow of this visitor's, which the page then runs with
+ * the shared machine like the modal's (its answers are the flow's events, graded by the server).
+ */
 export function startDiagnostic(leadId?: string) {
-  return post<{ diagnosticId: string; bankVersion: string; total: number }>('/api/diagnostics', leadId ? { leadId } : {});
-}
-
-/** diagnostic-answer. */
-export function sendAnswer(diagnosticId: string, answer: StandaloneAnswer) {
-  return post(`/api/diagnostics/${encodeURIComponent(diagnosticId)}/answers`, { answer });
-}
-
-/** diagnostic-complete. */
-export function completeDiagnostic(diagnosticId: string) {
-  return post<{ diagnosticId: string; diagnostic: DiagnosticResult }>(`/api/diagnostics/${encodeURIComponent(diagnosticId)}/complete`);
+  return post<{ diagnosticId: string; flowId: string; bankVersion: string; total: number }>('/api/diagnostics', leadId ? { leadId } : {});
 }
 
 /** results-get. */

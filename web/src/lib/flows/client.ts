@@ -42,9 +42,6 @@ export class FlowApiError extends Error {
   }
 }
 
-/** The deposit start: a test payment confirmed by the server about a second later, or a Stripe Checkout. */
-export type PaymentStart = { mode: 'test'; paymentIntentId: string } | { mode: 'stripe'; url: string };
-
 /** GET /api/config. */
 export interface PublicConfig {
   paymentMode: 'stripe' | 'test';
@@ -60,17 +57,14 @@ export interface FlowClientOptions {
   fetch?: typeof fetch;
 }
 
-/** The flow API of server/routes/flows.ts (and the two calls the modal needs beside it), zod-checked. */
+/** The flow API of server/routes/flows.ts (and the calls the modal needs beside it), zod-checked. */
 export interface FlowClient {
   start(body: FlowStartInput): Promise<ServerFlow>;
   get(flowId: string): Promise<ServerFlow>;
   send(flowId: string, event: FlowEventObject, expectedVersion?: number): Promise<SendOutcome>;
-  createPayment(flowId: string): Promise<PaymentStart>;
   config(): Promise<PublicConfig>;
   /** Testing mode: deletes test-tagged leads of the last 7 days (local host only; the server checks). */
   purgeTestLeads(): Promise<number>;
-  /** Submits a finished assessment again by name (the workflow proxy), e.g. after a local fallback. */
-  resubmitAssessment(data: Record<string, unknown>): Promise<void>;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -135,13 +129,6 @@ export function createFlowClient(options: FlowClientOptions = {}): FlowClient {
       if (status < 200 || status >= 300) throw failure(status, json);
       return { status: 'applied', flow: parseFlow(json) };
     },
-    async createPayment(flowId) {
-      const { status, json } = await call('POST', '/api/functions/create-payment', { source: 'refundable_deposit', flowId });
-      if (status !== 200 || !isObject(json)) throw failure(status, json);
-      if (json.mode === 'test' && typeof json.paymentIntentId === 'string') return { mode: 'test', paymentIntentId: json.paymentIntentId };
-      if (json.mode === 'stripe' && typeof json.url === 'string' && json.url) return { mode: 'stripe', url: json.url };
-      throw new FlowApiError(502, 'The checkout could not be opened.');
-    },
     async config() {
       const { status, json } = await call('GET', '/api/config');
       if (status !== 200 || !isObject(json)) throw failure(status, json);
@@ -156,10 +143,6 @@ export function createFlowClient(options: FlowClientOptions = {}): FlowClient {
       const { status, json } = await call('DELETE', '/api/leads/test-leads');
       if (status !== 200 || !isObject(json) || typeof json.deleted !== 'number') throw failure(status, json);
       return json.deleted;
-    },
-    async resubmitAssessment(data) {
-      const { status, json } = await call('POST', '/api/functions/workflow-proxy', { action: 'lead-assessment', data });
-      if (status < 200 || status >= 300) throw failure(status, json);
     },
   };
 }

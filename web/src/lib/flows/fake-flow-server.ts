@@ -98,10 +98,8 @@ export class FakeFlowServer {
       const applied = this.apply(flowId, event, 'client');
       return applied ? { status: 'applied', flow: applied } : { status: 'conflict', flow: this.response(flowId), message: `${event.type} is not allowed` };
     },
-    createPayment: async () => ({ mode: 'test', paymentIntentId: 'pi_test' }),
     config: async () => ({ paymentMode: 'test', depositCents: 25_000, mirrorEngine: 'built-in', bookingUrl: null }),
     purgeTestLeads: async () => 0,
-    resubmitAssessment: async () => {},
   };
 
   /** A socket factory for FlowSocket that talks to this server. */

@@ -9,7 +9,7 @@ import { statePath } from '../../../../../machines/protocol/can-accept';
 import { FlowIdStore } from '../../../lib/flows/storage';
 import { useFlowSnapshot, useServerFlow, type ServerFlowHandle } from '../../../lib/flows/use-server-flow';
 import { browserDiagnostic } from '../machines';
-import { countdownAnnouncement, forgetScreen, useCountdown, useScreenClock } from '../screen-clock';
+import { countdownAnnouncement, forgetScreen, TIME_UP_MESSAGE, useCountdown, useScreenClock } from '../screen-clock';
 import { NoticeBox, OptionButton, ScaleButtons, StepEyebrow, useNumberKeys, Waiting } from '../ui';
 import { RankingList } from './ranking';
 import { ScreenHeading } from './screen-heading';
@@ -155,10 +155,9 @@ function ScreenBody({ state, screen, ranking, clockKey, flow }: { state: string;
   const clock = useScreenClock(clockKey);
   const answered = () => forgetScreen(clockKey);
   const timed = screen.type === 'vignette' && state === 'vignette.choosing' ? screen.timeLimitSec : null;
-  const left = useCountdown(clock.shownAt, timed, timed !== null, () => {
-    // the clock ran out: the machine records the auto-answer (likert 3, the first option), and so does the server
-    if (flow.send({ type: 'TIME_UP' })) answered();
-  });
+  // the clock ran out: the server's machine records the auto-answer, and its push shows the next screen
+  const [timeUp, setTimeUp] = useState(false);
+  const left = useCountdown(clock.shownAt, timed, timed !== null, () => setTimeUp(true));
 
   switch (screen.type) {
     case 'likert':
@@ -201,6 +200,7 @@ function ScreenBody({ state, screen, ranking, clockKey, flow }: { state: string;
         <VignetteChoice
           screen={screen}
           left={left}
+          timeUp={timeUp}
           onChoose={(optionId) => {
             const withFollowup = screen.hasFollowup;
             if (flow.send({ type: 'SELECT_OPTION', optionId, responseTime: clock.elapsedMs() }) && !withFollowup) answered();
@@ -210,9 +210,19 @@ function ScreenBody({ state, screen, ranking, clockKey, flow }: { state: string;
   }
 }
 
-function VignetteChoice({ screen, left, onChoose }: { screen: Extract<Screen, { type: 'vignette' }>; left: number | null; onChoose: (optionId: string) => void }) {
+function VignetteChoice({
+  screen,
+  left,
+  timeUp,
+  onChoose,
+}: {
+  screen: Extract<Screen, { type: 'vignette' }>;
+  left: number | null;
+  timeUp: boolean;
+  onChoose: (optionId: string) => void;
+}) {
   const options = screen.vignette.options;
-  useNumberKeys(options.length, true, (value) => {
+  useNumberKeys(options.length, !timeUp, (value) => {
     const option = options[value - 1];
     if (option) onChoose(option.id);
   });
@@ -222,9 +232,14 @@ function VignetteChoice({ screen, left, onChoose }: { screen: Extract<Screen, { 
         <ScreenHeading className="text-xl sm:text-2xl">{screen.vignette.prompt}</ScreenHeading>
         {left !== null && <Countdown left={left} limit={screen.timeLimitSec} />}
       </div>
+      {timeUp && (
+        <p className="rounded-2xl border border-line bg-sand px-4 py-3 text-sm text-ink" data-time-up>
+          {TIME_UP_MESSAGE}
+        </p>
+      )}
       <div className="flex flex-col gap-3" role="group" aria-label="Your choice">
         {options.map((option, index) => (
-          <OptionButton key={option.id} index={index} onClick={() => onChoose(option.id)}>
+          <OptionButton key={option.id} index={index} disabled={timeUp} onClick={() => onChoose(option.id)}>
             {option.label}
           </OptionButton>
         ))}
@@ -234,7 +249,7 @@ function VignetteChoice({ screen, left, onChoose }: { screen: Extract<Screen, { 
 }
 
 /** The visible countdown (role=timer) and, separately, a live region that speaks only at a few moments. */
-function Countdown({ left, limit }: { left: number; limit: number }) {
+export function Countdown({ left, limit }: { left: number; limit: number }) {
   const [spoken, setSpoken] = useState('');
   useEffect(() => {
     const words = countdownAnnouncement(left, limit);

@@ -12,6 +12,13 @@ import { NoticeBox, StepEyebrow, Waiting } from '../ui';
 
 type MirrorFlow = ServerFlowHandle<typeof browserMirror>;
 
+/** What the finished chat hands the assessment flow: the server takes the conversation from `mirrorFlowId`. */
+export interface MirrorHandover {
+  sessionId: string;
+  chat: MirrorTurn[];
+  mirrorFlowId: string;
+}
+
 /**
  * mirror ('Decision Mirror'): the Mirror chat as its own server flow (machine 'mirror'): each
  * SEND is answered by a worker (REPLY_RECEIVED, pushed) and revealed after the server's delay.
@@ -24,7 +31,7 @@ export function MirrorStep({
 }: {
   parentFlowId: string;
   parentVersion: number;
-  onCompleted: (chat: { sessionId: string; chat: MirrorTurn[] }) => void;
+  onCompleted: (chat: MirrorHandover) => void;
 }) {
   const slot = `child:${parentFlowId}:mirror:${parentVersion}`;
   const ids = useMemo(() => new FlowIdStore(), []);
@@ -46,7 +53,7 @@ export function MirrorStep({
   return <MirrorChat flow={flow} actor={flow.actor} onCompleted={onCompleted} />;
 }
 
-function MirrorChat({ flow, actor, onCompleted }: { flow: MirrorFlow; actor: Actor<typeof browserMirror>; onCompleted: (chat: { sessionId: string; chat: MirrorTurn[] }) => void }) {
+function MirrorChat({ flow, actor, onCompleted }: { flow: MirrorFlow; actor: Actor<typeof browserMirror>; onCompleted: (chat: MirrorHandover) => void }) {
   const snapshot = useFlowSnapshot(actor);
   const { context } = snapshot;
   const state = statePath(snapshot.value);
@@ -78,7 +85,7 @@ function MirrorChat({ flow, actor, onCompleted }: { flow: MirrorFlow; actor: Act
             Thank you for thinking out loud. Next, the leadership diagnostic shows the patterns behind decisions like this one.
           </p>
           <div>
-            <Button size="lg" disabled={!ready} onClick={() => ready && onCompleted({ sessionId: context.sessionId!, chat: context.messages })}>
+            <Button size="lg" disabled={!ready} onClick={() => ready && onCompleted({ sessionId: context.sessionId!, chat: context.messages, mirrorFlowId: flow.flowId! })}>
               Continue to the Diagnostic
             </Button>
           </div>

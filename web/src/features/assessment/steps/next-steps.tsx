@@ -1,10 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, cx } from '../../../components/ui';
-import { DEPOSIT_AMOUNT_CENTS, paymentFailureNotices } from '../../../../../machines/payment/payment.machine';
 import type { Notice } from '../../../../../machines/protocol/common';
 import type { PaymentPurpose } from '../../../../../machines/protocol/payment';
-import type { FlowClient } from '../../../lib/flows/client';
-import { recordCheckoutStart, recordTestPayment } from '../browser-storage';
+import { recordCheckoutStart } from '../browser-storage';
 import { COMMUNITY_URL, schedulingUrl } from '../links';
 import { DoneMark, NoticeBox, Spinner, StepEyebrow, Waiting } from '../ui';
 
@@ -51,6 +49,18 @@ let checkoutTab: Window | null = null;
 /** Opens the checkout's tab now, inside the visitor's click (Stripe mode only). */
 export function openCheckoutTab(): void {
   checkoutTab = window.open('about:blank', '_blank');
+}
+
+/** The tab opened for the checkout, if it is still open; it is handed over once. */
+function takeCheckoutTab(): Window | null {
+  const tab = checkoutTab && !checkoutTab.closed ? checkoutTab : null;
+  checkoutTab = null;
+  return tab;
+}
+
+/** Closes a checkout tab that never got its url (the payment was canceled or could not start). */
+export function closeUnusedCheckoutTab(): void {
+  takeCheckoutTab()?.close();
 }
 
 /** yes_flow: the strategy session and its refundable deposit. */
@@ -188,93 +198,52 @@ export function NoFlowStep({ joined, onJoin, onBack }: { joined: boolean; onJoin
   );
 }
 
-type PaymentPhase = { kind: 'starting' } | { kind: 'confirming' } | { kind: 'checkout'; url: string; blocked: boolean } | { kind: 'failed'; notice: Notice };
-
 /**
- * payment: starts the deposit once the server stands at `payment` (create-payment answers only
- * then): a test payment is confirmed by the server about a second later; a real one opens Stripe
- * Checkout in a new tab and waits for the webhook. Either way PAYMENT_CONFIRMED arrives by push.
+ * payment: the flow's payments job starts the deposit on the server. With Stripe the checkout's
+ * url arrives in the snapshot (CHECKOUT_OPENED) and loads in the tab the click opened (or behind
+ * a link when there is none); in test-payment mode the server confirms about a second later.
+ * Either way PAYMENT_CONFIRMED arrives by push, and a checkout that could not start comes back as
+ * the next step with the spec's notice.
  */
 export function PaymentStep({
-  client,
-  flowId,
-  ready,
+  checkoutUrl,
   purpose,
   paymentMode,
   onCancel,
 }: {
-  client: FlowClient;
-  flowId: string;
-  /** The server stands at `payment` and nothing is pending. */
-  ready: boolean;
+  /** The checkout the server opened for this attempt, once it has. */
+  checkoutUrl: string | null;
   purpose: PaymentPurpose;
   paymentMode: 'test' | 'stripe' | null;
   onCancel: () => void;
 }) {
-  const [phase, setPhase] = useState<PaymentPhase>({ kind: 'starting' });
-  const [attempt, setAttempt] = useState(0);
-  const started = useRef<string | null>(null);
+  const loaded = useRef<string | null>(null);
+  const [inTab, setInTab] = useState(false);
 
   useEffect(() => {
-    const key = `${flowId}:${attempt}`;
-    if (!ready || started.current === key) return;
-    started.current = key;
-    setPhase({ kind: 'starting' });
-    client.createPayment(flowId).then(
-      (payment) => {
-        if (payment.mode === 'test') {
-          recordTestPayment({ paymentIntentId: payment.paymentIntentId, purpose, amountCents: DEPOSIT_AMOUNT_CENTS });
-          setPhase({ kind: 'confirming' });
-          return;
-        }
-        recordCheckoutStart(purpose);
-        const tab = checkoutTab && !checkoutTab.closed ? checkoutTab : null;
-        checkoutTab = null;
-        let opened = false;
-        if (tab) {
-          tab.opener = null;
-          tab.location.href = payment.url;
-          opened = true;
-        } else {
-          opened = window.open(payment.url, '_blank', 'noopener') !== null;
-        }
-        setPhase({ kind: 'checkout', url: payment.url, blocked: !opened });
-      },
-      () => {
-        checkoutTab?.close();
-        checkoutTab = null;
-        setPhase({ kind: 'failed', notice: paymentMode === 'test' ? paymentFailureNotices.test_failed : paymentFailureNotices.start_failed });
-      },
-    );
-  }, [ready, flowId, attempt, client, purpose, paymentMode]);
+    if (!checkoutUrl || loaded.current === checkoutUrl) return;
+    loaded.current = checkoutUrl;
+    recordCheckoutStart(purpose);
+    const tab = takeCheckoutTab();
+    if (tab) {
+      tab.opener = null;
+      tab.location.href = checkoutUrl;
+    }
+    setInTab(tab !== null);
+  }, [checkoutUrl, purpose]);
 
-  if (phase.kind === 'failed') {
-    return (
-      <div className="flex flex-col gap-6">
-        <NoticeBox notice={phase.notice} />
-        <div className="flex flex-col gap-3 sm:flex-row">
-          <Button size="lg" onClick={() => setAttempt((n) => n + 1)}>
-            Try Again
-          </Button>
-          <Button variant="ghost" onClick={onCancel}>
-            Go Back
-          </Button>
-        </div>
-      </div>
-    );
-  }
-  if (phase.kind === 'checkout') {
+  if (checkoutUrl) {
     return (
       <div className="flex flex-col gap-6">
         <div className="flex items-center gap-4 rounded-3xl border border-line bg-sand p-5">
           <Spinner className="size-6 text-brass-deep" />
           <p className="text-base leading-relaxed text-ink">
-            {phase.blocked ? 'Open the secure checkout to pay your deposit.' : 'Complete your deposit in the secure checkout tab.'} This
-            window updates by itself once your payment is confirmed.
+            {inTab ? 'Complete your deposit in the secure checkout tab.' : 'Open the secure checkout to pay your deposit.'} This window
+            updates by itself once your payment is confirmed.
           </p>
         </div>
         <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-          <OutLink href={phase.url}>{phase.blocked ? 'Open Secure Checkout' : 'Open Checkout Again'}</OutLink>
+          <OutLink href={checkoutUrl}>{inTab ? 'Open Checkout Again' : 'Open Secure Checkout'}</OutLink>
           <Button variant="ghost" onClick={onCancel}>
             Cancel
           </Button>
@@ -282,9 +251,10 @@ export function PaymentStep({
       </div>
     );
   }
+  const confirming = paymentMode === 'test';
   return (
-    <Waiting title={phase.kind === 'confirming' ? 'Confirming your payment' : 'Starting your secure checkout'}>
-      <p>{phase.kind === 'confirming' ? 'This takes a moment. Please keep this window open.' : 'One moment please.'}</p>
+    <Waiting title={confirming ? 'Confirming your payment' : 'Starting your secure checkout'}>
+      <p>{confirming ? 'This takes a moment. Please keep this window open.' : 'One moment please.'}</p>
     </Waiting>
   );
 }

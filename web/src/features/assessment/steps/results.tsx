@@ -143,3 +143,40 @@ export function ResultsStep({
     />
   );
 }
+
+/** completed_results ('Welcome Back'): the visitor's completed assessment, shown again with its next step or a retake. */
+export function CompletedResultsStep({
+  result,
+  tier,
+  onContinue,
+  onRetake,
+}: {
+  result: FlowResult;
+  tier: Tier;
+  onContinue: () => void;
+  onRetake: () => void;
+}) {
+  return (
+    <ResultsView
+      result={result}
+      tier={tier}
+      localNotice={false}
+      intro={
+        <p className="text-base leading-relaxed text-muted">
+          Welcome back. These are the results of the assessment you completed. Leaders usually retake it after 6 to 12 months, to see what
+          has changed.
+        </p>
+      }
+      actions={
+        <>
+          <Button size="lg" onClick={onContinue}>
+            {NEXT_STEP[tier].action}
+          </Button>
+          <Button size="lg" variant="secondary" onClick={onRetake}>
+            Retake Assessment
+          </Button>
+        </>
+      }
+    />
+  );
+}

@@ -1,0 +1,31 @@
+/**
+ * The site's pages (spec section 2's route table), as both the browser's router (web/src/app/router.tsx)
+ * and the server know them: the server answers these with the page and 200 whatever the request's
+ * Accept header, and any other path outside the API with the page and 404 (which the router shows as
+ * the not-found page), so search engines and uptime checks see real statuses.
+ */
+export const PUBLIC_PAGES = [
+  '/',
+  '/about',
+  '/services',
+  '/contact',
+  '/auth',
+  '/payment-success',
+  '/payment-canceled',
+  '/diagnostic',
+  '/survey',
+  '/results',
+  '/mirror',
+] as const;
+
+/** The admin area's screens; a lead's page is /admin/leads/<its id>. */
+export const ADMIN_PAGES = ['/admin', '/admin/messages', '/admin/leads', '/admin/integrations', '/admin/jobs', '/admin/monitor', '/admin/machines'] as const;
+
+const LEAD_PAGE = /^\/admin\/leads\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PAGES: ReadonlySet<string> = new Set([...PUBLIC_PAGES, ...ADMIN_PAGES]);
+
+/** True for a path (without its query) that is one of the site's pages; a trailing slash is allowed. */
+export function isPagePath(path: string): boolean {
+  const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  return PAGES.has(trimmed) || LEAD_PAGE.test(trimmed);
+}

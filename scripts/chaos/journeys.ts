@@ -1,0 +1,83 @@
+import { VISITOR_COOKIE } from '../../server/visitors/visitor-cookie.js';
+import { SURVEYS } from '../../test/journey.js';
+import type { SeededFlow } from '../bench/seed.js';
+
+/** Where each journey is meant to end, by its path through the funnel. */
+export type JourneyPath = 'deposit' | 'paid_homework' | 'free_resources' | 'community';
+
+/** The final state each path reaches, and the events that take a flow there from its next step. */
+const PATHS: Record<JourneyPath, { tier: keyof typeof SURVEYS; step: { type: string }; done: string }> = {
+  deposit: { tier: 'book_call', step: { type: 'PAY_DEPOSIT' }, done: 'payment_success.confirmed' },
+  paid_homework: { tier: 'homework', step: { type: 'PAY_FOR_HOMEWORK' }, done: 'payment_success.confirmed' },
+  free_resources: { tier: 'homework', step: { type: 'CHOOSE_FREE_RESOURCES' }, done: 'homework_processing.sent' },
+  community: { tier: 'nurture', step: { type: 'JOIN_COMMUNITY' }, done: 'no_flow.joined' },
+};
+
+export const pathOf = (index: number): JourneyPath => (['deposit', 'free_resources', 'community', 'paid_homework'] as const)[index % 4]!;
+
+/** A loopback-only label for the n-th visitor's address (an X-Forwarded-For value, never dialled). */
+export const addressOf = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+
+export interface JourneyOutcome {
+  flowId: string;
+  path: JourneyPath;
+  state: string;
+  done: boolean;
+  /** Requests that failed (no answer, 5xx, 429) and were sent again. */
+  retries: number;
+}
+
+/**
+ * One visitor's browser on a seeded flow standing at the survey: it submits the survey for its
+ * path's tier, waits for the results, continues to the next step and takes it, and keeps trying
+ * through whatever the faults do (no answer, 503, a 409 because its last try did land), the way
+ * the site's own client retries. It ends when the flow stands at its path's final state, or at
+ * the deadline.
+ */
+export async function runJourney(base: string, flow: SeededFlow, index: number, deadline: number): Promise<JourneyOutcome> {
+  const path = pathOf(index);
+  const plan = PATHS[path];
+  const headers = { cookie: `${VISITOR_COOKIE}=${flow.visitorCookie}`, 'x-forwarded-for': addressOf(index), 'content-type': 'application/json' };
+  let retries = 0;
+  let state = 'survey';
+
+  const read = async (): Promise<string | null> => {
+    try {
+      const response = await fetch(`${base}/api/flows/${flow.flowId}`, { headers, signal: AbortSignal.timeout(10_000) });
+      return response.ok ? ((await response.json()) as { state: string }).state : null;
+    } catch {
+      return null;
+    }
+  };
+  const send = async (event: object): Promise<void> => {
+    try {
+      const response = await fetch(`${base}/api/flows/${flow.flowId}/events`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ event }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (response.status >= 500 || response.status === 429) retries += 1;
+      await response.arrayBuffer();
+    } catch {
+      retries += 1;
+    }
+  };
+
+  /** The steps in order: which states mean the step is behind us, and the event that takes it. */
+  const steps: Array<{ passed: (s: string) => boolean; event: object | null }> = [
+    { passed: (s) => s !== 'survey', event: { type: 'SURVEY_SUBMITTED', answers: SURVEYS[plan.tier] } },
+    // grading and the 1 s reveal are the server's work: the browser only waits for the results
+    { passed: (s) => !s.startsWith('processing'), event: null },
+    { passed: (s) => s !== 'results', event: { type: 'CONTINUE' } },
+    { passed: (s) => !['yes_flow', 'maybe_flow', 'no_flow.offered'].includes(s), event: plan.step },
+  ];
+  while (Date.now() < deadline) {
+    state = (await read()) ?? state;
+    if (state === plan.done) return { flowId: flow.flowId, path, state, done: true, retries };
+    const next = steps.find((step) => !step.passed(state));
+    if (next?.event) await send(next.event);
+    await new Promise((resolve) => setTimeout(resolve, next?.event ? 50 : 250));
+  }
+  return { flowId: flow.flowId, path, state, done: false, retries };
+}

@@ -1,0 +1,242 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createAdmin } from '../../server/auth/admin-users.js';
+import { createSession, csrfTokenFor, SESSION_COOKIE } from '../../server/auth/sessions.js';
+import { VISITOR_COOKIE } from '../../server/visitors/visitor-cookie.js';
+import { SURVEYS } from '../../test/journey.js';
+import { seedSurveyFlows } from '../bench/seed.js';
+import { benchServices } from '../bench/services.js';
+import { ensureServerBuilt } from '../lib/ensure.mjs';
+import { freePort } from '../services/free-port.js';
+import { FAULTS } from './faults.js';
+import { addressOf, runJourney, type JourneyOutcome } from './journeys.js';
+import { ManagedProcess, ManagedRedis } from './processes.js';
+import { verify } from './verify.js';
+
+export interface ChaosOptions {
+  flows: number;
+  concurrency: number;
+  /** A migrated database to run on (the tests' own); default: a fresh one, as the benchmarks make. */
+  databaseUrl?: string;
+  say?: (line: string) => void;
+}
+
+export interface ChaosReport {
+  flows: number;
+  faults: Array<{ name: string; recoveryMs: number }>;
+  lost: string[];
+  duplicated: string[];
+  stuck: string[];
+  crashes: string[];
+  /** Failed jobs the coach ran again from the admin area at the end (the double-killed job). */
+  retriedByCoach: number;
+  summary: string;
+  ok: boolean;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The fault run (README, "Running in production"): real server and worker processes (the bundles
+ * `npm start` runs), a PostgreSQL database and a redis-server of the run's own, `flows` visitors
+ * walking every tier's path (deposits, paid homework, free resources, the community) plus contact
+ * messages and signed webhooks, while the faults of faults.ts are injected one after another.
+ * After each fault the harness sends a contact message and times how long until its two emails are
+ * recorded: the recovery time of the whole path (HTTP, PostgreSQL, outbox, Redis, worker). Then it
+ * lets the system settle, runs the coach's Retry all failed, and checks everything from PostgreSQL.
+ */
+export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
+  const say = options.say ?? (() => {});
+  const cleanups: Array<() => Promise<unknown>> = [];
+  try {
+    const runId = randomBytes(4).toString('hex');
+    const databaseUrl = options.databaseUrl ?? (await benchServices(`hf_chaos_${runId}`, cleanups)).databaseUrl;
+    const redisDir = mkdtempSync(path.join(tmpdir(), 'hf-chaos-redis-'));
+    const redis = await ManagedRedis.start(redisDir);
+    cleanups.push(async () => {
+      await redis.stop();
+      rmSync(redisDir, { recursive: true, force: true });
+    });
+
+    // webhook deliveries by event id: at least once by contract, receivers drop repeats by the id
+    const received = new Set<string>();
+    let redelivered = 0;
+    const receiver = http.createServer((request, response) => {
+      const id = String(request.headers['x-hf-event-id'] ?? '');
+      if (received.has(id)) redelivered += 1;
+      received.add(id);
+      request.resume();
+      request.on('end', () => response.writeHead(200).end('ok'));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => receiver.close(resolve)));
+    const receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
+
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 6 });
+    cleanups.push(() => pool.end());
+    await ensureServerBuilt();
+    const port = await freePort();
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redis.url,
+      QUEUE_PREFIX: `hf-chaos-${runId}`,
+      // each visitor comes from an address of its own, through one trusted proxy
+      TRUST_PROXY_HOPS: '1',
+      LOG_LEVEL: 'warn',
+      PG_POOL_MAX: '20',
+      WORKER_CONCURRENCY: '10',
+      ADMIN_EMAIL: 'chaos@example.com',
+      ADMIN_PASSWORD: 'chaos-admin-password',
+      // the webhook receiver listens on loopback, which outgoing webhooks may reach only when listed
+      WEBHOOK_ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1',
+    };
+    const server = new ManagedProcess('server', 'dist/server/main.mjs', env);
+    const worker = new ManagedProcess('worker', 'dist/workers/main.mjs', env);
+    cleanups.push(() => server.stop(), () => worker.stop());
+    await server.start();
+    await worker.start();
+    const base = `http://127.0.0.1:${port}`;
+
+    // the automation and team-chat webhooks point at the run's receiver
+    for (const key of ['automation', 'team_chat']) {
+      await pool.query(
+        `INSERT INTO integration_settings (key, enabled, configured, value, signing_secret) VALUES ($1, true, true, $2, $3)
+         ON CONFLICT (key) DO UPDATE SET enabled = true, configured = true, value = $2, signing_secret = $3`,
+        [key, `${receiverUrl}/${key}`, key === 'automation' ? `whsec_${randomBytes(32).toString('hex')}` : null],
+      );
+    }
+
+    say(`seeding ${options.flows} visitors at the survey...`);
+    const seeded = await seedSurveyFlows(pool, options.flows + 1, runId);
+    const journeys = seeded.slice(0, options.flows);
+    const longJob = seeded[options.flows]!;
+
+    // contact messages: a few during the run, and one after each fault to time its recovery
+    const contactIds: string[] = [];
+    let contactCount = 0;
+    const sendContact = async (deadline: number): Promise<string> => {
+      const address = addressOf(1_000_000 + contactCount++);
+      for (;;) {
+        try {
+          const response = await fetch(`${base}/api/functions/send-contact-email`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+            body: JSON.stringify({ name: 'Chaos Visitor', email: `contact-${runId}-${contactCount}@example.com`, message: 'Can we talk about coaching for my team?' }),
+            signal: AbortSignal.timeout(10_000),
+          });
+          if (response.ok) {
+            const { id } = (await response.json()) as { id: string };
+            contactIds.push(id);
+            return id;
+          }
+        } catch {
+          // the server is down or restarting: try again
+        }
+        if (Date.now() > deadline) throw new Error('no contact message could be sent');
+        await sleep(200);
+      }
+    };
+    const emailsRecorded = async (contactId: string) =>
+      (await pool.query("SELECT count(*)::int AS n FROM email_outbox WHERE contact_id = $1 AND status IN ('sent', 'recorded')", [contactId])).rows[0].n === 2;
+
+    say(`running ${options.flows} journeys with ${options.concurrency} at a time...`);
+    const deadline = Date.now() + Math.max(240_000, options.flows * 400);
+    const outcomes: JourneyOutcome[] = [];
+    let next = 0;
+    const lanes = Promise.all(
+      Array.from({ length: options.concurrency }, async () => {
+        while (next < journeys.length) {
+          const index = next++;
+          outcomes.push(await runJourney(base, journeys[index]!, index, deadline));
+        }
+      }),
+    );
+
+    const faults: ChaosReport['faults'] = [];
+    let faultAt = 0;
+    const context = {
+      mark: () => {
+        faultAt = Date.now();
+      },
+      server,
+      worker,
+      redis,
+      pool,
+      databaseUrl,
+      longJob: { flowId: longJob.flowId, leadId: (await pool.query<{ lead_id: string }>('SELECT lead_id FROM flows WHERE id = $1', [longJob.flowId])).rows[0]!.lead_id },
+      startLongJob: async () => {
+        const headers = { cookie: `${VISITOR_COOKIE}=${longJob.visitorCookie}`, 'x-forwarded-for': addressOf(2_000_000), 'content-type': 'application/json' };
+        const sent = await fetch(`${base}/api/flows/${longJob.flowId}/events`, { method: 'POST', headers, body: JSON.stringify({ event: { type: 'SURVEY_SUBMITTED', answers: SURVEYS.book_call } }) });
+        if (!sent.ok) throw new Error(`the long job's survey was refused: ${sent.status}`);
+      },
+    };
+    await sleep(3_000);
+    for (const fault of FAULTS) {
+      say(`fault: ${fault.name}`);
+      await fault.inject(context);
+      const probe = await sendContact(faultAt + 60_000);
+      while (!(await emailsRecorded(probe).catch(() => false))) {
+        if (Date.now() - faultAt > 60_000) break;
+        await sleep(100);
+      }
+      const recoveryMs = Date.now() - faultAt;
+      faults.push({ name: fault.name, recoveryMs });
+      say(`  recovered in ${(recoveryMs / 1000).toFixed(1)} s`);
+      // between faults, some ordinary contact messages
+      await sendContact(Date.now() + 30_000);
+      await sleep(2_000);
+    }
+    await lanes;
+    say(`journeys done: ${outcomes.filter((outcome) => outcome.done).length} of ${journeys.length} at their final step`);
+
+    // let the jobs in flight finish, then the coach runs the failed ones again from the admin
+    const settle = async () => {
+      const until = Date.now() + 90_000;
+      while (Date.now() < until) {
+        const open = await pool.query("SELECT count(*)::int AS n FROM jobs WHERE status IN ('pending', 'enqueued', 'active')");
+        if (open.rows[0].n === 0) return;
+        await sleep(500);
+      }
+    };
+    await settle();
+    await createAdmin(pool, `coach-${runId}@example.com`, 'a long coach password');
+    const coach = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [`coach-${runId}@example.com`]);
+    const { token } = await createSession(pool, coach.rows[0]!.id);
+    const retry = await fetch(`${base}/api/admin/jobs/retry-failed`, {
+      method: 'POST',
+      headers: { cookie: `${SESSION_COOKIE}=${token}`, 'x-csrf-token': csrfTokenFor(token) },
+    });
+    const retriedByCoach = retry.ok ? ((await retry.json()) as { retried: number }).retried : 0;
+    await settle();
+
+    const longJobRow = await pool.query<{ attempts: number; last_error: string | null; status: string }>(
+      "SELECT attempts, last_error, status FROM jobs WHERE flow_id = $1 AND queue = 'grading'",
+      [longJob.flowId],
+    );
+    say(`the double-killed job: ${JSON.stringify(longJobRow.rows[0])}`);
+    const findings = await verify(pool, [...journeys.map((flow) => flow.flowId), longJob.flowId], contactIds, received);
+    for (const outcome of outcomes) {
+      if (!outcome.done) findings.lost.push(`journey ${outcome.flowId} (${outcome.path}) ended at ${outcome.state}`);
+    }
+    const crashes = [...server.crashes, ...worker.crashes];
+    const summary = [
+      `${options.flows} flows, ${faults.length} faults, lost ${findings.lost.length}, duplicated ${findings.duplicated.length}, stuck ${findings.stuck.length}, crashes ${crashes.length}`,
+      ...faults.map((fault) => `  ${fault.name}: recovered in ${(fault.recoveryMs / 1000).toFixed(1)} s`),
+      `  ${contactIds.length} contact messages, ${received.size} webhook events received (${redelivered} delivered again, which receivers drop by event id), ${retriedByCoach} failed job(s) retried by the coach`,
+      `  requests retried by visitors: ${outcomes.reduce((sum, outcome) => sum + outcome.retries, 0)}`,
+    ].join('\n');
+    const ok = !findings.lost.length && !findings.duplicated.length && !findings.stuck.length && !crashes.length && faults.every((fault) => fault.recoveryMs < 10_000);
+    return { flows: options.flows, faults, ...findings, crashes, retriedByCoach, summary, ok };
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+  }
+}

@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { isolatedConfig } from '../../test/helpers.js';
+import { registeredRoutes } from '../../test/routes.js';
+import { buildApp } from '../app.js';
+import { createAdmin } from '../auth/admin-users.js';
+import { createSession, csrfTokenFor, SESSION_COOKIE } from '../auth/sessions.js';
+import { createPool } from '../db/pool.js';
+import { createRedis } from '../redis.js';
+import { NUL_MESSAGE } from './storable-text.js';
+
+let app: FastifyInstance;
+let base: string;
+let pool: pg.Pool;
+let redis: ReturnType<typeof createRedis>;
+let drop: () => Promise<void>;
+let adminHeaders: Record<string, string>;
+
+beforeAll(async () => {
+  const own = await isolatedConfig();
+  drop = own.drop;
+  pool = createPool(own.config.DATABASE_URL!, 4);
+  redis = createRedis(own.config.REDIS_URL!, 'producer');
+  app = await buildApp({ config: own.config, pool, redis, logger: false });
+  base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const email = `nul-${randomBytes(4).toString('hex')}@example.com`;
+  await createAdmin(pool, email, 'a long enough password');
+  const admin = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
+  const { token } = await createSession(pool, admin.rows[0]!.id);
+  adminHeaders = { cookie: `${SESSION_COOKIE}=${token}`, 'x-csrf-token': csrfTokenFor(token) };
+});
+
+afterAll(async () => {
+  await app.close();
+  await pool.end();
+  redis.disconnect();
+  await drop();
+});
+
+/** Every table a request could write, counted. */
+async function fingerprint() {
+  const tables = ['leads', 'flows', 'flow_events', 'jobs', 'email_outbox', 'contact_submissions', 'diagnostics', 'mirror_sessions', 'lead_notes', 'integration_settings', 'site_visits', 'users', 'sessions'];
+  return (await pool.query(`SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t})::int AS ${t}`).join(', ')}`)).rows[0];
+}
+
+/** A body with a NUL in the fields the routes read (names, emails, messages, events, settings). */
+const NUL_BODY = {
+  name: 'Ada\u0000Lovelace',
+  email: 'ada\u0000@example.com',
+  message: 'Hello\u0000',
+  body: 'a note\u0000',
+  value: 'https://example.com/\u0000',
+  token: 'token\u0000token-token',
+  event: { type: 'CAPTURE_SUBMIT', name: 'Ada\u0000', email: 'ada@example.com' },
+  data: { leadId: null, survey: { q5_success: '\u0000' } },
+  path: '/nowhere\u0000',
+};
+
+/** Signed webhooks read their raw bytes, which their signature check refuses first. */
+const RAW_BODY_ROUTES = new Set(['POST /api/stripe/webhook', 'POST /api/slack/events']);
+const SOCKETS = new Set(['GET /api/ws', 'GET /api/functions/slack-monitor', 'GET /api/admin/live']);
+
+describe('text PostgreSQL cannot store', () => {
+  it('every API route answers 400 naming the field for a NUL in its body or query, and nothing is stored', async () => {
+    const routes = registeredRoutes(app).filter((route) => route.split(' ')[1]!.startsWith('/api/') && !RAW_BODY_ROUTES.has(route) && !SOCKETS.has(route));
+    expect(routes.length).toBeGreaterThan(40);
+    const before = await fingerprint();
+    const wrong: string[] = [];
+    for (const route of routes) {
+      const [method, path] = route.split(' ') as [InjectOptions['method'], string];
+      const url = path.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000');
+      const hasBody = method !== 'GET' && method !== 'DELETE';
+      const response = await app.inject({
+        method,
+        url: hasBody ? url : `${url}?q=a%00b`,
+        headers: { ...adminHeaders, ...(hasBody ? { 'content-type': 'application/json' } : {}) },
+        remoteAddress: `10.9.${randomBytes(1)[0]}.${(randomBytes(1)[0]! % 250) + 1}`,
+        ...(hasBody ? { payload: JSON.stringify(NUL_BODY) } : {}),
+      });
+      const fields = response.statusCode === 400 ? (response.json().fields as Record<string, string> | undefined) : undefined;
+      if (response.statusCode !== 400 || !fields || !Object.values(fields).includes(NUL_MESSAGE)) wrong.push(`${route} -> ${response.statusCode} ${response.body.slice(0, 120)}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(await fingerprint()).toEqual(before);
+  });
+
+  it('names the field, also in a route parameter and deep in an event', async () => {
+    const deep = await app.inject({ method: 'POST', url: '/api/flows/00000000-0000-4000-8000-000000000000/events', payload: { event: { type: 'SURVEY_SUBMITTED', answers: { q5_success: 'a\u0000' } } } });
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json().fields).toEqual({ 'event.answers.q5_success': NUL_MESSAGE });
+    const param = await app.inject({ method: 'GET', url: '/api/flows/abc%00def' });
+    expect(param.statusCode).toBe(400);
+    expect(param.json().fields).toEqual({ id: NUL_MESSAGE });
+  });
+
+  it('a socket frame with a NUL gets an error frame naming the field, and the socket stays open', async () => {
+    const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/api/ws`);
+    const frames: Array<{ type: string; error?: string }> = [];
+    socket.on('message', (raw) => frames.push(JSON.parse(raw.toString())));
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(JSON.stringify({ type: 'subscribe', flowId: 'x\u0000' }));
+    const deadline = Date.now() + 5_000;
+    while (!frames.some((f) => f.type === 'error') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(frames.find((f) => f.type === 'error')).toEqual({ type: 'error', error: `flowId: ${NUL_MESSAGE}` });
+    expect(socket.readyState).toBe(WebSocket.OPEN);
+    socket.close();
+  });
+});

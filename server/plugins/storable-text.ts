@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * PostgreSQL cannot store the NUL character in text or jsonb, so a string carrying one would fail
+ * deep in a query (a 500, with a piece of the payload in the log). This finds it first: the path of
+ * the first string (or key) holding one, or null.
+ */
+export function unstorableTextAt(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = unstorableTextAt(item, `${path}.${index}`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes('\u0000')) return `${path}.${key.replaceAll('\u0000', '\\0')}`;
+      const found = unstorableTextAt(item, `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/** The message naming a field with a NUL character. */
+export const NUL_MESSAGE = 'must not contain a NUL character';
+
+/**
+ * Refuses, before validation, any request whose body, query or route parameters carry text
+ * PostgreSQL cannot store: 400 naming the field, nothing stored. (Socket frames are checked the
+ * same way in socket-frames.ts.) Registered on the root instance, so it covers every route.
+ */
+export function refuseUnstorableText(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request, reply) => {
+    for (const [where, value] of [['body', request.body], ['query', request.query], ['params', request.params]] as const) {
+      const at = unstorableTextAt(value, where);
+      if (!at) continue;
+      const field = at.slice(where.length + 1) || where;
+      return reply.status(400).send({ statusCode: 400, error: 'Bad Request', message: `Invalid ${field}: ${NUL_MESSAGE}`, fields: { [field]: NUL_MESSAGE } });
+    }
+  });
+}

@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { ADMIN_LIVE_PATH } from '../machines/protocol/admin-live.js';
+import { spawnRedis } from '../scripts/services/redis.js';
+import { isolatedConfig } from '../test/helpers.js';
+import { flowClient, openSocket } from '../test/journey.js';
+import { buildApp } from './app.js';
+import { createAdmin } from './auth/admin-users.js';
+import { createSession, SESSION_COOKIE } from './auth/sessions.js';
+import { createPool } from './db/pool.js';
+import { insertJob } from './queues/outbox.js';
+import { closeQueues, openQueues } from './queues/queues.js';
+import { createRedis } from './redis.js';
+import { MonitorHub, monitorPublisher } from './slack/monitor-hub.js';
+
+/*
+ * Redis is SIGKILLed and started again on its port (as a crash and a supervisor's restart would
+ * do), and every long-lived subscriber of the server comes back by itself: the flow pushes (a
+ * visitor's socket), the admin's live feed (its flow frames and BullMQ's QueueEvents), and the
+ * team-chat monitor's channel. Nothing is restarted by the test but Redis.
+ */
+
+let redisServer: Awaited<ReturnType<typeof spawnRedis>>;
+let dir: string;
+let app: FastifyInstance;
+let base: string;
+let pool: pg.Pool;
+let redis: ReturnType<typeof createRedis>;
+let drop: () => Promise<void>;
+let prefix: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'hf-redis-restart-'));
+  redisServer = await spawnRedis(dir);
+  const own = await isolatedConfig({ REDIS_URL: redisServer.url });
+  drop = own.drop;
+  prefix = own.config.QUEUE_PREFIX;
+  pool = createPool(own.config.DATABASE_URL!, 6);
+  redis = createRedis(redisServer.url, 'producer');
+  app = await buildApp({ config: own.config, pool, redis, logger: false });
+  base = await app.listen({ host: '127.0.0.1', port: 0 });
+});
+
+afterAll(async () => {
+  await app.close();
+  redis.disconnect();
+  await pool.end();
+  await redisServer.stop();
+  rmSync(dir, { recursive: true, force: true });
+  await drop();
+});
+
+async function restartRedis(): Promise<number> {
+  await redisServer.kill();
+  const downAt = Date.now();
+  redisServer = await spawnRedis(dir, process.env.PATH, { port: redisServer.port });
+  return downAt;
+}
+
+/** Retries `attempt` until it holds (Redis is back, clients are reconnecting) and says how long it took. */
+async function within(ms: number, attempt: () => Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < ms) {
+    if (await attempt().catch(() => false)) return Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`not back within ${ms} ms`);
+}
+
+describe('after Redis is killed and started again', () => {
+  it("the flow socket's pushes, the admin's live feed (flows and job events) and the monitor's channel all resume by themselves", async () => {
+    const visitor = flowClient(base);
+    // a Mirror flow takes SET_SAVE as often as it is sent: each one is a new event to push
+    const flow = await visitor.start({ machine: 'mirror', mode: 'mirror' });
+    const socket = await openSocket(base, visitor.cookie());
+    await socket.subscribe(flow.flowId);
+
+    const email = `restart-${Date.now()}@example.com`;
+    await createAdmin(pool, email, 'correct horse battery');
+    const user = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
+    const { token } = await createSession(pool, user.rows[0]!.id);
+    const live = new WebSocket(`${base.replace(/^http/, 'ws')}${ADMIN_LIVE_PATH}`, { headers: { cookie: `${SESSION_COOKIE}=${token}` } });
+    const liveFrames: Array<{ type: string; flowId?: string; jobId?: string; event?: string }> = [];
+    live.on('message', (raw) => liveFrames.push(JSON.parse(raw.toString())));
+    await new Promise((resolve) => live.once('open', resolve));
+
+    const monitorFrames: string[] = [];
+    const hub = new MonitorHub(redis, prefix, () => {}, { warn: () => {} });
+    hub.listen((frame) => monitorFrames.push(frame));
+    const monitorProducer = createRedis(redisServer.url, 'worker');
+    const publish = monitorPublisher(monitorProducer, prefix);
+    const queues = openQueues(createRedis(redisServer.url, 'worker'), prefix);
+    try {
+      await within(5_000, async () => liveFrames.some((f) => f.type === 'hello'));
+      const downAt = await restartRedis();
+
+      // a visitor's event, pushed to their socket again
+      const pushedIn = await within(10_000, async () => {
+        const sent = await visitor.call('POST', `/api/flows/${flow.flowId}/events`, { event: { type: 'SET_SAVE', save: true } });
+        if (sent.status !== 200) return false;
+        await socket.next((f) => f.type === 'event' && f.flowId === flow.flowId && f.version === sent.json.version, 1_000);
+        return true;
+      });
+      await within(5_000, async () => liveFrames.some((f) => f.type === 'flow' && f.flowId === flow.flowId));
+
+      // BullMQ's events reach the admin's feed again
+      const jobId = await insertJob(pool, { queue: 'email', name: 'after-restart', payload: {} });
+      await queues.email.add('after-restart', { jobRowId: jobId, payload: {} }, { jobId });
+      await within(10_000, async () => liveFrames.some((f) => f.type === 'job' && f.jobId === jobId));
+
+      // the monitor's channel again
+      await within(10_000, async () => {
+        await publish([{ type: 'error', error: 'after the restart' }]);
+        return monitorFrames.some((frame) => frame.includes('after the restart'));
+      });
+      expect(Date.now() - downAt).toBeLessThan(20_000);
+      expect(pushedIn).toBeLessThan(10_000);
+    } finally {
+      socket.close();
+      live.close();
+      hub.stop();
+      monitorProducer.disconnect();
+      await closeQueues(queues);
+    }
+  });
+});

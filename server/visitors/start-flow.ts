@@ -1,0 +1,102 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { diagnosticScreens } from '../../machines/content/index.js';
+import type { FlowSnapshotResponse, FlowStartBody } from '../../machines/protocol/api.js';
+import type { FlowResult, TokenCheck } from '../../machines/protocol/assessment-flow.js';
+import type { KnownSession, LeadSession } from '../../machines/protocol/common.js';
+import { assessmentResultOf, assessmentSessionOf } from '../../machines/protocol/snapshots.js';
+import { initializeFromToken } from '../leads/token-session.js';
+import type { RouteDeps } from '../routes/deps.js';
+import { ownedLeadFlow } from './owned.js';
+
+/** The ref value the community platform puts on its links (spec: "the community-platform marker"). */
+const COMMUNITY_REF = 'community';
+
+function knownSessionOf({ leadId, email, name, source, leadToken }: LeadSession): KnownSession {
+  return { leadId, email, name, source, leadToken };
+}
+
+/**
+ * The lead session a browser says it already holds, as the server knows it: only a lead this
+ * visitor's own flows are bound to counts, and its details come from that flow, not the browser.
+ */
+async function ownedKnownSession(pool: pg.Pool, visitorId: string, claimed: KnownSession | null): Promise<KnownSession | null> {
+  if (!claimed?.leadId) return null;
+  const flow = await ownedLeadFlow(pool, visitorId, claimed.leadId);
+  const session = flow && assessmentSessionOf(flow.snapshot);
+  return session?.leadId ? knownSessionOf(session) : null;
+}
+
+/** The steps an assessment flow stands at once it has shown its result. */
+const COMPLETED_STEPS = ['results', 'completed_results', 'yes_flow', 'maybe_flow', 'no_flow', 'payment', 'homework_processing', 'payment_success'];
+
+/**
+ * The visitor's completed assessment, to show again at completed_results (spec section 4): the
+ * newest of their own (non-testing) assessment flows that got past its results since they last
+ * asked to retake, with its result and lead session. Another visitor's result, even for the same
+ * email address, is never found.
+ */
+async function storedAssessment(pool: pg.Pool, visitorId: string): Promise<{ result: FlowResult; session: KnownSession } | null> {
+  const found = await pool.query<{ snapshot: unknown }>(
+    `SELECT f.snapshot FROM flows f JOIN visitors v ON v.id = f.visitor_id
+     WHERE f.visitor_id = $1 AND f.machine = 'assessmentFlow' AND NOT f.testing
+       AND split_part(f.state, '.', 1) = ANY($2::text[])
+       AND (v.results_cleared_at IS NULL OR f.updated_at > v.results_cleared_at)
+     ORDER BY f.updated_at DESC LIMIT 1`,
+    [visitorId, COMPLETED_STEPS],
+  );
+  const snapshot = found.rows[0]?.snapshot;
+  const result = assessmentResultOf(snapshot);
+  const session = assessmentSessionOf(snapshot);
+  return result && session?.leadId ? { result, session: knownSessionOf(session) } : null;
+}
+
+interface StartPlan {
+  input: unknown;
+  leadId: string | null;
+}
+
+async function planStart(pool: pg.Pool, visitorId: string, body: FlowStartBody, checked: TokenCheck | undefined, welcomeBack: boolean): Promise<StartPlan> {
+  switch (body.machine) {
+    case 'assessmentFlow': {
+      // a returning visitor opens at completed_results, on the lead of the assessment they completed
+      const offered = welcomeBack && body.mode === 'assessment' && !body.testing && !body.token && !checked;
+      const stored = offered ? await storedAssessment(pool, visitorId) : null;
+      if (stored) {
+        const input = { mode: body.mode, communityReferral: body.ref === COMMUNITY_REF, knownSession: stored.session, storedResult: stored.result };
+        return { input, leadId: stored.session.leadId };
+      }
+      const token = checked ?? (body.token ? (await initializeFromToken(pool, body.token)).check : null);
+      const knownSession = await ownedKnownSession(pool, visitorId, body.knownSession);
+      const leadId = (token?.status === 'valid' ? token.leadId : null) ?? knownSession?.leadId ?? null;
+      return {
+        input: { mode: body.mode, testingMode: body.testing, token, communityReferral: body.ref === COMMUNITY_REF, knownSession },
+        leadId,
+      };
+    }
+    case 'diagnostic':
+      return { input: { screens: diagnosticScreens }, leadId: null };
+    case 'mirror':
+      return { input: undefined, leadId: null };
+  }
+}
+
+/**
+ * Starts a flow for this request's visitor (issuing the visitor cookie when the browser has none):
+ * the one way a flow comes to exist, for POST /api/flows and the adapters that start one. A token
+ * the caller has already checked (and so spent) is passed as `checked`. `welcomeBack` is the
+ * modal opening (POST /api/flows): a returning visitor's assessment opens at their completed
+ * results; an adapter that needs a capture screen starts one afresh.
+ */
+export async function startVisitorFlow(
+  deps: RouteDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: FlowStartBody,
+  checked?: TokenCheck,
+  { welcomeBack = false }: { welcomeBack?: boolean } = {},
+): Promise<FlowSnapshotResponse> {
+  const visitorId = await deps.visitors.ensure(request, reply);
+  const plan = await planStart(deps.pool, visitorId, body, checked, welcomeBack);
+  return deps.engine.start(body.machine, plan.input, { mode: body.mode, testing: body.testing, leadId: plan.leadId, visitorId });
+}

@@ -1,0 +1,91 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Signer } from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import type { Config } from '../config/index.js';
+import { cookieOptions } from '../auth/cookie.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The visitor this browser is, from its signed cookie; null before it has one (or with a forged one). */
+    visitorId: string | null;
+  }
+}
+
+/** The visitor cookie's name. */
+export const VISITOR_COOKIE = 'hf_visitor';
+/** How long a browser stays the same visitor without starting anything new. */
+const VISITOR_COOKIE_DAYS = 180;
+/** Only the API reads it: pages and assets never carry it. */
+const VISITOR_COOKIE_PATH = '/api';
+const SECRET_NAME = 'visitor_cookie';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The cookie's signing key: made once, on the first start, and kept in app_secrets so every server
+ * process signs and checks with the same one. Deleting the row signs every visitor out of their
+ * flows (they start afresh), which is the way to rotate it.
+ */
+export async function loadSigningKey(pool: pg.Pool): Promise<string> {
+  await pool.query('INSERT INTO app_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+    SECRET_NAME,
+    randomBytes(32).toString('base64url'),
+  ]);
+  const found = await pool.query<{ value: string }>('SELECT value FROM app_secrets WHERE name = $1', [SECRET_NAME]);
+  return found.rows[0]!.value;
+}
+
+/**
+ * Visitors (docs/decisions/0001-visitor-ownership.md): a browser is known by a random id in an
+ * httpOnly, SameSite=Lax cookie signed with HMAC-SHA256, issued the first time it starts anything.
+ * Every /api request gets `request.visitorId` (null without a valid cookie); routes that create
+ * something call `ensureVisitor`. The key is read from the database on the first request that
+ * needs it, so the app builds (and answers /readyz) while PostgreSQL is still away.
+ */
+export class Visitors {
+  private signer: Promise<Signer> | null = null;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly config: Config,
+  ) {}
+
+  /** Adds the hook that reads the cookie of every API request. */
+  install(app: FastifyInstance): void {
+    app.decorateRequest('visitorId', null);
+    app.addHook('onRequest', async (request) => {
+      const raw = request.cookies?.[VISITOR_COOKIE];
+      if (!raw || !request.url.startsWith('/api/')) return;
+      const unsigned = (await this.signing()).unsign(raw);
+      if (unsigned.valid && unsigned.value && UUID.test(unsigned.value)) request.visitorId = unsigned.value;
+    });
+  }
+
+  /** This request's visitor, made (with its cookie) when the browser has none yet. */
+  async ensure(request: FastifyRequest, reply: FastifyReply): Promise<string> {
+    const id = request.visitorId ?? randomUUID();
+    // also after a database reset, so a kept cookie never points at a missing row
+    await this.pool.query('INSERT INTO visitors (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [id]);
+    if (request.visitorId !== id) {
+      reply.setCookie(VISITOR_COOKIE, (await this.signing()).sign(id), {
+        ...cookieOptions(request, this.config),
+        path: VISITOR_COOKIE_PATH,
+        maxAge: VISITOR_COOKIE_DAYS * 24 * 60 * 60,
+      });
+      request.visitorId = id;
+    }
+    return id;
+  }
+
+  private signing(): Promise<Signer> {
+    this.signer ??= loadSigningKey(this.pool).then(
+      (key) => new Signer(key, 'sha256'),
+      (error: unknown) => {
+        this.signer = null;
+        throw error;
+      },
+    );
+    return this.signer;
+  }
+}
