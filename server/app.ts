@@ -7,6 +7,7 @@ import { AdminSockets } from './auth/admin-socket.js';
 import type { Config } from './config/index.js';
 import { FlowEngine } from './flows/engine.js';
 import { PushHub, redisPublisher } from './flows/push.js';
+import { logSerializers } from './log-serializers.js';
 import { loggerOptions } from './logger.js';
 import { directEnqueuer } from './queues/direct.js';
 import { closeQueues, openQueues } from './queues/queues.js';
@@ -15,7 +16,7 @@ import { openApi } from './plugins/openapi.js';
 import { security } from './plugins/security.js';
 import { refuseUnstorableText } from './plugins/storable-text.js';
 import { staticSite } from './plugins/static-site.js';
-import { websocketEndpoint } from './plugins/websocket.js';
+import { socketErrorHandler, websocketEndpoint } from './plugins/websocket.js';
 import { adminRoutes } from './routes/admin.js';
 import { adminIntegrationRoutes } from './routes/admin-integrations.js';
 import { adminJobRoutes } from './routes/admin-jobs.js';
@@ -55,7 +56,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const hops = deps.config.TRUST_PROXY_HOPS;
   const trustProxy: FastifyServerOptions['trustProxy'] = hops > 0 ? (_address: string, hop: number) => hop < hops : false;
   const app = Fastify({
-    logger: deps.logger ?? loggerOptions(deps.config, 'server'),
+    // a logger given by a test still writes requests and errors the way production does
+    logger: deps.logger === undefined ? loggerOptions(deps.config, 'server') : typeof deps.logger === 'object' ? { serializers: logSerializers, ...deps.logger } : deps.logger,
     trustProxy,
     bodyLimit: 256 * 1024,
     // keep-alive sockets must not hold a shutdown open
@@ -83,7 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   visitors.install(app);
   await security(app, routeDeps);
   // at the root, so every route plugin can declare websocket routes; browsers' frames are small
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 }, errorHandler: socketErrorHandler });
   await app.register(healthRoutes, { pool: deps.pool, redis: deps.redis });
   const routePlugins = [
     flowRoutes,

@@ -1,5 +1,6 @@
 import { pino, type LoggerOptions } from 'pino';
 import type { Config } from './config/index.js';
+import { logSerializers } from './log-serializers.js';
 
 /** Paths whose values never reach a log line. */
 const REDACT = [
@@ -23,6 +24,7 @@ export function loggerOptions(config: Pick<Config, 'LOG_LEVEL' | 'prettyLogs'>, 
     name,
     level: config.LOG_LEVEL,
     redact: { paths: REDACT, censor: '[redacted]' },
+    serializers: logSerializers,
     ...(config.prettyLogs
       ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } }
       : {}),

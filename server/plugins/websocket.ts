@@ -1,3 +1,4 @@
+import type { WebSocket } from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { flowSocketClientFrameSchema, type FlowSocketServerFrame } from '../../machines/protocol/socket.js';
 import { FlowNotFoundError } from '../flows/flow-store.js';
@@ -11,6 +12,21 @@ const MAX_SUBSCRIPTIONS = 20;
 const SUBSCRIBES_PER_MINUTE = 60;
 /** Flow sockets one client address may hold open at once on one server process (a tab holds one). */
 export const MAX_SOCKETS_PER_ADDRESS = 30;
+
+/**
+ * @fastify/websocket's handler for errors on a socket. A client's bad frame (too large, invalid
+ * UTF-8, a broken frame) or a dropped connection is the client's doing: a warning without a stack.
+ * Anything else is ours and logged as an error. The socket is dropped either way.
+ */
+export function socketErrorHandler(error: Error, socket: WebSocket, request: FastifyRequest): void {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (code.startsWith('WS_ERR_') || code === 'ECONNRESET' || code === 'EPIPE')) {
+    request.log.warn({ code, reason: error.message }, 'bad websocket frame or dropped connection; socket closed');
+  } else {
+    request.log.error({ err: error }, 'websocket handler failed');
+  }
+  socket.terminate();
+}
 
 /** Counts the open sockets of each client address in this process. */
 class SocketsPerAddress {

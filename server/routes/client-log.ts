@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { redactUrl } from '../log-serializers.js';
 import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 
@@ -30,7 +31,8 @@ export async function clientLogRoutes(app: FastifyInstance, _deps: RouteDeps): P
     },
     async (request, reply) => {
       request.log.warn(
-        { missingPath: request.body.path, referer: request.headers.referer, userAgent: request.headers['user-agent'] },
+        // both may carry a lead's token or an email in their query
+        { missingPath: redactUrl(request.body.path), referer: request.headers.referer && redactUrl(request.headers.referer), userAgent: request.headers['user-agent'] },
         'page not found',
       );
       return reply.status(204).send(null);
