@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { pino } from 'pino';
 
 /**
@@ -56,7 +55,7 @@ export function redactUrl(url: string): string {
 }
 
 /** Fastify's request shape in a log line, with its URL redacted. */
-function serializeRequest(request: IncomingMessage & { ip?: string; host?: string }) {
+function serializeRequest(request: { method?: string; url?: string; ip?: string; host?: string; socket?: { remotePort?: number } }) {
   return {
     method: request.method,
     url: redactUrl(request.url ?? ''),
@@ -77,24 +76,23 @@ function isDatabaseError(value: Record<string, unknown>): boolean {
 /** PostgreSQL quotes values (and names) in double quotes: `invalid input syntax for type uuid: "…"`. */
 const maskQuoted = (text: string) => text.replace(/"(?:[^"]|"")*"/g, '"…"');
 
-type SerializedError = Record<string, unknown> & { message?: string; stack?: string };
+type SerializedError = ReturnType<typeof pino.stdSerializers.err>;
 
 /** Removes what a database error says about values, here and in its causes. */
 function scrub(serialized: SerializedError): SerializedError {
   if (isDatabaseError(serialized)) {
     for (const field of DATABASE_VALUE_FIELDS) delete serialized[field];
-    if (typeof serialized.message === 'string') serialized.message = maskQuoted(serialized.message);
-    if (typeof serialized.stack === 'string') serialized.stack = maskQuoted(serialized.stack);
+    serialized.message = maskQuoted(serialized.message);
+    serialized.stack = maskQuoted(serialized.stack);
   }
-  if (serialized.cause && typeof serialized.cause === 'object') scrub(serialized.cause as SerializedError);
+  if (serialized.cause && typeof serialized.cause === 'object') scrub(serialized.cause);
   if (Array.isArray(serialized.aggregateErrors)) for (const inner of serialized.aggregateErrors) if (inner && typeof inner === 'object') scrub(inner);
   return serialized;
 }
 
 /** pino's error serializer, minus the values a database error quotes. */
-export function serializeError(error: unknown): unknown {
-  const serialized = pino.stdSerializers.err(error as Error) as unknown;
-  return serialized && typeof serialized === 'object' ? scrub(serialized as SerializedError) : serialized;
+export function serializeError(error: Error): SerializedError {
+  return scrub(pino.stdSerializers.err(error));
 }
 
 /** The serializers both Fastify and the worker log with. */
