@@ -7,6 +7,9 @@ interface WebhookLog {
   warn: (object: object, message: string) => void;
 }
 
+/** How far a signature's timestamp may be from now, either way: Stripe's default, 5 minutes. */
+export const STRIPE_TOLERANCE_SECONDS = 300;
+
 /** The signature or the configuration does not let the request be trusted. */
 export class WebhookSignatureError extends Error {
   readonly statusCode = 400;
@@ -23,11 +26,19 @@ export class WebhookSignatureError extends Error {
 export function verifiedStripeEvent(rawBody: Buffer, signature: string | string[] | undefined, secret: string | undefined): Stripe.Event {
   if (!secret) throw new WebhookSignatureError('Stripe webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET is not set).');
   if (typeof signature !== 'string' || !signature) throw new WebhookSignatureError('Missing Stripe-Signature header.');
+  let event: Stripe.Event;
   try {
-    return Stripe.webhooks.constructEvent(rawBody, signature, secret);
+    event = Stripe.webhooks.constructEvent(rawBody, signature, secret, STRIPE_TOLERANCE_SECONDS);
   } catch {
     throw new WebhookSignatureError('Invalid Stripe-Signature: the webhook was not signed with this server\'s secret, or is too old.');
   }
+  // Stripe's library refuses only old timestamps; one from the future is as untrustworthy (a
+  // signature captured now could otherwise be replayed until that time comes)
+  const signedAt = Number(/(?:^|,)t=(\d+)(?:,|$)/.exec(signature)?.[1]);
+  if (signedAt - Date.now() / 1000 > STRIPE_TOLERANCE_SECONDS) {
+    throw new WebhookSignatureError('Invalid Stripe-Signature: its timestamp is in the future.');
+  }
+  return event;
 }
 
 function idOf(value: string | { id: string } | null | undefined): string | null {

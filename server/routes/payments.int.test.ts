@@ -349,7 +349,7 @@ describe('the Stripe webhook', () => {
     expect(byIntent.json()).toEqual(verified.json());
   });
 
-  it('refuses a bad or missing signature with 400 and stores nothing', async () => {
+  it('refuses a bad, missing, stale or future-dated signature with 400 and stores nothing', async () => {
     const { flowId, session: opened } = await checkoutFor('book_call', 'forged');
     const session = paidSession(opened);
     const event = stripeEvent('checkout.session.completed', session);
@@ -375,6 +375,23 @@ describe('the Stripe webhook', () => {
       payload: JSON.stringify({ ...event, type: 'checkout.session.expired' }),
     });
     expect(tampered.statusCode).toBe(400);
+    // a good signature with a timestamp a day ago or a day ahead is refused
+    const day = 24 * 3600;
+    for (const [offset, reason] of [
+      [-day, 'too old'],
+      [day, 'in the future'],
+    ] as const) {
+      const payload = JSON.stringify(event);
+      const timestamp = Math.floor(Date.now() / 1000) + offset;
+      const shifted = await asOwner(stripeApp)({
+        method: 'POST',
+        url: '/api/stripe/webhook',
+        headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp }) },
+        payload,
+      });
+      expect(shifted.statusCode, String(offset)).toBe(400);
+      expect(shifted.json().message, String(offset)).toContain(reason);
+    }
     // no secret configured: nothing can be trusted
     const unconfigured = await sendWebhook(testApp, event);
     expect(unconfigured.statusCode).toBe(400);
