@@ -7,6 +7,7 @@ import { AdminSockets } from './auth/admin-socket.js';
 import type { Config } from './config/index.js';
 import { FlowEngine } from './flows/engine.js';
 import { PushHub, redisPublisher } from './flows/push.js';
+import { sessionCookieName } from './auth/cookie.js';
 import { logSerializers } from './log-serializers.js';
 import { loggerOptions } from './logger.js';
 import { directEnqueuer } from './queues/direct.js';
@@ -82,6 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // root-level on purpose: compilers, cookies, headers and rate limits apply to every route below
   await openApi(app);
   await app.register(cookie);
+  app.decorate('sessionCookieName', sessionCookieName(deps.config));
   visitors.install(app);
   await security(app, routeDeps);
   // at the root, so every route plugin can declare websocket routes; browsers' frames are small

@@ -1,24 +1,34 @@
 import type { CookieSerializeOptions } from '@fastify/cookie';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { Config } from '../config/index.js';
-import { SESSION_COOKIE, SESSION_TTL_DAYS } from './sessions.js';
+import { SESSION_COOKIE } from './sessions.js';
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+const isHttps = (config: Pick<Config, 'publicUrl'>) => config.publicUrl.startsWith('https:');
 
 /**
- * Secure unless the site is served over plain http (a local or test deployment) or the request
- * reaches it on a loopback address, where browsers would otherwise drop the cookie.
+ * Secure exactly when the public site is https. It follows PUBLIC_URL and nothing in the request,
+ * so a Host header cannot talk the server out of it (browsers keep Secure cookies on
+ * http://localhost, so a local https configuration still works there).
  */
-export function cookieOptions(request: FastifyRequest, config: Config): CookieSerializeOptions {
-  const secure = config.publicUrl.startsWith('https:') && !LOOPBACK_HOSTS.has(request.hostname);
-  return { httpOnly: true, sameSite: 'lax', path: '/', secure };
+export function cookieOptions(config: Pick<Config, 'publicUrl'>): CookieSerializeOptions {
+  return { httpOnly: true, sameSite: 'lax', path: '/', secure: isHttps(config) };
 }
 
-/** Sets (or refreshes, since sessions slide) the session cookie for the session's full lifetime. */
-export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, config: Config, token: string): void {
-  reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request, config), maxAge: SESSION_TTL_DAYS * 24 * 60 * 60 });
+/**
+ * The session cookie's name: `__Host-hf_session` on https, which browsers accept only when it is
+ * Secure, for path / and without a Domain, so no subdomain or plain-http page can plant one.
+ * Plain http (a local or test run) cannot use the prefix, so there it is `hf_session`.
+ */
+export function sessionCookieName(config: Pick<Config, 'publicUrl'>): string {
+  return isHttps(config) ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE;
 }
 
-export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply, config: Config): void {
-  reply.clearCookie(SESSION_COOKIE, cookieOptions(request, config));
+/** Sets (or refreshes, since sessions slide) the session cookie until the session expires. */
+export function setSessionCookie(reply: FastifyReply, config: Config, token: string, expiresAt: Date): void {
+  const maxAge = Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
+  reply.setCookie(sessionCookieName(config), token, { ...cookieOptions(config), maxAge });
+}
+
+export function clearSessionCookie(reply: FastifyReply, config: Config): void {
+  reply.clearCookie(sessionCookieName(config), cookieOptions(config));
 }

@@ -1,11 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
-import { CSRF_HEADER, isCsrfTokenValid, readSession, SESSION_COOKIE, type SessionUser } from './sessions.js';
+import { CSRF_HEADER, isCsrfTokenValid, readSession, type SessionUser } from './sessions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in admin, set by requireAdmin. */
     admin?: SessionUser;
+  }
+  interface FastifyInstance {
+    /** The session cookie's name for this site (see sessionCookieName), decorated by buildApp. */
+    sessionCookieName: string;
   }
 }
 
@@ -13,7 +17,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The session cookie of a request (needs @fastify/cookie registered). */
 export function sessionToken(request: FastifyRequest): string | undefined {
-  return (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[SESSION_COOKIE];
+  return (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[request.server.sessionCookieName];
 }
 
 /**
@@ -33,7 +37,7 @@ export function requireAdmin(pool: pg.Pool) {
     if (!SAFE_METHODS.has(request.method) && !isCsrfTokenValid(token!, request.headers[CSRF_HEADER] as string | undefined)) {
       return reply.status(403).send({ statusCode: 403, error: 'Forbidden', message: `Missing or wrong ${CSRF_HEADER} header.` });
     }
-    request.admin = user;
+    request.admin = { id: user.id, email: user.email, role: user.role };
   };
 }
 

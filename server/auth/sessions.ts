@@ -5,6 +5,8 @@ import type pg from 'pg';
 export const SESSION_COOKIE = 'hf_session';
 /** How long a session lives without use. */
 export const SESSION_TTL_DAYS = 7;
+/** How long a session lives at most, however often it is used: then its admin signs in again. */
+export const SESSION_MAX_DAYS = 30;
 /** The header a state-changing admin request carries its CSRF token in. */
 export const CSRF_HEADER = 'x-csrf-token';
 
@@ -58,15 +60,19 @@ export async function createSession(
   return { token, expiresAt: saved.rows[0]!.expires_at };
 }
 
-/** The user of a live session, sliding its expiry forward; null for an unknown or expired token. */
-export async function readSession(db: pg.Pool, token: string | undefined): Promise<SessionUser | null> {
+/**
+ * The user of a live session and when it now expires, sliding the expiry forward by the idle
+ * lifetime but never past the absolute one; null for an unknown or expired token.
+ */
+export async function readSession(db: pg.Pool, token: string | undefined): Promise<(SessionUser & { expiresAt: Date }) | null> {
   if (!token || token.length > 200) return null;
-  const found = await db.query<SessionUser>(
-    `UPDATE sessions s SET last_seen_at = now(), expires_at = now() + make_interval(days => $2)
+  const found = await db.query<SessionUser & { expiresAt: Date }>(
+    `UPDATE sessions s SET last_seen_at = now(),
+       expires_at = LEAST(now() + make_interval(days => $2), s.created_at + make_interval(days => $3))
      FROM users u
-     WHERE s.token_hash = $1 AND s.expires_at > now() AND u.id = s.user_id
-     RETURNING u.id, u.email, u.role`,
-    [sha256(token), SESSION_TTL_DAYS],
+     WHERE s.token_hash = $1 AND s.expires_at > now() AND s.created_at > now() - make_interval(days => $3) AND u.id = s.user_id
+     RETURNING u.id, u.email, u.role, s.expires_at AS "expiresAt"`,
+    [sha256(token), SESSION_TTL_DAYS, SESSION_MAX_DAYS],
   );
   return found.rows[0] ?? null;
 }

@@ -11,6 +11,7 @@ import { isolatedConfig } from '../../test/helpers.js';
 import { startWorkers } from '../../test/worker-harness.js';
 import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
+import { sessionCookieName } from '../auth/cookie.js';
 import { AdminSockets } from '../auth/admin-socket.js';
 import { createSession, deleteSession, SESSION_COOKIE, sessionTokenHash } from '../auth/sessions.js';
 import type { Config } from '../config/index.js';
@@ -250,6 +251,7 @@ describe('the admin live socket when the session ends', () => {
     await pushes.start();
     try {
       await small.register(cookie);
+      small.decorate('sessionCookieName', sessionCookieName(config));
       await small.register(websocket);
       await small.register(adminLiveRoutes, { config, pool, redis, pushes, adminSockets });
       await small.listen({ host: '127.0.0.1', port: 0 });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
@@ -71,7 +71,9 @@ describe('sign-in', () => {
     expect(response.headers['cache-control']).toBe('no-store');
 
     const cookie = sessionCookie(response)!;
-    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 7 * 24 * 60 * 60 });
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(cookie.maxAge).toBeGreaterThan(7 * 24 * 60 * 60 - 60);
+    expect(cookie.maxAge).toBeLessThanOrEqual(7 * 24 * 60 * 60);
     // the default public URL is plain http, so not Secure
     expect(cookie.secure).toBeFalsy();
     expect(response.body).not.toContain(cookie.value);
@@ -83,7 +85,8 @@ describe('sign-in', () => {
     expect(session.statusCode).toBe(200);
     expect(session.json()).toEqual(body);
     // the session slides, and so does the cookie
-    expect(sessionCookie(session)).toMatchObject({ value: cookie.value, maxAge: 7 * 24 * 60 * 60, httpOnly: true });
+    expect(sessionCookie(session)).toMatchObject({ value: cookie.value, httpOnly: true });
+    expect(sessionCookie(session)!.maxAge).toBeGreaterThan(7 * 24 * 60 * 60 - 60);
   });
 
   it('accepts the bootstrap admin’s kind of address (admin@localhost), as the form’s type=email does', async () => {
@@ -193,18 +196,52 @@ describe('sign-in', () => {
     expect((await getSession(second)).json().user.email).toBe(email);
   });
 
-  it('sets a Secure cookie when the site is public over https, except on a loopback host', async () => {
+  it('on https: a Secure __Host- cookie whatever the Host header says, and a cookie without the prefix is not a session', async () => {
     const config = testConfig({ PUBLIC_URL: 'https://coach.example.com' });
     const httpsApp = await buildApp({ config, pool, redis, logger: false });
     try {
       const email = await newAdmin();
-      const publicHost = await signIn(email, PASSWORD, { app: httpsApp, host: 'coach.example.com' });
-      expect(sessionCookie(publicHost)).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax' });
-      const loopback = await signIn(email, PASSWORD, { app: httpsApp, host: 'localhost:3000' });
-      expect(sessionCookie(loopback)?.secure).toBeFalsy();
+      for (const host of ['coach.example.com', 'localhost:3000', '127.0.0.1']) {
+        const response = await signIn(email, PASSWORD, { app: httpsApp, host });
+        expect(response.statusCode, host).toBe(200);
+        expect(response.cookies.find((cookie) => cookie.name === 'hf_session'), host).toBeUndefined();
+        const cookie = response.cookies.find((cookie) => cookie.name === '__Host-hf_session');
+        expect(cookie, host).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax', path: '/' });
+        expect(cookie!.domain, host).toBeUndefined();
+
+        const read = (name: string) => httpsApp.inject({ url: '/api/auth/session', headers: { host, cookie: `${name}=${cookie!.value}` } });
+        expect((await read('__Host-hf_session')).json().user?.email, host).toBe(email);
+        // one planted by a subdomain or a plain-http page cannot carry the prefix
+        expect((await read('hf_session')).json(), host).toEqual({ user: null });
+      }
     } finally {
       await httpsApp.close();
     }
+  });
+
+  it('a session in use ends 30 days after sign-in all the same, and its cookie never outlives that', async () => {
+    const email = await newAdmin();
+    const token = sessionCookie(await signIn(email, PASSWORD))!.value;
+    const hash = createHash('sha256').update(token).digest('hex');
+    const backdate = (age: string) => pool.query(`UPDATE sessions SET created_at = now() - $2::interval WHERE token_hash = $1`, [hash, age]);
+
+    // one hour left of the 30 days: the idle expiry (7 days) slides only that far
+    await backdate('29 days 23 hours');
+    const late = await getSession(token);
+    expect(late.json().user?.email).toBe(email);
+    expect(sessionCookie(late)!.maxAge).toBeLessThanOrEqual(3600);
+    expect(sessionCookie(late)!.maxAge).toBeGreaterThan(3500);
+    const { rows } = await pool.query<{ left: number }>('SELECT extract(epoch FROM expires_at - now()) AS left FROM sessions WHERE token_hash = $1', [hash]);
+    expect(Number(rows[0]!.left)).toBeLessThanOrEqual(3600);
+
+    // past 30 days it is over, even with a recent idle expiry on the row
+    await backdate('30 days 1 minute');
+    await pool.query(`UPDATE sessions SET expires_at = now() + interval '1 day' WHERE token_hash = $1`, [hash]);
+    const over = await getSession(token);
+    expect(over.json()).toEqual({ user: null });
+    expect(sessionCookie(over)?.value).toBe('');
+    const admin = await app.inject({ url: '/api/admin/overview', headers: { cookie: `hf_session=${token}` } });
+    expect(admin.statusCode).toBe(401);
   });
 
   it('spends the same scrypt work on an unknown email as on a wrong password', async () => {

@@ -55,7 +55,7 @@ export async function authRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'co
       errorHandler: signInValidationError,
       schema: {
         tags: ['auth'],
-        summary: 'Sign in with email and password; sets the hf_session cookie',
+        summary: 'Sign in with email and password; sets the session cookie (hf_session, or __Host-hf_session on https)',
         body: signInBodySchema,
         response: { 200: signedInSchema, 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema },
       },
@@ -76,9 +76,9 @@ export async function authRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'co
       await throttle.succeeded(email, request.ip);
       // a new sign-in replaces whatever session this browser had
       await deleteSession(deps.pool, sessionToken(request));
-      const { token } = await createSession(deps.pool, user.id, { ip: request.ip, userAgent: request.headers['user-agent'] });
+      const { token, expiresAt } = await createSession(deps.pool, user.id, { ip: request.ip, userAgent: request.headers['user-agent'] });
       await recordSignIn(deps.pool, user.id);
-      setSessionCookie(request, reply, deps.config, token);
+      setSessionCookie(reply, deps.config, token, expiresAt);
       return { user, csrfToken: csrfTokenFor(token) };
     },
   );
@@ -94,7 +94,7 @@ export async function authRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'co
     },
     async (request, reply) => {
       await deleteSession(deps.pool, sessionToken(request));
-      clearSessionCookie(request, reply, deps.config);
+      clearSessionCookie(reply, deps.config);
       return { signedOut: true as const };
     },
   );
@@ -110,14 +110,14 @@ export async function authRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'co
     },
     async (request, reply) => {
       const token = sessionToken(request);
-      const user = await readSession(deps.pool, token);
-      if (!user) {
-        if (token) clearSessionCookie(request, reply, deps.config);
+      const session = await readSession(deps.pool, token);
+      if (!session) {
+        if (token) clearSessionCookie(reply, deps.config);
         return { user: null };
       }
-      // the session slid forward; so does the cookie
-      setSessionCookie(request, reply, deps.config, token!);
-      return { user, csrfToken: csrfTokenFor(token!) };
+      // the session slid forward (up to its absolute lifetime); so does the cookie
+      setSessionCookie(reply, deps.config, token!, session.expiresAt);
+      return { user: { id: session.id, email: session.email, role: session.role }, csrfToken: csrfTokenFor(token!) };
     },
   );
 }

@@ -69,7 +69,7 @@ export class Visitors {
     await this.pool.query('INSERT INTO visitors (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [id]);
     if (request.visitorId !== id) {
       reply.setCookie(VISITOR_COOKIE, (await this.signing()).sign(id), {
-        ...cookieOptions(request, this.config),
+        ...cookieOptions(this.config),
         path: VISITOR_COOKIE_PATH,
         maxAge: VISITOR_COOKIE_DAYS * 24 * 60 * 60,
       });
