@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { inTransaction } from '../db/transaction.js';
-import { generatePassword, hashPassword } from './password.js';
+import { generatePassword, hashPassword, verifyPassword } from './password.js';
+import { sessionTokenHash } from './sessions.js';
 
 /** Any fixed number works; it only has to be the same in every process that bootstraps. */
 const BOOTSTRAP_LOCK = 7_301_442;
@@ -50,6 +51,25 @@ export async function resetPassword(pool: pg.Pool, email: string, password: stri
     if (updated.rowCount) await client.query('DELETE FROM sessions WHERE user_id = $1', [updated.rows[0].id]);
     return Boolean(updated.rowCount);
   });
+}
+
+/**
+ * A signed-in user changes their own password: false when `currentPassword` is not theirs.
+ * Clears must_change_password, and ends every other session of the user (their sockets close).
+ */
+export async function changeOwnPassword(
+  pool: pg.Pool,
+  change: { userId: string; sessionToken: string; currentPassword: string; newPassword: string },
+): Promise<boolean> {
+  const found = await pool.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [change.userId]);
+  const stored = found.rows[0]?.password_hash;
+  if (!stored || !(await verifyPassword(change.currentPassword, stored))) return false;
+  const passwordHash = await hashPassword(change.newPassword);
+  await inTransaction(pool, async (client) => {
+    await client.query('UPDATE users SET password_hash = $2, must_change_password = false WHERE id = $1', [change.userId, passwordHash]);
+    await client.query('DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2', [change.userId, sessionTokenHash(change.sessionToken)]);
+  });
+  return true;
 }
 
 export class AdminExistsError extends Error {

@@ -20,12 +20,12 @@ export function hashForUnknownEmail(): Promise<string> {
  */
 export async function verifyCredentials(pool: pg.Pool, email: string, password: string): Promise<SessionUser | null> {
   const found = await pool.query<SessionUser & { password_hash: string }>(
-    'SELECT id, email, role, password_hash FROM users WHERE email = $1',
+    'SELECT id, email, role, must_change_password AS "mustChangePassword", password_hash FROM users WHERE email = $1',
     [email],
   );
   const row = found.rows[0];
   const matches = await verifyPassword(password, row?.password_hash ?? (await hashForUnknownEmail()));
-  return row && matches ? { id: row.id, email: row.email, role: row.role } : null;
+  return row && matches ? { id: row.id, email: row.email, role: row.role, mustChangePassword: row.mustChangePassword } : null;
 }
 
 /** Stamps a successful sign-in. */

@@ -15,6 +15,9 @@ declare module 'fastify' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** The 403 of every admin route while the account still has its generated first password. */
+export const MUST_CHANGE_PASSWORD_MESSAGE = 'Change your generated password before using the admin area.';
+
 /** The session cookie of a request (needs @fastify/cookie registered). */
 export function sessionToken(request: FastifyRequest): string | undefined {
   return (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[request.server.sessionCookieName];
@@ -22,7 +25,8 @@ export function sessionToken(request: FastifyRequest): string | undefined {
 
 /**
  * A preHandler for every admin route: 401 without a live session, 403 for a user who is not an
- * admin, 403 for a state-changing request without the session's CSRF token.
+ * admin or who has not yet changed a generated first password, 403 for a state-changing request
+ * without the session's CSRF token.
  */
 export function requireAdmin(pool: pg.Pool) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
@@ -34,10 +38,13 @@ export function requireAdmin(pool: pg.Pool) {
     if (user.role !== 'admin') {
       return reply.status(403).send({ statusCode: 403, error: 'Forbidden', message: 'This needs an admin account.' });
     }
+    if (user.mustChangePassword) {
+      return reply.status(403).send({ statusCode: 403, error: 'Forbidden', message: MUST_CHANGE_PASSWORD_MESSAGE });
+    }
     if (!SAFE_METHODS.has(request.method) && !isCsrfTokenValid(token!, request.headers[CSRF_HEADER] as string | undefined)) {
       return reply.status(403).send({ statusCode: 403, error: 'Forbidden', message: `Missing or wrong ${CSRF_HEADER} header.` });
     }
-    request.admin = { id: user.id, email: user.email, role: user.role };
+    request.admin = { id: user.id, email: user.email, role: user.role, mustChangePassword: false };
   };
 }
 

@@ -18,7 +18,29 @@ export const sessionUserSchema = z.object({
   id: z.uuid(),
   email: z.string(),
   role: z.literal('admin'),
+  /** A generated first password: the admin area stays closed until it is changed. */
+  mustChangePassword: z.boolean(),
 });
+
+/** The shortest password an admin may choose (a generated one is 20 characters). */
+export const MIN_NEW_PASSWORD_LENGTH = 12;
+
+export const CHANGE_PASSWORD_MESSAGES = {
+  wrongCurrent: 'Your current password is not correct.',
+  tooShort: `Please choose a password of at least ${MIN_NEW_PASSWORD_LENGTH} characters.`,
+  unchanged: 'Please choose a password different from the current one.',
+  changed: 'Password Changed',
+} as const;
+
+export const changePasswordBodySchema = z
+  .object({
+    currentPassword: z.string({ error: 'Please enter your current password.' }).min(1, 'Please enter your current password.').max(1024, 'Password is too long.'),
+    newPassword: z
+      .string({ error: 'Please choose a new password.' })
+      .min(MIN_NEW_PASSWORD_LENGTH, CHANGE_PASSWORD_MESSAGES.tooShort)
+      .max(1024, 'Password is too long.'),
+  })
+  .refine((body) => body.newPassword !== body.currentPassword, { path: ['newPassword'], message: CHANGE_PASSWORD_MESSAGES.unchanged });
 
 export const signInBodySchema = z.object({
   // the HTML email rule (what the sign-in form's type=email accepts), so admin@localhost works

@@ -15,6 +15,8 @@ export interface SessionUser {
   id: string;
   email: string;
   role: 'admin';
+  /** Signed in with a generated first password, not yet changed. */
+  mustChangePassword: boolean;
 }
 
 function sha256(value: string): string {
@@ -71,7 +73,7 @@ export async function readSession(db: pg.Pool, token: string | undefined): Promi
        expires_at = LEAST(now() + make_interval(days => $2), s.created_at + make_interval(days => $3))
      FROM users u
      WHERE s.token_hash = $1 AND s.expires_at > now() AND s.created_at > now() - make_interval(days => $3) AND u.id = s.user_id
-     RETURNING u.id, u.email, u.role, s.expires_at AS "expiresAt"`,
+     RETURNING u.id, u.email, u.role, u.must_change_password AS "mustChangePassword", s.expires_at AS "expiresAt"`,
     [sha256(token), SESSION_TTL_DAYS, SESSION_MAX_DAYS],
   );
   return found.rows[0] ?? null;

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../test/helpers.js';
 import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
+import { csrfTokenFor } from '../auth/sessions.js';
 import { verifyCredentials } from '../auth/credentials.js';
 import { SIGN_IN_THROTTLE, SignInThrottle, waitAfter } from '../auth/sign-in-throttle.js';
 import { createPool } from '../db/pool.js';
@@ -67,7 +68,7 @@ describe('sign-in', () => {
     const response = await signIn(email.toUpperCase(), PASSWORD);
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json();
-    expect(body).toEqual({ user: { id: expect.any(String), email, role: 'admin' }, csrfToken: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(body).toEqual({ user: { id: expect.any(String), email, role: 'admin', mustChangePassword: false }, csrfToken: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(response.headers['cache-control']).toBe('no-store');
 
     const cookie = sessionCookie(response)!;
@@ -311,6 +312,62 @@ describe('get-session and sign-out', () => {
   it('offers no registration route', async () => {
     const document = (await app.inject('/api/docs/json')).json();
     const authPaths = Object.keys(document.paths).filter((path) => path.startsWith('/api/auth/'));
-    expect(authPaths.sort()).toEqual(['/api/auth/session', '/api/auth/sign-in', '/api/auth/sign-out']);
+    expect(authPaths.sort()).toEqual(['/api/auth/change-password', '/api/auth/session', '/api/auth/sign-in', '/api/auth/sign-out']);
+  });
+});
+
+describe('a generated first password', () => {
+  const NEW_PASSWORD = 'a new password of my own';
+
+  /** An admin as the bootstrap makes one without ADMIN_PASSWORD: must change it at first sign-in. */
+  async function generatedAdmin(): Promise<string> {
+    const email = await newAdmin();
+    await pool.query('UPDATE users SET must_change_password = true WHERE email = $1', [email]);
+    return email;
+  }
+
+  function changePassword(token: string, body: object, csrf: string | null = csrfTokenFor(token)) {
+    return app.inject({
+      method: 'POST',
+      url: '/api/auth/change-password',
+      remoteAddress: newIp(),
+      headers: { cookie: `hf_session=${token}`, ...(csrf ? { 'x-csrf-token': csrf } : {}) },
+      payload: body,
+    });
+  }
+
+  it('keeps the admin area closed until it is changed, then opens it and ends the other sessions', async () => {
+    const email = await generatedAdmin();
+    const elsewhere = sessionCookie(await signIn(email, PASSWORD))!.value;
+    const signedIn = await signIn(email, PASSWORD);
+    expect(signedIn.json().user).toMatchObject({ email, mustChangePassword: true });
+    const token = sessionCookie(signedIn)!.value;
+    expect((await getSession(token)).json().user.mustChangePassword).toBe(true);
+
+    const closed = await app.inject({ url: '/api/admin/overview', headers: { cookie: `hf_session=${token}` } });
+    expect(closed.statusCode).toBe(403);
+    expect(closed.json().message).toBe('Change your generated password before using the admin area.');
+
+    // refused, each naming its field, and nothing changes
+    expect((await changePassword(token, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD }, null)).statusCode).toBe(403);
+    const wrong = await changePassword(token, { currentPassword: 'not it at all', newPassword: NEW_PASSWORD });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().fields).toEqual({ currentPassword: 'Your current password is not correct.' });
+    const short = await changePassword(token, { currentPassword: PASSWORD, newPassword: 'short pass' });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().fields).toEqual({ newPassword: 'Please choose a password of at least 12 characters.' });
+    const same = await changePassword(token, { currentPassword: PASSWORD, newPassword: PASSWORD });
+    expect(same.statusCode).toBe(400);
+    expect(same.json().fields).toEqual({ newPassword: 'Please choose a password different from the current one.' });
+    expect((await app.inject({ url: '/api/auth/change-password', method: 'POST', payload: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD } })).statusCode).toBe(401);
+    expect((await getSession(token)).json().user.mustChangePassword).toBe(true);
+
+    const changed = await changePassword(token, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toEqual({ user: { id: expect.any(String), email, role: 'admin', mustChangePassword: false }, csrfToken: csrfTokenFor(token) });
+    expect((await app.inject({ url: '/api/admin/overview', headers: { cookie: `hf_session=${token}` } })).statusCode).toBe(200);
+    expect((await getSession(elsewhere)).json()).toEqual({ user: null });
+    expect((await signIn(email, PASSWORD)).statusCode).toBe(401);
+    expect((await signIn(email, NEW_PASSWORD)).statusCode).toBe(200);
   });
 });

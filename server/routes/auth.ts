@@ -3,15 +3,18 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clearSessionCookie, setSessionCookie } from '../auth/cookie.js';
 import { hashForUnknownEmail, recordSignIn, verifyCredentials } from '../auth/credentials.js';
+import { changeOwnPassword } from '../auth/admin-users.js';
 import { sessionToken } from '../auth/guard.js';
 import {
+  CHANGE_PASSWORD_MESSAGES,
+  changePasswordBodySchema,
   errorBodySchema,
   SIGN_IN_MESSAGES,
   sessionResponseSchema,
   signedInSchema,
   signInBodySchema,
 } from '../auth/schemas.js';
-import { createSession, csrfTokenFor, deleteSession, readSession } from '../auth/sessions.js';
+import { createSession, CSRF_HEADER, csrfTokenFor, deleteSession, isCsrfTokenValid, readSession } from '../auth/sessions.js';
 import { describeWait, SignInThrottle } from '../auth/sign-in-throttle.js';
 import { inTransaction } from '../db/transaction.js';
 import { queueEmail } from '../email/outbox.js';
@@ -29,7 +32,10 @@ function signInValidationError(error: FastifyError, _request: unknown, reply: Fa
   return reply.status(400).send({ statusCode: 400, error: 'Bad Request', message, fields } satisfies ErrorBody);
 }
 
-/** POST /api/auth/sign-in, POST /api/auth/sign-out, GET /api/auth/session: admin sign-in only, no registration. */
+/**
+ * POST /api/auth/sign-in, POST /api/auth/sign-out, GET /api/auth/session and
+ * POST /api/auth/change-password: admin sign-in only, no registration.
+ */
 export async function authRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'config' | 'pool' | 'redis'>): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const throttle = new SignInThrottle(deps.redis, `${deps.config.RATE_LIMIT_PREFIX ?? deps.config.QUEUE_PREFIX}:rate-limit`, app.log);
@@ -117,7 +123,37 @@ export async function authRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'co
       }
       // the session slid forward (up to its absolute lifetime); so does the cookie
       setSessionCookie(reply, deps.config, token!, session.expiresAt);
-      return { user: { id: session.id, email: session.email, role: session.role }, csrfToken: csrfTokenFor(token!) };
+      return { user: { id: session.id, email: session.email, role: session.role, mustChangePassword: session.mustChangePassword }, csrfToken: csrfTokenFor(token!) };
+    },
+  );
+
+  api.post(
+    '/api/auth/change-password',
+    {
+      // each attempt costs two scrypt runs: counted like sign-ins
+      config: { rateLimit: rateLimits.signIn },
+      schema: {
+        tags: ['auth'],
+        summary: "Change the signed-in admin's password (required first when it was generated); ends their other sessions",
+        body: changePasswordBodySchema,
+        response: { 200: signedInSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const token = sessionToken(request);
+      const session = await readSession(deps.pool, token);
+      if (!session) return reply.status(401).send({ statusCode: 401, error: 'Unauthorized', message: 'Sign in first.' });
+      if (!isCsrfTokenValid(token!, request.headers[CSRF_HEADER] as string | undefined)) {
+        return reply.status(403).send({ statusCode: 403, error: 'Forbidden', message: `Missing or wrong ${CSRF_HEADER} header.` });
+      }
+      const { currentPassword, newPassword } = request.body;
+      const changed = await changeOwnPassword(deps.pool, { userId: session.id, sessionToken: token!, currentPassword, newPassword });
+      if (!changed) {
+        const message = CHANGE_PASSWORD_MESSAGES.wrongCurrent;
+        return reply.status(400).send({ statusCode: 400, error: 'Bad Request', message, fields: { currentPassword: message } });
+      }
+      request.log.info({ userId: session.id }, 'admin password changed');
+      return { user: { id: session.id, email: session.email, role: session.role, mustChangePassword: false }, csrfToken: csrfTokenFor(token!) };
     },
   );
 }

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flowClient } from '../../test/journey.js';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
-import { DESKTOP, MOBILE, openAdminPage, openPage, signedInAdminState, signInThroughPage, toast, type StorageState } from './pages.js';
+import { createAdmin } from '../../server/auth/admin-users.js';
+import { ADMIN_PASSWORD, DESKTOP, MOBILE, openAdminPage, openPage, signedInAdminState, signInThroughPage, toast, type StorageState } from './pages.js';
 import { startTestServer, type TestServer } from './server.js';
 
 const SHOTS = '/tmp/shots-admin';
@@ -480,5 +481,33 @@ describe('the admin area in a real browser', () => {
 
   it('a page restored from the back/forward cache reads the session before showing anything, and goes to /auth', async () => {
     expect(await backAfterSigningOut({ keepable: true })).toBe(true);
+  });
+  it('an admin with a generated password must choose their own before the admin area opens', async () => {
+    const generated = `admin-e2e-first-${stamp}@example.com`;
+    await createAdmin(server.pool, generated, ADMIN_PASSWORD);
+    await server.pool.query('UPDATE users SET must_change_password = true WHERE email = $1', [generated]);
+    const { context, page, problems } = await openPage(browser, MOBILE);
+    await signInThroughPage(page, server.url, generated);
+    await page.goto(`${server.url}/admin`);
+    await page.getByRole('heading', { level: 1, name: 'Choose your own password' }).waitFor();
+    expect(await page.getByRole('navigation', { name: /admin/i }).count()).toBe(0);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/change-password-390.png`, fullPage: true });
+
+    await page.getByLabel('Current password').fill('not the password at all');
+    await page.getByLabel('New password', { exact: true }).fill('my own long passphrase');
+    await page.getByLabel('Confirm new password').fill('my own long passphrase');
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await page.getByText('Your current password is not correct.').waitFor();
+    expect((await server.pool.query('SELECT must_change_password FROM users WHERE email = $1', [generated])).rows[0].must_change_password).toBe(true);
+
+    await page.getByLabel('Current password').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await toast(page, 'Password Changed').waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    expect((await server.pool.query('SELECT must_change_password FROM users WHERE email = $1', [generated])).rows[0].must_change_password).toBe(false);
+    // the refused wrong password is the one failed request (Chromium logs its 400)
+    expect(problems.errors.filter((error) => !error.includes('status of 400'))).toEqual([]);
+    await context.close();
   });
 });

@@ -6,6 +6,8 @@ export interface SessionUser {
   id: string;
   email: string;
   role: 'admin';
+  /** Signed in with a generated first password: the admin area waits until it is changed. */
+  mustChangePassword: boolean;
 }
 
 export interface Session {
@@ -49,6 +51,16 @@ export function loadSession(): Promise<Session> {
 /** Signs in; resolves with the user, throws ApiError (401 wrong credentials, 400 short password, 429). */
 export async function signIn(credentials: { email: string; password: string }): Promise<SessionUser> {
   const answer = await post<{ user: SessionUser; csrfToken: string }>('/api/auth/sign-in', credentials);
+  set({ status: 'signed-in', user: answer.user, csrfToken: answer.csrfToken });
+  return answer.user;
+}
+
+/**
+ * Changes the signed-in admin's password; resolves with the user (mustChangePassword now false),
+ * throws ApiError (400 with `fields` naming currentPassword or newPassword, 401, 429).
+ */
+export async function changePassword(passwords: { currentPassword: string; newPassword: string }): Promise<SessionUser> {
+  const answer = await post<{ user: SessionUser; csrfToken: string }>('/api/auth/change-password', passwords, { csrfToken: current.csrfToken });
   set({ status: 'signed-in', user: answer.user, csrfToken: answer.csrfToken });
   return answer.user;
 }

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type ComponentType, type SVGProps } from '
 import { Navigate, NavLink, Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router-dom';
 import { ToastProvider, cx, useToast } from '../../components/ui';
 import { signOut, useSession } from '../../lib/session';
+import { ChangePasswordScreen } from './change-password';
 import { IntegrationsIcon, JobsIcon, LeadsIcon, MachinesIcon, MessagesIcon, MonitorIcon, OverviewIcon, SidebarIcon } from './icons';
 import { useSidebarState } from './sidebar-state';
 
@@ -206,6 +207,7 @@ function Guarded() {
         <p className="text-muted">Checking your session...</p>
       </div>
     );
+  if (session.user.mustChangePassword) return <ChangePasswordScreen email={session.user.email} signOut={<SignOutButton />} />;
   return <Shell email={session.user.email} />;
 }
 
