@@ -8,7 +8,8 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 export default defineConfig({
   root,
   plugins: [react(), tailwindcss()],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  // no source maps: the built site is public, and maps would hand out the whole source with its comments
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
   // `npm run dev`: Vite serves the app with hot reload and forwards API and socket calls to the server
   server: {
     port: 5173,
