@@ -19,7 +19,7 @@ import { MAX_SOCKETS_PER_ADDRESS } from './websocket.js';
 /** Public writes without a limit of their own, and why. */
 const UNLIMITED: Record<string, string> = {
   'POST /api/functions/:name': 'answers 404 for any unknown function and does nothing',
-  'DELETE /api/leads/test-leads': 'testing mode on this machine only (403 for any other address)',
+  'DELETE /api/leads/test-leads': 'a signed-in admin, or a direct request on this machine outside production (403 otherwise)',
   'POST /api/auth/sign-out': "ends the caller's own admin session",
 };
 

@@ -10,6 +10,8 @@ import { backdater, flowClient, runDiagnostic, SURVEYS } from '../../test/journe
 import { startWorkers } from '../../test/worker-harness.js';
 import { NO_LEAD_MESSAGE } from '../adapters/assessment.js';
 import { buildApp } from '../app.js';
+import { createAdmin } from '../auth/admin-users.js';
+import { createSession, csrfTokenFor } from '../auth/sessions.js';
 import { createPool } from '../db/pool.js';
 import { createRedis } from '../redis.js';
 
@@ -162,15 +164,44 @@ describe('token links', () => {
     expect((await visitor().call('GET', `/api/leads/${session.leadId}/session`)).status).toBe(404);
   });
 
-  it('lets only local testing mode purge test leads here (admins have their own route)', async () => {
-    await visitor().call('POST', '/api/leads', { email: unique('purge'), testing: true });
-    const remote = await app.inject({ method: 'DELETE', url: '/api/leads/test-leads', remoteAddress: '203.0.113.9' });
-    expect(remote.statusCode).toBe(403);
-    const local = await app.inject({ method: 'DELETE', url: '/api/leads/test-leads' });
-    expect(local.statusCode).toBe(200);
-    expect(local.json().deleted).toBeGreaterThan(0);
-    const left = await pool.query("SELECT count(*)::int AS n FROM leads WHERE 'test' = ANY (tags)");
-    expect(left.rows[0].n).toBe(0);
+  it('purges test leads for a signed-in admin, or on this machine outside production; never for a visitor behind a local proxy', async () => {
+    const testLead = () => visitor().call('POST', '/api/leads', { email: unique('purge'), testing: true });
+    const testLeads = async () => (await pool.query("SELECT count(*)::int AS n FROM leads WHERE 'test' = ANY (tags)")).rows[0].n as number;
+    const purge = (target: FastifyInstance, options: { remoteAddress?: string; headers?: Record<string, string> } = {}) =>
+      target.inject({ method: 'DELETE', url: '/api/leads/test-leads', ...options });
+    // the defaults: no proxy trusted, as with npm start behind a reverse proxy on the same host
+    const direct = await buildApp({ config: { ...config, TRUST_PROXY_HOPS: 0 }, pool, redis, logger: false });
+    const production = await buildApp({ config: { ...config, NODE_ENV: 'production' }, pool, redis, logger: false });
+    try {
+      await testLead();
+      expect((await purge(app, { remoteAddress: '203.0.113.9' })).statusCode).toBe(403);
+      // a visitor relayed by a proxy on this host arrives from loopback, with the proxy's header
+      expect((await purge(direct, { headers: { 'x-forwarded-for': '198.51.100.7' } })).statusCode).toBe(403);
+      expect((await purge(direct, { headers: { forwarded: 'for=198.51.100.7' } })).statusCode).toBe(403);
+      expect((await purge(production)).statusCode).toBe(403);
+      expect(await testLeads()).toBeGreaterThan(0);
+
+      const local = await purge(direct);
+      expect(local.statusCode).toBe(200);
+      expect(local.json().deleted).toBeGreaterThan(0);
+      expect(await testLeads()).toBe(0);
+
+      // in production only an admin may, with the session's CSRF token
+      await testLead();
+      const email = `purge-admin-${randomBytes(4).toString('hex')}@example.com`;
+      await createAdmin(pool, email, 'a long enough passphrase');
+      const { rows } = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
+      const { token } = await createSession(pool, rows[0]!.id);
+      const cookie = `hf_session=${token}`;
+      expect((await purge(production, { headers: { cookie } })).statusCode).toBe(403);
+      const byAdmin = await purge(production, { remoteAddress: '203.0.113.9', headers: { cookie, 'x-csrf-token': csrfTokenFor(token) } });
+      expect(byAdmin.statusCode, byAdmin.body).toBe(200);
+      expect(byAdmin.json().deleted).toBeGreaterThan(0);
+      expect(await testLeads()).toBe(0);
+    } finally {
+      await direct.close();
+      await production.close();
+    }
   });
 });
 

@@ -12,6 +12,8 @@ import {
   leadSessionFor,
   submitAssessment,
 } from '../adapters/assessment.js';
+import { sessionToken } from '../auth/guard.js';
+import { CSRF_HEADER, isCsrfTokenValid, readSession } from '../auth/sessions.js';
 import { initializeFromToken } from '../leads/token-session.js';
 import { HttpError } from '../http-error.js';
 import { rateLimits } from '../plugins/security.js';
@@ -21,12 +23,21 @@ import { startVisitorFlow } from '../visitors/start-flow.js';
 const tokenBody = z.object({ token: z.string().min(1).max(200) });
 const leadParams = z.object({ id: z.uuid() });
 
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
 /**
- * Testing mode as the server can trust it: a request from this machine outside production. The
+ * Who may purge test leads: a signed-in admin (session and CSRF token), or, outside production,
+ * a request made on this machine itself: from a loopback address and carrying no proxy's
+ * forwarding header, since a reverse proxy on the same host makes every visitor look local. The
  * browser's testing flag is the visitor's claim, so it never unlocks a delete on its own.
  */
-function isLocalTesting(request: FastifyRequest, production: boolean): boolean {
-  return !production && ['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(request.ip);
+async function mayPurgeTestLeads(request: FastifyRequest, deps: Pick<RouteDeps, 'pool' | 'config'>): Promise<boolean> {
+  const token = sessionToken(request);
+  const admin = await readSession(deps.pool, token);
+  if (admin && !admin.mustChangePassword && isCsrfTokenValid(token!, request.headers[CSRF_HEADER] as string | undefined)) return true;
+  if (deps.config.NODE_ENV === 'production') return false;
+  const forwarded = ['forwarded', 'x-forwarded-for', 'x-real-ip'].some((header) => request.headers[header] !== undefined);
+  return !forwarded && LOOPBACK.has(request.socket.remoteAddress ?? '');
 }
 
 /**
@@ -121,10 +132,10 @@ export async function leadRoutes(app: FastifyInstance, deps: RouteDeps): Promise
 
   api.delete(
     '/api/leads/test-leads',
-    { schema: { summary: "Testing mode's purge of test-tagged leads of the last 7 days (admins use DELETE /api/admin/leads/test-leads)", tags, response: { 200: z.object({ deleted: z.number().int() }) } } },
+    { schema: { summary: "Testing mode's purge of test-tagged leads of the last 7 days: a signed-in admin (with the CSRF header), or a direct request on this machine outside production", tags, response: { 200: z.object({ deleted: z.number().int() }) } } },
     async (request) => {
-      if (!isLocalTesting(request, deps.config.NODE_ENV === 'production')) {
-        throw new HttpError(403, 'Test leads may be deleted here only in testing mode on this machine; admins use the admin area.');
+      if (!(await mayPurgeTestLeads(request, deps))) {
+        throw new HttpError(403, 'Sign in as an admin to delete test leads (or use testing mode on this machine outside production).');
       }
       const deleted = await deps.pool.query("DELETE FROM leads WHERE 'test' = ANY (tags) AND created_at > now() - interval '7 days'");
       return { deleted: deleted.rowCount ?? 0 };

@@ -27,7 +27,7 @@ const UNSCOPED: Record<string, string> = {
   'POST /api/flows': 'starts a flow of the caller\'s own',
   'POST /api/leads/check-token': 'the token is the credential',
   'POST /api/leads/init-from-token': 'the token is the credential',
-  'DELETE /api/leads/test-leads': 'testing mode on this machine only (403 otherwise)',
+  'DELETE /api/leads/test-leads': 'a signed-in admin, or a direct request on this machine outside production (403 otherwise)',
   'GET /api/config': 'public settings, no personal data',
   'POST /api/visits': 'an anonymous count',
   'POST /api/functions/send-contact-email': 'a new message from the caller',

@@ -4,6 +4,7 @@ import { cx } from '../../components/ui';
 import type { FlowStartInput } from '../../lib/flows/client';
 import { FlowIdStore } from '../../lib/flows/storage';
 import { sharedFlowClient } from '../../lib/flows/use-server-flow';
+import { loadSession } from '../../lib/session';
 import { flowSlot, forgetLeadSession, knownLeadSession, openingParameters, setTestingFlag } from './browser-storage';
 import type { AssessmentMode } from './launcher';
 import { LiveAssessment, type Frame } from './live-assessment';
@@ -102,7 +103,7 @@ function ModalFrame({ title, step, onClose, testingPanel, children }: { title: s
 /**
  * Testing mode's tools (spec sections 2 and 6): only on a local host or with ?testing=true.
  * Reset starts a new flow with no lead session; Purge deletes test-tagged leads
- * of the last 7 days (the server allows it only from this machine).
+ * of the last 7 days (the server allows it to a signed-in admin, or on this machine outside production).
  */
 function TestingPanel({ onReset }: { onReset: () => void }) {
   const [testing, setTesting] = useState(() => openingParameters({ hostname: window.location.hostname, search: window.location.search }).testing);
@@ -133,8 +134,8 @@ function TestingPanel({ onReset }: { onReset: () => void }) {
             type="button"
             onClick={() => {
               setPurge('Purging...');
-              sharedFlowClient()
-                .purgeTestLeads()
+              loadSession()
+                .then((session) => sharedFlowClient().purgeTestLeads(session.csrfToken))
                 .then(
                   (deleted) => setPurge(`Deleted ${deleted} test ${deleted === 1 ? 'lead' : 'leads'}.`),
                   (error: Error) => setPurge(error.message),

@@ -63,8 +63,11 @@ export interface FlowClient {
   get(flowId: string): Promise<ServerFlow>;
   send(flowId: string, event: FlowEventObject, expectedVersion?: number): Promise<SendOutcome>;
   config(): Promise<PublicConfig>;
-  /** Testing mode: deletes test-tagged leads of the last 7 days (local host only; the server checks). */
-  purgeTestLeads(): Promise<number>;
+  /**
+   * Testing mode: deletes test-tagged leads of the last 7 days. The server allows it to a signed-in
+   * admin (pass the session's CSRF token) or on this machine outside production.
+   */
+  purgeTestLeads(csrfToken?: string | null): Promise<number>;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -76,12 +79,12 @@ export function createFlowClient(options: FlowClientOptions = {}): FlowClient {
   const base = options.baseUrl ?? '';
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
 
-  async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+  async function call(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<{ status: number; json: unknown }> {
     let response: Response;
     try {
       response = await doFetch(`${base}${path}`, {
         method,
-        headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+        headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extraHeaders },
         body: body === undefined ? undefined : JSON.stringify(body),
         credentials: 'same-origin',
       });
@@ -139,8 +142,8 @@ export function createFlowClient(options: FlowClientOptions = {}): FlowClient {
         bookingUrl: typeof json.bookingUrl === 'string' ? json.bookingUrl : null,
       };
     },
-    async purgeTestLeads() {
-      const { status, json } = await call('DELETE', '/api/leads/test-leads');
+    async purgeTestLeads(csrfToken) {
+      const { status, json } = await call('DELETE', '/api/leads/test-leads', undefined, csrfToken ? { 'x-csrf-token': csrfToken } : {});
       if (status !== 200 || !isObject(json) || typeof json.deleted !== 'number') throw failure(status, json);
       return json.deleted;
     },
