@@ -38,6 +38,7 @@ const UNSCOPED: Record<string, string> = {
   'POST /api/auth/sign-in': 'admin sign-in',
   'POST /api/auth/sign-out': "the caller's own session",
   'GET /api/auth/session': "the caller's own session",
+  'POST /api/auth/change-password': "the signed-in caller's own password (session and CSRF token)",
   'GET /healthz': 'process health',
   'GET /readyz': 'service health',
 };
