@@ -92,7 +92,9 @@ function scrub(serialized: SerializedError): SerializedError {
 
 /** pino's error serializer, minus the values a database error quotes. */
 export function serializeError(error: Error): SerializedError {
-  return scrub(pino.stdSerializers.err(error));
+  const serialized = pino.stdSerializers.err(error);
+  // anything not error-like (null, a string) comes back as it was logged
+  return serialized && typeof serialized === 'object' ? scrub(serialized) : serialized;
 }
 
 /** The serializers both Fastify and the worker log with. */

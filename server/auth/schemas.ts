@@ -29,7 +29,6 @@ export const CHANGE_PASSWORD_MESSAGES = {
   wrongCurrent: 'Your current password is not correct.',
   tooShort: `Please choose a password of at least ${MIN_NEW_PASSWORD_LENGTH} characters.`,
   unchanged: 'Please choose a password different from the current one.',
-  changed: 'Password Changed',
 } as const;
 
 export const changePasswordBodySchema = z

@@ -10,7 +10,8 @@ import { isolatedConfig, testConfig } from '../../test/helpers.js';
 import { startWorkers, until } from '../../test/worker-harness.js';
 import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
-import { createSession, csrfTokenFor, SESSION_COOKIE } from '../auth/sessions.js';
+import { sessionCookieName } from '../auth/cookie.js';
+import { createSession, csrfTokenFor } from '../auth/sessions.js';
 import type { Config } from '../config/index.js';
 import { createPool } from '../db/pool.js';
 import { createRedis } from '../redis.js';
@@ -169,7 +170,8 @@ async function adminHeaders() {
   await createAdmin(pool, adminEmail, 'correct horse battery staple');
   const user = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [adminEmail]);
   const { token } = await createSession(pool, user.rows[0]!.id);
-  return { cookie: `${SESSION_COOKIE}=${token}`, 'x-csrf-token': csrfTokenFor(token) };
+  // the site is https here, so the session cookie carries the __Host- prefix
+  return { cookie: `${sessionCookieName({ publicUrl: PUBLIC_URL })}=${token}`, 'x-csrf-token': csrfTokenFor(token) };
 }
 
 describe('startPayment in Stripe mode: the payments job', () => {
