@@ -1,5 +1,6 @@
 import { and, assign, setup } from 'xstate';
 import { hasText, type MirrorTurn } from '../protocol/common.js';
+import { randomUuid } from '../random-id.js';
 import { MIRROR_TURN_LIMIT, type MirrorEvent, type MirrorReplyRequest } from '../protocol/mirror.js';
 
 /** The Mirror's opening message: a difficult decision in the visitor's current role (spec section 2). */
@@ -37,8 +38,8 @@ export interface MirrorOutput {
  *
  * Effects are actions and replies are events, so the server can run this machine with XState's
  * pure transition functions too. Provide `requestReply` (it must answer with REPLY_RECEIVED or
- * REPLY_FAILED) and `assignSessionId` (the id generator; the default uses crypto.randomUUID, which
- * browsers and Node both have). The modal variant provides `replyDelay` of 1 s.
+ * REPLY_FAILED) and `assignSessionId` (the id generator; the default works in every browser
+ * context, plain http included, and in Node). The modal variant provides `replyDelay` of 1 s.
  */
 export const mirrorMachine = setup({
   types: {
@@ -47,7 +48,7 @@ export const mirrorMachine = setup({
     output: {} as MirrorOutput,
   },
   actions: {
-    assignSessionId: assign({ sessionId: () => globalThis.crypto.randomUUID() }),
+    assignSessionId: assign({ sessionId: () => randomUuid() }),
     requestReply: (_, _request: MirrorReplyRequest) => {},
     appendUserTurn: assign({
       messages: ({ context, event }) =>

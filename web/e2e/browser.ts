@@ -13,12 +13,13 @@ const CHROMIUM_FLAGS = [
 
 /**
  * Launches Debian's chromium (CHROMIUM_PATH overrides the location). Playwright turns the
- * back/forward cache off; `backForwardCache` keeps it on, as a visitor's browser has it.
+ * back/forward cache off; `backForwardCache` keeps it on, as a visitor's browser has it. `args`
+ * adds flags, e.g. `--host-resolver-rules` to reach loopback under another name.
  */
-export function launchBrowser(options: { backForwardCache?: boolean } = {}): Promise<Browser> {
+export function launchBrowser(options: { backForwardCache?: boolean; args?: string[] } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_FLAGS,
+    args: [...CHROMIUM_FLAGS, ...(options.args ?? [])],
     ignoreDefaultArgs: options.backForwardCache ? ['--disable-back-forward-cache'] : undefined,
   });
 }

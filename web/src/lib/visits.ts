@@ -1,16 +1,8 @@
+import { randomUuid } from '../../../machines/random-id';
 import { safeSet, sessionStore } from './flows/storage';
 
 /** This tab session's random visit id, in sessionStorage: a new tab (or a closed and reopened one) is a new visit. */
 const VISIT_KEY = 'hf:visitId';
-
-/** A random version-4 UUID. crypto.randomUUID exists only on https and localhost; getRandomValues everywhere. */
-function randomUuid(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 /**
  * Counts this tab session as one visit to the public site (POST /api/visits, for the admin
