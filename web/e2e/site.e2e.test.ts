@@ -201,9 +201,12 @@ describe('the public site in a real browser', () => {
 
     const toggle = page.getByRole('button', { name: 'Open menu' });
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    const closed = await toggle.boundingBox();
     await toggle.click();
     const closeToggle = page.getByRole('button', { name: 'Close menu' });
     expect(await closeToggle.getAttribute('aria-expanded')).toBe('true');
+    // the close button sits exactly where the open button was
+    expect(await closeToggle.boundingBox()).toEqual(closed);
     const menu = page.locator(`#${await closeToggle.getAttribute('aria-controls')}`);
     await menu.getByRole('link', { name: 'Home', exact: true }).waitFor();
     // focus moves into the menu; the axe rules hold with it open

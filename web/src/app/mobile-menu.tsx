@@ -1,6 +1,6 @@
 import { Disclosure, DisclosureButton, DisclosurePanel } from '@headlessui/react';
 import { Fragment, useEffect, useRef } from 'react';
-import { NavLink, useLocation } from 'react-router-dom';
+import { Link, NavLink, useLocation } from 'react-router-dom';
 import { Button, cx } from '../components/ui';
 import { MENU_BUTTON_CLASSES, MenuGlyph } from './menu-button';
 import { NAV_LINKS } from './site';
@@ -74,7 +74,8 @@ export default function MobileMenu({
             <span className="sr-only">{menuOpen ? 'Close menu' : 'Open menu'}</span>
             <MenuGlyph open={menuOpen} />
           </DisclosureButton>
-          <DisclosurePanel ref={panel} className="md:hidden">
+          {/* display: contents, so the open panel takes no place in the bar and the button stays put */}
+          <DisclosurePanel ref={panel} className="contents md:hidden">
             <div aria-hidden="true" className="fixed inset-x-0 top-16 bottom-0 bg-ink/25" />
             <div className="absolute inset-x-0 top-full animate-menu-in border-b border-line bg-paper shadow-lift">
               <ul className="flex flex-col px-4 pt-3 pb-2">
@@ -95,7 +96,10 @@ export default function MobileMenu({
               </ul>
               <div className="border-t border-line px-7 py-5">
                 {email ? (
-                  <div className="flex items-center justify-between gap-4">
+                  <div className="flex flex-wrap items-center justify-between gap-4">
+                    <Link to="/admin" onClick={() => close()} className="flex min-h-11 items-center font-semibold text-ink underline-offset-4 hover:underline">
+                      Dashboard
+                    </Link>
                     <span className="min-w-0 truncate text-sm text-muted">
                       <span className="sr-only">Signed in as </span>
                       {email}

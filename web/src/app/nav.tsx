@@ -5,13 +5,11 @@ import { useAssessment } from '../features/assessment/launcher';
 import { signOut, useSession } from '../lib/session';
 import { BrandMark } from './brand';
 import { MENU_BUTTON_CLASSES, MenuGlyph } from './menu-button';
+import { SIGN_OUT_FAILED_TOAST, SIGNED_OUT_TOAST } from './signed-out-notice';
 import { NAV_LINKS } from './site';
 
 const MobileMenu = lazy(() => import('./mobile-menu'));
 
-/** Spec section 2: the sign-out toasts of the navigation bar. */
-const SIGNED_OUT_TOAST = { title: 'Signed out', description: "You've been successfully signed out." } as const;
-const SIGN_OUT_FAILED_TOAST = { title: 'Error', description: 'Failed to sign out. Please try again.' } as const;
 
 function useSignOut() {
   const { toast } = useToast();
@@ -32,7 +30,7 @@ const desktopLink = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'text-ink after:bg-brass' : 'text-muted hover:text-ink after:bg-transparent',
   );
 
-/** The fixed navigation bar: four links, the assessment call to action or the signed-in email and Sign Out; a menu below 768 px. */
+/** The fixed navigation bar: four links, the assessment call to action or (signed in) Dashboard, the email and Sign Out; a menu below 768 px. */
 export function SiteNav() {
   const session = useSession();
   const { open } = useAssessment();
@@ -61,6 +59,9 @@ export function SiteNav() {
         <div className="hidden items-center gap-3 md:flex">
           {email ? (
             <>
+              <Link to="/admin" className="rounded-md px-1 py-2 text-[0.95rem] font-semibold text-ink underline-offset-4 hover:underline">
+                Dashboard
+              </Link>
               <span className="max-w-48 truncate text-sm text-muted" title={email}>
                 <span className="sr-only">Signed in as </span>
                 {email}

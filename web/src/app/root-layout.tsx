@@ -5,6 +5,7 @@ import { AssessmentProvider } from '../features/assessment/launcher';
 import { recordVisit } from '../lib/visits';
 import { SiteFooter } from './footer';
 import { SiteNav } from './nav';
+import { SignedOutNotice } from './signed-out-notice';
 
 /** Moves focus to the new page's main region after a client-side navigation, as a page load would. */
 function useFocusOnNavigate(main: React.RefObject<HTMLElement | null>) {
@@ -46,6 +47,7 @@ export function RootLayout() {
       <AssessmentProvider>
         <SkipLink target={main} />
         <SiteNav />
+        <SignedOutNotice />
         <main id="main" ref={main} tabIndex={-1} className="min-h-[70vh] focus:outline-none">
           <Outlet />
         </main>

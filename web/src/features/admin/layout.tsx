@@ -2,6 +2,7 @@ import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/re
 import { useEffect, useRef, useState, type ComponentType, type SVGProps } from 'react';
 import { Navigate, NavLink, Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router-dom';
 import { ToastProvider, cx, useToast } from '../../components/ui';
+import { SIGN_OUT_FAILED_TOAST, SIGNED_OUT_STATE } from '../../app/signed-out-notice';
 import { signOut, useSession } from '../../lib/session';
 import { ChangePasswordScreen } from './change-password';
 import { IntegrationsIcon, JobsIcon, LeadsIcon, MachinesIcon, MessagesIcon, MonitorIcon, OverviewIcon, SidebarIcon } from './icons';
@@ -73,10 +74,11 @@ function SignOutButton({ className }: { className?: string }) {
         setBusy(true);
         try {
           await signOut();
-          navigate('/', { replace: true });
+          // the site's own toast says so: this area's toasts leave with it
+          navigate('/', { replace: true, state: SIGNED_OUT_STATE });
         } catch {
           setBusy(false);
-          toast({ title: null, description: 'Failed to sign out. Please try again.', variant: 'destructive' });
+          toast({ ...SIGN_OUT_FAILED_TOAST, variant: 'destructive' });
         }
       }}
       className={cx(
