@@ -56,8 +56,10 @@ export const overviewFunnelSchema = z.object({
     /** The surveyed leads by their latest tier; ungraded ones are waiting for grading or were asked to retake. */
     tiers: z.record(tierSchema, count),
     ungraded: count,
-    /** Leads with a succeeded (not refunded) $250 deposit. */
+    /** Leads with a succeeded, unrefunded payment: the $250 deposit (book_call) or paid homework. */
     depositsPaid: count,
+    /** What those payments brought in, refunds deducted, in cents. */
+    revenueCents: count,
   }),
   leadsPerDay: z.object({
     bucket: z.enum(['day', 'week']),
@@ -122,8 +124,7 @@ async function funnelCounts(db: pg.Pool, since: Date | null): Promise<OverviewFu
               EXISTS (SELECT 1 FROM diagnostic_results r WHERE r.lead_id = l.lead_id)
                 OR EXISTS (SELECT 1 FROM flows f JOIN flow_events e ON e.flow_id = f.id
                            WHERE f.lead_id = l.lead_id AND e.type = 'DIAGNOSTIC_COMPLETED') AS diagnosed,
-              EXISTS (SELECT 1 FROM payment_tracking p
-                      WHERE p.lead_id = l.lead_id AND p.purpose = 'deposit' AND p.status = 'succeeded') AS paid
+              (SELECT sum(p.amount_cents) FROM payment_tracking p WHERE p.lead_id = l.lead_id AND p.status = 'succeeded') AS paid_cents
        FROM leads l
        WHERE $1::timestamptz IS NULL OR l.created_at >= $1
      )
@@ -135,7 +136,8 @@ async function funnelCounts(db: pg.Pool, since: Date | null): Promise<OverviewFu
             count(*) FILTER (WHERE surveyed AND tier = 'homework')::int AS homework,
             count(*) FILTER (WHERE surveyed AND tier = 'nurture')::int AS nurture,
             count(*) FILTER (WHERE surveyed AND tier IS NULL)::int AS ungraded,
-            count(*) FILTER (WHERE paid)::int AS "depositsPaid"
+            count(paid_cents)::int AS "depositsPaid",
+            coalesce(sum(paid_cents), 0)::int AS "revenueCents"
      FROM progress`,
     [since],
   );

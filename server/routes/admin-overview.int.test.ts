@@ -134,7 +134,7 @@ describe('GET /api/admin/overview/funnel', () => {
       timeZone: 'UTC',
       from: today,
       to: today,
-      funnel: { visits: 0, captured: 0, diagnosticDone: 0, surveyDone: 0, tiers: { book_call: 0, homework: 0, nurture: 0 }, ungraded: 0, depositsPaid: 0 },
+      funnel: { visits: 0, captured: 0, diagnosticDone: 0, surveyDone: 0, tiers: { book_call: 0, homework: 0, nurture: 0 }, ungraded: 0, depositsPaid: 0, revenueCents: 0 },
       leadsPerDay: { bucket: 'day', bars: [{ start: today, leads: 0 }] },
     });
   });
@@ -176,7 +176,9 @@ describe('GET /api/admin/overview/funnel', () => {
       surveyDone: 4,
       tiers: { book_call: 1, homework: 1, nurture: 1 },
       ungraded: 1,
-      depositsPaid: 1,
+      // the deposit and the paid homework; the refunded deposit is not counted
+      depositsPaid: 2,
+      revenueCents: 50_000,
     });
     expect((await funnel('period=30d&tz=UTC')).funnel).toEqual({
       visits: 4,
@@ -185,7 +187,9 @@ describe('GET /api/admin/overview/funnel', () => {
       surveyDone: 5,
       tiers: { book_call: 2, homework: 1, nurture: 1 },
       ungraded: 1,
-      depositsPaid: 2,
+      // a lead who paid twice counts once, and brings in both payments
+      depositsPaid: 3,
+      revenueCents: 100_000,
     });
     expect((await funnel('period=all&tz=UTC')).funnel).toEqual({
       visits: 5,
@@ -194,7 +198,8 @@ describe('GET /api/admin/overview/funnel', () => {
       surveyDone: 6,
       tiers: { book_call: 3, homework: 1, nurture: 1 },
       ungraded: 1,
-      depositsPaid: 2,
+      depositsPaid: 3,
+      revenueCents: 100_000,
     });
   });
 

@@ -204,6 +204,8 @@ describe('the admin area in a real browser', () => {
     expect(days.at(-1)).toBe(today);
     expect(days).toContain(twoDaysAgo);
     const before = await chartNumbers(page, [today, twoDaysAgo]);
+    const revenue = async () => Number(/Revenue \$([\d,.]+)/.exec((await page.locator('[data-revenue]').textContent()) ?? '')![1]!.replace(/,/g, ''));
+    const revenueBefore = await revenue();
 
     // a lead two days ago (noon in Tokyo) that went all the way to a paid deposit, and one captured just now
     const paid = await server.pool.query<{ lead_id: string }>(
@@ -237,7 +239,8 @@ describe('the admin area in a real browser', () => {
     });
     const funnelLabel = await page.getByRole('img', { name: /^Funnel, last 7 days:/ }).getAttribute('aria-label');
     expect(funnelLabel).toContain(`Leads captured ${before.captured! + 2}`);
-    expect(funnelLabel).toContain(`Deposits paid ${before.depositsPaid! + 1}`);
+    expect(funnelLabel).toContain(`Paid ${before.depositsPaid! + 1}`);
+    expect(await revenue()).toBe(revenueBefore + 250);
     expect(await page.getByRole('img', { name: new RegExp(`^New leads per day, last 7 days, .* \\(${timeZone} time\\)`) }).count()).toBe(1);
 
     // a visitor opens the home page: one visit for the tab, whatever it does next
@@ -269,7 +272,7 @@ describe('the admin area in a real browser', () => {
   it('shows the charts’ empty texts, and their own error and retry when the funnel cannot be fetched', async () => {
     const { context, page } = await adminPage(MOBILE);
     const isFunnel = (url: URL) => url.pathname === '/api/admin/overview/funnel';
-    const zeros = { visits: 0, captured: 0, diagnosticDone: 0, surveyDone: 0, tiers: { book_call: 0, homework: 0, nurture: 0 }, ungraded: 0, depositsPaid: 0 };
+    const zeros = { visits: 0, captured: 0, diagnosticDone: 0, surveyDone: 0, tiers: { book_call: 0, homework: 0, nurture: 0 }, ungraded: 0, depositsPaid: 0, revenueCents: 0 };
     await page.route(isFunnel, (route) =>
       route.fulfill({
         status: 200,
@@ -424,14 +427,21 @@ describe('the admin area in a real browser', () => {
     await context.close();
   });
 
-  it('signs out from the top bar to /, after which /admin goes to /auth', async () => {
+  it('reaches the admin from the site by Dashboard, signs out from the top bar to / with the toast, after which /admin goes to /auth', async () => {
     const { context, page } = await openPage(browser, DESKTOP);
     await signInThroughPage(page, server.url, email);
-    await page.goto(`${server.url}/admin`);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+    await page.waitForURL(`${server.url}/admin`);
     const banner = page.getByRole('banner');
     await banner.getByText(email).waitFor();
     await banner.getByRole('button', { name: 'Sign Out' }).click();
     await page.waitForURL(`${server.url}/`);
+    await toast(page, "You've been successfully signed out.").waitFor();
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).count()).toBe(0);
+    // the notice is not repeated by a reload
+    await page.reload();
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    expect(await toast(page, "You've been successfully signed out.").count()).toBe(0);
     await page.goto(`${server.url}/admin`);
     await page.waitForURL(`${server.url}/auth`);
     await context.close();

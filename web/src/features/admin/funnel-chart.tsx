@@ -10,7 +10,9 @@ export interface FunnelSteps {
   surveyDone: number;
   tiers: Record<Tier, number>;
   ungraded: number;
+  /** Leads who paid (the deposit or paid homework), refunds excluded. */
   depositsPaid: number;
+  revenueCents: number;
 }
 
 interface Step {
@@ -39,11 +41,13 @@ function stepsOf(funnel: FunnelSteps): Step[] {
     ...tiers,
     // only when some are waiting: grading in progress, or a retake asked for
     ...(funnel.ungraded > 0 ? [{ key: 'ungraded', label: 'Not graded yet', count: funnel.ungraded, of: surveyed, indent: true, fill: 'fill-mist' }] : []),
-    { key: 'depositsPaid', label: 'Deposits paid', count: funnel.depositsPaid, of: { label: 'book call', count: funnel.tiers.book_call }, fill: 'fill-success' },
+    // both paid paths: the book-call deposit and paid homework
+    { key: 'depositsPaid', label: 'Paid', count: funnel.depositsPaid, of: { label: 'book call and homework', count: funnel.tiers.book_call + funnel.tiers.homework }, fill: 'fill-success' },
   ];
 }
 
 const numberFormat = new Intl.NumberFormat('en-US');
+const moneyFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 const percentFormat = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 });
 
 /** The step's share of what it is measured against; a dash when that is zero. */
@@ -66,7 +70,7 @@ function connectorTop(above: Step | undefined): number {
 }
 
 /**
- * The funnel as horizontal bars, visits at the top down to deposits paid, each bar as long as its
+ * The funnel as horizontal bars, visits at the top down to payments, then the revenue; each bar as long as its
  * share of the largest step, with its count and its share of the step it follows. Drawn in pixels at the panel's width; the
  * visually hidden table carries the same numbers for assistive technology.
  */
@@ -108,7 +112,11 @@ export function FunnelChart({ funnel, periodLabel }: { funnel: FunnelSteps; peri
           </svg>
         )}
       </div>
-      <p className="text-xs text-muted">Percentages: of the step above; tiers of the surveyed; deposits of the book-call leads.</p>
+      <p className="text-sm text-ink" data-revenue>
+        <span className="font-semibold">Revenue {moneyFormat.format(funnel.revenueCents / 100)}</span>{' '}
+        <span className="text-muted">from these leads' deposits and paid homework, refunds deducted</span>
+      </p>
+      <p className="text-xs text-muted">Percentages: of the step above; tiers of the surveyed; payments of the book-call and homework leads.</p>
       {/* sr-only on a wrapper: a table never shrinks to 1 px and would widen the page */}
       <div className="sr-only">
         <table data-funnel-table>
