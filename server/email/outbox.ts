@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { UnrecoverableError } from 'bullmq';
+import { networkCause } from '../integrations/network-cause.js';
 import type pg from 'pg';
 import { insertJob } from '../queues/outbox.js';
 import { inTransaction } from '../db/transaction.js';
@@ -128,5 +129,8 @@ export async function markEmailFailed(db: pg.Pool | pg.ClientBase, emailId: stri
 }
 
 function errorText(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).slice(0, 1000);
+  const message = error instanceof Error ? error.message : String(error);
+  // the cause first (DNS, refused, TLS, timeout, the server's answer), then the transport's words
+  const cause = networkCause(error);
+  return (cause ? `${cause}: ${message}` : message).slice(0, 1000);
 }

@@ -115,6 +115,23 @@ describe('outgoing webhooks', () => {
     expect(row.rows[0].payload).not.toContain(target.url);
   });
 
+  it("a failed delivery records its cause on the job (what Jobs and the lead's page show), never the URL", async () => {
+    const { config, pool, app } = await setup();
+    const gone = createServer();
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    const port = (gone.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => gone.close(() => resolve()));
+    await enable(pool, 'automation', `http://127.0.0.1:${port}/hook?token=hook-secret`, SECRET);
+    await startWorkers(pool, config, ['webhooks']);
+
+    const browser = injectAs(app);
+    const flowId = (await browser({ method: 'POST', url: '/api/flows', payload: {} })).json().flowId as string;
+    await browser({ method: 'POST', url: `/api/flows/${flowId}/events`, payload: { event: { type: 'CAPTURE_SUBMIT', name: 'Ada Lovelace', email: 'ada-refused@example.com' } } });
+    await until(async () => Boolean((await pool.query("SELECT last_error FROM jobs WHERE queue = 'webhooks' AND last_error IS NOT NULL")).rowCount), 20_000);
+    const { rows } = await pool.query<{ last_error: string }>("SELECT last_error FROM jobs WHERE queue = 'webhooks'");
+    expect(rows[0]!.last_error).toBe('automation webhook: connection refused: nothing listens at that address and port (ECONNREFUSED)');
+  });
+
   it('sends nothing while the automation card is off', async () => {
     const { pool, app } = await setup();
     const browser = injectAs(app);

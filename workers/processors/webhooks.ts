@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
 import type { LeadEventBody } from '../../server/integrations/lead-events.js';
+import { networkCause } from '../../server/integrations/network-cause.js';
 import { outboundPolicy, postWebhook } from '../../server/integrations/outbound.js';
 import type { QueueProcessor } from './index.js';
 
@@ -33,9 +34,9 @@ export function chatMessage(body: LeadEventBody, publicUrl: string): { text: str
  * address refused by the filtering agent is not retried: it is the setting that must change.
  */
 function deliveryFailure(target: string, error: unknown): Error {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return new Error(`${target} webhook: no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`);
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return new Error(`${target} webhook: timeout: no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`);
   if (error instanceof Error && /is not allowed/.test(error.message)) return new UnrecoverableError(`${target} webhook: the address is private or reserved, so nothing was sent`);
-  return new Error(`${target} webhook: the request failed`);
+  return new Error(`${target} webhook: ${networkCause(error) ?? 'the request failed'}`);
 }
 
 /**
@@ -68,7 +69,7 @@ export const webhooksProcessor: QueueProcessor = {
     } catch (error) {
       throw deliveryFailure(target, error);
     }
-    if (status < 200 || status >= 300) throw new Error(`${target} webhook answered ${status}`);
+    if (status < 200 || status >= 300) throw new Error(`${target} webhook: the receiver answered ${status}`);
     return { delivered: body.event, target, status };
   },
 };
