@@ -79,6 +79,17 @@ describe('the admin leads screens in a real browser', () => {
     await page.getByLabel('Tag').fill('');
     await page.waitForURL((url) => !url.searchParams.has('tag'));
     await page.getByRole('link', { name: graded }).waitFor();
+
+    // a select changed while a typed filter waits to be written: both reach the address
+    await page.getByLabel('Tag').fill('vip');
+    await page.getByLabel('Tier').selectOption('book_call');
+    await page.waitForURL((url) => url.searchParams.get('tag') === 'vip');
+    await page.waitForTimeout(400);
+    expect(new URL(page.url()).searchParams.get('tier')).toBe('book_call');
+    await page.getByLabel('Tag').fill('');
+    await page.getByLabel('Tier').selectOption('');
+    await page.waitForURL((url) => !url.searchParams.has('tag') && !url.searchParams.has('tier'));
+    await page.getByRole('link', { name: graded }).waitFor();
     await page.getByRole('button', { name: 'Score' }).click();
     await page.waitForURL((url) => url.searchParams.get('sort') === 'total_score');
     // the URL changes before React renders the new header, so wait for the attribute

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { buttonClasses, cx } from '../../components/ui';
 import { formatDate, useAdminResource } from './api';
@@ -57,17 +57,22 @@ export function LeadsScreen() {
   const { data, loading, failed, reload } = useAdminResource<LeadPage>(`/api/admin/leads?${query}`);
   const ids = { q: useId(), source: useId(), tier: useId(), tag: useId(), from: useId(), to: useId() };
 
+  // Every change starts from the latest address, including changes not yet rendered: a debounced
+  // text filter firing after a quick select must not write back the address it saw when typed.
+  const latest = useRef({ rendered: params, pending: params });
+  if (latest.current.rendered !== params) latest.current = { rendered: params, pending: params };
+  const update = (change: (next: URLSearchParams) => void, replace: boolean) => {
+    const next = new URLSearchParams(latest.current.pending);
+    change(next);
+    latest.current.pending = next;
+    setParams(next, { replace });
+  };
   const setParam = (key: string, value: string) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set(key, value);
-        else next.delete(key);
-        if (key !== 'page') next.delete('page');
-        return next;
-      },
-      { replace: true },
-    );
+    update((next) => {
+      if (value) next.set(key, value);
+      else next.delete(key);
+      if (key !== 'page') next.delete('page');
+    }, true);
   const [q, setQ] = useDebouncedParam('q', params, setParam);
   const [source, setSource] = useDebouncedParam('source', params, setParam);
   const [tag, setTag] = useDebouncedParam('tag', params, setParam);
@@ -75,14 +80,12 @@ export function LeadsScreen() {
   const sort = (['email', 'total_score', 'created_at'].includes(params.get('sort') ?? '') ? params.get('sort') : 'created_at') as SortKey;
   const dir = params.get('dir') === 'asc' ? 'asc' : 'desc';
   const onSort = (column: SortKey) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
+    update((next) => {
       const nextDir = sort === column ? (dir === 'asc' ? 'desc' : 'asc') : column === 'email' ? 'asc' : 'desc';
       next.set('sort', column);
       next.set('dir', nextDir);
       next.delete('page');
-      return next;
-    });
+    }, false);
 
   const page = data?.page ?? 1;
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
