@@ -35,6 +35,7 @@ describe('machine diagrams', () => {
       'requestGrading',
       'startPayment',
       'sendHomework',
+      'sendResults',
       'clearStoredAssessment',
       'clearSavedAnswers',
     ]);

@@ -82,6 +82,15 @@ export interface GradingRequest {
   testingMode: boolean;
 }
 
+/**
+ * What `sendResults` is asked to email: the result the capture step promised ("We will send your
+ * results to this address"), to the lead's stored address. Never for a testing-mode flow.
+ */
+export interface ResultsEmailRequest {
+  leadId: string;
+  result: FlowResult;
+}
+
 /** What `startPayment` is asked to start. */
 export interface PaymentRequest {
   purpose: PaymentPurpose;
@@ -156,6 +165,7 @@ const flowSetup = setup({
     requestGrading: (_, _request: GradingRequest) => {},
     startPayment: (_, _request: PaymentRequest) => {},
     sendHomework: (_, _request: HomeworkRequest) => {},
+    sendResults: (_, _request: ResultsEmailRequest) => {},
     clearStoredAssessment: () => {},
     clearSavedAnswers: () => {},
     setNotice: assign((_, notice: Notice) => ({ notice })),
@@ -426,7 +436,17 @@ export const assessmentFlowMachine = flowSetup.createMachine({
           on: {
             GRADED: [
               { guard: 'isGaming', target: '#assessmentFlow.gaming_detected', actions: 'takeGamingMessage' },
-              { target: 'revealing', actions: 'takeResult' },
+              {
+                target: 'revealing',
+                actions: [
+                  'takeResult',
+                  // the email the capture step promised; test leads and a canned fallback get none
+                  enqueueActions(({ context, event, enqueue }) => {
+                    if (event.type !== 'GRADED' || context.testingMode || event.result.fallback) return;
+                    enqueue({ type: 'sendResults', params: { leadId: requireLeadId(context), result: event.result } });
+                  }),
+                ],
+              },
             ],
           },
         },

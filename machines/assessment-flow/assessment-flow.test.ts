@@ -506,10 +506,18 @@ describe('assessmentFlow: events and the server', () => {
       type: 'GRADED',
       result: resultFor('nurture'),
     });
-    // The server schedules the 1 s results delay itself: it arrives as a delayed raise of the
-    // event to apply when the time is up.
-    expect(delayed).toMatchObject([{ type: 'xstate.raise', params: { delay: 1000 } }]);
-    const { event: due } = (delayed[0] as { params: { event: { type: string } } }).params;
+    // The results email the capture step promised, then the 1 s results delay, which the server
+    // schedules itself: it arrives as a delayed raise of the event to apply when the time is up.
+    expect(delayed).toMatchObject([
+      { type: 'sendResults', params: { leadId: (restored.context as AssessmentFlowContext).session.leadId, result: resultFor('nurture') } },
+      { type: 'xstate.raise', params: { delay: 1000 } },
+    ]);
+    // no email for a testing-mode flow, nor for the canned fallback result
+    const testing = assessmentFlowMachine.resolveState({ ...stored, context: { ...(stored.context as AssessmentFlowContext), testingMode: true } } as never);
+    const [testingGrading] = transition(assessmentFlowMachine, testing, { type: 'SURVEY_SUBMITTED', answers: completeSurvey });
+    expect(transition(assessmentFlowMachine, testingGrading, { type: 'GRADED', result: resultFor('nurture') })[1].map((e) => e.type)).toEqual(['xstate.raise']);
+    expect(transition(assessmentFlowMachine, processing, { type: 'GRADED', result: { ...resultFor('nurture'), fallback: true } })[1].map((e) => e.type)).toEqual(['xstate.raise']);
+    const { event: due } = (delayed[1] as { params: { event: { type: string } } }).params;
     const [results] = transition(assessmentFlowMachine, revealing, due as never);
     expect(results.value).toBe('results');
   });

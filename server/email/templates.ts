@@ -1,5 +1,8 @@
+import { DISPLAY_DIMENSIONS, type DisplayDimension } from '../../machines/content/index.js';
 import type { HomeworkSource } from '../../machines/protocol/assessment-flow.js';
 import { DEFAULT_LEAD_NAME } from '../leads/lead-service.js';
+import { nextStep } from '../reports/content.js';
+import type { ReportInput } from '../reports/report-pdf.js';
 import { BRAND, render, type Block, type Rendered } from './layout.js';
 import type { ResourceSet } from './resources.js';
 
@@ -138,6 +141,39 @@ export function homeworkEmail(details: HomeworkDetails): EmailContent {
   ];
   const subject = paid ? `Your four-week leadership homework: ${archetype}` : `Your free leadership resources: ${archetype}`;
   return content(subject, blocks);
+}
+
+export interface ResultsDetails {
+  name: string | null;
+  report: ReportInput;
+  compositeScore: number;
+  siteUrl: string;
+}
+
+/**
+ * The results the capture step promised ("We will send your results to this address"): the
+ * archetype and its narrative, the six dimensions on the results page's 0-100 scale, the tier's
+ * next step, and the PDF report attached.
+ */
+export function resultsEmail(details: ResultsDetails): EmailContent {
+  const { report } = details;
+  const step = nextStep(report.tier);
+  const dimensions = (Object.keys(DISPLAY_DIMENSIONS) as DisplayDimension[])
+    .filter((key) => report.scores[key] !== undefined)
+    .map((key): [string, string] => [DISPLAY_DIMENSIONS[key].label, `${Math.round(report.scores[key]!)} / 100`]);
+  return content(`Your leadership results: ${report.archetype}`, [
+    greeting(details.name),
+    { kind: 'p', text: 'Thank you for taking the Leadership Diagnostic. As promised, here are your results.' },
+    { kind: 'heading', text: `Your archetype: ${report.archetype}` },
+    { kind: 'p', text: report.narrative },
+    { kind: 'heading', text: 'Your scores' },
+    { kind: 'fields', rows: [['Overall', `${Math.round(details.compositeScore)} / 100`], ...dimensions] },
+    { kind: 'heading', text: `Your next step: ${step.title}` },
+    { kind: 'p', text: step.body },
+    { kind: 'p', text: 'Your full report is attached as a PDF: the narrative, the six dimensions and three actions to start with this week.' },
+    { kind: 'link', label: 'Continue on the site', href: details.siteUrl },
+    signOff,
+  ]);
 }
 
 /**

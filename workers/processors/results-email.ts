@@ -1,0 +1,47 @@
+import { UnrecoverableError } from 'bullmq';
+import { z } from 'zod';
+import { flowResultSchema } from '../../machines/protocol/assessment-flow.js';
+import { coachAddress } from '../../server/email/coach.js';
+import { deliverEmail, recordJobEmail } from '../../server/email/outbox.js';
+import { resultsEmail } from '../../server/email/templates.js';
+import { smtpSender, type EmailAttachment } from '../../server/email/transport.js';
+import { buildReportPdf, reportOf } from '../../server/reports/report-pdf.js';
+import type { Processor } from './index.js';
+
+/** The payload the flow's sendResults effect writes (server/flows/effects.ts). */
+export const resultsEmailPayloadSchema = z.object({
+  flowId: z.uuid(),
+  request: z.object({ leadId: z.uuid(), result: flowResultSchema }),
+});
+
+/**
+ * The results email of a graded assessment, with the PDF report attached, to the lead's stored
+ * address and name (never an address typed later). Like homework, the row is keyed by the job, so
+ * a retry finishes the first attempt's email instead of writing a second one, and the PDF is
+ * rebuilt from the payload rather than stored.
+ */
+export const sendResultsEmail: Processor = async (job, { pool, config }) => {
+  const parsed = resultsEmailPayloadSchema.safeParse(job.data.payload);
+  if (!parsed.success) throw new UnrecoverableError(`Unusable results email payload: ${parsed.error.message}`);
+  const { leadId, result } = parsed.data.request;
+  const found = await pool.query<{ email: string; name: string }>('SELECT email, name FROM leads WHERE lead_id = $1', [leadId]);
+  const lead = found.rows[0];
+  if (!lead) return { skipped: 'the lead was deleted' };
+
+  const report = reportOf(result);
+  const pdf = await buildReportPdf(report, { name: lead.name });
+  const attachments: EmailAttachment[] = [{ filename: 'leadership-report.pdf', contentType: 'application/pdf', content: pdf }];
+  const emailId = await recordJobEmail(
+    pool,
+    job.data.jobRowId,
+    {
+      kind: 'results',
+      to: lead.email,
+      replyTo: await coachAddress(pool, config),
+      leadId,
+      ...resultsEmail({ name: lead.name, report, compositeScore: result.compositeScore, siteUrl: config.publicUrl }),
+    },
+    attachments,
+  );
+  return deliverEmail(pool, smtpSender(config), emailId, attachments);
+};
