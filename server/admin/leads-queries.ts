@@ -108,7 +108,7 @@ export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetai
       [leadId],
     ),
     db.query<LeadDetail['emails'][number]>(
-      'SELECT id, kind, to_address, subject, status, error, created_at, sent_at FROM email_outbox WHERE lead_id = $1 ORDER BY created_at DESC',
+      'SELECT id, kind, to_address, subject, text_body, attachments, status, error, created_at, sent_at FROM email_outbox WHERE lead_id = $1 ORDER BY created_at DESC',
       [leadId],
     ),
     db.query<LeadDetail['jobs'][number]>(

@@ -102,6 +102,10 @@ export const leadDetailSchema = z.object({
       kind: z.string(),
       to_address: z.string(),
       subject: z.string(),
+      /** The plain-text body, as the lead received it. */
+      text_body: z.string(),
+      /** Listed by name and size; the files themselves are rebuilt, not stored. */
+      attachments: z.array(z.object({ filename: z.string(), contentType: z.string(), size: z.number().int() })),
       status: z.string(),
       error: z.string().nullable(),
       created_at: z.date(),

@@ -127,7 +127,13 @@ describe('the admin leads screens in a real browser', () => {
     await page.getByRole('region', { name: 'Mirror transcript' }).getByText('Whether to promote from within.').waitFor();
     await page.getByRole('region', { name: 'Jobs' }).getByText('SMTP 554: mailbox unavailable').waitFor();
     await page.getByRole('region', { name: 'Payments' }).getByRole('button', { name: 'Refund' }).waitFor();
-    await page.getByRole('region', { name: 'Emails' }).getByText('Your leadership resources').waitFor();
+    const emails = page.getByRole('region', { name: 'Emails' });
+    await emails.getByText('Your leadership resources').waitFor();
+    await emails.getByText(/^Free resources · to /).waitFor();
+    // the email opens to what the lead received, with its attachment listed
+    await emails.getByText('Read the email').click();
+    await emails.getByText('As promised, here are your free resources.').waitFor();
+    await emails.getByText('Attached: leadership-report.pdf (20 KB)').waitFor();
     await page.getByRole('region', { name: 'Diagnostic answers' }).getByText('b1').waitFor();
 
     const journey = page.getByRole('region', { name: 'Journey' });

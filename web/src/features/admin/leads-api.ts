@@ -91,7 +91,18 @@ export interface LeadDetail {
   surveys: Array<{ id: string; answers: Record<string, unknown>; survey_score: number | null; created_at: string }>;
   mirrorSessions: Array<{ id: string; saved: boolean; turns: number; completed: boolean; created_at: string; messages: Array<{ role: string; content: string; turn: number; created_at: string }> }>;
   payments: LeadPayment[];
-  emails: Array<{ id: string; kind: string; to_address: string; subject: string; status: string; error: string | null; created_at: string; sent_at: string | null }>;
+  emails: Array<{
+    id: string;
+    kind: string;
+    to_address: string;
+    subject: string;
+    text_body: string;
+    attachments: Array<{ filename: string; contentType: string; size: number }>;
+    status: string;
+    error: string | null;
+    created_at: string;
+    sent_at: string | null;
+  }>;
   jobs: Array<{ id: string; queue: string; name: string; status: string; attempts: number; max_attempts: number; last_error: string | null; created_at: string; finished_at: string | null }>;
   notes: LeadNote[];
   flows: LeadFlow[];

@@ -11,6 +11,15 @@ import { EmptyState, ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } 
 import { ConfirmDialog, DANGER_BUTTON } from './confirm-dialog';
 import { RETRY_FAILURE } from './jobs';
 
+/** What each email is, as the coach would say it (email_outbox.kind). */
+const EMAIL_KINDS: Record<string, string> = {
+  results: 'Results',
+  homework: 'Paid homework',
+  free_resources: 'Free resources',
+  contact_confirmation: 'Contact confirmation',
+  contact_notification: 'Contact notification',
+  sign_in_notice: 'Sign-in notice',
+};
 
 function Facts({ items }: { items: Array<[string, ReactNode]> }) {
   return (
@@ -404,9 +413,18 @@ export function LeadDetailScreen() {
                     {e.subject} <Badge tone={statusTone(e.status)}>{e.status}</Badge>
                   </p>
                   <p className="text-xs text-muted">
-                    {e.kind} · to {e.to_address} · {formatDateTime(e.sent_at ?? e.created_at)}
+                    {EMAIL_KINDS[e.kind] ?? e.kind} · to {e.to_address} · {formatDateTime(e.sent_at ?? e.created_at)}
                   </p>
                   {e.error && <p className="mt-1 text-sm text-danger">{e.error}</p>}
+                  <details className="mt-2 text-sm">
+                    <summary className="cursor-pointer font-semibold text-ink">Read the email</summary>
+                    <pre className="mt-2 max-h-96 overflow-auto rounded-lg bg-sand p-3 font-sans text-sm whitespace-pre-wrap break-words text-ink">{e.text_body}</pre>
+                    {e.attachments.length > 0 && (
+                      <p className="mt-2 text-xs text-muted">
+                        Attached: {e.attachments.map((file) => `${file.filename} (${Math.max(1, Math.round(file.size / 1024))} KB)`).join(', ')}
+                      </p>
+                    )}
+                  </details>
                 </li>
               ))}
             </ul>
