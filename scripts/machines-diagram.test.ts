@@ -36,6 +36,7 @@ describe('machine diagrams', () => {
       'startPayment',
       'sendHomework',
       'sendResults',
+      'sendReceipt',
       'clearStoredAssessment',
       'clearSavedAnswers',
     ]);

@@ -91,6 +91,12 @@ export interface ResultsEmailRequest {
   result: FlowResult;
 }
 
+/** What `sendReceipt` is asked to email: the receipt the deposit screen promises. */
+export interface ReceiptRequest {
+  leadId: string;
+  paymentIntentId: string;
+}
+
 /** What `startPayment` is asked to start. */
 export interface PaymentRequest {
   purpose: PaymentPurpose;
@@ -166,6 +172,7 @@ const flowSetup = setup({
     startPayment: (_, _request: PaymentRequest) => {},
     sendHomework: (_, _request: HomeworkRequest) => {},
     sendResults: (_, _request: ResultsEmailRequest) => {},
+    sendReceipt: (_, _request: ReceiptRequest) => {},
     clearStoredAssessment: () => {},
     clearSavedAnswers: () => {},
     setNotice: assign((_, notice: Notice) => ({ notice })),
@@ -518,7 +525,18 @@ export const assessmentFlowMachine = flowSetup.createMachine({
       on: {
         CHECKOUT_OPENED: { actions: 'takeCheckoutUrl' },
         PAYMENT_CONFIRMED: [
-          { guard: 'isDepositPayment', target: 'payment_success', actions: 'takePaymentIntent' },
+          {
+            guard: 'isDepositPayment',
+            target: 'payment_success',
+            actions: [
+              'takePaymentIntent',
+              // the receipt the deposit screen promises; test leads get none
+              enqueueActions(({ context, event, enqueue }) => {
+                if (event.type !== 'PAYMENT_CONFIRMED' || context.testingMode || !context.session.leadId) return;
+                enqueue({ type: 'sendReceipt', params: { leadId: context.session.leadId, paymentIntentId: event.paymentIntentId } });
+              }),
+            ],
+          },
           {
             target: 'homework_processing',
             actions: ['takePaymentIntent', { type: 'chooseHomework', params: { source: 'paid_homework' } }],

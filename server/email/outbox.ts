@@ -7,7 +7,7 @@ import { inTransaction } from '../db/transaction.js';
 import type { EmailAttachment, SendEmail } from './transport.js';
 
 /** What an email_outbox row is for (the table's CHECK lists the same kinds). */
-export type EmailKind = 'contact_confirmation' | 'contact_notification' | 'homework' | 'free_resources' | 'sign_in_notice' | 'results';
+export type EmailKind = 'contact_confirmation' | 'contact_notification' | 'homework' | 'free_resources' | 'sign_in_notice' | 'results' | 'deposit_receipt' | 'refund_confirmation';
 
 /** An email to store: its content and what it belongs to. */
 export interface EmailDraft {

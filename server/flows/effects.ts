@@ -1,4 +1,4 @@
-import type { GradingRequest, HomeworkRequest, LeadRequest, PaymentRequest, ResultsEmailRequest } from '../../machines/assessment-flow/assessment-flow.machine.js';
+import type { GradingRequest, HomeworkRequest, LeadRequest, PaymentRequest, ReceiptRequest, ResultsEmailRequest } from '../../machines/assessment-flow/assessment-flow.machine.js';
 import type { DiagnosticGradingRequest } from '../../machines/diagnostic/diagnostic.machine.js';
 import type { MirrorReplyRequest } from '../../machines/protocol/mirror.js';
 import { createOrUpdateLead, leadSourceOf } from '../leads/lead-service.js';
@@ -50,6 +50,11 @@ async function sendResults(tx: FlowTx, flow: FlowRow, request: ResultsEmailReque
   await tx.insertJob({ queue: 'email', name: 'results', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId });
 }
 
+/** The deposit's receipt: an email job that writes it from the tracked payment. */
+async function sendReceipt(tx: FlowTx, flow: FlowRow, request: ReceiptRequest): Promise<void> {
+  await tx.insertJob({ queue: 'email', name: 'receipt', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId });
+}
+
 /**
  * The deposit's checkout is started by a payments job (a Stripe Checkout, or the test payment).
  * `enteredAt` is the flow's version as it enters `payment`: the job acts only while that entry is
@@ -85,7 +90,7 @@ async function requestReply(tx: FlowTx, flow: FlowRow, request: MirrorReplyReque
  * answerRecorded is already in the snapshot.
  */
 const effects: Record<string, Record<string, Effect>> = {
-  assessmentFlow: { createLead, requestGrading, startPayment, sendHomework, sendResults, clearStoredAssessment },
+  assessmentFlow: { createLead, requestGrading, startPayment, sendHomework, sendResults, sendReceipt, clearStoredAssessment },
   mirror: { requestReply },
   diagnostic: { requestGrading: requestDiagnosticGrading },
 };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { FlowEngine } from '../flows/engine.js';
+import { queueRefundConfirmation } from './payment-emails.js';
 import { PaymentNotFoundError, toPayment, type Payment, type PaymentRow } from './payment-tracking.js';
 
 /** Only a succeeded payment can be refunded. */
@@ -60,6 +61,7 @@ export async function refundPayment(engine: FlowEngine, stripe: Stripe | null, p
       "UPDATE payment_tracking SET status = 'refunded', refund_id = $2, refunded_at = now() WHERE id = $1 RETURNING *",
       [paymentId, refundId],
     );
+    await queueRefundConfirmation(tx.client, updated.rows[0]!);
     return toPayment(updated.rows[0]!);
   });
 }

@@ -1,6 +1,8 @@
 import Stripe from 'stripe';
 import type { PaymentFailureReason } from '../../machines/protocol/payment.js';
 import type { FlowEngine, FlowTx } from '../flows/engine.js';
+import { queueRefundConfirmation } from './payment-emails.js';
+import type { PaymentRow } from './payment-tracking.js';
 
 /** Logs what the handler could not match; never the event body. */
 interface WebhookLog {
@@ -100,11 +102,13 @@ async function recordRefund(tx: FlowTx, charge: Stripe.Charge): Promise<void> {
   if (!charge.refunded) return;
   const paymentIntentId = idOf(charge.payment_intent);
   if (!paymentIntentId) return;
-  await tx.client.query(
+  const refunded = await tx.client.query<PaymentRow>(
     `UPDATE payment_tracking SET status = 'refunded', refunded_at = now(), refund_id = coalesce($2, refund_id)
-     WHERE payment_intent_id = $1 AND status = 'succeeded'`,
+     WHERE payment_intent_id = $1 AND status = 'succeeded' RETURNING *`,
     [paymentIntentId, charge.refunds?.data[0]?.id ?? null],
   );
+  // our own refund was recorded (and confirmed to the lead) when it was made: only a new one is
+  for (const payment of refunded.rows) await queueRefundConfirmation(tx.client, payment);
 }
 
 async function applyStripeEvent(tx: FlowTx, event: Stripe.Event, log: WebhookLog): Promise<void> {

@@ -73,7 +73,13 @@ async function sendFlowEvent(flowId: string, event: { type: string }) {
 /** The worker side in Stripe mode (the payments queue), for this test only. */
 const stripeWorkers = () => startWorkers(pool, stripeConfig, ['payments']);
 /** The worker side in test-payment mode (payments, and the timers that confirm a test payment), for this test only. */
-const testModeWorkers = () => startWorkers(pool, testModeConfig, ['payments', 'timers']);
+const testModeWorkers = () => startWorkers(pool, testModeConfig, ['payments', 'timers', 'email']);
+
+/** The lead's emails of `kind`, as the outbox holds them (no SMTP here: recorded, for the admin to read). */
+async function emailsOf(leadId: string, kind: string) {
+  const found = await pool.query('SELECT to_address, subject, text_body, status FROM email_outbox WHERE lead_id = $1 AND kind = $2', [leadId, kind]);
+  return found.rows;
+}
 
 /** A lead's flow standing at its next step: yes_flow (book_call) or maybe_flow (homework). */
 async function flowAtNextStep(tier: 'book_call' | 'homework', label: string) {
@@ -459,6 +465,13 @@ describe('the Stripe webhook', () => {
     const refunded = await sendWebhook(stripeApp, stripeEvent('charge.refunded', charge));
     expect(refunded.statusCode, refunded.body).toBe(200);
     expect((await trackedPayments(flowId))[0]).toMatchObject({ status: 'refunded', refund_id: 're_dashboard', refunded_at: expect.any(Date) });
+    // the lead hears of a refund made in the dashboard too; Stripe's retry of the event adds nothing
+    const { lead_id: leadId } = (await trackedPayments(flowId))[0];
+    expect(await emailsOf(leadId, 'refund_confirmation')).toEqual([
+      expect.objectContaining({ subject: 'Your $250.00 payment has been refunded', text_body: expect.stringContaining('refunded in full') }),
+    ]);
+    expect((await sendWebhook(stripeApp, stripeEvent('charge.refunded', charge))).statusCode).toBe(200);
+    expect(await emailsOf(leadId, 'refund_confirmation')).toHaveLength(1);
 
     const unknown = stripeEvent('customer.created', { id: 'cus_123', object: 'customer' });
     const ignored = await sendWebhook(stripeApp, unknown);
@@ -487,6 +500,15 @@ describe('test-payment mode', () => {
     const verified = await asOwner(testApp)(`/api/payments/verify?paymentIntentId=${payment.payment_intent_id}`);
     expect(verified.statusCode).toBe(200);
     expect(verified.json()).toEqual({ success: true, status: 'succeeded', purpose: 'deposit', amountCents: 25000, testMode: true });
+
+    // the receipt the deposit screen promises, once
+    await until(async () => (await emailsOf(leadId, 'deposit_receipt')).length === 1 && (await emailsOf(leadId, 'deposit_receipt'))[0].status === 'recorded');
+    const [receipt] = await emailsOf(leadId, 'deposit_receipt');
+    expect(receipt.subject).toBe('Receipt: your $250.00 refundable deposit');
+    expect(receipt.text_body).toContain('Amount: $250.00 USD');
+    expect(receipt.text_body).toContain(`Reference: ${payment.payment_intent_id}`);
+    expect(receipt.text_body).toContain('Payment: Test payment: no money moved');
+    expect(receipt.text_body).toContain('100% refundable');
   });
 
   it("create-payment answers the spec's test shape once confirmed; a double click gets the same payment", async () => {
@@ -539,6 +561,12 @@ describe('refunds (admin)', () => {
     const again = await asOwner(testApp)({ method: 'POST', url, headers });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('Only a succeeded payment can be refunded; this one is refunded.');
+
+    // the lead is told, once, in the refund's own transaction
+    const refundEmails = await emailsOf(payment.lead_id, 'refund_confirmation');
+    expect(refundEmails).toHaveLength(1);
+    expect(refundEmails[0]).toMatchObject({ subject: 'Your $250.00 payment has been refunded' });
+    expect(refundEmails[0].text_body).toContain('It was a test payment, so no money moved.');
   });
 
   it('refunds a Stripe payment at Stripe with an idempotency key; a pending checkout cannot be refunded', async () => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { bookingUrl } from '../integrations/settings.js';
 import type { RouteDeps } from './deps.js';
 
 /** The refundable deposit, in cents (spec section 9). */
@@ -22,16 +23,13 @@ export async function publicConfigRoutes(app: FastifyInstance, deps: RouteDeps):
     '/api/config',
     { schema: { summary: 'Public settings of this deployment (payment mode, deposit, Mirror engine, booking page)', tags: ['site'], response: { 200: publicConfigSchema } } },
     async () => {
-      const scheduling = await deps.pool.query<{ value: string }>(
-        "SELECT value FROM integration_settings WHERE key = 'scheduling' AND enabled AND configured",
-      );
-      const bookingUrl = scheduling.rows[0]?.value ?? null;
+      // only a web address is ever linked to
+      const booking = await bookingUrl(deps.pool);
       return {
         paymentMode: deps.config.STRIPE_SECRET_KEY ? ('stripe' as const) : ('test' as const),
         depositCents: DEPOSIT_CENTS,
         mirrorEngine: deps.config.MIRROR_LLM_BASE_URL && deps.config.MIRROR_LLM_MODEL ? ('llm' as const) : ('built-in' as const),
-        // only a web address is ever linked to
-        bookingUrl: bookingUrl && /^https?:\/\//.test(bookingUrl) ? bookingUrl : null,
+        bookingUrl: booking,
       };
     },
   );

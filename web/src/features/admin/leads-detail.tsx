@@ -14,6 +14,8 @@ import { RETRY_FAILURE } from './jobs';
 /** What each email is, as the coach would say it (email_outbox.kind). */
 const EMAIL_KINDS: Record<string, string> = {
   results: 'Results',
+  deposit_receipt: 'Deposit receipt',
+  refund_confirmation: 'Refund confirmation',
   homework: 'Paid homework',
   free_resources: 'Free resources',
   contact_confirmation: 'Contact confirmation',

@@ -1,0 +1,45 @@
+import { UnrecoverableError } from 'bullmq';
+import { z } from 'zod';
+import { coachAddress } from '../../server/email/coach.js';
+import { deliverEmail, recordJobEmail } from '../../server/email/outbox.js';
+import { depositReceipt } from '../../server/email/templates.js';
+import { smtpSender } from '../../server/email/transport.js';
+import { bookingUrl } from '../../server/integrations/settings.js';
+import { paymentDetails, paymentRecipient } from '../../server/payments/payment-emails.js';
+import type { PaymentRow } from '../../server/payments/payment-tracking.js';
+import type { Processor } from './index.js';
+
+/** The payload the flow's sendReceipt effect writes (server/flows/effects.ts). */
+const payloadSchema = z.object({
+  flowId: z.uuid(),
+  request: z.object({ leadId: z.uuid(), paymentIntentId: z.string().min(1) }),
+});
+
+/**
+ * The deposit's receipt: the tracked payment's amount, date and reference, the refundable terms and
+ * the booking link as the scheduling card stands now. Keyed by the job like the results email.
+ */
+export const sendReceiptEmail: Processor = async (job, { pool, config }) => {
+  const parsed = payloadSchema.safeParse(job.data.payload);
+  if (!parsed.success) throw new UnrecoverableError(`Unusable receipt payload: ${parsed.error.message}`);
+  const { leadId, paymentIntentId } = parsed.data.request;
+  const lead = await paymentRecipient(pool, leadId);
+  if (!lead) return { skipped: 'no lead to send it to (deleted, or a test lead)' };
+  const found = await pool.query<PaymentRow>('SELECT * FROM payment_tracking WHERE payment_intent_id = $1', [paymentIntentId]);
+  const payment = found.rows[0];
+  // the webhook records the payment in the transaction that confirms the flow, so it is there
+  if (!payment) throw new UnrecoverableError('The confirmed payment is not tracked');
+  const emailId = await recordJobEmail(
+    pool,
+    job.data.jobRowId,
+    {
+      kind: 'deposit_receipt',
+      to: lead.email,
+      replyTo: await coachAddress(pool, config),
+      leadId,
+      ...depositReceipt(paymentDetails(payment, lead.name, payment.created_at), await bookingUrl(pool)),
+    },
+    [],
+  );
+  return deliverEmail(pool, smtpSender(config), emailId);
+};
