@@ -152,13 +152,14 @@ export function gradeAssessment(input: GradeInput, options: GradeOptions = {}): 
   });
   const leadershipLevel = likertAverageLabel(likertValues);
 
+  const scores = displayScores(dimensions);
   return {
     archetype: choice.name,
     narrative: archetype.narrative,
-    scores: displayScores(dimensions),
+    scores,
     dimensions,
     keyInsights: keyInsights({
-      dimensions,
+      scores,
       measured: profile.measured,
       leadershipLevel,
       contradictions: contradictions.length,
