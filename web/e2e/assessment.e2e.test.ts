@@ -356,7 +356,7 @@ describe('the assessment modal in a real browser', () => {
       const { page } = first;
       await openAssessment(page, server.url);
       await modalTitle(page).filter({ hasText: 'Welcome Back' }).waitFor();
-      await modal(page).getByText('Welcome back. These are the results').waitFor();
+      await modal(page).getByText('These are the results of the assessment you completed.').waitFor();
       await modal(page).getByTestId('archetype').waitFor();
       // nothing about the result is kept in the browser
       const resultKeys = ['hf:assessment_data', 'hf:assessment_completed', 'hf:assessmentCompleted', 'hf:tier'];

@@ -34,4 +34,14 @@ describe('step titles', () => {
     const stored = createActor(assessmentFlowMachine, { input: { storedResult: resultFor('homework') } }).start();
     expect(stepTitle(stored.getSnapshot())).toBe('Welcome Back');
   });
+
+  it('says the resources are on their way once they are sent, not still sending', () => {
+    const stored = createActor(assessmentFlowMachine, { input: { storedResult: resultFor('homework'), knownSession: null } }).start();
+    stored.send({ type: 'CONTINUE' });
+    stored.send({ type: 'CHOOSE_FREE_RESOURCES' });
+    expect(stepTitle(stored.getSnapshot())).toBe('Sending Your Resources');
+    stored.send({ type: 'HOMEWORK_SENT' });
+    expect(stored.getSnapshot().value).toEqual({ homework_processing: 'sent' });
+    expect(stepTitle(stored.getSnapshot())).toBe('Your Resources Are on Their Way');
+  });
 });

@@ -1,4 +1,5 @@
 import type { AnyMachineSnapshot } from 'xstate';
+import { statePath } from '../../../../machines/protocol/can-accept';
 
 /**
  * The modal's title per step (spec section 2's table). Where the machine names a title in its
@@ -22,6 +23,8 @@ export const STEP_TITLES: Readonly<Record<string, string>> = {
   email_capture: 'Save Your Details',
   mirror: 'Decision Mirror',
   homework_processing: 'Sending Your Resources',
+  // once they have left, the title says so instead of still 'Sending'
+  'homework_processing.sent': 'Your Resources Are on Their Way',
   completed_results: 'Welcome Back',
 };
 
@@ -32,10 +35,10 @@ export function topStep(value: unknown): string {
   return '';
 }
 
-/** The title for a snapshot: the machine's meta title if the state has one, else the table above. */
+/** The title for a snapshot: the machine's meta title if the state has one, else the table above (the full state first). */
 export function stepTitle(snapshot: Pick<AnyMachineSnapshot, 'value' | 'getMeta'>): string {
   for (const meta of Object.values(snapshot.getMeta() as Record<string, { title?: unknown } | undefined>)) {
     if (typeof meta?.title === 'string') return meta.title;
   }
-  return STEP_TITLES[topStep(snapshot.value)] ?? 'Leadership Assessment';
+  return STEP_TITLES[statePath(snapshot.value)] ?? STEP_TITLES[topStep(snapshot.value)] ?? 'Leadership Assessment';
 }

@@ -163,7 +163,7 @@ export function CompletedResultsStep({
       localNotice={false}
       intro={
         <p className="text-base leading-relaxed text-muted">
-          Welcome back. These are the results of the assessment you completed. Leaders usually retake it after 6 to 12 months, to see what
+          These are the results of the assessment you completed. Leaders usually retake it after 6 to 12 months, to see what
           has changed.
         </p>
       }
