@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { archetypeByName } from '../../machines/content/index.js';
+import { archetypeByName, archetypes } from '../../machines/content/index.js';
+import { nextStep } from './content.js';
 import { cannedResult } from '../../machines/grading/canned.js';
 import { buildReportPdf, reportOf, type ReportInput } from './report-pdf.js';
 
@@ -9,6 +10,12 @@ function pageText(pdf: Buffer): string {
   return arrays
     .map((array) => [...array.matchAll(/<([0-9a-f]*)>/gi)].map((m) => Buffer.from(m[1]!, 'hex').toString('latin1')).join(''))
     .join('\n');
+}
+
+/** The text of each page, in order: an uncompressed pdfkit PDF has one content stream per page. */
+function pagesText(pdf: Buffer): string[] {
+  const streams = pdf.toString('latin1').match(/stream\r?\n[\s\S]*?endstream/g) ?? [];
+  return streams.filter((stream) => / TJ/.test(stream)).map((stream) => pageText(Buffer.from(stream, 'latin1')));
 }
 
 const driver = archetypeByName('Command-First Driver');
@@ -43,6 +50,28 @@ describe('buildReportPdf', () => {
     // wrapped lines split sentences; their openings are enough to show each one is there
     for (const sentence of [report.narrative, report.keyInsights[0]!, ...driver.actions]) expect(text).toContain(sentence.slice(0, 30));
     for (const score of ['72', '81', '44', '58', '66', '49']) expect(text.split('\n')).toContain(score);
+  });
+
+  it("keeps 'Your next step' on the page of its box for every archetype, tier and number of insights", async () => {
+    const insights = [
+      'Your strongest dimension is Ownership Accountability Detachment (91/100).',
+      'Your growth edge is Friction Adaptability (12/100).',
+      'Across the statements you rated, your answers place you at the Developing Leader level.',
+      'Some of your answers pull in different directions; that tension is worth exploring with a coach.',
+      'Time ran out on 3 of the scenarios: a default answer was recorded, and it does not count toward your scores.',
+    ];
+    for (const archetype of archetypes) {
+      for (const tier of ['book_call', 'homework', 'nurture', null] as const) {
+        for (let count = 0; count <= insights.length; count++) {
+          const label = `${archetype.name}, ${tier}, ${count} insights`;
+          const input = { ...report, archetype: archetype.name, narrative: archetype.narrative, keyInsights: insights.slice(0, count), tier };
+          const pages = pagesText(await buildReportPdf(input, { name: 'Ada Lovelace' }, { compress: false }));
+          const titled = pages.findIndex((page) => page.includes('YOUR NEXT STEP'));
+          expect(titled, label).toBeGreaterThanOrEqual(0);
+          expect(pages[titled], `${label}: the step's box follows its title`).toContain(nextStep(tier).title);
+        }
+      }
+    }
   });
 
   it('names the archetype in the document title, readable even when the pages are compressed', async () => {

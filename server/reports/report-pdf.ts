@@ -79,8 +79,9 @@ function header(doc: Doc, lead: ReportLead | null, date: Date): void {
   doc.y = height + 32;
 }
 
-function sectionTitle(doc: Doc, title: string): void {
-  ensureSpace(doc, 60);
+/** A section's title, on a new page unless it fits with the first `keepWith` points of what follows. */
+function sectionTitle(doc: Doc, title: string, keepWith = 30): void {
+  ensureSpace(doc, 30 + keepWith);
   doc.moveDown(0.8);
   doc.font(sansBold).fontSize(10).fillColor(BRAND.brass).text(title.toUpperCase(), MARGIN, doc.y, { characterSpacing: 1.5 });
   doc.moveDown(0.4);
@@ -149,12 +150,16 @@ function list(doc: Doc, items: readonly string[], ordered: boolean): void {
   });
 }
 
+/** The next-step box's height, so its section title can keep with the whole box. */
+function nextStepHeight(doc: Doc, tier: Tier | null): number {
+  doc.font(serif).fontSize(11.5);
+  return doc.heightOfString(nextStep(tier).body, { width: contentWidth(doc) - 36, lineGap: 3 }) + 50;
+}
+
 function nextStepBox(doc: Doc, tier: Tier | null): void {
   const step = nextStep(tier);
   const width = contentWidth(doc) - 36;
-  doc.font(serif).fontSize(11.5);
-  const textHeight = doc.heightOfString(step.body, { width, lineGap: 3 });
-  const height = textHeight + 50;
+  const height = nextStepHeight(doc, tier);
   ensureSpace(doc, height + 20);
   const top = doc.y + 6;
   doc.rect(MARGIN, top, contentWidth(doc), height).fill(BRAND.sand);
@@ -204,7 +209,8 @@ export async function buildReportPdf(report: ReportInput, lead: ReportLead | nul
   }
   sectionTitle(doc, 'Three actions to start with');
   list(doc, archetypeCopy(report.archetype).actions, true);
-  sectionTitle(doc, 'Your next step');
+  // the title never stays behind at the foot of a page while its box starts the next one
+  sectionTitle(doc, 'Your next step', nextStepHeight(doc, report.tier) + 20);
   nextStepBox(doc, report.tier);
   ensureSpace(doc, 30);
   doc
