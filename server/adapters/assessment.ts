@@ -51,6 +51,8 @@ export const captureBodySchema = z.object({
   testing: z.boolean().default(false),
   /** The visitor's assessment flow to capture on; default: their open capture, else a new flow. */
   flowId: z.uuid().optional(),
+  /** A saved /mirror session of this visitor's own, to keep with the lead (the Mirror's save form). */
+  mirrorSessionId: z.uuid().optional(),
 });
 
 /** What createOrUpdateLead answers: the lead, and only what this visitor typed. */
@@ -96,6 +98,14 @@ export async function captureLead(deps: RouteDeps, request: FastifyRequest, repl
       throw new HttpError(503, assessmentFlowNotices.captureFailed.description);
     }
     throw new HttpError(400, notice.description);
+  }
+  if (body.mirrorSessionId) {
+    // only this visitor's own saved session, not yet anyone's: another id changes nothing
+    await deps.pool.query('UPDATE mirror_sessions SET lead_id = $1 WHERE id = $2 AND visitor_id = $3 AND saved AND lead_id IS NULL', [
+      session.leadId,
+      body.mirrorSessionId,
+      visitorId,
+    ]);
   }
   return {
     leadId: session.leadId,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MIRROR_FALLBACK_REPLY, MIRROR_WELCOME } from '../../machines/mirror/mirror.machine.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../../test/fake-openai.js';
 import { testConfig } from '../../test/helpers.js';
+import { injectAs } from '../../test/visitor.js';
 import { privatePrefix } from '../../test/worker-harness.js';
 import { buildApp } from '../app.js';
 import { createPool } from '../db/pool.js';
@@ -98,6 +99,23 @@ describe('POST /api/functions/mirror-llm-response', () => {
     const unsaved = randomUUID();
     await ask(builtIn, { conversationHistory: history, turn: 1, sessionId: unsaved, save: false });
     expect(await stored(unsaved)).toEqual({ session: { flow_id: null, lead_id: null, saved: false, turns: 1, completed: false }, messages: [] });
+  });
+
+  it("a saved session goes with the lead its visitor leaves their details for, and never with a stranger's", async () => {
+    const owner = injectAs(builtIn, { remoteAddress: '198.51.100.71' });
+    const sessionId = randomUUID();
+    const history = [welcome, { role: 'user', content: 'Whether to split the platform team in two.' }];
+    expect((await owner({ method: 'POST', url: URL, payload: { conversationHistory: history, turn: 1, sessionId, save: true } })).statusCode).toBe(200);
+
+    // someone else who learned the session id and captures with it attaches nothing
+    const stranger = injectAs(builtIn, { remoteAddress: '198.51.100.72' });
+    const theirs = await stranger({ method: 'POST', url: '/api/leads', payload: { email: `mirror-stranger-${sessionId}@example.com`, name: 'Eve', mirrorSessionId: sessionId } });
+    expect(theirs.statusCode, theirs.body).toBe(200);
+    expect((await stored(sessionId)).session.lead_id).toBeNull();
+
+    const mine = await owner({ method: 'POST', url: '/api/leads', payload: { email: `mirror-owner-${sessionId}@example.com`, name: 'Sam Rivera', mirrorSessionId: sessionId } });
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect((await stored(sessionId)).session.lead_id).toBe(mine.json().leadId);
   });
 
   it('asks the configured model with the conversation, and answers the fallback when it fails', async () => {

@@ -205,6 +205,7 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
     await main.getByText('0/5 exchanges').waitFor();
     await main.getByText(/difficult decision/).first().waitFor();
     expect(await main.getByRole('checkbox', { name: 'Save this session (optional)' }).isChecked()).toBe(false);
+    await main.getByRole('checkbox', { name: 'Save this session (optional)' }).check();
     const input = page.getByLabel('Your message');
     const sendButton = page.getByRole('button', { name: 'Send', exact: true });
     expect(await sendButton.isDisabled()).toBe(true);
@@ -263,8 +264,15 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
     await savedTitle.waitFor({ timeout: 10_000 });
     // the saved lead is a known session: the assessment skips its capture step
     await expect.poll(() => savedTitle.innerText()).not.toBe('Welcome');
-    const lead = await server.pool.query('SELECT name FROM leads WHERE email = $1', [email]);
+    const lead = await server.pool.query('SELECT lead_id, name FROM leads WHERE email = $1', [email]);
     expect(lead.rows[0]?.name).toBe('Dana Whitfield');
+    // the saved conversation is kept with the lead, for the coach's page of it
+    const kept = await server.pool.query<{ messages: number }>(
+      'SELECT (SELECT count(*)::int FROM mirror_messages m WHERE m.session_id = s.id) AS messages FROM mirror_sessions s WHERE s.lead_id = $1 AND s.saved',
+      [lead.rows[0].lead_id],
+    );
+    expect(kept.rows).toHaveLength(1);
+    expect(kept.rows[0]!.messages).toBeGreaterThanOrEqual(10);
     await context.close();
   }, 120_000);
 

@@ -104,7 +104,12 @@ function CompletePanel({ saving, setSaving, sessionId }: { saving: boolean; setS
     setSaving(true);
     try {
       // the capture step of this browser's assessment: the modal opens on that flow, at its intro
-      const lead = await post<{ leadId: string; flowId: string; email: string; name: string }>('/api/leads', { email: email.trim(), name: name.trim() });
+      // the saved conversation goes with the lead, so the coach reads it with the assessment
+      const lead = await post<{ leadId: string; flowId: string; email: string; name: string }>('/api/leads', {
+        email: email.trim(),
+        name: name.trim(),
+        ...(sessionId ? { mirrorSessionId: sessionId } : {}),
+      });
       new FlowIdStore().set(flowSlot('assessment'), lead.flowId);
       rememberEmail(lead.email);
       rememberLeadSession({
