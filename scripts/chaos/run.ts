@@ -47,7 +47,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * messages and signed webhooks, while the faults of faults.ts are injected one after another.
  * After each fault the harness sends a contact message and times how long until its two emails are
  * recorded: the recovery time of the whole path (HTTP, PostgreSQL, outbox, Redis, worker). Then it
- * lets the system settle, runs the coach's Retry all failed, and checks everything from PostgreSQL.
+ * lets the system settle, runs the coach's Retry all failed, lets visitors whose flow waited on a
+ * failed job finish, and checks everything from PostgreSQL.
  */
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const say = options.say ?? (() => {});
@@ -218,6 +219,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const retriedByCoach = retry.ok ? ((await retry.json()) as { retried: number }).retried : 0;
     await settle();
 
+    // A job active at both kills of the double kill fails like the long job, and its flow waits for
+    // the coach's retry (by design). Visitors who gave up meanwhile come back and finish.
+    const resumeDeadline = Date.now() + 60_000;
+    let resumed = 0;
+    for (const [at, outcome] of outcomes.entries()) {
+      if (outcome.done) continue;
+      const index = journeys.findIndex((flow) => flow.flowId === outcome.flowId);
+      outcomes[at] = await runJourney(base, journeys[index]!, index, resumeDeadline);
+      if (outcomes[at]!.done) resumed += 1;
+    }
+
     const longJobRow = await pool.query<{ attempts: number; last_error: string | null; status: string }>(
       "SELECT attempts, last_error, status FROM jobs WHERE flow_id = $1 AND queue = 'grading'",
       [longJob.flowId],
@@ -231,7 +243,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const summary = [
       `${options.flows} flows, ${faults.length} faults, lost ${findings.lost.length}, duplicated ${findings.duplicated.length}, stuck ${findings.stuck.length}, crashes ${crashes.length}`,
       ...faults.map((fault) => `  ${fault.name}: recovered in ${(fault.recoveryMs / 1000).toFixed(1)} s`),
-      `  ${contactIds.length} contact messages, ${received.size} webhook events received (${redelivered} delivered again, which receivers drop by event id), ${retriedByCoach} failed job(s) retried by the coach`,
+      `  ${contactIds.length} contact messages, ${received.size} webhook events received (${redelivered} delivered again, which receivers drop by event id), ${retriedByCoach} failed job(s) retried by the coach, ${resumed} journey(s) finished after that retry`,
       `  requests retried by visitors: ${outcomes.reduce((sum, outcome) => sum + outcome.retries, 0)}`,
     ].join('\n');
     const ok = !findings.lost.length && !findings.duplicated.length && !findings.stuck.length && !crashes.length && faults.every((fault) => fault.recoveryMs < 10_000);
