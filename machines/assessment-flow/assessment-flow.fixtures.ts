@@ -10,6 +10,9 @@ export const LEAD_ID = '0b6f2d4e-8c1a-4f3b-9d2e-7a5c6b4d3e21';
 /** A Mirror session id as the browser would generate it. */
 export const MIRROR_SESSION_ID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 
+/** A diagnostic finished on the standalone page. */
+export const STANDALONE_DIAGNOSTIC_ID = '3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a98';
+
 /** A hosted checkout page as the payment provider opens it. */
 export const CHECKOUT_URL = 'https://checkout.stripe.com/c/pay/cs_test_fixture';
 
@@ -71,6 +74,7 @@ export const sampleEvents: AssessmentFlowEvent[] = [
   { type: 'HOMEWORK_FAILED' },
   { type: 'BOOK_SESSION' },
   { type: 'JOIN_COMMUNITY' },
+  { type: 'VIEW_RESULTS' },
 ];
 
 /** The flow's effects, recorded in order with their parameters. */

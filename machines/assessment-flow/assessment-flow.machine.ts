@@ -6,6 +6,7 @@ import {
   assessmentFlowInputSchema,
   type AssessmentFlowEvent,
   type AssessmentFlowInput,
+  type CompletedPath,
   type FlowResult,
   type HomeworkSource,
 } from '../protocol/assessment-flow.js';
@@ -56,6 +57,10 @@ export interface AssessmentFlowContext {
   /** The hosted checkout the server opened for the current payment attempt (Stripe mode), once it has. */
   checkoutUrl: string | null;
   homeworkSource: HomeworkSource | null;
+  /** Where the path ended after the results (deposit paid, homework sent, community joined), once it has. */
+  completedPath: CompletedPath | null;
+  /** The standalone diagnostic whose answers this flow took instead of running its own, if any. */
+  standaloneDiagnosticId: string | null;
   /** The message the current screen shows, if any. */
   notice: Notice | null;
 }
@@ -80,6 +85,8 @@ export interface GradingRequest {
   mirrorChat: MirrorTurn[];
   mirrorSessionId: string | null;
   testingMode: boolean;
+  /** The standalone diagnostic the answers came from: its report then shows this assessment. */
+  diagnosticId: string | null;
 }
 
 /**
@@ -220,7 +227,17 @@ const flowSetup = setup({
       answers: {},
       survey: {},
       result: null,
+      standaloneDiagnosticId: null,
+      // a paid deposit stays paid whatever a retake shows; the other paths are chosen again
+      completedPath: context.completedPath?.kind === 'deposit_paid' ? context.completedPath : null,
       session: { ...context.session, assessmentCompleted: false, surveyCompleted: false },
+    })),
+    completePath: assign((_, completedPath: CompletedPath) => ({ completedPath })),
+    markBooked: assign(({ context }) =>
+      context.completedPath?.kind === 'deposit_paid' ? { completedPath: { kind: 'deposit_paid' as const, booked: true } } : {},
+    ),
+    takeHomeworkSent: assign(({ context }) => ({
+      completedPath: { kind: 'homework_sent' as const, source: context.homeworkSource ?? ('free_resources' as const) },
     })),
     choosePayment: assign((_, params: { purpose: PaymentPurpose }) => ({ paymentPurpose: params.purpose, checkoutUrl: null })),
     takeCheckoutUrl: assign({
@@ -264,17 +281,33 @@ const flowSetup = setup({
       context.result !== null && resultTier(context.result) === params.tier,
     isDepositPayment: ({ context }) => context.paymentPurpose === 'deposit',
     isPaidHomework: ({ context }) => context.homeworkSource === 'paid_homework',
+    isStandaloneDiagnostic: ({ context }) => context.standaloneDiagnosticId !== null,
+    hasPath: ({ context }, params: { kind: CompletedPath['kind']; booked?: boolean }) =>
+      context.completedPath?.kind === params.kind &&
+      (params.booked === undefined || (context.completedPath.kind === 'deposit_paid' && context.completedPath.booked === params.booked)),
   },
   delays: {
     resultsDelay: RESULTS_DELAY_MS,
   },
 });
 
-/** CONTINUE from a results screen: the tier's flow (spec section 4, "Results routing"). */
+/**
+ * CONTINUE from the results: a paid deposit goes back to its confirmation (never to a second
+ * deposit), anything else to the tier's flow (spec section 4, "Results routing").
+ */
 const routeByTier = [
+  { guard: { type: 'hasPath', params: { kind: 'deposit_paid', booked: true } }, target: '#assessmentFlow.payment_success.booked' },
+  { guard: { type: 'hasPath', params: { kind: 'deposit_paid' } }, target: '#assessmentFlow.payment_success.confirmed' },
   { guard: { type: 'hasTier', params: { tier: 'book_call' } }, target: '#assessmentFlow.yes_flow' },
   { guard: { type: 'hasTier', params: { tier: 'homework' } }, target: '#assessmentFlow.maybe_flow' },
   { target: '#assessmentFlow.no_flow' },
+] as const;
+
+/** CONTINUE from results shown again: back to where the path ended, else as from fresh results. */
+const routeToPath = [
+  { guard: { type: 'hasPath', params: { kind: 'homework_sent' } }, target: '#assessmentFlow.homework_processing.sent' },
+  { guard: { type: 'hasPath', params: { kind: 'community_joined' } }, target: '#assessmentFlow.no_flow.joined' },
+  ...routeByTier,
 ] as const;
 
 const createLead = {
@@ -311,17 +344,21 @@ export const assessmentFlowMachine = flowSetup.createMachine({
   context: ({ input }) => {
     const parsed = assessmentFlowInputSchema.parse(input);
     const showsStored = parsed.storedResult !== null && !parsed.testingMode && parsed.mode !== 'mirror';
+    const standalone = showsStored ? null : parsed.standaloneDiagnostic;
+    const session = openingSession(parsed);
     return {
       mode: parsed.mode,
       testingMode: parsed.testingMode,
-      session: openingSession(parsed),
-      answers: {},
+      session: standalone ? { ...session, assessmentCompleted: true } : session,
+      answers: standalone?.answers ?? {},
       survey: {},
       mirrorChat: [],
       result: showsStored ? parsed.storedResult : null,
       paymentPurpose: null,
       checkoutUrl: null,
       homeworkSource: null,
+      completedPath: showsStored ? parsed.storedPath : null,
+      standaloneDiagnosticId: standalone?.id ?? null,
       notice: null,
     };
   },
@@ -333,6 +370,8 @@ export const assessmentFlowMachine = flowSetup.createMachine({
       }),
       always: [
         { guard: 'hasStoredResult', target: 'completed_results' },
+        // the diagnostic was done on the standalone page: the qualification survey finishes it
+        { guard: 'isStandaloneDiagnostic', target: 'survey' },
         { guard: and(['skipsCapture', 'isMirrorMode']), target: 'mirror' },
         { guard: 'skipsCapture', target: 'diagnostic' },
         { target: 'capture' },
@@ -383,6 +422,8 @@ export const assessmentFlowMachine = flowSetup.createMachine({
       on: {
         SURVEY_SUBMITTED: [
           { guard: and(['isSurveyComplete', 'hasLeadId']), target: 'processing', actions: 'takeSurvey' },
+          // after the standalone diagnostic, leaving an address is the next step, not an error
+          { guard: and(['isSurveyComplete', 'isStandaloneDiagnostic']), target: 'email_capture', actions: 'takeSurvey' },
           {
             guard: 'isSurveyComplete',
             target: 'email_capture',
@@ -438,6 +479,7 @@ export const assessmentFlowMachine = flowSetup.createMachine({
               mirrorChat: context.mirrorChat,
               mirrorSessionId: context.session.mirrorSessionId,
               testingMode: context.testingMode,
+              diagnosticId: context.standaloneDiagnosticId,
             }),
           },
           on: {
@@ -471,9 +513,10 @@ export const assessmentFlowMachine = flowSetup.createMachine({
       meta: { title: 'Your Results' },
       on: { CONTINUE: routeByTier },
     },
+    // The results shown again: to a returning visitor, or from where their path ended (VIEW_RESULTS).
     completed_results: {
       on: {
-        CONTINUE: routeByTier,
+        CONTINUE: routeToPath,
         RETAKE: { target: 'intro', actions: ['resetAnswers', 'clearStoredAssessment'] },
       },
     },
@@ -504,10 +547,10 @@ export const assessmentFlowMachine = flowSetup.createMachine({
         offered: {
           on: {
             BACK_TO_RESULTS: { target: '#assessmentFlow.results' },
-            JOIN_COMMUNITY: { target: 'joined' },
+            JOIN_COMMUNITY: { target: 'joined', actions: { type: 'completePath', params: { kind: 'community_joined' } } },
           },
         },
-        joined: {},
+        joined: { on: { VIEW_RESULTS: { target: '#assessmentFlow.completed_results' } } },
       },
     },
     // The server's payments job starts the deposit: a Stripe Checkout, whose url comes back as
@@ -530,6 +573,7 @@ export const assessmentFlowMachine = flowSetup.createMachine({
             target: 'payment_success',
             actions: [
               'takePaymentIntent',
+              { type: 'completePath', params: { kind: 'deposit_paid', booked: false } },
               // the receipt the deposit screen promises; test leads get none
               enqueueActions(({ context, event, enqueue }) => {
                 if (event.type !== 'PAYMENT_CONFIRMED' || context.testingMode || !context.session.leadId) return;
@@ -564,8 +608,8 @@ export const assessmentFlowMachine = flowSetup.createMachine({
           },
           on: {
             HOMEWORK_SENT: [
-              { guard: 'isPaidHomework', target: '#assessmentFlow.payment_success' },
-              { target: 'sent' },
+              { guard: 'isPaidHomework', target: '#assessmentFlow.payment_success', actions: 'takeHomeworkSent' },
+              { target: 'sent', actions: 'takeHomeworkSent' },
             ],
             HOMEWORK_FAILED: [
               {
@@ -580,13 +624,16 @@ export const assessmentFlowMachine = flowSetup.createMachine({
             ],
           },
         },
-        sent: {},
+        sent: { on: { VIEW_RESULTS: { target: '#assessmentFlow.completed_results' } } },
       },
     },
     payment_success: {
       initial: 'confirmed',
+      on: { VIEW_RESULTS: { target: 'completed_results' } },
       states: {
-        confirmed: { on: { BOOK_SESSION: { target: 'booked' } } },
+        confirmed: {
+          on: { BOOK_SESSION: { target: 'booked', actions: 'markBooked' } },
+        },
         booked: {},
       },
     },

@@ -2,7 +2,7 @@ import { type SnapshotFrom } from 'xstate';
 import { getShortestPaths, getStateNodes } from 'xstate/graph';
 import { describe, expect, it } from 'vitest';
 import type { AssessmentFlowEvent, AssessmentFlowInput } from '../protocol/assessment-flow.js';
-import { LEAD_ID, resultFor, sampleEvents, startFlow } from './assessment-flow.fixtures.js';
+import { LEAD_ID, resultFor, sampleAnswers, sampleEvents, STANDALONE_DIAGNOSTIC_ID, startFlow } from './assessment-flow.fixtures.js';
 import { assessmentFlowMachine, RESULTS_DELAY_MS, resultTier } from './assessment-flow.machine.js';
 
 type FlowSnapshot = SnapshotFrom<typeof assessmentFlowMachine>;
@@ -20,6 +20,9 @@ function serializeState(snapshot: FlowSnapshot): string {
     email: context.session.email !== null,
     survey: context.session.surveyCompleted,
     notice: context.notice?.description ?? null,
+    path: context.completedPath,
+    paid: context.session.paymentIntentId !== null,
+    standalone: context.standaloneDiagnosticId !== null,
   });
 }
 
@@ -33,6 +36,12 @@ const openings: Record<string, AssessmentFlowInput> = {
     storedResult: resultFor('homework'),
     knownSession: { leadId: LEAD_ID, email: 'ada@example.com', name: 'Ada', source: 'direct', leadToken: null },
   },
+  'stored result with its deposit paid': {
+    storedResult: resultFor('book_call'),
+    storedPath: { kind: 'deposit_paid', booked: true },
+    knownSession: { leadId: LEAD_ID, email: 'ada@example.com', name: 'Ada', source: 'direct', leadToken: null },
+  },
+  'after a standalone diagnostic': { standaloneDiagnostic: { id: STANDALONE_DIAGNOSTIC_ID, answers: sampleAnswers } },
 };
 
 /**

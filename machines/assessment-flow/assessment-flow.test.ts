@@ -21,6 +21,7 @@ import {
   sampleAnswers,
   sampleChat,
   sampleEvents,
+  STANDALONE_DIAGNOSTIC_ID,
   startFlow,
 } from './assessment-flow.fixtures.js';
 import {
@@ -184,6 +185,7 @@ describe('assessmentFlow: diagnostic, survey and processing', () => {
         mirrorChat: [],
         mirrorSessionId: null,
         testingMode: false,
+        diagnosticId: null,
       },
     });
 
@@ -433,6 +435,96 @@ describe('assessmentFlow: results routing', () => {
     retake.actor.send({ type: 'RETAKE' });
     expect(retake.actor.getSnapshot()).toMatchObject({ value: 'intro', context: { result: null } });
     expect(retake.effectTypes()).toEqual(['clearStoredAssessment']);
+  });
+});
+
+describe('assessmentFlow: where a path ended, and its results shown again', () => {
+  const knownSession = { leadId: LEAD_ID, email: 'ada@example.com', name: 'Ada', source: 'direct' as const, leadToken: null };
+
+  it('shows the results again from a paid deposit, and Continue goes back to the confirmation, never to a second deposit', () => {
+    const { actor, machine } = atResults('book_call');
+    actor.send({ type: 'CONTINUE' });
+    actor.send({ type: 'PAY_DEPOSIT' });
+    actor.send({ type: 'PAYMENT_CONFIRMED', paymentIntentId: 'pi_1' });
+    expect(actor.getSnapshot().context.completedPath).toEqual({ kind: 'deposit_paid', booked: false });
+    actor.send({ type: 'VIEW_RESULTS' });
+    expect(actor.getSnapshot()).toMatchObject({ value: 'completed_results', context: { result: resultFor('book_call') } });
+    actor.send({ type: 'CONTINUE' });
+    expect(actor.getSnapshot().value).toEqual({ payment_success: 'confirmed' });
+    actor.send({ type: 'BOOK_SESSION' });
+    expect(actor.getSnapshot().context.completedPath).toEqual({ kind: 'deposit_paid', booked: true });
+    actor.send({ type: 'VIEW_RESULTS' });
+    actor.send({ type: 'CONTINUE' });
+    expect(actor.getSnapshot().value).toEqual({ payment_success: 'booked' });
+    // a retake keeps the deposit: its new results lead back to the booking, not to a second payment
+    actor.send({ type: 'VIEW_RESULTS' });
+    actor.send({ type: 'RETAKE' });
+    expect(actor.getSnapshot().context.completedPath).toEqual({ kind: 'deposit_paid', booked: true });
+    expect(canAccept(machine, actor.getSnapshot(), { type: 'VIEW_RESULTS' })).toBe(false);
+  });
+
+  it('shows the results again after homework was sent or the community joined, and Continue returns there', () => {
+    const paid = atResults('homework');
+    paid.actor.send({ type: 'CONTINUE' });
+    paid.actor.send({ type: 'PAY_FOR_HOMEWORK' });
+    paid.actor.send({ type: 'PAYMENT_CONFIRMED', paymentIntentId: 'pi_2' });
+    paid.actor.send({ type: 'HOMEWORK_SENT' });
+    expect(paid.actor.getSnapshot().context.completedPath).toEqual({ kind: 'homework_sent', source: 'paid_homework' });
+    paid.actor.send({ type: 'VIEW_RESULTS' });
+    expect(paid.actor.getSnapshot().value).toBe('completed_results');
+    paid.actor.send({ type: 'CONTINUE' });
+    expect(paid.actor.getSnapshot().value).toEqual({ homework_processing: 'sent' });
+    expect(paid.effectTypes().filter((type) => type === 'sendHomework')).toHaveLength(1);
+
+    const free = atResults('homework');
+    free.actor.send({ type: 'CONTINUE' });
+    free.actor.send({ type: 'CHOOSE_FREE_RESOURCES' });
+    free.actor.send({ type: 'HOMEWORK_FAILED' });
+    expect(free.actor.getSnapshot().context.completedPath).toBeNull();
+    free.actor.send({ type: 'CHOOSE_FREE_RESOURCES' });
+    free.actor.send({ type: 'HOMEWORK_SENT' });
+    expect(free.actor.getSnapshot().context.completedPath).toEqual({ kind: 'homework_sent', source: 'free_resources' });
+
+    const joined = atResults('nurture');
+    joined.actor.send({ type: 'CONTINUE' });
+    joined.actor.send({ type: 'JOIN_COMMUNITY' });
+    joined.actor.send({ type: 'VIEW_RESULTS' });
+    joined.actor.send({ type: 'CONTINUE' });
+    expect(joined.actor.getSnapshot().value).toEqual({ no_flow: 'joined' });
+  });
+
+  it("opens a returning visitor's stored result with where its path ended", () => {
+    const { actor } = startFlow({ storedResult: resultFor('book_call'), storedPath: { kind: 'deposit_paid', booked: false }, knownSession });
+    expect(actor.getSnapshot()).toMatchObject({ value: 'completed_results', context: { completedPath: { kind: 'deposit_paid', booked: false } } });
+    actor.send({ type: 'CONTINUE' });
+    expect(actor.getSnapshot().value).toEqual({ payment_success: 'confirmed' });
+    // a path without its result, or in testing mode, is not shown
+    expect(startFlow({ storedPath: { kind: 'community_joined' } }).actor.getSnapshot().context.completedPath).toBeNull();
+  });
+
+  it('opens on the survey for a standalone diagnostic, asks for an address without an error, and grades its answers for it', () => {
+    const { actor, effects } = startFlow({ standaloneDiagnostic: { id: STANDALONE_DIAGNOSTIC_ID, answers: sampleAnswers } });
+    expect(actor.getSnapshot()).toMatchObject({
+      value: 'survey',
+      context: { answers: sampleAnswers, session: { assessmentCompleted: true }, standaloneDiagnosticId: STANDALONE_DIAGNOSTIC_ID },
+    });
+    actor.send({ type: 'SURVEY_SUBMITTED', answers: completeSurvey });
+    expect(actor.getSnapshot()).toMatchObject({ value: { email_capture: 'editing' }, context: { notice: null } });
+    actor.send({ type: 'EMAIL_SUBMIT', email: 'ada@example.com', name: 'Ada' });
+    actor.send({ type: 'LEAD_SAVED', leadId: LEAD_ID });
+    expect(effects.at(-1)).toMatchObject({
+      type: 'requestGrading',
+      params: { leadId: LEAD_ID, assessment: sampleAnswers, survey: completeSurvey, diagnosticId: STANDALONE_DIAGNOSTIC_ID },
+    });
+    // a retake runs the modal's own diagnostic, no longer the standalone one
+    actor.send({ type: 'GRADED', result: gamingResult() });
+    actor.send({ type: 'RETAKE' });
+    expect(actor.getSnapshot()).toMatchObject({ value: 'diagnostic', context: { standaloneDiagnosticId: null, answers: {} } });
+
+    // a visitor already known goes from the survey straight to grading
+    const known = startFlow({ standaloneDiagnostic: { id: STANDALONE_DIAGNOSTIC_ID, answers: sampleAnswers }, knownSession });
+    known.actor.send({ type: 'SURVEY_SUBMITTED', answers: completeSurvey });
+    expect(known.actor.getSnapshot().value).toEqual({ processing: 'grading' });
   });
 });
 

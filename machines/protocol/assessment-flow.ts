@@ -16,6 +16,18 @@ export const homeworkSourceSchema = z.enum(['paid_homework', 'free_resources']);
 /** How homework is delivered. */
 export type HomeworkSource = z.infer<typeof homeworkSourceSchema>;
 
+/**
+ * Where a visitor's path ended after their results, kept so that reopening shows the results with
+ * it: a deposit paid (and whether the session was booked), homework sent, or the community joined.
+ */
+export const completedPathSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('deposit_paid'), booked: z.boolean() }),
+  z.object({ kind: z.literal('homework_sent'), source: homeworkSourceSchema }),
+  z.object({ kind: z.literal('community_joined') }),
+]);
+/** Where a visitor's path ended after their results. */
+export type CompletedPath = z.infer<typeof completedPathSchema>;
+
 /** A graded result or the canned fallback, as grading produces them. */
 export type FlowResult = AssessmentResult | GradeResult;
 
@@ -74,6 +86,13 @@ export const assessmentFlowInputSchema = z.object({
   knownSession: knownSessionSchema.nullable().default(null),
   /** The visitor's completed assessment, found by the server; shown again unless in Mirror mode or testing. */
   storedResult: flowResultSchema.nullable().default(null),
+  /** Where the stored assessment's path ended, shown with it. */
+  storedPath: completedPathSchema.nullable().default(null),
+  /**
+   * A diagnostic the visitor finished on the standalone page (found by the server among their own):
+   * the flow opens on the survey for it.
+   */
+  standaloneDiagnostic: z.object({ id: z.uuid(), answers: diagnosticAnswersSchema }).nullable().default(null),
 });
 /** What the assessment flow starts from; every field is optional. */
 export type AssessmentFlowInput = z.input<typeof assessmentFlowInputSchema>;
@@ -108,6 +127,8 @@ export const assessmentFlowClientEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('PAYMENT_CANCELED') }),
   z.object({ type: z.literal('BOOK_SESSION') }),
   z.object({ type: z.literal('JOIN_COMMUNITY') }),
+  /** Back to the results from where a path ended (deposit paid, homework sent, community joined). */
+  z.object({ type: z.literal('VIEW_RESULTS') }),
 ]);
 /** An event the visitor's browser may send. */
 export type AssessmentFlowClientEvent = z.infer<typeof assessmentFlowClientEventSchema>;

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { flowResultSchema, homeworkSourceSchema, type FlowResult, type HomeworkSource } from './assessment-flow.js';
+import {
+  completedPathSchema,
+  flowResultSchema,
+  homeworkSourceSchema,
+  type CompletedPath,
+  type FlowResult,
+  type HomeworkSource,
+} from './assessment-flow.js';
 import {
   diagnosticAnswersSchema,
   leadSessionSchema,
@@ -33,6 +40,12 @@ export function assessmentSessionOf(snapshot: unknown): LeadSession | null {
 export function assessmentResultOf(snapshot: unknown): FlowResult | null {
   const parsed = flowResultSchema.safeParse(contextOf(snapshot).result);
   return parsed.success && parsed.data ? parsed.data : null;
+}
+
+/** Where an assessment flow's path ended after its results, or null (also for a snapshot from before paths were kept). */
+export function completedPathOf(snapshot: unknown): CompletedPath | null {
+  const parsed = completedPathSchema.safeParse(contextOf(snapshot).completedPath);
+  return parsed.success ? parsed.data : null;
 }
 
 const noticeSchema = z.object({ title: z.string().nullable(), description: z.string().nullable() });
