@@ -30,14 +30,16 @@ export async function seedFlow(
 }
 
 /**
- * A lead and an assessment flow standing at `tier`'s results screen (graded, results shown), owned
- * by a visitor of its own (or `visitor`): act on it as them with injectAs(app, { visitorCookie }).
+ * A lead and an assessment flow standing at `tier`'s results screen (graded, results shown), or
+ * moved on from there by `then`, owned by a visitor of its own (or `visitor`): act on it as them
+ * with injectAs(app, { visitorCookie }).
  */
 export async function seedResultsFlow(
   pool: pg.Pool,
   tier: Tier,
   email = `lead-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
   visitor?: { visitorId: string; cookie: string },
+  then: Array<{ type: string; [key: string]: unknown }> = [],
 ) {
   const { visitorId, cookie: visitorCookie } = visitor ?? (await seedVisitor(pool));
   const lead = await createOrUpdateLead(pool, { email, name: 'Test Lead' });
@@ -52,6 +54,7 @@ export async function seedResultsFlow(
       { type: 'SURVEY_SUBMITTED', answers: { q1_investment: 'ready_now', q2_time: 'start_immediately', q3_urgency: 'critical', q4_mindset: 'challenge', q5_success: 'Lead better.' } },
       { type: 'GRADED', result: resultFor(tier) },
       { type: 'xstate.after.resultsDelay.assessmentFlow.processing.revealing' },
+      ...then,
     ],
     { leadId: lead.leadId, visitorId },
   );

@@ -22,6 +22,8 @@ export const flowStartBodySchema = z.object({
   testing: z.boolean().default(false),
   /** The lead session this browser tab already holds. */
   knownSession: knownSessionSchema.nullable().default(null),
+  /** A diagnostic this visitor finished on the standalone page: the assessment opens on its survey. */
+  diagnosticId: z.uuid().optional(),
 });
 /** The body that starts a flow. */
 export type FlowStartBody = z.infer<typeof flowStartBodySchema>;

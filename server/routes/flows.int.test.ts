@@ -146,6 +146,20 @@ describe('flows over HTTP', () => {
     expect((await open(returning)).state).toMatch(/^capture/);
   });
 
+  it('shows a returning visitor who paid the deposit their results with the deposit paid; Continue goes back to the booking, not to a payment', async () => {
+    const paid = [{ type: 'CONTINUE' }, { type: 'PAY_DEPOSIT' }, { type: 'PAYMENT_CONFIRMED', paymentIntentId: 'pi_returning' }, { type: 'BOOK_SESSION' }];
+    const seeded = await seedResultsFlow(pool, 'book_call', undefined, undefined, paid);
+    const returning = injectAs(app, { visitorCookie: seeded.visitorCookie });
+    const welcomed = (await returning({ method: 'POST', url: '/api/flows', payload: {} })).json();
+    expect(welcomed).toMatchObject({
+      state: 'completed_results',
+      snapshot: { context: { result: resultFor('book_call'), completedPath: { kind: 'deposit_paid', booked: true } } },
+    });
+    const next = await returning({ method: 'POST', url: `/api/flows/${welcomed.flowId}/events`, payload: { event: { type: 'CONTINUE' } } });
+    expect(next.json().state).toBe('payment_success.booked');
+    expect((await pool.query("SELECT count(*) FROM jobs WHERE flow_id = $1 AND queue = 'payments'", [welcomed.flowId])).rows[0].count).toBe('0');
+  });
+
   it('testing mode never offers the completed assessment, and forgets it (spec section 4)', async () => {
     const seeded = await seedResultsFlow(pool, 'book_call');
     const returning = injectAs(app, { visitorCookie: seeded.visitorCookie });

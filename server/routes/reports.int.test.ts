@@ -4,7 +4,8 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archetypeByName, diagnosticScreens } from '../../machines/content/index.js';
 import { isolatedConfig } from '../../test/helpers.js';
-import { startWorkers } from '../../test/worker-harness.js';
+import { backdater, SURVEYS } from '../../test/journey.js';
+import { startWorkers, until } from '../../test/worker-harness.js';
 import { injectAs, seedVisitor, type InjectVisitor } from '../../test/visitor.js';
 import { buildApp } from '../app.js';
 import type { Config } from '../config/index.js';
@@ -162,6 +163,54 @@ describe('POST /api/functions/report-pdf', () => {
     const pdf = await browser(new URL(link.json().pdfUrl).pathname);
     expect(pdf.statusCode).toBe(200);
     expect(pdfText(pdf.rawPayload)).toContain(completed.json().diagnostic.archetype);
+  });
+
+  it('goes on from a finished standalone diagnostic to the survey, the address and the results; its report then shows the tier', async () => {
+    const started = await browser({ method: 'POST', url: '/api/diagnostics', payload: {} });
+    const { diagnosticId, flowId: diagnosticFlowId } = started.json();
+    const backdate = backdater(pool);
+    for (const screen of diagnosticScreens) {
+      // answered at a thoughtful pace, as the server measures it: a steady visitor, not a rushed one
+      await backdate(diagnosticFlowId, 9000);
+      const answer =
+        screen.type === 'likert'
+          ? { id: screen.id, type: 'likert', value: [2, 4, 3, 5][screen.id.length % 4], ms: 6000 }
+          : { id: screen.id, type: screen.type, value: screen.type === 'ranking' ? screen.choiceIds : screen.choiceIds[1], confidence: 4, ms: 9000 };
+      expect((await browser({ method: 'POST', url: `/api/diagnostics/${diagnosticId}/answers`, payload: { answer } })).statusCode).toBe(200);
+    }
+    // nobody else can go on from it, knowing its id: 404 and no flow
+    const flowsBefore = Number((await pool.query('SELECT count(*) FROM flows')).rows[0].count);
+    const stranger = await injectAs(app, { remoteAddress: '203.0.113.10' })({ method: 'POST', url: '/api/flows', payload: { diagnosticId } });
+    expect(stranger.statusCode).toBe(404);
+    const otherVisitor = await seedVisitor(pool);
+    const other = await injectAs(app, { visitorCookie: otherVisitor.cookie })({ method: 'POST', url: '/api/flows', payload: { diagnosticId } });
+    expect(other.statusCode).toBe(404);
+    expect(Number((await pool.query('SELECT count(*) FROM flows')).rows[0].count)).toBe(flowsBefore);
+
+    await startWorkers(pool, config, ['grading']);
+    expect((await browser({ method: 'POST', url: `/api/diagnostics/${diagnosticId}/complete` })).statusCode).toBe(200);
+    const opened = await browser({ method: 'POST', url: '/api/flows', payload: { diagnosticId } });
+    expect(opened.statusCode, opened.body).toBe(201);
+    const flow = opened.json();
+    expect(flow.state).toBe('survey');
+    const send = async (event: Record<string, unknown>) => {
+      const sent = await browser({ method: 'POST', url: `/api/flows/${flow.flowId}/events`, payload: { event } });
+      expect(sent.statusCode, sent.body).toBe(200);
+      return sent.json();
+    };
+    expect((await send({ type: 'SURVEY_SUBMITTED', answers: SURVEYS.book_call })).state).toBe('email_capture.editing');
+    await send({ type: 'EMAIL_SUBMIT', email: `standalone-${Date.now()}@example.com`, name: 'Grace Hopper' });
+    await until(async () => (await pool.query('SELECT state FROM flows WHERE id = $1', [flow.flowId])).rows[0].state !== 'processing.grading');
+
+    expect(['processing.revealing', 'results']).toContain((await pool.query('SELECT state FROM flows WHERE id = $1', [flow.flowId])).rows[0].state);
+    // the assessment was graded for that diagnostic: no second copy of its answers, and the lead owns it
+    const linked = await pool.query('SELECT a.tier, g.lead_id FROM assessment_results a JOIN diagnostics g ON g.id = a.diagnostic_id WHERE a.flow_id = $1', [flow.flowId]);
+    expect(linked.rows).toHaveLength(1);
+    expect(linked.rows[0].lead_id).not.toBeNull();
+    expect((await pool.query('SELECT count(*) FROM diagnostics WHERE flow_id = $1', [flow.flowId])).rows[0].count).toBe('0');
+    const text = pdfText((await browser(`/api/reports/${diagnosticId}.pdf`)).rawPayload);
+    expect(text).not.toContain('Complete the qualification survey');
+    expect(text).toContain('Prepared for Grace Hopper');
   });
 
   it('answers 404 for a diagnostic without a result and 400 for a bad body', async () => {

@@ -2,12 +2,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { diagnosticScreens } from '../../machines/content/index.js';
 import type { FlowSnapshotResponse, FlowStartBody } from '../../machines/protocol/api.js';
-import type { FlowResult, TokenCheck } from '../../machines/protocol/assessment-flow.js';
-import type { KnownSession, LeadSession } from '../../machines/protocol/common.js';
-import { assessmentResultOf, assessmentSessionOf } from '../../machines/protocol/snapshots.js';
+import type { CompletedPath, FlowResult, TokenCheck } from '../../machines/protocol/assessment-flow.js';
+import type { DiagnosticAnswers, KnownSession, LeadSession } from '../../machines/protocol/common.js';
+import { assessmentResultOf, assessmentSessionOf, completedPathOf, diagnosticAnswersOf } from '../../machines/protocol/snapshots.js';
 import { initializeFromToken } from '../leads/token-session.js';
 import type { RouteDeps } from '../routes/deps.js';
-import { ownedLeadFlow } from './owned.js';
+import { notFound, ownedLeadFlow } from './owned.js';
 
 /** The ref value the community platform puts on its links (spec: "the community-platform marker"). */
 const COMMUNITY_REF = 'community';
@@ -33,10 +33,13 @@ const COMPLETED_STEPS = ['results', 'completed_results', 'yes_flow', 'maybe_flow
 /**
  * The visitor's completed assessment, to show again at completed_results (spec section 4): the
  * newest of their own (non-testing) assessment flows that got past its results since they last
- * asked to retake, with its result and lead session. Another visitor's result, even for the same
- * email address, is never found.
+ * asked to retake, with its result, where its path ended and its lead session. Another visitor's
+ * result, even for the same email address, is never found.
  */
-async function storedAssessment(pool: pg.Pool, visitorId: string): Promise<{ result: FlowResult; session: KnownSession } | null> {
+async function storedAssessment(
+  pool: pg.Pool,
+  visitorId: string,
+): Promise<{ result: FlowResult; path: CompletedPath | null; session: KnownSession } | null> {
   const found = await pool.query<{ snapshot: unknown }>(
     `SELECT f.snapshot FROM flows f JOIN visitors v ON v.id = f.visitor_id
      WHERE f.visitor_id = $1 AND f.machine = 'assessmentFlow' AND NOT f.testing
@@ -48,7 +51,22 @@ async function storedAssessment(pool: pg.Pool, visitorId: string): Promise<{ res
   const snapshot = found.rows[0]?.snapshot;
   const result = assessmentResultOf(snapshot);
   const session = assessmentSessionOf(snapshot);
-  return result && session?.leadId ? { result, session: knownSessionOf(session) } : null;
+  return result && session?.leadId ? { result, path: completedPathOf(snapshot), session: knownSessionOf(session) } : null;
+}
+
+/**
+ * The answers of a standalone diagnostic this visitor finished (its flow is grading or graded);
+ * any other id, or another visitor's diagnostic, is a 404.
+ */
+async function finishedStandaloneDiagnostic(pool: pg.Pool, visitorId: string, diagnosticId: string): Promise<{ id: string; answers: DiagnosticAnswers }> {
+  const found = await pool.query<{ snapshot: unknown }>(
+    `SELECT f.snapshot FROM diagnostics g JOIN flows f ON f.id = g.flow_id
+     WHERE g.id = $1 AND g.visitor_id = $2 AND f.machine = 'diagnostic' AND f.state IN ('grading', 'graded')`,
+    [diagnosticId, visitorId],
+  );
+  const answers = diagnosticAnswersOf(found.rows[0]?.snapshot);
+  if (Object.keys(answers).length === 0) throw notFound('finished diagnostic');
+  return { id: diagnosticId, answers };
 }
 
 interface StartPlan {
@@ -60,17 +78,18 @@ async function planStart(pool: pg.Pool, visitorId: string, body: FlowStartBody, 
   switch (body.machine) {
     case 'assessmentFlow': {
       // a returning visitor opens at completed_results, on the lead of the assessment they completed
-      const offered = welcomeBack && body.mode === 'assessment' && !body.testing && !body.token && !checked;
+      const offered = welcomeBack && body.mode === 'assessment' && !body.testing && !body.token && !checked && !body.diagnosticId;
       const stored = offered ? await storedAssessment(pool, visitorId) : null;
       if (stored) {
-        const input = { mode: body.mode, communityReferral: body.ref === COMMUNITY_REF, knownSession: stored.session, storedResult: stored.result };
-        return { input, leadId: stored.session.leadId };
+        const { result: storedResult, path: storedPath, session: knownSession } = stored;
+        return { input: { mode: body.mode, communityReferral: body.ref === COMMUNITY_REF, knownSession, storedResult, storedPath }, leadId: knownSession.leadId };
       }
+      const standaloneDiagnostic = body.diagnosticId ? await finishedStandaloneDiagnostic(pool, visitorId, body.diagnosticId) : null;
       const token = checked ?? (body.token ? (await initializeFromToken(pool, body.token)).check : null);
       const knownSession = await ownedKnownSession(pool, visitorId, body.knownSession);
       const leadId = (token?.status === 'valid' ? token.leadId : null) ?? knownSession?.leadId ?? null;
       return {
-        input: { mode: body.mode, testingMode: body.testing, token, communityReferral: body.ref === COMMUNITY_REF, knownSession },
+        input: { mode: body.mode, testingMode: body.testing, token, communityReferral: body.ref === COMMUNITY_REF, knownSession, standaloneDiagnostic },
         leadId,
       };
     }
@@ -96,6 +115,8 @@ export async function startVisitorFlow(
   checked?: TokenCheck,
   { welcomeBack = false }: { welcomeBack?: boolean } = {},
 ): Promise<FlowSnapshotResponse> {
+  // only the visitor who finished it can go on from a standalone diagnostic: nothing is issued to anyone else
+  if (body.diagnosticId && !request.visitorId) throw notFound('finished diagnostic');
   const visitorId = await deps.visitors.ensure(request, reply);
   const plan = await planStart(deps.pool, visitorId, body, checked, welcomeBack);
   return deps.engine.start(body.machine, plan.input, { mode: body.mode, testing: body.testing, leadId: plan.leadId, visitorId });

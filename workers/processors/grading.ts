@@ -17,17 +17,14 @@ const assessmentRequest = z.object({
   assessment: diagnosticAnswersSchema,
   survey: surveyAnswersSchema,
   mirrorChat: z.array(mirrorTurnSchema),
+  /** The standalone diagnostic the answers came from (already stored and graded on its own), if any. */
+  diagnosticId: z.uuid().nullable().default(null),
 });
 const diagnosticRequest = z.object({ kind: z.literal('diagnostic'), answers: diagnosticAnswersSchema });
 const payloadSchema = z.object({ flowId: z.uuid(), request: z.union([diagnosticRequest, assessmentRequest]) });
 
-type Stored = Pick<GradingRequest, 'leadId' | 'assessment' | 'survey'> & { flowId: string; jobId: string };
+type Stored = Pick<GradingRequest, 'leadId' | 'assessment' | 'survey' | 'diagnosticId'> & { flowId: string; jobId: string };
 
-/**
- * Writes the diagnostic, its answers, both results, the survey response and (unless it is a
- * retake prompt, which is not an outcome) the lead's latest grade, in one statement; returns the
- * assessment_results id.
- */
 /** Answers as rows of diagnostic_answers, for jsonb_to_recordset. */
 function answerRows(answers: DiagnosticAnswers) {
   return Object.entries(answers).map(([itemId, answer]) => ({
@@ -40,19 +37,31 @@ function answerRows(answers: DiagnosticAnswers) {
   }));
 }
 
+/**
+ * Writes the diagnostic, its answers, both results, the survey response and (unless it is a
+ * retake prompt, which is not an outcome) the lead's latest grade, in one statement; returns the
+ * assessment_results id. A standalone diagnostic's answers and result are already stored: it is
+ * given to the lead instead, so its report and the lead's page show this assessment.
+ */
 async function storeResults(db: pg.ClientBase, input: Stored, result: GradeResult): Promise<string> {
   const answers = answerRows(input.assessment);
   const stored = await db.query<{ id: string }>(
-    `WITH diagnostic AS (
+    `WITH new_diagnostic AS (
        INSERT INTO diagnostics (lead_id, flow_id, bank_version, status, completed_at)
-       VALUES ($1, $2, $3, 'completed', now()) RETURNING id
+       SELECT $1, $2, $3, 'completed', now() WHERE $21::uuid IS NULL RETURNING id
+     ), standalone AS (
+       UPDATE diagnostics SET lead_id = $1 WHERE id = $21 RETURNING id
+     ), standalone_result AS (
+       UPDATE diagnostic_results SET lead_id = $1 WHERE diagnostic_id = $21
+     ), diagnostic AS (
+       SELECT id FROM new_diagnostic UNION ALL SELECT id FROM standalone
      ), answers AS (
        INSERT INTO diagnostic_answers (diagnostic_id, item_id, type, value, confidence, response_ms, timed_out)
-       SELECT diagnostic.id, a.item_id, a.type, a.value, a.confidence, a.response_ms, a.timed_out
-       FROM diagnostic, jsonb_to_recordset($4) AS a(item_id text, type text, value jsonb, confidence smallint, response_ms integer, timed_out boolean)
+       SELECT new_diagnostic.id, a.item_id, a.type, a.value, a.confidence, a.response_ms, a.timed_out
+       FROM new_diagnostic, jsonb_to_recordset($4) AS a(item_id text, type text, value jsonb, confidence smallint, response_ms integer, timed_out boolean)
      ), diagnostic_result AS (
        INSERT INTO diagnostic_results (diagnostic_id, lead_id, scores, archetype, narrative, bank_version, grading_version)
-       SELECT diagnostic.id, $1, $5, $6, $7, $3, $8 FROM diagnostic
+       SELECT new_diagnostic.id, $1, $5, $6, $7, $3, $8 FROM new_diagnostic
      ), survey AS (
        INSERT INTO survey_responses (lead_id, flow_id, job_id, answers, survey_score) VALUES ($1, $2, $9, $10, $11)
      ), lead AS (
@@ -83,9 +92,12 @@ async function storeResults(db: pg.ClientBase, input: Stored, result: GradeResul
       result.compositeScore,
       result.fallback,
       result,
+      input.diagnosticId,
     ],
   );
-  return stored.rows[0]!.id;
+  // a standalone diagnostic that no longer exists leaves nothing to attach the result to
+  if (!stored.rows[0]) throw new Error(`No standalone diagnostic ${input.diagnosticId} for flow ${input.flowId}`);
+  return stored.rows[0].id;
 }
 
 /**
