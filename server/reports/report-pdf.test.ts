@@ -52,6 +52,7 @@ describe('buildReportPdf', () => {
     for (const score of ['72', '81', '44', '58', '66', '49']) expect(text.split('\n')).toContain(score);
   });
 
+  // 192 PDFs: about 5 s on a quiet machine, more while other test files share its two cores
   it("keeps 'Your next step' on the page of its box for every archetype, tier and number of insights", async () => {
     const insights = [
       'Your strongest dimension is Ownership Accountability Detachment (91/100).',
@@ -72,7 +73,7 @@ describe('buildReportPdf', () => {
         }
       }
     }
-  });
+  }, 30_000);
 
   it('names the archetype in the document title, readable even when the pages are compressed', async () => {
     const pdf = await buildReportPdf(report, null);

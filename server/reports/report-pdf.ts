@@ -49,6 +49,7 @@ export function reportOf(result: GradedResult): ReportInput {
 
 /** The spec's results-page note for a fallback result (section 2). */
 const FALLBACK_NOTE = 'Results generated using our comprehensive local assessment system.';
+const FOOTNOTE = 'Scores run from 0 to 100. Retake the diagnostic in 6-12 months to see how you have moved.';
 
 const MARGIN = 56;
 const serif = 'Times-Roman';
@@ -80,7 +81,7 @@ function header(doc: Doc, lead: ReportLead | null, date: Date): void {
 }
 
 /** A section's title, on a new page unless it fits with the first `keepWith` points of what follows. */
-function sectionTitle(doc: Doc, title: string, keepWith = 30): void {
+function sectionTitle(doc: Doc, title: string, keepWith: number): void {
   ensureSpace(doc, 30 + keepWith);
   doc.moveDown(0.8);
   doc.font(sansBold).fontSize(10).fillColor(BRAND.brass).text(title.toUpperCase(), MARGIN, doc.y, { characterSpacing: 1.5 });
@@ -104,17 +105,20 @@ function archetypeSection(doc: Doc, report: ReportInput): void {
   }
 }
 
+const CHART_ROW = 34;
+/** The chart's rows and its axis labels. */
+const CHART_HEIGHT = CHART_ROW * DisplayDimension.options.length + 30;
+
 /** A horizontal bar per display dimension on a 0-100 grid, drawn as vector shapes. */
 function scoreChart(doc: Doc, scores: ReportInput['scores']): void {
-  const rowHeight = 34;
   const labelWidth = 190;
   const valueWidth = 36;
   const barX = MARGIN + labelWidth;
   const barWidth = contentWidth(doc) - labelWidth - valueWidth;
   const dimensions = DisplayDimension.options;
-  ensureSpace(doc, rowHeight * dimensions.length + 30);
+  ensureSpace(doc, CHART_HEIGHT);
   const top = doc.y + 4;
-  const bottom = top + rowHeight * dimensions.length;
+  const bottom = top + CHART_ROW * dimensions.length;
 
   for (const tick of [0, 25, 50, 75, 100]) {
     const x = barX + (barWidth * tick) / 100;
@@ -123,7 +127,7 @@ function scoreChart(doc: Doc, scores: ReportInput['scores']): void {
   }
 
   dimensions.forEach((dimension, i) => {
-    const y = top + i * rowHeight;
+    const y = top + i * CHART_ROW;
     const score = scores[dimension];
     doc.font(sansBold).fontSize(10).fillColor(BRAND.ink).text(dimension, MARGIN, y + 2, { lineBreak: false });
     doc.font(sans).fontSize(8).fillColor(BRAND.muted).text(DISPLAY_DIMENSIONS[dimension].label, MARGIN, y + 15, { width: labelWidth - 12 });
@@ -140,12 +144,22 @@ function scoreChart(doc: Doc, scores: ReportInput['scores']): void {
   doc.y = bottom + 22;
 }
 
-function list(doc: Doc, items: readonly string[], ordered: boolean): void {
+const itemOptions = (doc: Doc): PDFKit.Mixins.TextOptions => ({ width: contentWidth(doc) - 20, lineGap: 3 });
+
+/** A list item's wrapped height, so that an item is never split across two pages. */
+function itemHeight(doc: Doc, item: string): number {
+  return doc.font(serif).fontSize(11.5).heightOfString(item, itemOptions(doc));
+}
+
+/** A titled list; the title keeps with the whole first item. */
+function listSection(doc: Doc, title: string, items: readonly string[], ordered: boolean): void {
+  const heights = items.map((item) => itemHeight(doc, item));
+  sectionTitle(doc, title, heights[0] ?? 0);
   items.forEach((item, i) => {
-    ensureSpace(doc, 40);
+    ensureSpace(doc, heights[i]!);
     const y = doc.y;
     doc.font(sansBold).fontSize(10.5).fillColor(BRAND.brass).text(ordered ? `${i + 1}` : '•', MARGIN, y + 1, { width: 16, lineBreak: false });
-    doc.font(serif).fontSize(11.5).fillColor(BRAND.ink).text(item, MARGIN + 20, y, { width: contentWidth(doc) - 20, lineGap: 3 });
+    doc.font(serif).fontSize(11.5).fillColor(BRAND.ink).text(item, MARGIN + 20, y, itemOptions(doc));
     doc.moveDown(0.5);
   });
 }
@@ -156,11 +170,16 @@ function nextStepHeight(doc: Doc, tier: Tier | null): number {
   return doc.heightOfString(nextStep(tier).body, { width: contentWidth(doc) - 36, lineGap: 3 }) + 50;
 }
 
+/** The footnote's height with the space above it. */
+function footnoteHeight(doc: Doc): number {
+  return 8 + doc.font(sans).fontSize(8).heightOfString(FOOTNOTE, { width: contentWidth(doc) });
+}
+
 function nextStepBox(doc: Doc, tier: Tier | null): void {
   const step = nextStep(tier);
   const width = contentWidth(doc) - 36;
   const height = nextStepHeight(doc, tier);
-  ensureSpace(doc, height + 20);
+  ensureSpace(doc, height + 6);
   const top = doc.y + 6;
   doc.rect(MARGIN, top, contentWidth(doc), height).fill(BRAND.sand);
   doc.rect(MARGIN, top, 4, height).fill(BRAND.brass);
@@ -201,23 +220,16 @@ export async function buildReportPdf(report: ReportInput, lead: ReportLead | nul
 
   header(doc, lead, date);
   archetypeSection(doc, report);
-  sectionTitle(doc, 'Your dimension scores');
+  sectionTitle(doc, 'Your dimension scores', CHART_HEIGHT);
   scoreChart(doc, report.scores);
-  if (report.keyInsights.length) {
-    sectionTitle(doc, 'Key insights');
-    list(doc, report.keyInsights, false);
-  }
-  sectionTitle(doc, 'Three actions to start with');
-  list(doc, archetypeCopy(report.archetype).actions, true);
-  // the title never stays behind at the foot of a page while its box starts the next one
-  sectionTitle(doc, 'Your next step', nextStepHeight(doc, report.tier) + 20);
+  if (report.keyInsights.length) listSection(doc, 'Key insights', report.keyInsights, false);
+  listSection(doc, 'Three actions to start with', archetypeCopy(report.archetype).actions, true);
+  // title, box and footnote close the report together: neither the title nor the footnote is left alone on a page
+  const footnote = footnoteHeight(doc);
+  sectionTitle(doc, 'Your next step', 6 + nextStepHeight(doc, report.tier) + 12 + footnote);
   nextStepBox(doc, report.tier);
-  ensureSpace(doc, 30);
-  doc
-    .font(sans)
-    .fontSize(8)
-    .fillColor(BRAND.muted)
-    .text('Scores run from 0 to 100. Retake the diagnostic in 6-12 months to see how you have moved.', MARGIN, doc.y + 8, { width: contentWidth(doc) });
+  ensureSpace(doc, footnote);
+  doc.font(sans).fontSize(8).fillColor(BRAND.muted).text(FOOTNOTE, MARGIN, doc.y + 8, { width: contentWidth(doc) });
 
   doc.end();
   return output;
