@@ -37,6 +37,7 @@ import { healthRoutes } from './routes/health.js';
 import { mirrorRoutes } from './routes/mirror.js';
 import { paymentRoutes } from './routes/payments.js';
 import { reportRoutes } from './routes/reports.js';
+import { siteSettingsRoutes } from './routes/site-settings.js';
 import { visitRoutes } from './routes/visits.js';
 import { slackRoutes } from './routes/slack.js';
 import { Visitors } from './visitors/visitor-cookie.js';
@@ -99,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     adminRoutes,
     adminLeadRoutes,
     adminIntegrationRoutes,
+    siteSettingsRoutes,
     adminJobRoutes,
     adminLiveRoutes,
     bullBoardRoutes,

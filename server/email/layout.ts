@@ -63,9 +63,17 @@ function blockHtml(block: Block): string {
   }
 }
 
-/** Renders blocks into the text body and a simple, email-client-safe HTML body with the brand header. */
-export function render(blocks: Block[]): Rendered {
-  const text = `${blocks.map(blockText).join('\n\n')}\n`;
+const footerHtml = (footer: string[]) =>
+  footer.length === 0
+    ? ''
+    : `<tr><td style="padding:16px 28px 24px;border-top:1px solid ${BRAND.sand};font-family:Helvetica,Arial,sans-serif;font-size:13px;line-height:1.6;color:${BRAND.muted};">${footer.map(escapeHtml).join('<br>')}</td></tr>\n`;
+
+/**
+ * Renders blocks into the text body and a simple, email-client-safe HTML body with the brand header,
+ * and the footer's lines (the coach's contact details) below a rule.
+ */
+export function render(blocks: Block[], footer: string[] = []): Rendered {
+  const text = `${blocks.map(blockText).join('\n\n')}\n${footer.length ? `\n-- \n${footer.join('\n')}\n` : ''}`;
   const html = `<!doctype html>
 <html><body style="margin:0;padding:0;background:${BRAND.sand};">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:${BRAND.sand};padding:24px 0;"><tr><td align="center">
@@ -74,7 +82,7 @@ export function render(blocks: Block[]): Rendered {
 <tr><td style="padding:28px;font-size:16px;line-height:1.6;">
 ${blocks.map(blockHtml).join('\n')}
 </td></tr>
-</table>
+${footerHtml(footer)}</table>
 </td></tr></table>
 </body></html>
 `;

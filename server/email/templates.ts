@@ -1,5 +1,6 @@
 import { DISPLAY_DIMENSIONS, type DisplayDimension } from '../../machines/content/index.js';
 import type { HomeworkSource } from '../../machines/protocol/assessment-flow.js';
+import type { CoachContact, SiteSettings } from '../../machines/site-settings.js';
 import { DEFAULT_LEAD_NAME } from '../leads/lead-service.js';
 import { nextStep } from '../reports/content.js';
 import type { ReportInput } from '../reports/report-pdf.js';
@@ -11,7 +12,7 @@ export interface EmailContent extends Rendered {
   subject: string;
 }
 
-/** The contact-page promise (spec sections 8 and 9), repeated in the confirmation. */
+/** The contact page's promise, repeated in the confirmation. */
 export const RESPONSE_PROMISE = "We'll respond within 24 hours.";
 
 const signOff: Block = { kind: 'p', text: `Warmly,\nYour coach at ${BRAND.name}` };
@@ -43,8 +44,14 @@ function greeting(name: string | null | undefined): Block {
   return { kind: 'p', text: first ? `Hi ${first},` : 'Hi there,' };
 }
 
-function content(subject: string, blocks: Block[]): EmailContent {
-  return { subject, ...render(blocks) };
+/** The footer of every email to a visitor: how to reach the coach, as the admin's site settings say. */
+export function contactLines(contact: CoachContact): string[] {
+  return [contact.name, contact.email, contact.phone, contact.location, contact.hours].filter((line): line is string => Boolean(line));
+}
+
+/** An email; `site` (the settings now) gives a visitor's email the coach's contact details, null for the coach's own. */
+function content(subject: string, blocks: Block[], site: Pick<SiteSettings, 'contact'> | null): EmailContent {
+  return { subject, ...render(blocks, site ? contactLines(site.contact) : []) };
 }
 
 export interface ContactMessageDetails {
@@ -57,7 +64,7 @@ export interface ContactMessageDetails {
 }
 
 /** To the visitor who used the contact form: the 24-hour promise and the start of what they sent. */
-export function contactConfirmation(contact: ContactMessageDetails, siteUrl: string): EmailContent {
+export function contactConfirmation(contact: ContactMessageDetails, siteUrl: string, site: SiteSettings): EmailContent {
   const first = firstName(contact.name);
   return content(first ? `Thank you for your message, ${first}` : 'Thank you for your message', [
     greeting(contact.name),
@@ -74,7 +81,7 @@ export function contactConfirmation(contact: ContactMessageDetails, siteUrl: str
     },
     { kind: 'link', label: 'Take the Free Leadership Diagnostic', href: `${siteUrl}/#lead-magnets` },
     signOff,
-  ]);
+  ], site);
 }
 
 /** To the coach: who wrote, what they said, and the promise made to them. Reply-To is the visitor. */
@@ -96,7 +103,7 @@ export function contactNotification(contact: ContactMessageDetails): EmailConten
       text: `They were promised an answer within 24 hours. Reply to this email to answer ${firstName(contact.name) ?? 'them'} directly.`,
     },
     { kind: 'fields', rows: [['Submission', contact.id]] },
-  ]);
+  ], null);
 }
 
 export interface HomeworkDetails {
@@ -104,6 +111,7 @@ export interface HomeworkDetails {
   archetype: string;
   source: HomeworkSource;
   resources: ResourceSet;
+  site: SiteSettings;
 }
 
 /** The homework (paid) or free-resources email: the archetype's focus, readings and exercises, with the report attached. */
@@ -140,7 +148,7 @@ export function homeworkEmail(details: HomeworkDetails): EmailContent {
     signOff,
   ];
   const subject = paid ? `Your four-week leadership homework: ${archetype}` : `Your free leadership resources: ${archetype}`;
-  return content(subject, blocks);
+  return content(subject, blocks, details.site);
 }
 
 export interface ResultsDetails {
@@ -148,12 +156,13 @@ export interface ResultsDetails {
   report: ReportInput;
   compositeScore: number;
   siteUrl: string;
+  site: SiteSettings;
 }
 
 /**
  * The results the capture step promised ("We will send your results to this address"): the
  * archetype and its narrative, the six dimensions on the results page's 0-100 scale, the tier's
- * next step, and the PDF report attached.
+ * next step (the nurture tier's links the community page), and the PDF report attached.
  */
 export function resultsEmail(details: ResultsDetails): EmailContent {
   const { report } = details;
@@ -170,10 +179,11 @@ export function resultsEmail(details: ResultsDetails): EmailContent {
     { kind: 'fields', rows: [['Overall', `${Math.round(details.compositeScore)} / 100`], ...dimensions] },
     { kind: 'heading', text: `Your next step: ${step.title}` },
     { kind: 'p', text: step.body },
+    ...(report.tier === 'nurture' ? [{ kind: 'link', label: 'Join the Free Community', href: details.site.communityUrl } satisfies Block] : []),
     { kind: 'p', text: 'Your full report is attached as a PDF: the narrative, the six dimensions and three actions to start with this week.' },
     { kind: 'link', label: 'Continue on the site', href: details.siteUrl },
     signOff,
-  ]);
+  ], details.site);
 }
 
 /** A payment as a receipt or refund confirmation shows it. */
@@ -205,7 +215,7 @@ function paymentRows(payment: PaymentDetails, dateLabel: string): Block {
 }
 
 /** The receipt the deposit screen promises: the amount, the refundable terms and how to book the session. */
-export function depositReceipt(payment: PaymentDetails, bookingUrl: string | null): EmailContent {
+export function depositReceipt(payment: PaymentDetails, bookingUrl: string | null, site: SiteSettings): EmailContent {
   return content(`Receipt: your ${money(payment.amountCents, payment.currency)} refundable deposit`, [
     greeting(payment.name),
     { kind: 'p', text: 'Thank you. This is your receipt for the deposit that holds your 45-minute strategy session.' },
@@ -215,11 +225,11 @@ export function depositReceipt(payment: PaymentDetails, bookingUrl: string | nul
       ? { kind: 'link', label: 'Book your 45-minute strategy session', href: bookingUrl }
       : { kind: 'p', text: `I will write to you to find a time for your session. ${RESPONSE_PROMISE}` },
     signOff,
-  ]);
+  ], site);
 }
 
 /** The confirmation of a refunded payment. */
-export function refundConfirmation(payment: PaymentDetails): EmailContent {
+export function refundConfirmation(payment: PaymentDetails, site: SiteSettings): EmailContent {
   const amount = money(payment.amountCents, payment.currency);
   return content(`Your ${amount} payment has been refunded`, [
     greeting(payment.name),
@@ -232,7 +242,7 @@ export function refundConfirmation(payment: PaymentDetails): EmailContent {
     paymentRows(payment, 'Refunded on'),
     { kind: 'p', text: 'If you have any question about it, reply to this email.' },
     signOff,
-  ]);
+  ], site);
 }
 
 /**
@@ -253,5 +263,5 @@ export function signInNotice(details: { failures: number; addresses: number; sit
     },
     { kind: 'link', label: 'Sign in to the admin area', href: `${details.siteUrl}/auth` },
     signOff,
-  ]);
+  ], null);
 }

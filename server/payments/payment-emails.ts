@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { queueEmail } from '../email/outbox.js';
 import { refundConfirmation, type PaymentDetails } from '../email/templates.js';
+import { readSiteSettings } from '../site/settings.js';
 import type { PaymentRow } from './payment-tracking.js';
 
 /** The lead a payment's email goes to, or null: none, or a test lead (test leads get no email). */
@@ -32,6 +33,6 @@ export async function queueRefundConfirmation(client: pg.ClientBase, payment: Pa
     kind: 'refund_confirmation',
     to: lead.email,
     leadId: payment.lead_id,
-    ...refundConfirmation(paymentDetails(payment, lead.name, payment.refunded_at ?? new Date())),
+    ...refundConfirmation(paymentDetails(payment, lead.name, payment.refunded_at ?? new Date()), await readSiteSettings(client)),
   });
 }

@@ -42,7 +42,7 @@ afterAll(async () => {
 
 /** Every table a request could write, counted. */
 async function fingerprint() {
-  const tables = ['leads', 'flows', 'flow_events', 'jobs', 'email_outbox', 'contact_submissions', 'diagnostics', 'mirror_sessions', 'lead_notes', 'integration_settings', 'site_visits', 'users', 'sessions'];
+  const tables = ['leads', 'flows', 'flow_events', 'jobs', 'email_outbox', 'contact_submissions', 'diagnostics', 'mirror_sessions', 'lead_notes', 'integration_settings', 'site_settings', 'site_visits', 'users', 'sessions'];
   return (await pool.query(`SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t})::int AS ${t}`).join(', ')}`)).rows[0];
 }
 

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SITE_SETTINGS } from '../../machines/site-settings.js';
 import { isolatedConfig } from '../../test/helpers.js';
 import { registeredRoutes } from '../../test/routes.js';
 import { buildApp } from '../app.js';
@@ -92,6 +93,8 @@ const cases: Record<string, () => { options: InjectOptions; status: number }> = 
     options: { method: 'POST', url: `/api/admin/contact/${contactId}/handled`, payload: { handled: true } },
     status: 200,
   }),
+  'GET /api/admin/site-settings': () => ({ options: { method: 'GET', url: '/api/admin/site-settings' }, status: 200 }),
+  'PUT /api/admin/site-settings': () => ({ options: { method: 'PUT', url: '/api/admin/site-settings', payload: DEFAULT_SITE_SETTINGS }, status: 200 }),
 };
 
 /** The route's own case, or (for a route tested elsewhere) the route with a random id in each parameter. */

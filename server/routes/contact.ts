@@ -5,6 +5,7 @@ import { contactMessageSchema } from '../../machines/protocol/contact-form.js';
 import { coachAddress } from '../email/coach.js';
 import { queueEmail } from '../email/outbox.js';
 import { contactConfirmation, contactNotification } from '../email/templates.js';
+import { readSiteSettings } from '../site/settings.js';
 import { inTransaction } from '../db/transaction.js';
 import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
@@ -40,7 +41,8 @@ export async function contactRoutes(app: FastifyInstance, deps: RouteDeps): Prom
         const { id, created_at: receivedAt } = stored.rows[0]!;
         const contact = { id, name, email, company, message, receivedAt };
         const coach = await coachAddress(client, deps.config);
-        await queueEmail(client, { kind: 'contact_confirmation', to: email, replyTo: coach, contactId: id, ...contactConfirmation(contact, deps.config.publicUrl) });
+        const site = await readSiteSettings(client);
+        await queueEmail(client, { kind: 'contact_confirmation', to: email, replyTo: coach, contactId: id, ...contactConfirmation(contact, deps.config.publicUrl, site) });
         await queueEmail(client, { kind: 'contact_notification', to: coach, replyTo: email, contactId: id, ...contactNotification(contact) });
         return id;
       });

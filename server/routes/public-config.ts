@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bookingUrl } from '../integrations/settings.js';
+import { readSiteSettings, siteSettingsSchema } from '../site/settings.js';
 import type { RouteDeps } from './deps.js';
 
-/** The refundable deposit, in cents (spec section 9). */
+/** The refundable deposit, in cents ($250). */
 export const DEPOSIT_CENTS = 25_000;
 
 const publicConfigSchema = z.object({
@@ -15,21 +16,30 @@ const publicConfigSchema = z.object({
   mirrorEngine: z.enum(['llm', 'built-in']),
   /** The scheduling page the coach set in Integrations (enabled and saved), or null. */
   bookingUrl: z.string().nullable(),
+  // the admin's site settings, all of them meant for visitors: community page, social links, contact details
+  ...siteSettingsSchema.shape,
 });
 
 /** GET /api/config: what the browser needs to know about this deployment; never a secret. */
 export async function publicConfigRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/config',
-    { schema: { summary: 'Public settings of this deployment (payment mode, deposit, Mirror engine, booking page)', tags: ['site'], response: { 200: publicConfigSchema } } },
+    {
+      schema: {
+        summary: 'Public settings of this deployment: payment mode, deposit, Mirror engine, booking page and the site settings',
+        tags: ['site'],
+        response: { 200: publicConfigSchema },
+      },
+    },
     async () => {
-      // only a web address is ever linked to
-      const booking = await bookingUrl(deps.pool);
+      // read at every request, so the admin's changes reach the next page load without a restart
+      const [booking, site] = await Promise.all([bookingUrl(deps.pool), readSiteSettings(deps.pool)]);
       return {
         paymentMode: deps.config.STRIPE_SECRET_KEY ? ('stripe' as const) : ('test' as const),
         depositCents: DEPOSIT_CENTS,
         mirrorEngine: deps.config.MIRROR_LLM_BASE_URL && deps.config.MIRROR_LLM_MODEL ? ('llm' as const) : ('built-in' as const),
         bookingUrl: booking,
+        ...site,
       };
     },
   );

@@ -8,6 +8,7 @@ import { resourcesFor } from '../../server/email/resources.js';
 import { homeworkEmail } from '../../server/email/templates.js';
 import { smtpSender, type EmailAttachment } from '../../server/email/transport.js';
 import { buildReportPdf, reportOf } from '../../server/reports/report-pdf.js';
+import { readSiteSettings } from '../../server/site/settings.js';
 import type { QueueProcessor } from './index.js';
 
 /** Homework is always a flow's: its sendHomework effect wrote the job. */
@@ -63,7 +64,13 @@ export const homeworkProcessor: QueueProcessor = {
         to: lead.email,
         replyTo: await coachAddress(pool, config),
         leadId: request.leadId,
-        ...homeworkEmail({ name: lead.name, archetype: result.archetype, source: request.source, resources: resourcesFor(result.archetype, request.source) }),
+        ...homeworkEmail({
+          name: lead.name,
+          archetype: result.archetype,
+          source: request.source,
+          resources: resourcesFor(result.archetype, request.source),
+          site: await readSiteSettings(pool),
+        }),
       },
       attachments,
     );

@@ -7,6 +7,7 @@ import { smtpSender } from '../../server/email/transport.js';
 import { bookingUrl } from '../../server/integrations/settings.js';
 import { paymentDetails, paymentRecipient } from '../../server/payments/payment-emails.js';
 import type { PaymentRow } from '../../server/payments/payment-tracking.js';
+import { readSiteSettings } from '../../server/site/settings.js';
 import type { Processor } from './index.js';
 
 /** The payload the flow's sendReceipt effect writes (server/flows/effects.ts). */
@@ -37,7 +38,7 @@ export const sendReceiptEmail: Processor = async (job, { pool, config }) => {
       to: lead.email,
       replyTo: await coachAddress(pool, config),
       leadId,
-      ...depositReceipt(paymentDetails(payment, lead.name, payment.created_at), await bookingUrl(pool)),
+      ...depositReceipt(paymentDetails(payment, lead.name, payment.created_at), await bookingUrl(pool), await readSiteSettings(pool)),
     },
     [],
   );

@@ -6,6 +6,7 @@ import { deliverEmail, recordJobEmail } from '../../server/email/outbox.js';
 import { resultsEmail } from '../../server/email/templates.js';
 import { smtpSender, type EmailAttachment } from '../../server/email/transport.js';
 import { buildReportPdf, reportOf } from '../../server/reports/report-pdf.js';
+import { readSiteSettings } from '../../server/site/settings.js';
 import type { Processor } from './index.js';
 
 /** The payload the flow's sendResults effect writes (server/flows/effects.ts). */
@@ -29,6 +30,7 @@ export const sendResultsEmail: Processor = async (job, { pool, config }) => {
   if (!lead) return { skipped: 'the lead was deleted' };
 
   const report = reportOf(result);
+  const site = await readSiteSettings(pool);
   const pdf = await buildReportPdf(report, { name: lead.name });
   const attachments: EmailAttachment[] = [{ filename: 'leadership-report.pdf', contentType: 'application/pdf', content: pdf }];
   const emailId = await recordJobEmail(
@@ -39,7 +41,7 @@ export const sendResultsEmail: Processor = async (job, { pool, config }) => {
       to: lead.email,
       replyTo: await coachAddress(pool, config),
       leadId,
-      ...resultsEmail({ name: lead.name, report, compositeScore: result.compositeScore, siteUrl: config.publicUrl }),
+      ...resultsEmail({ name: lead.name, report, compositeScore: result.compositeScore, siteUrl: config.publicUrl, site }),
     },
     attachments,
   );

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireAdmin } from '../auth/guard.js';
+import { errorBodySchema } from '../auth/schemas.js';
+import { saveSiteSettings, siteSettingsSchema, siteSettingsView, siteSettingsViewSchema } from '../site/settings.js';
+import type { RouteDeps } from './deps.js';
+
+const guarded = { 401: errorBodySchema, 403: errorBodySchema };
+
+/**
+ * The admin's Site settings: the community page, the social profiles and the coach's contact
+ * details that every page (through GET /api/config) and every email to a visitor use. The booking
+ * page is shown beside them but set in Integrations, its one home.
+ */
+export async function siteSettingsRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  app.addHook('onRequest', requireAdmin(deps.pool));
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
+  api.get(
+    '/api/admin/site-settings',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'The site settings (defaults until saved) and whether a booking page is set in Integrations',
+        response: { 200: siteSettingsViewSchema, ...guarded },
+      },
+    },
+    async () => siteSettingsView(deps.pool),
+  );
+
+  api.put(
+    '/api/admin/site-settings',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Replace the site settings; pages and emails use them from the next request',
+        body: siteSettingsSchema,
+        response: { 200: siteSettingsViewSchema, 400: errorBodySchema, ...guarded },
+      },
+    },
+    async (request) => saveSiteSettings(deps.pool, request.body, request.admin!.id),
+  );
+}
