@@ -66,6 +66,25 @@ describe('reading a message', () => {
     expect(readMessage("I'm torn between hiring and waiting.").signals).toContainEqual({ kind: 'decision', quote: 'hiring and waiting', frame: 'between' });
   });
 
+  it('finds every person, names with accents whole, and a role with its name as one person', () => {
+    const people = (text: string) => readMessage(text).people.map((p) => p.name);
+    expect(people('Should I confront Siobhán? I told Zoë, told O’Brien, then asked Anne-Marie.')).toEqual(['Siobhán', 'Zoë', 'O’Brien', 'Anne-Marie']);
+    expect(people('My team lead Dana keeps missing our one-on-ones, and the board noticed.')).toEqual(['Dana', 'the board']);
+    expect(readMessage('My team lead Dana keeps missing.').signals).toContainEqual({ kind: 'person', quote: 'My team lead Dana', name: 'Dana' });
+    expect(people('Whether to let Tom go; my boss wants an answer.')).toEqual(['your boss', 'Tom']);
+  });
+
+  it('takes a lowercase name only from a visitor who writes in lowercase, after a verb that takes a person', () => {
+    expect(readMessage('i need to fire marcus before friday').people).toEqual([{ kind: 'person', quote: 'marcus', name: 'Marcus' }]);
+    expect(readMessage('i might hire externally, or promote someone, or ask around').people).toEqual([]);
+    expect(readMessage('I need to fire marcus before Friday.').people).toEqual([]);
+  });
+
+  it('takes a greeting alone as too little to work with', () => {
+    expect(readMessage('Hello, thanks for having me.').brief).toBe(true);
+    expect(readMessage('Hi, I need to decide whether to promote Sam.').brief).toBe(false);
+  });
+
   it('reads other languages for their gist only', () => {
     const spanish = readMessage('Tengo que decidir si despido a Marta, pero no sé cómo.');
     expect(spanish).toMatchObject({ english: false, signals: [], gist: 'Tengo que decidir si despido a Marta…' });
@@ -78,6 +97,9 @@ describe('reading a message', () => {
     expect(quotable('"quoted" <tag> {braces} and the')).toBe('quoted tag braces…');
     expect(quotable('?!…')).toBeNull();
     expect(Array.from(quotable('这'.repeat(100))!)).toHaveLength(41);
+    expect(quotable('Aisha is the stronger leader, but Ben')).toBe('Aisha is the stronger leader, but Ben');
+    expect(quotable('Because of her')).toBe('Because of her');
+    expect(quotable('She never listens when')).toBe('She never listens…');
   });
 });
 

@@ -1,6 +1,7 @@
 import type { MirrorTurn } from '../protocol/common.js';
 import { MIRROR_TURN_LIMIT, type MirrorReplyResponse } from '../protocol/mirror.js';
-import { readMessage, type Signal, type SignalKind } from './reflect-reading.js';
+import { isSubject, peopleIn, remember, subjectName, type Memory } from './reflect-memory.js';
+import type { Reading, Signal, SignalKind } from './reflect-reading.js';
 
 /**
  * The arc of the five exchanges: what each reply of the Mirror explores. The LLM prompt follows the
@@ -14,8 +15,10 @@ export const MIRROR_STAGES = [
   'what they will do differently, as a brief closing reflection',
 ] as const;
 
-type Kind = SignalKind | 'gist' | 'brief' | 'repeat';
-type Line = (words: { q: string; n: string }) => string;
+// 'echo': the visitor wrote words the Mirror had already quoted, but not as their own before: no lead then.
+type Kind = SignalKind | 'gist' | 'brief' | 'repeat' | 'echo';
+/** A sentence, given the quoted words, and whom it is about as object (n: "them") and as subject (who: "they"). */
+type Line = (words: { q: string; n: string; who: string }) => string;
 
 const quoted = (words: string) => `“${words}”`;
 
@@ -26,7 +29,7 @@ const DECISION_LEADS: Record<NonNullable<Signal['frame']>, Line[]> = {
 };
 
 /** The sentence that mirrors what was noticed, in the visitor's own words. */
-const LEADS: Record<Exclude<Kind, 'decision'>, Line[]> = {
+const LEADS: Record<Exclude<Kind, 'decision' | 'echo'>, Line[]> = {
   person: [({ q }) => `You mentioned ${q}.`, ({ q }) => `You brought in ${q}.`],
   feeling: [({ q }) => `You used the word ${q}.`, ({ q }) => `I noticed the word ${q}.`],
   hedge: [({ q }) => `You said ${q}.`, ({ q }) => `I notice ${q} in how you put that.`],
@@ -54,9 +57,9 @@ const QUESTIONS: readonly StageQuestions[] = [
     feeling: ask('What about this decision brings that feeling up most?'),
     hedge: ask('What would you say if you had to answer with certainty today?'),
     absolute: ask('Is that true every time, or does it feel that way because this decision is hard?'),
-    blame: ask('Leaving them aside for a moment, what makes this decision hard for you?'),
+    blame: [({ n }) => `Leaving ${n} aside for a moment, what makes this decision hard for you?`],
     time: ask('Beyond the time you have, what makes this hard to decide?'),
-    person: [({ n }) => `What makes this hard where ${n} is concerned?`],
+    person: [({ n }) => `What makes this hard when it comes to ${n}?`],
     brief: ask('What is the decision, and what makes it hard to make?'),
   },
   {
@@ -67,17 +70,17 @@ const QUESTIONS: readonly StageQuestions[] = [
     person: [({ n }) => `What is at stake for ${n}, and for you, whichever way you decide?`, ({ n }) => `How will ${n} experience this, whichever way you go?`],
     time: ask('If time runs out before you decide, what happens, and to whom?'),
     feeling: ask('What is that feeling protecting, and who besides you lives with the outcome?'),
-    blame: ask('What does it cost them, and you, if nothing changes?'),
+    blame: [({ n }) => `What does it cost ${n}, and you, if nothing changes?`],
     absolute: ask('If that stays true, what is at stake, and for whom?'),
     hedge: ask('While this stays undecided, what is at stake for the people around you?'),
     brief: ask('Who would be affected by this decision, and how?'),
   },
   {
     default: ask('What part of this situation is yours?', 'What have you done, or not done, that helped bring things to this point?'),
-    blame: ask(
-      "Whatever they did or didn't do, what part of this might be yours?",
-      'What might this look like from where they sit, and what would they say your part is?',
-    ),
+    blame: [
+      ({ who }) => `Whatever ${who} did or didn't do, what part of this might be yours?`,
+      ({ n, who }) => `What might this look like to ${n}, and what would ${who} say your part is?`,
+    ],
     absolute: ask('What might you be doing that helps keep it that way?'),
     hedge: ask('If you owned your part fully, what would you say it is?'),
     ownership: ask('What would owning that fully look like from here?'),
@@ -115,6 +118,14 @@ const CLOSING_DECISIONS: Record<NonNullable<Signal['frame']>, Line[]> = {
   between: [({ q }) => `You came in choosing between ${q}.`],
   about: [({ q }) => `You came in weighing ${q}.`],
 };
+// When the decision came up after the first message: where the visitor began, then this.
+const LATER_DECISIONS: Record<NonNullable<Signal['frame']>, Line[]> = {
+  'whether to': [({ q }) => `it came down to whether to ${q}.`],
+  between: [({ q }) => `it came down to choosing between ${q}.`],
+  about: [({ q }) => `it came down to ${q}.`],
+};
+const THANKS = 'Thank you for your honesty.';
+const MAX_WORDS = 60;
 const CLOSING_QUESTIONS: Line[] = ask(
   'What will you do differently this week, and how will you know it made a difference?',
   'What is one thing you will do differently next time, and who will notice first?',
@@ -135,63 +146,101 @@ function hash(text: string): number {
 
 const pick = <T>(options: readonly T[], seed: number): T => options[seed % options.length]!;
 
-function say(lines: readonly Line[], seed: number, words: { quote?: string; name?: string } = {}): string {
-  return pick(lines, seed)({ q: words.quote ? quoted(words.quote) : '', n: words.name ?? 'them' });
+function say(lines: readonly Line[], seed: number, words: { quote?: string | undefined; name?: string | undefined } = {}): string {
+  return pick(lines, seed)({ q: words.quote ? quoted(words.quote) : '', n: words.name ?? 'them', who: words.name ?? 'they' });
 }
 
 function decisionLead(signal: Signal, seed: number, leads = DECISION_LEADS): string {
   return say(leads[signal.frame ?? 'about'], seed, signal);
 }
 
-function exploring(stage: number, userTurns: readonly string[], mirrorSaid: string, seed: number): string {
-  const reading = readMessage(userTurns.at(-1) ?? '');
-  // A phrase already quoted back in an earlier reply is not quoted again.
-  const fresh = reading.signals.filter((s) => !mirrorSaid.includes(s.quote.toLowerCase()));
-  const signal = PRIORITIES[stage - 1]!.map((kind) => fresh.find((s) => s.kind === kind)).find(Boolean);
-  const kind: Kind =
-    signal?.kind ?? (reading.brief || !reading.gist ? 'brief' : mirrorSaid.includes(reading.gist.toLowerCase()) ? 'repeat' : 'gist');
-  const questions = QUESTIONS[stage - 1]!;
-  const question = say(questions[kind] ?? questions.default, seed >>> 16, signal);
-  if (kind === 'decision') return `${decisionLead(signal!, seed)} ${question}`;
-  const lead = say(LEADS[kind], seed, signal ?? { quote: reading.gist ?? undefined });
-  // The first reply names the decision as well when the visitor stated one.
-  const decision = stage === 1 ? fresh.find((s) => s.kind === 'decision') : undefined;
-  return [decision && decisionLead(decision, seed), lead, question].filter(Boolean).join(' ');
+// The conversation's subject when this message names them; anyone else only where the stage asks who is
+// affected, or while nobody is known yet, so a person mentioned in passing does not take over.
+function personToTakeUp(memory: Memory, turn: number, stage: number): Signal | undefined {
+  const named = memory.mentions[turn] ?? [];
+  return named.find((p) => isSubject(memory, p)) ?? (stage === 2 || memory.subject.length === 0 ? named[0] : undefined);
 }
 
-function closing(userTurns: readonly string[], seed: number): string {
-  const readings = userTurns.map(readMessage);
-  const all = readings.flatMap((r) => r.signals);
+function withoutSignal(reading: Reading, memory: Memory, turn: number, mirrorSaid: string): Kind {
+  const gist = reading.gist?.toLowerCase();
+  if (reading.brief || !gist) return 'brief';
+  if (!mirrorSaid.includes(gist)) return 'gist';
+  const saidBefore = memory.texts.slice(0, turn).some((text) => text.toLowerCase().includes(gist.replace(/…$/, '')));
+  return saidBefore ? 'repeat' : 'echo';
+}
+
+function question(stage: number, kind: Kind, signal: Signal | undefined, memory: Memory, turn: number, seed: number): string {
+  const questions = QUESTIONS[stage - 1]!;
+  if (kind === 'person') return say(questions.person!, seed, signal);
+  // Whom the visitor blames, by the name they gave, when the words or a pronoun say it unambiguously.
+  if (kind === 'blame') return say(questions.blame!, seed, { name: peopleIn(memory, signal!.quote, turn)[0]?.name });
+  const specific = questions[kind];
+  if (specific) return say(specific, seed);
+  // Nothing more specific to take up: ask about the people the conversation is about, when known.
+  const subject = subjectName(memory);
+  return say(subject && questions.person ? questions.person : questions.default, seed, { name: subject });
+}
+
+function exploring(stage: number, memory: Memory, mirrorSaid: string, seed: number): string {
+  const turn = memory.readings.length - 1;
+  const reading = memory.readings[turn]!;
+  const person = personToTakeUp(memory, turn, stage);
+  const signals = [...reading.signals.filter((s) => s.kind !== 'person'), ...(person ? [person] : [])];
+  // A phrase already quoted back in an earlier reply is not quoted again.
+  const fresh = signals.filter((s) => !mirrorSaid.includes(s.quote.toLowerCase()));
+  const signal = PRIORITIES[stage - 1]!.map((kind) => fresh.find((s) => s.kind === kind)).find(Boolean);
+  const kind = signal?.kind ?? withoutSignal(reading, memory, turn, mirrorSaid);
+  const asked = question(stage, kind, signal, memory, turn, seed >>> 16);
+  if (kind === 'decision') return `${decisionLead(signal!, seed)} ${asked}`;
+  const lead = kind === 'echo' ? undefined : say(LEADS[kind], seed, signal ?? { quote: reading.gist ?? undefined });
+  // The reply that first hears the decision names it as well.
+  const decision = memory.decision?.turn === turn ? fresh.find((s) => s.kind === 'decision') : undefined;
+  return [decision && decisionLead(decision, seed), lead, asked].filter(Boolean).join(' ');
+}
+
+// "You came in deciding…" only when the decision was there from the start; else where the visitor began, then the decision.
+function opening(memory: Memory, seed: number): string | undefined {
+  const { decision, beginning } = memory;
+  if (decision && (beginning === undefined || decision.turn <= beginning)) return decisionLead(decision.signal, seed, CLOSING_DECISIONS);
+  const began = beginning === undefined ? undefined : memory.readings[beginning]!.gist;
+  if (!began) return undefined;
+  const cameTo = decision && decisionLead(decision.signal, seed, LATER_DECISIONS);
+  return cameTo ? `You began with ${quoted(began)}; ${cameTo}` : `You began with ${quoted(began)}.`;
+}
+
+const wordCount = (parts: readonly string[]) => parts.join(' ').split(/\s+/).filter(Boolean).length;
+
+function closing(memory: Memory, seed: number): string {
+  const { readings } = memory;
   const latestFirst = [...readings].reverse().flatMap((r) => r.signals);
-  const decision = all.find((s) => s.kind === 'decision');
-  const first = readings.find((r) => !r.brief && r.gist);
-  const opening = decision
-    ? decisionLead(decision, seed, CLOSING_DECISIONS)
-    : first?.gist && `You began with ${quoted(first.gist)}.`;
   const ownership = latestFirst.find((s) => s.kind === 'ownership');
   const pattern = latestFirst.find((s) => s.kind === 'pattern');
   const noticed = ownership
     ? `Along the way you named your own part: ${quoted(ownership.quote)}.`
     : pattern && `You also noticed a pattern: ${quoted(pattern.quote)}.`;
   const learning = readings.at(-1)?.signals.find((s) => s.kind === 'learning');
-  const person = latestFirst.find((s) => s.kind === 'person');
-  const question = learning
+  const subject = subjectName(memory);
+  const asked = learning
     ? say(CLOSING_FOLLOW_THROUGH, seed)
-    : say(person ? CLOSING_WITH_PERSON : CLOSING_QUESTIONS, seed, person);
+    : say(subject ? CLOSING_WITH_PERSON : CLOSING_QUESTIONS, seed, { name: subject });
   const nextStep = learning && `Your next step, in your words: ${quoted(learning.quote)}.`;
-  return [opening, noticed, nextStep, 'Thank you for your honesty.', question].filter(Boolean).join(' ');
+  let parts = [opening(memory, seed), noticed, nextStep, THANKS, asked].filter((part): part is string => Boolean(part));
+  // Long quotes: the thanks gives way first, then what was noticed along the way.
+  for (const optional of [THANKS, noticed]) if (wordCount(parts) > MAX_WORDS) parts = parts.filter((part) => part !== optional);
+  return parts.join(' ');
 }
 
 /**
  * The Mirror's deterministic reply: a reflective question that takes up what the visitor actually
- * wrote, following the five-exchange arc of MIRROR_STAGES; the fifth reply closes the conversation.
- * The same conversation and turn always give the same reply.
+ * wrote, following the five-exchange arc of MIRROR_STAGES, and remembers across turns whom and what
+ * they named; the fifth reply closes the conversation. The same conversation and turn always give the same reply.
  */
 export function reflect(conversationHistory: readonly MirrorTurn[], turn: number): MirrorReplyResponse {
   const stage = Math.min(Math.max(Math.trunc(turn), 1), MIRROR_TURN_LIMIT);
   const userTurns = conversationHistory.filter((t) => t.role === 'user').map((t) => t.content);
   const mirrorSaid = conversationHistory.filter((t) => t.role === 'mirror').map((t) => t.content.toLowerCase()).join('\n');
   const seed = hash(`${stage}\n${userTurns.at(-1) ?? ''}`);
-  const response = stage === MIRROR_TURN_LIMIT ? closing(userTurns, seed) : exploring(stage, userTurns, mirrorSaid, seed);
+  const memory = remember(userTurns.length > 0 ? userTurns : ['']);
+  const response = stage === MIRROR_TURN_LIMIT ? closing(memory, seed) : exploring(stage, memory, mirrorSaid, seed);
   return { response, isComplete: stage === MIRROR_TURN_LIMIT };
 }
