@@ -9,8 +9,9 @@ import { seedResultsFlow } from './flows.js';
 
 /**
  * For the admin leads tests: a graded lead (seedResultsFlow) with everything its page shows —
- * the flow's events (state_after from the shared machine), a result, a diagnostic answer, a
- * survey, a saved Mirror transcript, a succeeded deposit, an email, a failed job and a note.
+ * the flow's events (state_after from the shared machine), a result, diagnostic answers (one of
+ * them to an item the bank no longer has), a survey (with a retired question), a saved Mirror
+ * transcript, a succeeded deposit, an email, a failed job and a note.
  */
 export async function seedGradedLead(pool: pg.Pool, tier: Tier, email?: string) {
   const seeded = await seedResultsFlow(pool, tier, email);
@@ -37,11 +38,19 @@ export async function seedGradedLead(pool: pg.Pool, tier: Tier, email?: string) 
     );
   }
   const diagnostic = await pool.query<{ id: string }>(
-    "INSERT INTO diagnostics (lead_id, flow_id, bank_version, status, completed_at) VALUES ($1, $2, 'v1', 'completed', now()) RETURNING id",
+    "INSERT INTO diagnostics (lead_id, flow_id, bank_version, status, completed_at) VALUES ($1, $2, '2.0.0', 'completed', now()) RETURNING id",
     [leadId, flowId],
   );
   const diagnosticId = diagnostic.rows[0]!.id;
-  await pool.query("INSERT INTO diagnostic_answers (diagnostic_id, item_id, type, value, response_ms) VALUES ($1, 'b1', 'likert', '4', 4000)", [diagnosticId]);
+  // stored in another order than shown, with an item the bank no longer has
+  await pool.query(
+    `INSERT INTO diagnostic_answers (diagnostic_id, item_id, type, value, confidence, response_ms, timed_out) VALUES
+       ($1, 'vig_dc', 'vignette', '"dc_convene"', 4, 21000, false),
+       ($1, 'b9_retired', 'likert', '2', NULL, 3000, false),
+       ($1, 'priority_ranking', 'ranking', '["vision", "capability", "results", "stakeholder", "process"]', NULL, 9000, false),
+       ($1, 'b1', 'likert', '4', NULL, 4000, false)`,
+    [diagnosticId],
+  );
   await pool.query(
     `INSERT INTO assessment_results (lead_id, flow_id, diagnostic_id, tier, qualification, archetype, total_score, diagnostic_score, survey_score,
                                      mirror_score, composite_score, result, bank_version, grading_version)
@@ -50,7 +59,8 @@ export async function seedGradedLead(pool: pg.Pool, tier: Tier, email?: string) 
   );
   await pool.query("UPDATE leads SET tier = $2, archetype = $3, total_score = 78.5 WHERE lead_id = $1", [leadId, tier, result.archetype]);
   await pool.query(
-    `INSERT INTO survey_responses (lead_id, flow_id, answers, survey_score) VALUES ($1, $2, '{"q1_investment":"ready_now","q5_success":"Lead better."}', 90)`,
+    `INSERT INTO survey_responses (lead_id, flow_id, answers, survey_score)
+     VALUES ($1, $2, '{"q5_success":"Lead better.","q0_budget":"plenty","q1_investment":"ready_now","q3_urgency":"critical"}', 90)`,
     [leadId, flowId],
   );
   const sessionId = randomUUID();
@@ -66,7 +76,7 @@ export async function seedGradedLead(pool: pg.Pool, tier: Tier, email?: string) 
   );
   const job = await pool.query<{ id: string }>(
     `INSERT INTO jobs (queue, name, lead_id, flow_id, status, attempts, last_error, finished_at)
-     VALUES ('email', 'homework-email', $1, $2, 'failed', 5, 'SMTP 554: mailbox unavailable', now()) RETURNING id`,
+     VALUES ('email', 'results', $1, $2, 'failed', 5, 'SMTP 554: mailbox unavailable', now()) RETURNING id`,
     [leadId, flowId],
   );
   await pool.query(

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { inTransaction } from '../db/transaction.js';
 import type { z } from 'zod';
+import { diagnosticSectionViews, surveyAnswerViews, type StoredDiagnosticAnswer } from './lead-answers.js';
 import { listLeadNotes } from './queries.js';
 import { LEADS_CSV_LIMIT, type LeadDetail, type LeadFilters, type LeadListQuery, type leadPageSchema } from './leads-schemas.js';
 
@@ -73,7 +74,7 @@ export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetai
   if (!lead.rowCount) return null;
   // rows tied to the lead directly or through one of its flows
   const flowIds = `(SELECT id FROM flows WHERE lead_id = $1)`;
-  const [result, answers, surveys, mirrorSessions, payments, emails, jobs, notes, flows] = await Promise.all([
+  const [result, diagnostics, surveys, mirrorSessions, payments, emails, jobs, notes, flows] = await Promise.all([
     db.query<NonNullable<LeadDetail['result']>>(
       `SELECT id, tier, qualification, archetype, total_score::float8 AS total_score, diagnostic_score::float8 AS diagnostic_score,
               survey_score::float8 AS survey_score, mirror_score::float8 AS mirror_score, composite_score::float8 AS composite_score,
@@ -84,14 +85,17 @@ export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetai
        FROM assessment_results WHERE lead_id = $1 ORDER BY created_at DESC, id LIMIT 1`,
       [leadId],
     ),
-    db.query<LeadDetail['answers'][number]>(
-      `SELECT a.diagnostic_id, a.item_id, a.type, a.value, a.confidence::int AS confidence, a.response_ms, a.timed_out, a.answered_at
-       FROM diagnostic_answers a JOIN diagnostics d ON d.id = a.diagnostic_id
-       WHERE d.lead_id = $1 OR d.flow_id IN ${flowIds}
-       ORDER BY d.started_at, a.answered_at, a.id`,
+    db.query<{ id: string; bank_version: string; started_at: Date; answers: StoredDiagnosticAnswer[] }>(
+      `SELECT d.id, d.bank_version, d.started_at,
+              (SELECT json_agg(json_build_object('item_id', a.item_id, 'type', a.type, 'value', a.value, 'confidence', a.confidence,
+                                                 'response_ms', a.response_ms, 'timed_out', a.timed_out) ORDER BY a.id)
+               FROM diagnostic_answers a WHERE a.diagnostic_id = d.id) AS answers
+       FROM diagnostics d
+       WHERE (d.lead_id = $1 OR d.flow_id IN ${flowIds}) AND EXISTS (SELECT 1 FROM diagnostic_answers a WHERE a.diagnostic_id = d.id)
+       ORDER BY d.started_at DESC, d.id`,
       [leadId],
     ),
-    db.query<LeadDetail['surveys'][number]>(
+    db.query<{ id: string; answers: Record<string, unknown>; survey_score: number | null; created_at: Date }>(
       'SELECT id, answers, survey_score::float8 AS survey_score, created_at FROM survey_responses WHERE lead_id = $1 ORDER BY created_at DESC',
       [leadId],
     ),
@@ -129,8 +133,8 @@ export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetai
   return {
     lead: lead.rows[0]!,
     result: result.rows[0] ?? null,
-    answers: answers.rows,
-    surveys: surveys.rows,
+    diagnostics: diagnostics.rows.map(({ answers, ...diagnostic }) => ({ ...diagnostic, sections: diagnosticSectionViews(diagnostic.bank_version, answers) })),
+    surveys: surveys.rows.map((survey) => ({ ...survey, answers: surveyAnswerViews(survey.answers) })),
     mirrorSessions: mirrorSessions.rows,
     payments: payments.rows,
     emails: emails.rows,

@@ -39,6 +39,18 @@ export const leadPageSchema = z.object({
 
 const json = z.unknown();
 
+/** A diagnostic answer as the coach reads it (server/admin/lead-answers.ts). */
+const diagnosticAnswerViewSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  question: z.string(),
+  /** The rating or option in words, or a ranking's labels from first to last. */
+  answer: z.union([z.string(), z.array(z.string())]),
+  confidence: z.string().nullable(),
+  timedOut: z.boolean(),
+  responseMs: z.number(),
+});
+
 export const leadDetailSchema = z.object({
   lead: adminLeadSchema.extend({ updated_at: z.date() }),
   result: z
@@ -60,19 +72,24 @@ export const leadDetailSchema = z.object({
       created_at: z.date(),
     })
     .nullable(),
-  answers: z.array(
+  /** Each diagnostic, latest first: its answers beside their questions, in words, by section. */
+  diagnostics: z.array(
     z.object({
-      diagnostic_id: z.uuid(),
-      item_id: z.string(),
-      type: z.string(),
-      value: json,
-      confidence: z.number().nullable(),
-      response_ms: z.number(),
-      timed_out: z.boolean(),
-      answered_at: z.date(),
+      id: z.uuid(),
+      bank_version: z.string(),
+      started_at: z.date(),
+      sections: z.array(z.object({ title: z.string(), answers: z.array(diagnosticAnswerViewSchema) })),
     }),
   ),
-  surveys: z.array(z.object({ id: z.uuid(), answers: z.record(z.string(), json), survey_score: z.number().nullable(), created_at: z.date() })),
+  /** Each survey response, latest first: every question in the survey's order beside its answer. */
+  surveys: z.array(
+    z.object({
+      id: z.uuid(),
+      answers: z.array(z.object({ id: z.string(), question: z.string(), answer: z.string().nullable() })),
+      survey_score: z.number().nullable(),
+      created_at: z.date(),
+    }),
+  ),
   mirrorSessions: z.array(
     z.object({
       id: z.uuid(),

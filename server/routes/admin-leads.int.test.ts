@@ -156,8 +156,37 @@ describe("a lead's page and its deletion", () => {
     const page = response.json();
     expect(page.lead).toMatchObject({ id: seeded.leadId, email: seeded.email, name: 'Test Lead', tier: 'book_call', total_score: 78.5 });
     expect(page.result).toMatchObject({ tier: 'book_call', total_score: 78.5, scores: { LER: 81, VIS: 90 }, qualificationReasoning: ['Ready to invest now.', 'Critical urgency.'] });
-    expect(page.answers).toEqual([expect.objectContaining({ item_id: 'b1', type: 'likert', value: 4, response_ms: 4000 })]);
-    expect(page.surveys).toEqual([expect.objectContaining({ survey_score: 90, answers: { q1_investment: 'ready_now', q5_success: 'Lead better.' } })]);
+    // answers come as questions beside answers in words, in the order shown, retired ones kept
+    expect(page.diagnostics).toHaveLength(1);
+    const sections = page.diagnostics[0].sections as Array<{ title: string; answers: Array<{ id: string; question: string; answer: unknown }> }>;
+    expect(sections.map((s) => s.title)).toEqual(['Baseline: how you lead today', 'Priority ranking', 'Scenarios', 'Questions no longer in the diagnostic']);
+    expect(sections.flatMap((s) => s.answers.map((a) => a.id))).toEqual(['b1', 'priority_ranking', 'vig_dc', 'b9_retired']);
+    expect(sections[0]!.answers[0]).toMatchObject({
+      question: 'Everyone on my team could name the three outcomes we are accountable for this quarter.',
+      answer: '4 – Agree',
+      responseMs: 4000,
+    });
+    expect(sections[1]!.answers[0]!.answer).toEqual([
+      'Clarifying where we are heading and why',
+      "Growing my team's capability so they need me less",
+      "Hitting this quarter's numbers",
+      'Keeping my boss and key stakeholders aligned',
+      'Tightening how we plan, track and review our work',
+    ]);
+    expect(sections[2]!.answers[0]).toMatchObject({ answer: expect.stringMatching(/^Put them in a room for 30 minutes/), confidence: '4 – Very confident' });
+    expect(sections[3]!.answers[0]).toMatchObject({ question: 'b9_retired (question no longer in the diagnostic)', answer: '2' });
+    expect(page.surveys).toHaveLength(1);
+    expect(page.surveys[0].survey_score).toBe(90);
+    expect(page.surveys[0].answers.map((a: { id: string }) => a.id)).toEqual([
+      'q1_investment', 'q2_time', 'q3_urgency', 'q4_mindset', 'q5_success', 'q6_context', 'q7_team', 'q0_budget',
+    ]);
+    expect(page.surveys[0].answers[0]).toEqual({
+      id: 'q1_investment',
+      question: 'Our leadership coaching program is an investment of $25,000-50,000. Which best describes where you are?',
+      answer: 'I am ready to invest now.',
+    });
+    expect(page.surveys[0].answers[1]).toMatchObject({ id: 'q2_time', answer: null });
+    expect(page.surveys[0].answers.at(-1)).toEqual({ id: 'q0_budget', question: 'q0_budget (question no longer in the survey)', answer: 'plenty' });
     expect(page.mirrorSessions[0].messages.map((m: { role: string }) => m.role)).toEqual(['user', 'mirror']);
     expect(page.payments).toEqual([expect.objectContaining({ id: seeded.paymentId, purpose: 'deposit', status: 'succeeded', amount_cents: 25000 })]);
     expect(page.emails).toEqual([expect.objectContaining({ kind: 'free_resources', status: 'sent', subject: 'Your leadership resources' })]);
@@ -179,7 +208,7 @@ describe("a lead's page and its deletion", () => {
   it('answers an empty page for a lead with nothing yet, and 404 / 400 for unknown or bad ids', async () => {
     const leadId = await insertLead({ email: `bare-${randomBytes(4).toString('hex')}@example.com` });
     const bare = (await asAdmin({ method: 'GET', url: `/api/admin/leads/${leadId}` })).json();
-    expect(bare).toMatchObject({ result: null, answers: [], surveys: [], mirrorSessions: [], payments: [], emails: [], jobs: [], notes: [], flows: [] });
+    expect(bare).toMatchObject({ result: null, diagnostics: [], surveys: [], mirrorSessions: [], payments: [], emails: [], jobs: [], notes: [], flows: [] });
     await pool.query('DELETE FROM leads WHERE lead_id = $1', [leadId]);
     for (const method of ['GET', 'DELETE'] as const) {
       const missing = await asAdmin({ method, url: `/api/admin/leads/${randomUUID()}` });

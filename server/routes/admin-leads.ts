@@ -15,7 +15,7 @@ function notFound(reply: FastifyReply, id: string) {
   return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `No lead with id ${id}` });
 }
 
-/** The admin's leads: the paginated table, its CSV export, a lead's page and the data-protection delete (issue 6). */
+/** The admin's leads: the paginated table, its CSV export, a lead's page and the data-protection delete. */
 export async function adminLeadRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'pool'>): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', requireAdmin(deps.pool));

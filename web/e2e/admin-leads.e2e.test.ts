@@ -134,18 +134,30 @@ describe('the admin leads screens in a real browser', () => {
     await emails.getByText('Read the email').click();
     await emails.getByText('As promised, here are your free resources.').waitFor();
     await emails.getByText('Attached: leadership-report.pdf (20 KB)').waitFor();
-    await page.getByRole('region', { name: 'Diagnostic answers' }).getByText('b1').waitFor();
+    // answers read as questions beside answers in words; retired ones keep their id
+    const diagnostic = page.getByRole('region', { name: 'Diagnostic answers' });
+    await diagnostic.getByText('Everyone on my team could name the three outcomes we are accountable for this quarter.').waitFor();
+    await diagnostic.getByText('4 – Agree').waitFor();
+    await diagnostic.getByText('b9_retired (question no longer in the diagnostic)').waitFor();
+    const survey = page.getByRole('region', { name: 'Survey' });
+    await survey.getByText('If we agree it is a fit, when could you start?').waitFor();
+    await survey.getByText('I am ready to invest now.').waitFor();
+    await survey.getByText('q0_budget (question no longer in the survey)').waitFor();
+    expect(await survey.textContent()).not.toContain('ready_now');
+    const jobs = page.getByRole('region', { name: 'Jobs' });
+    await jobs.getByText('Results email').first().waitFor();
+    await jobs.getByRole('button', { name: 'Retry Results email' }).waitFor();
 
     const journey = page.getByRole('region', { name: 'Journey' });
     const timeline = journey.getByRole('list', { name: 'Journey timeline' });
     expect(await timeline.getByRole('listitem').count()).toBe(6);
     const state = journey.locator('[data-replay-state]');
-    expect(await state.textContent()).toMatch(/Step 0 of 6 → capture/);
+    expect(await state.textContent()).toBe('Step 0 of 6 → Filling in their name and email');
     await journey.getByRole('button', { name: 'Step forward' }).click();
-    expect(await state.textContent()).toMatch(/Step 1 of 6 · CAPTURE_SUBMIT → /);
-    expect(await timeline.locator('[aria-current="step"]').textContent()).toContain('CAPTURE_SUBMIT');
+    expect(await state.textContent()).toBe('Step 1 of 6 · Left their details → Saving their details');
+    expect(await timeline.locator('[aria-current="step"]').textContent()).toContain('Left their details');
     await journey.getByRole('button', { name: 'Replay' }).click();
-    await journey.getByText(/Step 6 of 6 · GRADED → processing/).waitFor({ timeout: 10_000 });
+    await journey.getByText('Step 6 of 6 · Assessment graded → Revealing results').waitFor({ timeout: 10_000 });
     expect(await journey.getByText('(replay reached').count()).toBe(0);
 
     await page.getByLabel('Add a note').fill(`Spoke on the phone ${stamp}.`);

@@ -68,6 +68,57 @@ export interface LeadPayment {
   created_at: string;
 }
 
+/** A survey question beside its answer in words (null: an optional question left blank). */
+export interface SurveyAnswer {
+  id: string;
+  question: string;
+  answer: string | null;
+}
+
+/** A diagnostic screen beside its answer in words; a ranking's answer is its labels, first to last. */
+export interface DiagnosticAnswer {
+  id: string;
+  type: string;
+  question: string;
+  answer: string | string[];
+  confidence: string | null;
+  timedOut: boolean;
+  responseMs: number;
+}
+
+/** One diagnostic the lead took, its answers grouped by the bank's sections in the order shown. */
+export interface LeadDiagnostic {
+  id: string;
+  bank_version: string;
+  started_at: string;
+  sections: Array<{ title: string; answers: DiagnosticAnswer[] }>;
+}
+
+export interface LeadEmail {
+  id: string;
+  kind: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  attachments: Array<{ filename: string; contentType: string; size: number }>;
+  status: string;
+  error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface LeadJob {
+  id: string;
+  queue: string;
+  name: string;
+  status: string;
+  attempts: number;
+  max_attempts: number;
+  last_error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
 export interface LeadDetail {
   lead: LeadRow & { updated_at: string };
   result: {
@@ -87,23 +138,12 @@ export interface LeadDetail {
     narrative: string | null;
     created_at: string;
   } | null;
-  answers: Array<{ diagnostic_id: string; item_id: string; type: string; value: unknown; confidence: number | null; response_ms: number; timed_out: boolean; answered_at: string }>;
-  surveys: Array<{ id: string; answers: Record<string, unknown>; survey_score: number | null; created_at: string }>;
+  diagnostics: LeadDiagnostic[];
+  surveys: Array<{ id: string; answers: SurveyAnswer[]; survey_score: number | null; created_at: string }>;
   mirrorSessions: Array<{ id: string; saved: boolean; turns: number; completed: boolean; created_at: string; messages: Array<{ role: string; content: string; turn: number; created_at: string }> }>;
   payments: LeadPayment[];
-  emails: Array<{
-    id: string;
-    kind: string;
-    to_address: string;
-    subject: string;
-    text_body: string;
-    attachments: Array<{ filename: string; contentType: string; size: number }>;
-    status: string;
-    error: string | null;
-    created_at: string;
-    sent_at: string | null;
-  }>;
-  jobs: Array<{ id: string; queue: string; name: string; status: string; attempts: number; max_attempts: number; last_error: string | null; created_at: string; finished_at: string | null }>;
+  emails: LeadEmail[];
+  jobs: LeadJob[];
   notes: LeadNote[];
   flows: LeadFlow[];
 }

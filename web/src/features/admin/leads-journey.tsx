@@ -1,10 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Button, cx } from '../../components/ui';
 import { formatDateTime } from './api';
+import { TechnicalDetails } from './lead-parts';
 import type { LeadFlow } from './leads-api';
 import { replayFlow } from './leads-replay';
+import { eventName, machineName, originName, stateName } from './step-names';
 
-/** One flow's events as a timeline, with a replay that steps the shared machine through them. */
+/** One flow's events as a timeline in words, with a replay that steps the shared machine through them. */
 export function FlowJourney({ flow }: { flow: LeadFlow }) {
   const replay = useMemo(() => replayFlow(flow.machine, flow.events), [flow]);
   // 0 = the initial state, n = after the n-th event
@@ -25,15 +27,19 @@ export function FlowJourney({ flow }: { flow: LeadFlow }) {
   const current = step === 0 ? null : replay.steps[step - 1]!;
   const shownState = step === 0 ? (replay.initial ?? 'start') : (current!.replayed ?? current!.recorded);
 
+  const state = (path: string) => stateName(flow.machine, path);
+  const event = (type: string) => eventName(flow.machine, type);
+
   return (
-    <section aria-label={`Flow ${flow.machine}`} data-flow={flow.id} className="rounded-2xl border border-line p-4">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h3 className="font-semibold text-ink">
-          {flow.machine} <span className="font-normal text-muted">· now in {flow.state}</span>
+    <section aria-label={`Flow ${machineName(flow.machine)}`} data-flow={flow.id} className="rounded-2xl border border-line p-4">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+        <h3 className="min-w-0 font-semibold break-words text-ink">
+          {machineName(flow.machine)} <span className="font-normal text-muted">· now: {state(flow.state)}</span>
           {flow.testing && <span className="ml-2 rounded-full bg-sand px-2 py-0.5 text-xs">testing</span>}
         </h3>
         <p className="text-xs text-muted">Started {formatDateTime(flow.created_at)}</p>
       </div>
+      <TechnicalDetails items={[['Machine', flow.machine], ['Flow id', flow.id], ['State', flow.state], ['Mode', flow.mode]]} />
       {last === 0 ? (
         <p className="mt-3 text-sm text-muted">No events recorded for this flow yet.</p>
       ) : (
@@ -51,35 +57,42 @@ export function FlowJourney({ flow }: { flow: LeadFlow }) {
             <Button size="sm" onClick={() => { if (step >= last) setStep(0); setPlaying((p) => !p); }}>
               {playing ? 'Pause' : 'Replay'}
             </Button>
-            <p className="ml-auto text-sm" aria-live="polite" data-replay-state>
-              <span className="text-muted">Step {step} of {last}{current ? ` · ${current.type}` : ''} → </span>
-              <strong className="font-mono text-ink">{shownState}</strong>
+            <p className="w-full text-sm break-words sm:ml-auto sm:w-auto sm:text-right" aria-live="polite" data-replay-state>
+              <span className="text-muted">Step {step} of {last}{current ? ` · ${event(current.type)}` : ''} → </span>
+              <strong className="text-ink">{state(shownState)}</strong>
             </p>
           </div>
-          {replay.problem && <p className="mt-2 text-sm text-danger">{replay.problem}</p>}
+          {replay.problem && <p className="mt-2 text-sm break-words text-danger">{replay.problem}</p>}
           <ol className="mt-4 flex flex-col" aria-label="Journey timeline">
-            {replay.steps.map((event, index) => {
+            {replay.steps.map((entry, index) => {
               const active = index + 1 === step;
               const done = index + 1 < step;
-              const mismatch = event.replayed !== null && event.replayed !== event.recorded;
+              const mismatch = entry.replayed !== null && entry.replayed !== entry.recorded;
               return (
-                <li key={event.seq} aria-current={active ? 'step' : undefined} className="relative flex gap-3 pb-4 last:pb-0">
+                <li key={entry.seq} aria-current={active ? 'step' : undefined} className="relative flex gap-3 pb-4 last:pb-0">
                   <span
                     aria-hidden="true"
-                    className={cx('mt-1 size-3 shrink-0 rounded-full border-2', active ? 'border-brass bg-brass' : done ? 'border-ink bg-ink' : 'border-ink/30 bg-white')}
+                    className={cx('mt-1.5 size-3 shrink-0 rounded-full border-2', active ? 'border-brass bg-brass' : done ? 'border-ink bg-ink' : 'border-ink/30 bg-white')}
                   />
                   <div className={cx('min-w-0 flex-1 rounded-xl px-3 py-2', active && 'bg-brass/15')}>
                     <p className="flex flex-wrap items-baseline gap-x-2 text-sm">
-                      <span className="font-mono text-xs text-muted">#{event.seq}</span>
-                      <span className="font-semibold text-ink">{event.type}</span>
+                      <span className="font-semibold break-words text-ink">{event(entry.type)}</span>
                       <span className="text-xs text-muted">
-                        {event.origin} · <time dateTime={event.created_at}>{formatDateTime(event.created_at)}</time>
+                        {originName(entry.origin)} · <time dateTime={entry.created_at}>{formatDateTime(entry.created_at)}</time>
                       </span>
                     </p>
                     <p className="mt-0.5 text-sm break-words text-ink-700">
-                      → <span className="font-mono">{event.recorded}</span>
-                      {mismatch && <span className="ml-2 text-danger">(replay reached {event.replayed})</span>}
+                      → {state(entry.recorded)}
+                      {mismatch && <span className="ml-2 text-danger">(replay reached {state(entry.replayed!)})</span>}
                     </p>
+                    <TechnicalDetails
+                      items={[
+                        ['Event', `#${entry.seq} ${entry.type}`],
+                        ['State after', entry.recorded],
+                        ...(mismatch ? ([['Replay reached', entry.replayed!]] as Array<[string, string]>) : []),
+                        ['Origin', entry.origin],
+                      ]}
+                    />
                   </div>
                 </li>
               );

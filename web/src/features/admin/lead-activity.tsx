@@ -1,0 +1,133 @@
+import { useState } from 'react';
+import { Button, useToast } from '../../components/ui';
+import { api } from '../../lib/api';
+import { useSession } from '../../lib/session';
+import { formatDateTime, useAdminFailure } from './api';
+import { RETRY_FAILURE } from './jobs';
+import { Badge, statusTone, TechnicalDetails } from './lead-parts';
+import { money, type LeadEmail, type LeadJob, type LeadPayment } from './leads-api';
+import { EmptyState, Panel } from './states';
+import { EMAIL_KINDS, jobName } from './step-names';
+
+/** The lead's payments; a succeeded deposit can be refunded (the screen confirms first). */
+export function PaymentsPanel({ payments, onRefund }: { payments: LeadPayment[]; onRefund: (payment: LeadPayment) => void }) {
+  return (
+    <Panel title="Payments" id="lead-payments">
+      {payments.length === 0 ? (
+        <EmptyState>No payments</EmptyState>
+      ) : (
+        <ul className="flex flex-col gap-3">
+          {payments.map((p) => (
+            <li key={p.id} data-payment={p.id} className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-line p-3">
+              <div className="min-w-0">
+                <p className="font-semibold text-ink">
+                  {money(p.amount_cents, p.currency)} {p.purpose === 'deposit' ? 'deposit' : 'paid homework'} <Badge tone={statusTone(p.status)}>{p.status}</Badge>
+                  {p.test_mode && <span className="ml-1"><Badge>test</Badge></span>}
+                </p>
+                <p className="text-xs text-muted">
+                  {formatDateTime(p.created_at)}
+                  {p.refunded_at && ` · refunded ${formatDateTime(p.refunded_at)}`}
+                </p>
+              </div>
+              {p.purpose === 'deposit' && p.status === 'succeeded' && (
+                <Button size="sm" variant="secondary" onClick={() => onRefund(p)}>
+                  Refund
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Panel>
+  );
+}
+
+/** The emails the lead was sent, each named by its kind and readable as they received it. */
+export function EmailsPanel({ emails }: { emails: LeadEmail[] }) {
+  return (
+    <Panel title="Emails" id="lead-emails">
+      {emails.length === 0 ? (
+        <EmptyState>No emails sent</EmptyState>
+      ) : (
+        <ul className="flex flex-col gap-3">
+          {emails.map((e) => (
+            <li key={e.id} data-email={e.kind} className="rounded-xl border border-line p-3">
+              <p className="font-semibold break-words text-ink">
+                {e.subject} <Badge tone={statusTone(e.status)}>{e.status}</Badge>
+              </p>
+              <p className="text-xs break-words text-muted">
+                {EMAIL_KINDS[e.kind as keyof typeof EMAIL_KINDS] ?? e.kind} · to {e.to_address} · {formatDateTime(e.sent_at ?? e.created_at)}
+              </p>
+              {e.error && <p className="mt-1 text-sm break-words text-danger">{e.error}</p>}
+              <details className="mt-2 text-sm">
+                <summary className="w-fit cursor-pointer font-semibold text-ink">Read the email</summary>
+                {/* focusable: a long email scrolls, and the keyboard must reach it */}
+                <pre
+                  tabIndex={0}
+                  aria-label={`The email ${e.subject}`}
+                  className="mt-2 max-h-96 overflow-auto rounded-lg bg-sand p-3 font-sans text-sm break-words whitespace-pre-wrap text-ink focus:outline-2 focus:outline-brass"
+                >
+                  {e.text_body}
+                </pre>
+                {e.attachments.length > 0 && (
+                  <p className="mt-2 text-xs text-muted">
+                    Attached: {e.attachments.map((file) => `${file.filename} (${Math.max(1, Math.round(file.size / 1024))} KB)`).join(', ')}
+                  </p>
+                )}
+              </details>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Panel>
+  );
+}
+
+/** The lead's jobs in words with their state; a failed one can be run again (POST /api/admin/jobs/:id/retry). */
+export function LeadJobsPanel({ jobs, onRetried }: { jobs: LeadJob[]; onRetried: () => void }) {
+  const session = useSession();
+  const fail = useAdminFailure();
+  const { toast } = useToast();
+  const [retrying, setRetrying] = useState<string | null>(null);
+  const retry = async (job: LeadJob) => {
+    setRetrying(job.id);
+    try {
+      await api(`/api/admin/jobs/${job.id}/retry`, { method: 'POST', csrfToken: session.csrfToken });
+      toast({ title: 'Job retried', description: `${jobName(job.queue, job.name)} will run again.`, variant: 'success' });
+    } catch (error) {
+      fail(error, RETRY_FAILURE);
+    } finally {
+      setRetrying(null);
+      onRetried();
+    }
+  };
+  return (
+    <Panel title="Jobs" id="lead-jobs">
+      {jobs.length === 0 ? (
+        <EmptyState>No jobs</EmptyState>
+      ) : (
+        <ul className="flex flex-col gap-3">
+          {jobs.map((j) => (
+            <li key={j.id} data-job={j.id} className="rounded-xl border border-line p-3">
+              <div className="flex flex-wrap items-start justify-between gap-2">
+                <p className="min-w-0 font-semibold break-words text-ink">
+                  {jobName(j.queue, j.name)} <Badge tone={statusTone(j.status)}>{j.status}</Badge>
+                </p>
+                {j.status === 'failed' && (
+                  <Button size="sm" variant="secondary" onClick={() => void retry(j)} loading={retrying === j.id} loadingText="Retrying...">
+                    Retry<span className="sr-only"> {jobName(j.queue, j.name)}</span>
+                  </Button>
+                )}
+              </div>
+              <p className="text-xs text-muted">
+                Attempts {j.attempts} of {j.max_attempts} · {formatDateTime(j.created_at)}
+              </p>
+              {j.last_error && <p className="mt-1 text-sm break-words text-danger">{j.last_error}</p>}
+              <TechnicalDetails items={[['Queue', j.queue], ['Job', j.name], ['Job id', j.id]]} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </Panel>
+  );
+}
