@@ -82,3 +82,15 @@ export async function openAssessment(page: Page, url: string, button = 'Take the
   await page.getByRole('button', { name: button }).first().click();
   await modalTitle(page).waitFor();
 }
+
+/** Answers the modal's qualification survey with one option label per choice question, then the open question. */
+export async function answerSurvey(page: Page, choices: readonly string[]) {
+  const dialog = modal(page);
+  for (const label of choices) await dialog.getByText(label, { exact: true }).click();
+  await dialog.getByLabel(/Imagine we have worked together for a year/).fill('A team that decides well without me in the room.');
+}
+
+/** The survey answers that lead to each tier (with a steady diagnostic). */
+export const HOMEWORK = ['I am ready to invest with a payment plan.', 'Within the next 30 days.', 'Important: it has to be solved this year.', 'I want practical tools I can use this week.'];
+export const NURTURE = ['I need a few months to secure the budget.', 'Not for at least 3 months.', 'Exploring: I am more curious than concerned.', 'I am not sure coaching works, but I am willing to find out.'];
+export const BOOK_CALL = ['I am ready to invest now.', 'Immediately.', 'Critical: it is costing us people, results or my health right now.', 'I want to be challenged, even when it is uncomfortable.'];

@@ -9,7 +9,19 @@ import { VISITOR_COOKIE } from '../../server/visitors/visitor-cookie.js';
 import { promoteTimers } from '../../test/journey.js';
 import { startWorkers } from '../../test/worker-harness.js';
 import { gradingProcessor } from '../../workers/processors/grading.js';
-import { backdateDiagnostics, modal, modalTitle, openAssessment, postedEvent, startAssessmentServer, type AssessmentServer } from './assessment-harness.js';
+import {
+  answerSurvey,
+  backdateDiagnostics,
+  BOOK_CALL,
+  HOMEWORK,
+  modal,
+  modalTitle,
+  NURTURE,
+  openAssessment,
+  postedEvent,
+  startAssessmentServer,
+  type AssessmentServer,
+} from './assessment-harness.js';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { DESKTOP, MOBILE, openPage, toast } from './pages.js';
@@ -160,16 +172,6 @@ async function answerDiagnostic(page: Page, options: { stopAt?: string; shots?: 
   throw new Error('the diagnostic did not end');
 }
 
-async function answerSurvey(page: Page, choices: string[]) {
-  const dialog = modal(page);
-  for (const label of choices) await dialog.getByText(label, { exact: true }).click();
-  await dialog.getByLabel(/Imagine we have worked together for a year/).fill('A team that decides well without me in the room.');
-}
-
-const HOMEWORK = ['I am ready to invest with a payment plan.', 'Within the next 30 days.', 'Important: it has to be solved this year.', 'I want practical tools I can use this week.'];
-const NURTURE = ['I need a few months to secure the budget.', 'Not for at least 3 months.', 'Exploring: I am more curious than concerned.', 'I am not sure coaching works, but I am willing to find out.'];
-const BOOK_CALL = ['I am ready to invest now.', 'Immediately.', 'Critical: it is costing us people, results or my health right now.', 'I want to be challenged, even when it is uncomfortable.'];
-
 describe('the assessment modal in a real browser', () => {
   for (const viewport of [DESKTOP, MOBILE]) {
     it(`runs capture to a booked strategy session (book_call) at ${viewport.width} px, every step screenshotted and checked with axe`, async () => {
@@ -238,6 +240,21 @@ describe('the assessment modal in a real browser', () => {
         // the spec's local test-payment flags
         const flags = await page.evaluate(() => ({ type: localStorage.getItem('payment_type'), intent: localStorage.getItem('payment_intent_id') }));
         expect(flags).toEqual({ type: 'deposit', intent: expect.stringMatching(/^pi_test_/) });
+
+        // reopened after paying, the results come back with the deposit paid, and lead back to the booking
+        await dialog.getByRole('button', { name: 'Close' }).first().click();
+        await dialog.waitFor({ state: 'detached' });
+        await openAssessment(page, server.url);
+        await modalTitle(page).filter({ hasText: 'Welcome Back' }).waitFor({ timeout: 10_000 });
+        await dialog.getByTestId('archetype').waitFor();
+        await expect(dialog.textContent()).resolves.toContain('Your deposit is paid');
+        await shot('reopened-after-deposit');
+        await dialog.getByRole('button', { name: 'Book Your Session' }).click();
+        await modalTitle(page).filter({ hasText: 'Deposit Confirmed' }).waitFor();
+        await dialog.getByRole('button', { name: 'See Your Results' }).click();
+        await modalTitle(page).filter({ hasText: 'Welcome Back' }).waitFor();
+        // one deposit, never a second checkout
+        expect((await server.pool.query("SELECT count(*)::int AS n FROM payment_tracking WHERE purpose = 'deposit' AND lead_id = (SELECT lead_id FROM leads WHERE email = $1)", [email])).rows[0].n).toBe(1);
 
         expect(axe).toEqual([]);
         expect(problems.errors).toEqual([]);

@@ -5,7 +5,15 @@ import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { DESKTOP, MOBILE, openPage } from './pages.js';
 import { promoteTimers } from '../../test/journey.js';
-import { backdateDiagnostics, startAssessmentServer, type AssessmentServer } from './assessment-harness.js';
+import {
+  answerSurvey,
+  backdateDiagnostics,
+  HOMEWORK,
+  modal,
+  modalTitle,
+  startAssessmentServer,
+  type AssessmentServer,
+} from './assessment-harness.js';
 
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots-standalone';
 mkdirSync(SHOTS, { recursive: true });
@@ -27,10 +35,10 @@ async function shots(page: Page, name: string) {
 const progressText = (page: Page) => page.getByRole('progressbar', { name: 'Diagnostic progress' }).getAttribute('aria-valuetext');
 
 /**
- * Answers the current item of /diagnostic (likert 4, first vignette option with confidence 4,
+ * Answers the current item of /diagnostic (likert 4 unless told, first vignette option with confidence 4,
  * ranking as given), starting the timed block first when 'Timed Questions Ahead' is on show.
  */
-async function answerCurrent(page: Page): Promise<string> {
+async function answerCurrent(page: Page, likert = 4): Promise<string> {
   const card = page.locator('main [aria-busy="false"]');
   await card.waitFor();
   const startTimed = card.getByRole('button', { name: 'Start Timed Questions' });
@@ -55,7 +63,7 @@ async function answerCurrent(page: Page): Promise<string> {
     }
     return 'vignette';
   }
-  await card.getByRole('button', { name: /^4\b/ }).click();
+  await card.getByRole('button', { name: new RegExp(`^${likert}\\b`) }).click();
   return 'likert';
 }
 
@@ -146,6 +154,51 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
     expect((await pdf.body()).subarray(0, 4).toString('latin1')).toBe('%PDF');
     expect(await seriousAxeViolations(page)).toEqual([]);
     await shots(page, 'results');
+    expect(problems.errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it('the finished diagnostic goes on at /survey: the assessment opens on its survey, asks for an address, shows the results, and the report then has the tier', async () => {
+    await server.workers(['grading', 'timers']);
+    const { context, page, problems } = await openPage(browser);
+    await page.goto(`${server.url}/diagnostic`);
+    await expect.poll(() => progressText(page)).toMatch(/^Item 1 \/ \d+$/);
+    const total = Number((await progressText(page))!.split('/ ')[1]);
+    const diagnosticId = (await page.evaluate(() => localStorage.getItem('hf:diagId')))!;
+    for (let item = 1; item <= total; item++) {
+      await expect.poll(() => progressText(page)).toBe(`Item ${item} / ${total}`);
+      // answered at a considered pace as the server measures it, not rushed
+      await backdateDiagnostics(server.pool);
+      const text = await page.locator('main h2').first().innerText();
+      // varied, as a steady visitor answers (a straight line reads as gaming)
+      await answerCurrent(page, [3, 2, 3, 4][item % 4]);
+      if (item < total) await page.locator('main h2').first().filter({ hasNotText: text }).waitFor();
+    }
+    await page.waitForURL(`${server.url}/survey`);
+    // the home page (spec), with the assessment open on the qualification survey for this diagnostic
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await modalTitle(page).filter({ hasText: 'Qualification Survey' }).waitFor({ timeout: 15_000 });
+    await answerSurvey(page, HOMEWORK);
+    await modal(page).getByRole('button', { name: 'See My Results' }).click();
+    await modalTitle(page).filter({ hasText: 'Save Your Details' }).waitFor();
+    // leaving an address is the next step here, not an error
+    expect(await modal(page).getByText('No lead ID found').count()).toBe(0);
+    await modal(page).getByLabel('Name').fill('Dana Scully');
+    await modal(page).getByLabel('Email').fill(`standalone-${Date.now()}@example.com`);
+    await modal(page).getByRole('button', { name: 'Save and Continue' }).click();
+    await modalTitle(page).filter({ hasText: 'Your Results' }).waitFor({ timeout: 30_000 });
+    await modal(page).getByTestId('archetype').waitFor();
+    await shots(page, 'standalone-survey-results');
+
+    // the diagnostic's report now carries the assessment's next step, not "Complete the qualification survey"
+    const tier = await server.pool.query<{ tier: string }>('SELECT tier FROM assessment_results WHERE diagnostic_id = $1', [diagnosticId]);
+    expect(tier.rows).toHaveLength(1);
+    const pdf = await context.request.get(`${server.url}/api/reports/${diagnosticId}.pdf`);
+    expect(pdf.status()).toBe(200);
+    // a reload does not start the survey again: the id left the history entry
+    await page.reload();
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    expect(await modal(page).count()).toBe(0);
     expect(problems.errors).toEqual([]);
     await context.close();
   }, 120_000);

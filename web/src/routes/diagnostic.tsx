@@ -29,10 +29,10 @@ function alertError(error: unknown): void {
  * diagnostic is forgotten and a new one started (diagnostic-start, hf:diagId): a diagnostic flow
  * the server runs, as the modal's, with this page sending the machine's events. The server times
  * the answers and the timed items, and grades the last answer; once it has the last one the
- * visitor goes to /survey.
+ * visitor goes to /survey, where the assessment goes on from this diagnostic.
  */
 export function DiagnosticPage() {
-  const [flowId, setFlowId] = useState<string | null>(null);
+  const [diagnostic, setDiagnostic] = useState<{ diagnosticId: string; flowId: string } | null>(null);
   const started = useRef(false);
 
   useEffect(() => {
@@ -42,7 +42,7 @@ export function DiagnosticPage() {
     startDiagnostic()
       .then(({ diagnosticId, flowId: id }) => {
         storeDiagnosticId(diagnosticId);
-        setFlowId(id);
+        setDiagnostic({ diagnosticId, flowId: id });
       })
       .catch(alertError);
   }, []);
@@ -50,22 +50,23 @@ export function DiagnosticPage() {
   return (
     <>
       <title>Leadership Diagnostic | Leadership Coaching</title>
-      {flowId ? <StandaloneDiagnostic flowId={flowId} /> : <Preparing />}
+      {diagnostic ? <StandaloneDiagnostic {...diagnostic} /> : <Preparing />}
     </>
   );
 }
 
-function StandaloneDiagnostic({ flowId }: { flowId: string }) {
+function StandaloneDiagnostic({ flowId, diagnosticId }: { flowId: string; diagnosticId: string }) {
   const navigate = useNavigate();
   const flow = useServerFlow('diagnostic', browserDiagnostic, { flowId });
   useEffect(() => {
     if (flow.status === 'error' && flow.error) alertError(flow.error);
   }, [flow.status, flow.error]);
-  // the server has every answer (it grades them now, or already has): on to the survey
+  // the server has every answer (it grades them now, or already has): on to the survey (spec),
+  // where the assessment opens on the qualification survey for this diagnostic
   const finished = flow.serverState === 'grading' || flow.serverState === 'graded';
   useEffect(() => {
-    if (finished && flow.pending === 0) navigate('/survey');
-  }, [finished, flow.pending, navigate]);
+    if (finished && flow.pending === 0) navigate('/survey', { state: { diagnosticId } });
+  }, [finished, flow.pending, navigate, diagnosticId]);
   if (!flow.actor) return <Preparing />;
   return <Screens flow={flow} actor={flow.actor} />;
 }

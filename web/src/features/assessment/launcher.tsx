@@ -1,4 +1,5 @@
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
 
 /** Which screen the assessment modal opens as (spec: the Mirror CTA opens it as 'Decision Mirror'). */
 export type AssessmentMode = 'assessment' | 'mirror';
@@ -15,6 +16,8 @@ const AssessmentModal = lazy(() => import('./modal'));
 /** Provides `open()` to every call to action and mounts the modal while it is open. */
 export function AssessmentProvider({ children }: { children: ReactNode }) {
   const [mode, setMode] = useState<AssessmentMode | null>(null);
+  // a standalone diagnostic the visitor just finished, which the opening assessment goes on from
+  const [diagnosticId, setDiagnosticId] = useState<string | null>(null);
   // The dialog returns focus to the element that opened it. Headless UI tracks focus only from
   // when its code loads, which is after the click that loads the modal, so the opener is kept here.
   const opener = useRef<HTMLElement | null>(null);
@@ -29,6 +32,7 @@ export function AssessmentProvider({ children }: { children: ReactNode }) {
   );
   const close = useCallback(() => {
     setMode(null);
+    setDiagnosticId(null);
     const element = opener.current;
     opener.current = null;
     // after the dialog has gone (and with it the inert state of the page)
@@ -38,12 +42,23 @@ export function AssessmentProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (new URLSearchParams(window.location.search).get('token')) setMode('assessment');
   }, []);
+  // the standalone diagnostic ends on /survey with its id: the assessment opens on the survey for it,
+  // once (the id leaves the history entry, so Back or a reload does not start it again)
+  const location = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    const finished = (location.state as { diagnosticId?: unknown } | null)?.diagnosticId;
+    if (location.pathname !== '/survey' || typeof finished !== 'string') return;
+    setDiagnosticId(finished);
+    setMode('assessment');
+    navigate(location.pathname, { replace: true, state: null });
+  }, [location, navigate]);
   return (
     <LauncherContext.Provider value={launcher}>
       {children}
       {mode && (
         <Suspense fallback={null}>
-          <AssessmentModal mode={mode} onClose={close} />
+          <AssessmentModal mode={mode} diagnosticId={diagnosticId} onClose={close} />
         </Suspense>
       )}
     </LauncherContext.Provider>

@@ -97,19 +97,25 @@ export function LiveAssessment({
       'loading',
     );
   }
-  return <FlowScreens flow={flow} actor={flow.actor} mode={mode} frame={frame} />;
+  return <FlowScreens flow={flow} actor={flow.actor} mode={mode} frame={frame} reopened={resume !== null} />;
 }
+
+/** Where a path ends: reopened there, the modal shows the results again with it (VIEW_RESULTS). */
+const PATH_ENDS = new Set(['payment_success.confirmed', 'payment_success.booked', 'homework_processing.sent', 'no_flow.joined']);
 
 function FlowScreens({
   flow,
   actor,
   mode,
   frame,
+  reopened,
 }: {
   flow: AssessmentFlow;
   actor: Actor<typeof assessmentFlowMachine>;
   mode: FlowMode;
   frame: Frame;
+  /** The modal opened on a flow this tab already had (closed and opened again, or reloaded). */
+  reopened: boolean;
 }) {
   const snapshot = useFlowSnapshot(actor);
   const { context } = snapshot;
@@ -154,6 +160,15 @@ function FlowScreens({
   useLocalFallback(flow, state === 'processing.grading', context);
 
   const send = flow.send;
+  const viewResults = () => send({ type: 'VIEW_RESULTS' });
+
+  // reopened where a path ended (and no message waits there): the results again, with that path's state
+  const reopening = useRef(reopened);
+  useEffect(() => {
+    if (!reopening.current || !confirmed) return;
+    reopening.current = false;
+    if (PATH_ENDS.has(state) && !context.notice) send({ type: 'VIEW_RESULTS' });
+  }, [confirmed, state, context.notice, send]);
   const tier = context.result ? resultTier(context.result) : 'nurture';
   const visitor = { name: context.session.name, email: context.session.email };
   const depositCents = config?.depositCents ?? DEPOSIT_AMOUNT_CENTS;
@@ -250,7 +265,14 @@ function FlowScreens({
       break;
     case 'completed_results':
       body = context.result ? (
-        <CompletedResultsStep result={context.result} tier={tier} onContinue={() => send({ type: 'CONTINUE' })} onRetake={() => send({ type: 'RETAKE' })} />
+        <CompletedResultsStep
+          result={context.result}
+          tier={tier}
+          path={context.completedPath}
+          email={context.session.email}
+          onContinue={() => send({ type: 'CONTINUE' })}
+          onRetake={() => send({ type: 'RETAKE' })}
+        />
       ) : (
         waiting
       );
@@ -277,7 +299,14 @@ function FlowScreens({
       );
       break;
     case 'no_flow':
-      body = <NoFlowStep joined={state === 'no_flow.joined'} onJoin={() => send({ type: 'JOIN_COMMUNITY' })} onBack={() => send({ type: 'BACK_TO_RESULTS' })} />;
+      body = (
+        <NoFlowStep
+          joined={state === 'no_flow.joined'}
+          onJoin={() => send({ type: 'JOIN_COMMUNITY' })}
+          onBack={() => send({ type: 'BACK_TO_RESULTS' })}
+          onViewResults={viewResults}
+        />
+      );
       break;
     case 'payment':
       body = (
@@ -299,11 +328,12 @@ function FlowScreens({
           depositCents={depositCents}
           bookingUrl={config?.bookingUrl ?? null}
           onBook={() => send({ type: 'BOOK_SESSION' })}
+          onViewResults={viewResults}
         />
       );
       break;
     case 'homework_processing':
-      body = <HomeworkStep sent={state === 'homework_processing.sent'} email={context.session.email} />;
+      body = <HomeworkStep sent={state === 'homework_processing.sent'} email={context.session.email} onViewResults={viewResults} />;
       break;
     default:
       body = waiting;

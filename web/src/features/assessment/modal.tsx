@@ -16,11 +16,12 @@ import { LiveAssessment, type Frame } from './live-assessment';
  * it at the same step and question. A returning visitor's new flow opens at completed_results:
  * the server finds their completed assessment (testing mode never shows it).
  */
-export default function AssessmentModal({ mode, onClose }: { mode: AssessmentMode; onClose: () => void }) {
+export default function AssessmentModal({ mode, diagnosticId, onClose }: { mode: AssessmentMode; diagnosticId: string | null; onClose: () => void }) {
   const ids = useMemo(() => new FlowIdStore(), []);
   // what the page's address says when the modal opens (spec sections 2 to 4), and this tab's (or a recent other tab's) flow
   const [params] = useState(() => openingParameters({ hostname: window.location.hostname, search: window.location.search }));
-  const [session, setSession] = useState(() => ({ resume: ids.get(flowSlot(mode)), key: 0 }));
+  // going on from a standalone diagnostic is a new flow, not the one this tab had
+  const [session, setSession] = useState(() => ({ resume: diagnosticId ? null : ids.get(flowSlot(mode)), key: 0 }));
 
   // read when a session starts, so that a reset (which forgets the lead session) starts afresh
   const start: FlowStartInput = {
@@ -30,6 +31,7 @@ export default function AssessmentModal({ mode, onClose }: { mode: AssessmentMod
     ...(params.token ? { token: params.token } : {}),
     ...(params.ref ? { ref: params.ref } : {}),
     knownSession: knownLeadSession(),
+    ...(diagnosticId && session.key === 0 ? { diagnosticId } : {}),
   };
 
   const startOver = useCallback(() => {

@@ -39,6 +39,15 @@ function BackToResults({ onBack }: { onBack: () => void }) {
   );
 }
 
+/** From where a path ended (deposit paid, homework sent, community joined): the results again. */
+function SeeResults({ onView }: { onView: () => void }) {
+  return (
+    <Button variant="ghost" onClick={onView}>
+      See Your Results
+    </Button>
+  );
+}
+
 /**
  * A tab opened in the click that chose a real (Stripe) deposit, so the checkout can load in it
  * once the server has a url: a tab opened later, after the round trips, would be a popup the
@@ -158,7 +167,17 @@ export function MaybeFlowStep({
 }
 
 /** no_flow: the free community. */
-export function NoFlowStep({ joined, onJoin, onBack }: { joined: boolean; onJoin: () => void; onBack: () => void }) {
+export function NoFlowStep({
+  joined,
+  onJoin,
+  onBack,
+  onViewResults,
+}: {
+  joined: boolean;
+  onJoin: () => void;
+  onBack: () => void;
+  onViewResults: () => void;
+}) {
   if (joined) {
     return (
       <div className="flex flex-col items-center gap-5 py-6 text-center">
@@ -171,6 +190,7 @@ export function NoFlowStep({ joined, onJoin, onBack }: { joined: boolean; onJoin
         <OutLink href={COMMUNITY_URL} variant="secondary">
           Open the Community Again
         </OutLink>
+        <SeeResults onView={onViewResults} />
       </div>
     );
   }
@@ -268,6 +288,7 @@ export function PaymentSuccessStep({
   depositCents,
   bookingUrl,
   onBook,
+  onViewResults,
 }: {
   purpose: PaymentPurpose | null;
   booked: boolean;
@@ -276,6 +297,7 @@ export function PaymentSuccessStep({
   depositCents: number;
   bookingUrl: string | null;
   onBook: () => void;
+  onViewResults: () => void;
 }) {
   const homework = purpose === 'paid_homework';
   return (
@@ -299,12 +321,13 @@ export function PaymentSuccessStep({
           </OutLink>
         </>
       )}
+      <SeeResults onView={onViewResults} />
     </div>
   );
 }
 
 /** homework_processing: resources on their way, then sent. */
-export function HomeworkStep({ sent, email }: { sent: boolean; email: string | null }) {
+export function HomeworkStep({ sent, email, onViewResults }: { sent: boolean; email: string | null; onViewResults: () => void }) {
   if (!sent) return <Waiting title="Sending your resources">{email ? <p>On their way to {email}.</p> : null}</Waiting>;
   return (
     <div className="flex flex-col items-center gap-5 py-6 text-center">
@@ -314,6 +337,7 @@ export function HomeworkStep({ sent, email }: { sent: boolean; email: string | n
         Your free resources are on their way{email ? ` to ${email}` : ''}. Start with the guide for your archetype: it takes ten minutes and
         pairs with the three actions in your results.
       </p>
+      <SeeResults onView={onViewResults} />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button } from '../../../components/ui';
-import type { FlowResult } from '../../../../../machines/protocol/assessment-flow';
+import type { CompletedPath, FlowResult } from '../../../../../machines/protocol/assessment-flow';
 import type { Tier } from '../../../../../machines/protocol/common';
 import { ScoreChart } from '../score-chart';
 import { NoticeBox, StepEyebrow } from '../ui';
@@ -27,15 +27,54 @@ export const NEXT_STEP: Record<Tier, { heading: string; body: string; action: st
   },
 };
 
+type NextStep = { eyebrow?: string; heading: string; body: string; action: string };
+
+/** Where a visitor's path ended, as their results shown again tell it, with the way back there. */
+export function pathStep(path: CompletedPath, email: string | null): NextStep {
+  const eyebrow = 'Where you are';
+  switch (path.kind) {
+    case 'deposit_paid':
+      return path.booked
+        ? {
+            eyebrow,
+            heading: 'Your deposit is paid and your booking page is open',
+            body: 'Your refundable deposit is confirmed. If you have not chosen a time for your 45-minute strategy session yet, you can still do it.',
+            action: 'See Your Booking',
+          }
+        : {
+            eyebrow,
+            heading: 'Your deposit is paid: choose a time for your session',
+            body: 'Your refundable deposit is confirmed. One step is left: choose a time for your 45-minute strategy session.',
+            action: 'Book Your Session',
+          };
+    case 'homework_sent':
+      return {
+        eyebrow,
+        heading: path.source === 'paid_homework' ? 'Your homework plan was sent' : 'Your free resources were sent',
+        body: `They went to ${email ?? 'your email address'}. Start with the guide for your archetype: it pairs with the three actions above.`,
+        action: 'See What Was Sent',
+      };
+    case 'community_joined':
+      return {
+        eyebrow,
+        heading: 'You joined the free community',
+        body: 'Introduce yourself there and mention your archetype: you will find leaders working on the same things.',
+        action: 'Back to the Community',
+      };
+  }
+}
+
 /**
  * The results (results and completed_results): archetype, narrative, the six dimension scores
- * as a chart, key insights, the archetype's three actions and the tier's next step.
+ * as a chart, key insights, the archetype's three actions and the tier's next step (or, shown
+ * again, where the visitor's path ended).
  */
 export function ResultsView({
   result,
   tier,
   localNotice,
   intro,
+  next = NEXT_STEP[tier],
   actions,
 }: {
   result: FlowResult;
@@ -43,10 +82,10 @@ export function ResultsView({
   /** Set when the browser graded the answers itself. */
   localNotice: boolean;
   intro?: ReactNode;
+  next?: NextStep;
   actions: ReactNode;
 }) {
   const details = result.archetypeDetails;
-  const next = NEXT_STEP[tier];
   return (
     <div className="flex flex-col gap-8">
       {localNotice && <NoticeBox notice={LOCAL_RESULTS_NOTICE} tone="info" />}
@@ -101,7 +140,7 @@ export function ResultsView({
         </section>
       )}
       <section aria-labelledby="next-heading" className="flex flex-col gap-4 rounded-3xl border border-brass/60 bg-sand p-6 sm:p-7">
-        <StepEyebrow>Recommended for you</StepEyebrow>
+        <StepEyebrow>{next.eyebrow ?? 'Recommended for you'}</StepEyebrow>
         <h4 id="next-heading" className="font-serif text-2xl leading-snug text-ink">
           {next.heading}
         </h4>
@@ -144,22 +183,31 @@ export function ResultsStep({
   );
 }
 
-/** completed_results ('Welcome Back'): the visitor's completed assessment, shown again with its next step or a retake. */
+/**
+ * completed_results ('Welcome Back'): the visitor's completed assessment, shown again with where
+ * their path ended (or the tier's next step when they had not chosen one) and a retake.
+ */
 export function CompletedResultsStep({
   result,
   tier,
+  path,
+  email,
   onContinue,
   onRetake,
 }: {
   result: FlowResult;
   tier: Tier;
+  path: CompletedPath | null;
+  email: string | null;
   onContinue: () => void;
   onRetake: () => void;
 }) {
+  const next = path ? pathStep(path, email) : NEXT_STEP[tier];
   return (
     <ResultsView
       result={result}
       tier={tier}
+      next={next}
       localNotice={false}
       intro={
         <p className="text-base leading-relaxed text-muted">
@@ -170,7 +218,7 @@ export function CompletedResultsStep({
       actions={
         <>
           <Button size="lg" onClick={onContinue}>
-            {NEXT_STEP[tier].action}
+            {next.action}
           </Button>
           <Button size="lg" variant="secondary" onClick={onRetake}>
             Retake Assessment
