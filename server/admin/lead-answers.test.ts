@@ -61,7 +61,8 @@ describe('diagnosticSectionViews', () => {
     expect(answers.map((a) => a.id)).toEqual(diagnosticScreens.map((s) => s.id));
 
     const first = answers[0]!;
-    expect(first).toMatchObject({ question: diagnosticBank.baseline.items[0]!.prompt, answer: '3 – Neutral', confidence: null, responseMs: 6000 });
+    const statement = diagnosticBank.baseline.items[0]!.prompt;
+    expect(first).toMatchObject({ question: statement, answer: '3 – Neutral', confidence: null, responseMs: 6000 });
     const ranking = answers.find((a) => a.type === 'ranking')!;
     expect(ranking.question).toBe(diagnosticBank.priority_ranking!.prompt);
     expect(ranking.answer).toEqual(diagnosticBank.priority_ranking!.items.map((item) => item.label));
@@ -74,7 +75,8 @@ describe('diagnosticSectionViews', () => {
   });
 
   it('reads answers of an unknown bank version against the bundled bank that has all their items', () => {
-    const sections = diagnosticSectionViews('v0-unrecorded', [{ item_id: 'b1', type: 'likert', value: 5, confidence: null, response_ms: 4000, timed_out: false }]);
+    const row = { item_id: 'b1', type: 'likert', value: 5, confidence: null, response_ms: 4000, timed_out: false };
+    const sections = diagnosticSectionViews('v0-unrecorded', [row]);
     expect(sections).toEqual([
       {
         title: diagnosticBank.baseline.label,
@@ -92,7 +94,8 @@ describe('diagnosticSectionViews', () => {
     const sections = diagnosticSectionViews(diagnosticBank.version, rows);
     const answers = sections.flatMap((s) => s.answers);
     expect(answers.find((a) => a.id === 'b2')?.answer).toBe(`9 ${RETIRED_OPTION}`);
-    expect(answers.find((a) => a.id === 'priority_ranking')?.answer).toEqual(['Clarifying where we are heading and why', `gone ${RETIRED_OPTION}`]);
+    const ranking = answers.find((a) => a.id === 'priority_ranking');
+    expect(ranking?.answer).toEqual(['Clarifying where we are heading and why', `gone ${RETIRED_OPTION}`]);
     expect(sections.at(-1)).toEqual({
       title: RETIRED_SECTION,
       answers: [expect.objectContaining({ id: 'b9_retired', question: `b9_retired ${RETIRED_DIAGNOSTIC_ITEM}`, answer: '2' })],

@@ -133,7 +133,10 @@ export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetai
   return {
     lead: lead.rows[0]!,
     result: result.rows[0] ?? null,
-    diagnostics: diagnostics.rows.map(({ answers, ...diagnostic }) => ({ ...diagnostic, sections: diagnosticSectionViews(diagnostic.bank_version, answers) })),
+    diagnostics: diagnostics.rows.map(({ answers, ...diagnostic }) => ({
+      ...diagnostic,
+      sections: diagnosticSectionViews(diagnostic.bank_version, answers),
+    })),
     surveys: surveys.rows.map((survey) => ({ ...survey, answers: surveyAnswerViews(survey.answers) })),
     mirrorSessions: mirrorSessions.rows,
     payments: payments.rows,

@@ -1,10 +1,12 @@
 /*
  * The coach's report on a lead, for leads driven for real through each tier: the visitor's flow
  * over HTTP, grading, timers, payments, homework and email jobs on workers in this process, email
- * sent through a loopback SMTP server; then the lead's page in Chromium. Screenshots of the
- * book_call lead go to SHOTS_DIR (default /tmp/shots-lead-report).
+ * sent through a loopback SMTP server; then the lead's page in Chromium. Full-page screenshots of
+ * the book_call lead go to SHOTS_DIR (default /tmp/shots-lead-report; docs/screenshots holds the
+ * README's copies), screen-high slices of them to the system's temporary folder.
  */
 import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,12 +21,23 @@ import { launchBrowser } from './browser.js';
 import { DESKTOP, MOBILE, openAdminPage, signedInAdminState, type StorageState } from './pages.js';
 
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots-lead-report';
+const SLICES = path.join(tmpdir(), 'shots-lead-report-slices');
 
 /** What each tier's visitor does after the results, where the flow ends, and the emails the lead gets. */
-const PATHS: Record<Tier, { actions: string[]; ends: string; emails: string[] }> = {
-  book_call: { actions: ['CONTINUE', 'PAY_DEPOSIT'], ends: 'payment_success.confirmed', emails: ['results', 'deposit_receipt'] },
-  homework: { actions: ['CONTINUE', 'PAY_FOR_HOMEWORK'], ends: 'payment_success.confirmed', emails: ['results', 'homework'] },
-  nurture: { actions: ['CONTINUE', 'JOIN_COMMUNITY'], ends: 'no_flow.joined', emails: ['results'] },
+const PATHS: Record<Tier, { name: string; actions: string[]; ends: string; emails: string[] }> = {
+  book_call: {
+    name: 'Morgan Reyes',
+    actions: ['CONTINUE', 'PAY_DEPOSIT'],
+    ends: 'payment_success.confirmed',
+    emails: ['results', 'deposit_receipt'],
+  },
+  homework: {
+    name: 'Priya Shah',
+    actions: ['CONTINUE', 'PAY_FOR_HOMEWORK'],
+    ends: 'payment_success.confirmed',
+    emails: ['results', 'homework'],
+  },
+  nurture: { name: 'Sam Lee', actions: ['CONTINUE', 'JOIN_COMMUNITY'], ends: 'no_flow.joined', emails: ['results'] },
 };
 const TIERS = Object.keys(PATHS) as Tier[];
 
@@ -35,7 +48,8 @@ let signedIn: StorageState;
 const leads = {} as Record<Tier, { leadId: string; email: string }>;
 
 beforeAll(async () => {
-  mkdirSync(path.join(SHOTS, 'parts'), { recursive: true });
+  mkdirSync(SHOTS, { recursive: true });
+  mkdirSync(SLICES, { recursive: true });
   sink = await startSmtpSink();
   server = await startAssessmentServer({ SMTP_URL: sink.url });
   browser = await launchBrowser();
@@ -51,9 +65,9 @@ afterAll(async () => {
 /** One visitor from capture to the end of `tier`'s path, over HTTP as their browser would. */
 async function walk(tier: Tier): Promise<{ leadId: string; email: string }> {
   const client = flowClient(server.url);
-  const email = `report-${tier}-${Date.now()}@example.com`;
+  const email = `${PATHS[tier].name.split(' ')[0]!.toLowerCase()}-${Date.now()}@example.com`;
   const flow = await client.start();
-  await client.send(flow.flowId, { type: 'CAPTURE_SUBMIT', name: `Report ${tier}`, email });
+  await client.send(flow.flowId, { type: 'CAPTURE_SUBMIT', name: PATHS[tier].name, email });
   await client.send(flow.flowId, { type: 'START_DIAGNOSTIC' });
   const diagnostic = await runDiagnostic(client, { backdate: backdater(server.pool), thinkMs: 6000 });
   await client.send(flow.flowId, { type: 'DIAGNOSTIC_COMPLETED', answers: {}, diagnosticFlowId: diagnostic.flowId });
@@ -67,17 +81,24 @@ async function walk(tier: Tier): Promise<{ leadId: string; email: string }> {
   return { leadId: found.rows[0]!.lead_id, email };
 }
 
+/** The lead's emails as the outbox holds them. */
+async function emailsOf(leadId: string) {
+  const sql = 'SELECT kind, subject, status FROM email_outbox WHERE lead_id = $1';
+  return (await server.pool.query<{ kind: string; subject: string; status: string }>(sql, [leadId])).rows;
+}
+
 /** The message the SMTP server received for `to` with `subject`. */
 function received(to: string, subject: string): ReceivedMail {
   const mail = sink.messages.find((m) => m.envelopeTo.includes(to) && m.subject === subject);
-  if (!mail) throw new Error(`no mail "${subject}" to ${to}; got ${sink.messages.map((m) => `${m.subject} -> ${m.envelopeTo}`).join('; ')}`);
+  const got = sink.messages.map((m) => `${m.subject} -> ${m.envelopeTo}`).join('; ');
+  if (!mail) throw new Error(`no mail "${subject}" to ${to}; got ${got}`);
   return mail;
 }
 
-async function openLead(viewport: { width: number; height: number }, tier: Tier): Promise<{ page: Page; close: () => Promise<void>; errors: string[] }> {
+async function openLead(viewport: { width: number; height: number }, tier: Tier) {
   const { context, page, errors } = await openAdminPage(browser, signedIn, viewport);
   await page.goto(`${server.url}/admin/leads/${leads[tier].leadId}`);
-  await page.getByRole('heading', { level: 1, name: `Report ${tier}` }).waitFor();
+  await page.getByRole('heading', { level: 1, name: PATHS[tier].name }).waitFor();
   return { page, errors, close: () => context.close() };
 }
 
@@ -91,8 +112,8 @@ describe("a lead's page reads as a report, for a lead of each tier", () => {
     TIERS.forEach((tier, i) => (leads[tier] = walked[i]!));
     for (const tier of TIERS) {
       const sent = async () => {
-        const rows = await server.pool.query<{ kind: string; status: string }>('SELECT kind, status FROM email_outbox WHERE lead_id = $1', [leads[tier].leadId]);
-        return rows.rows.filter((row) => row.status === 'sent').map((row) => row.kind).sort();
+        const rows = await emailsOf(leads[tier].leadId);
+        return rows.filter((row) => row.status === 'sent').map((row) => row.kind).sort();
       };
       await until(async () => (await sent()).length >= PATHS[tier].emails.length, 30_000);
       expect(await sent()).toEqual([...PATHS[tier].emails].sort());
@@ -105,7 +126,7 @@ describe("a lead's page reads as a report, for a lead of each tier", () => {
 
     // each email the tier sends, as it reached the SMTP server, readable once opened
     const emails = page.getByRole('region', { name: 'Emails' });
-    const rows = (await server.pool.query<{ kind: string; subject: string }>('SELECT kind, subject FROM email_outbox WHERE lead_id = $1', [leadId])).rows;
+    const rows = await emailsOf(leadId);
     expect(rows.map((row) => row.kind).sort()).toEqual([...PATHS[tier].emails].sort());
     for (const { kind, subject } of rows) {
       const item = emails.locator(`li[data-email="${kind}"]`);
@@ -142,11 +163,14 @@ describe("a lead's page reads as a report, for a lead of each tier", () => {
     // the journey and the jobs in words
     const journey = page.getByRole('region', { name: 'Journey' });
     const timeline = journey.getByRole('list', { name: 'Journey timeline' });
-    for (const words of ['Left their details', 'Submitted the survey', 'Assessment graded', 'Results shown after 1 s', 'Continued from the results']) {
+    const steps = ['Left their details', 'Submitted the survey', 'Assessment graded', 'Results shown after 1 s'];
+    for (const words of [...steps, 'Continued from the results']) {
       await timeline.getByText(words, { exact: true }).first().waitFor();
     }
     const jobs = page.getByRole('region', { name: 'Jobs' });
-    for (const words of ['Grading the assessment', 'Results email', 'Timer: results shown after 1 s']) await jobs.getByText(words).first().waitFor();
+    for (const words of ['Grading the assessment', 'Results email', 'Timer: results shown after 1 s']) {
+      await jobs.getByText(words).first().waitFor();
+    }
     if (tier === 'book_call') {
       await timeline.getByText('Chose to pay the deposit').waitFor();
       await jobs.getByText('Deposit receipt').waitFor();
@@ -180,15 +204,18 @@ describe("a lead's page reads as a report, for a lead of each tier", () => {
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
       for (let top = 0, part = 1; top < height; top += viewport.height, part++) {
         const clip = { x: 0, y: top, width: viewport.width, height: Math.min(viewport.height, height - top) };
-        await page.screenshot({ path: path.join(SHOTS, 'parts', `admin-lead-${viewport.width}-${part}.png`), fullPage: true, clip });
+        await page.screenshot({ path: path.join(SLICES, `admin-lead-${viewport.width}-${part}.png`), fullPage: true, clip });
       }
       // every disclosure open: the longest code names on the page
       await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
       const overflowing = await page.evaluate((width) => {
         const wide = [...document.querySelectorAll('main *')].filter((el) => el.getBoundingClientRect().right > width + 0.5);
-        return { page: document.documentElement.scrollWidth, wide: wide.slice(0, 5).map((el) => `${el.tagName} ${el.textContent?.slice(0, 60)}`) };
+        const named = wide.slice(0, 5).map((el) => `${el.tagName} ${el.textContent?.slice(0, 60)}`);
+        return { page: document.documentElement.scrollWidth, wide: named };
       }, viewport.width);
       expect(overflowing).toEqual({ page: viewport.width, wide: [] });
+      const journey = page.getByRole('region', { name: 'Journey' });
+      await journey.screenshot({ path: path.join(SLICES, `admin-lead-journey-open-${viewport.width}.png`) });
       expect(errors).toEqual([]);
       await close();
     }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, useToast } from '../../components/ui';
+import { Button, cx, useToast } from '../../components/ui';
 import { api } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { formatDateTime, useAdminFailure } from './api';
@@ -7,7 +7,7 @@ import { RETRY_FAILURE } from './jobs';
 import { Badge, statusTone, TechnicalDetails } from './lead-parts';
 import { money, type LeadEmail, type LeadJob, type LeadPayment } from './leads-api';
 import { EmptyState, Panel } from './states';
-import { EMAIL_KINDS, jobName } from './step-names';
+import { emailKindName, jobName } from './step-names';
 
 /** The lead's payments; a succeeded deposit can be refunded (the screen confirms first). */
 export function PaymentsPanel({ payments, onRefund }: { payments: LeadPayment[]; onRefund: (payment: LeadPayment) => void }) {
@@ -56,7 +56,7 @@ export function EmailsPanel({ emails }: { emails: LeadEmail[] }) {
                 {e.subject} <Badge tone={statusTone(e.status)}>{e.status}</Badge>
               </p>
               <p className="text-xs break-words text-muted">
-                {EMAIL_KINDS[e.kind as keyof typeof EMAIL_KINDS] ?? e.kind} · to {e.to_address} · {formatDateTime(e.sent_at ?? e.created_at)}
+                {emailKindName(e.kind)} · to {e.to_address} · {formatDateTime(e.sent_at ?? e.created_at)}
               </p>
               {e.error && <p className="mt-1 text-sm break-words text-danger">{e.error}</p>}
               <details className="mt-2 text-sm">
@@ -65,7 +65,10 @@ export function EmailsPanel({ emails }: { emails: LeadEmail[] }) {
                 <pre
                   tabIndex={0}
                   aria-label={`The email ${e.subject}`}
-                  className="mt-2 max-h-96 overflow-auto rounded-lg bg-sand p-3 font-sans text-sm break-words whitespace-pre-wrap text-ink focus:outline-2 focus:outline-brass"
+                  className={cx(
+                    'mt-2 max-h-96 overflow-auto rounded-lg bg-sand p-3 font-sans text-sm break-words whitespace-pre-wrap text-ink',
+                    'focus:outline-2 focus:outline-brass',
+                  )}
                 >
                   {e.text_body}
                 </pre>

@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
 import { cx } from '../../components/ui';
 
-/** Label and value pairs, stacked on a phone and side by side from sm up. */
+/** Label and value pairs side by side (the labels are short enough for a phone too). */
 export function Facts({ items }: { items: Array<[string, ReactNode]> }) {
   return (
-    <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_minmax(0,1fr)]">
+    <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-3 sm:gap-x-6">
       {items.map(([label, value]) => (
         <div key={label} className="contents">
           <dt className="text-sm font-semibold text-muted">{label}</dt>

@@ -95,7 +95,8 @@ export function LeadDetailScreen() {
           </>
         }
       />
-      <div className="grid gap-6 xl:grid-cols-2">
+      {/* Profile and notes on the left, the result beside them; on a phone the result follows the profile */}
+      <div className="grid items-start gap-6 xl:grid-cols-2 xl:grid-rows-[auto_1fr]">
         <Panel title="Profile" id="lead-profile">
           <Facts
             items={[
@@ -109,7 +110,7 @@ export function LeadDetailScreen() {
             ]}
           />
         </Panel>
-        <Panel title="Result" id="lead-result">
+        <Panel title="Result" id="lead-result" className="xl:col-start-2 xl:row-span-2 xl:row-start-1">
           {!result ? (
             <EmptyState>Not graded yet</EmptyState>
           ) : (
@@ -140,6 +141,7 @@ export function LeadDetailScreen() {
             </div>
           )}
         </Panel>
+        <NotesPanel leadId={lead.id} notes={data.notes} onAdded={(note) => update((current) => ({ ...current, notes: [note, ...current.notes] }))} />
       </div>
 
       <div className="mt-6 flex flex-col gap-6">
@@ -168,9 +170,12 @@ export function LeadDetailScreen() {
         </Panel>
       </div>
 
-      <div className="mt-6 grid gap-6 xl:grid-cols-2">
+      <div className="mt-6 grid items-start gap-6 xl:grid-cols-2">
         <EmailsPanel emails={data.emails} />
-        <PaymentsPanel payments={data.payments} onRefund={setRefunding} />
+        <div className="flex flex-col gap-6">
+          <PaymentsPanel payments={data.payments} onRefund={setRefunding} />
+          <LeadJobsPanel jobs={data.jobs} onRetried={reload} />
+        </div>
       </div>
 
       <Panel title="Journey" id="lead-journey" className="mt-6">
@@ -184,11 +189,6 @@ export function LeadDetailScreen() {
           </div>
         )}
       </Panel>
-
-      <div className="mt-6 grid gap-6 xl:grid-cols-2">
-        <LeadJobsPanel jobs={data.jobs} onRetried={reload} />
-        <NotesPanel leadId={lead.id} notes={data.notes} onAdded={(note) => update((current) => ({ ...current, notes: [note, ...current.notes] }))} />
-      </div>
 
       <ConfirmDialog
         open={confirmDelete}

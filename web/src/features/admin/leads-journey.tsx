@@ -31,7 +31,7 @@ export function FlowJourney({ flow }: { flow: LeadFlow }) {
   const event = (type: string) => eventName(flow.machine, type);
 
   return (
-    <section aria-label={`Flow ${machineName(flow.machine)}`} data-flow={flow.id} className="rounded-2xl border border-line p-4">
+    <section aria-label={`Flow ${machineName(flow.machine)}`} data-flow={flow.id} className="rounded-2xl border border-line p-3 sm:p-4">
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
         <h3 className="min-w-0 font-semibold break-words text-ink">
           {machineName(flow.machine)} <span className="font-normal text-muted">· now: {state(flow.state)}</span>

@@ -112,10 +112,13 @@ describe('every job the code enqueues has a name', () => {
       .map((file) => readFileSync(path.join(root, dir, file), 'utf8')),
   );
   /** Every `queue: 'x', name: 'y'` written literally where a job is inserted. */
-  const literal = [...sources.join('\n').matchAll(/queue: '([a-z]+)', name: '([^']+)'/g)].map(([, queue, name]) => [queue!, name!] as const);
+  const literal = [...sources.join('\n').matchAll(/queue: '([a-z]+)', name: '([^']+)'/g)].map(
+    ([, queue, name]) => [queue!, name!] as const,
+  );
 
   it('finds the jobs the effects and processors insert', () => {
-    expect(literal.map(([queue, name]) => `${queue}/${name}`)).toEqual(expect.arrayContaining(['email/results', 'email/receipt', 'grading/lead-assessment', 'payments/start-payment']));
+    const found = literal.map(([queue, name]) => `${queue}/${name}`);
+    expect(found).toEqual(expect.arrayContaining(['email/results', 'email/receipt', 'grading/lead-assessment', 'payments/start-payment']));
   });
 
   it('names each of them, and every queue', () => {

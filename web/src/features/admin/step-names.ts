@@ -48,7 +48,7 @@ export const STATE_NAMES: Record<FlowMachineName, Record<string, string>> = {
     no_flow: 'Offered the free community',
     'no_flow.offered': 'Offered the free community',
     'no_flow.joined': 'Joined the community',
-    payment: 'Paying (deposit or homework)',
+    payment: 'At the checkout',
     homework_processing: 'Sending homework',
     'homework_processing.sending': 'Sending homework',
     'homework_processing.sent': 'Free resources sent',
@@ -147,8 +147,17 @@ export const EMAIL_KINDS: Record<EmailKind, string> = {
   sign_in_notice: 'Sign-in notice',
 };
 
+/** An email's kind in words (unknown kinds as stored). */
+export function emailKindName(kind: string): string {
+  return EMAIL_KINDS[kind as EmailKind] ?? kind;
+}
+
 const WEBHOOK_TARGETS: Record<WebhookJobPayload['target'], string> = { automation: 'Automation webhook', team_chat: 'Team-chat message' };
-const LEAD_EVENTS: Record<LeadEventName, string> = { 'lead.captured': 'lead captured', 'lead.graded': 'lead graded', 'lead.paid': 'lead paid' };
+const LEAD_EVENTS: Record<LeadEventName, string> = {
+  'lead.captured': 'lead captured',
+  'lead.graded': 'lead graded',
+  'lead.paid': 'lead paid',
+};
 
 /**
  * Jobs by queue and name, as server/flows/effects.ts, server/email/outbox.ts (the email's kind),
@@ -165,7 +174,9 @@ export const JOB_NAMES: Record<QueueName, Record<string, string>> = {
   payments: { 'start-payment': 'Starting the payment' },
   mirror: { 'mirror-reply': "The Mirror's reply" },
   webhooks: Object.fromEntries(
-    Object.entries(WEBHOOK_TARGETS).flatMap(([target, label]) => Object.entries(LEAD_EVENTS).map(([event, what]) => [`${target}:${event}`, `${label}: ${what}`])),
+    Object.entries(WEBHOOK_TARGETS).flatMap(([target, label]) =>
+      Object.entries(LEAD_EVENTS).map(([event, what]) => [`${target}:${event}`, `${label}: ${what}`]),
+    ),
   ),
   slack: { 'slack-event': 'Team-chat message received', 'close-assessment': 'Closing a team-chat assessment' },
   // a timer job is named by the event it will send (see timerName)
