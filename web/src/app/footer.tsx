@@ -1,10 +1,12 @@
 import { Link } from 'react-router-dom';
 import { BrandMark } from './brand';
-import { NAV_LINKS, SITE, SOCIAL_LINKS } from './site';
+import { useSiteSettings } from '../lib/site-settings';
+import { NAV_LINKS, SITE, socialLinksOf } from './site';
 import { SocialIcon } from './social-icons';
 
-/** The footer: the promise, the pages, the seven social links. */
+/** The footer: the promise, the pages, the coach's social links. */
 export function SiteFooter() {
+  const socialLinks = socialLinksOf(useSiteSettings().socialLinks);
   return (
     <footer className="border-t border-white/10 bg-ink text-mist">
       <div className="mx-auto grid max-w-6xl gap-12 px-6 pt-16 pb-10 sm:px-8 md:grid-cols-[1.4fr_1fr_1.2fr]">
@@ -34,7 +36,7 @@ export function SiteFooter() {
         <div>
           <h2 className="text-xs font-semibold tracking-[0.22em] text-brass-light uppercase">Follow along</h2>
           <ul className="mt-5 flex flex-wrap gap-2">
-            {SOCIAL_LINKS.map((social) => (
+            {socialLinks.map((social) => (
               <li key={social.id}>
                 <a
                   href={social.href}

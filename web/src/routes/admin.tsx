@@ -3,3 +3,4 @@ export { AdminLayout } from '../features/admin/layout';
 export { AdminNotFoundScreen } from '../features/admin/not-found';
 export { MessagesScreen } from '../features/admin/messages';
 export { OverviewScreen } from '../features/admin/overview';
+export { SiteSettingsScreen } from '../features/admin/site-settings';

@@ -1,10 +1,11 @@
 import { useMachine } from '@xstate/react';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { fromPromise } from 'xstate';
 import { contactFormMachine } from '../../../machines/contact-form/contact-form.machine';
 import { contactMessageSchema, type ContactField, type ContactMessage } from '../../../machines/protocol/contact-form';
 import { Button, Card, Field, Section, useToast } from '../components/ui';
 import { post } from '../lib/api';
+import { useSiteSettings } from '../lib/site-settings';
 
 /** POST /api/functions/send-contact-email: stores the message and queues both emails. */
 async function sendContactMessage(message: ContactMessage): Promise<void> {
@@ -31,6 +32,35 @@ const NEXT_STEPS = [
   { title: 'A reply within 24 hours', body: "On working days, usually sooner. You'll get an email confirmation straight away." },
   { title: 'A short call if it helps', body: 'If coaching looks like a fit, we suggest a 30-minute conversation. No pressure either way.' },
 ] as const;
+
+const link = 'font-semibold text-ink underline decoration-ink/25 underline-offset-4 hover:decoration-ink';
+
+/** The coach's own address and number from the site settings, for visitors who would rather not use the form. */
+function DirectContact({ className }: { className: string }) {
+  const { contact } = useSiteSettings();
+  if (!contact.email && !contact.phone) return null;
+  const rows: Array<[label: string, value: ReactNode]> = [];
+  if (contact.email) rows.push(['Email', <a href={`mailto:${contact.email}`} className={link}>{contact.email}</a>]);
+  if (contact.phone) rows.push(['Phone', <a href={`tel:${contact.phone.replace(/[^+\d]/g, '')}`} className={link}>{contact.phone}</a>]);
+  if (contact.location) rows.push(['Based in', contact.location]);
+  if (contact.hours) rows.push(['Hours', contact.hours]);
+  return (
+    <section aria-labelledby="contact-direct" className={`border-t border-line pt-6 ${className}`}>
+      <h2 id="contact-direct" className="font-serif text-xl text-ink">
+        Prefer to write directly?
+      </h2>
+      <p className="mt-1 text-muted">{contact.name}</p>
+      <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-5 gap-y-2">
+        {rows.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="text-sm font-semibold tracking-wider text-brass-deep uppercase">{label}</dt>
+            <dd className="min-w-0 break-words text-ink">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
 
 /** `/contact`: the contact form, run by the shared contact-form machine. */
 export function ContactPage() {
@@ -156,6 +186,7 @@ export function ContactPage() {
               </li>
             ))}
           </ol>
+          <DirectContact className="lg:col-start-1 lg:row-start-3 lg:self-start" />
         </div>
       </Section>
     </>

@@ -1,7 +1,8 @@
 import { AssessmentButton } from '../app/assessment-cta';
-import { SOCIAL_LINKS } from '../app/site';
+import { socialLinksOf } from '../app/site';
 import { SocialIcon } from '../app/social-icons';
 import { ButtonLink, Card, Eyebrow, ProgressBar, Section } from '../components/ui';
+import { useSiteSettings } from '../lib/site-settings';
 
 const VALUES = [
   {
@@ -109,6 +110,7 @@ function Hero() {
 
 /** `/` and `/survey`: the marketing home page with every way into the assessment. */
 export function Home() {
+  const socialLinks = socialLinksOf(useSiteSettings().socialLinks);
   return (
     <>
       <title>Leadership Coaching | Free Leadership Diagnostic</title>
@@ -223,7 +225,7 @@ export function Home() {
         intro="Practical ideas on decisions, delegation and trust, in the format that suits you."
       >
         <ul className="flex flex-wrap justify-center gap-4">
-          {SOCIAL_LINKS.map((social) => (
+          {socialLinks.map((social) => (
             <li key={social.id} className="w-[calc((100%-1rem)/2)] lg:w-[calc((100%-3rem)/4)]">
               <a
                 href={social.href}

@@ -36,6 +36,12 @@ export const MonitorIcon = (p: IconProps) => (
     <path d="M8 10h8M8 13h5" />
   </Icon>
 );
+export const MirrorIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 6a2 2 0 0 1 2-2h8a2 2 0 0 1 2 2v5a2 2 0 0 1-2 2H9l-3 3v-3H6a2 2 0 0 1-2-2V6Z" />
+    <path d="M18 9h0a2 2 0 0 1 2 2v5a2 2 0 0 1-2 2v3l-3-3h-4a2 2 0 0 1-2-2" />
+  </Icon>
+);
 export const MessagesIcon = (p: IconProps) => (
   <Icon {...p}>
     <rect x="3" y="5" width="18" height="14" rx="2" />
@@ -54,6 +60,13 @@ export const MachinesIcon = (p: IconProps) => (
     <circle cx="18" cy="6" r="2.5" />
     <circle cx="12" cy="18" r="2.5" />
     <path d="M8.5 6h7M7.3 8.2l3.5 7.5M16.7 8.2l-3.5 7.5" />
+  </Icon>
+);
+export const SettingsIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 7h9M17 7h3M4 17h3M11 17h9" />
+    <circle cx="15" cy="7" r="2" />
+    <circle cx="9" cy="17" r="2" />
   </Icon>
 );
 export const SidebarIcon = (p: IconProps) => (

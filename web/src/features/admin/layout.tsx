@@ -5,7 +5,7 @@ import { ToastProvider, cx, useToast } from '../../components/ui';
 import { SIGN_OUT_FAILED_TOAST, SIGNED_OUT_STATE } from '../../app/signed-out-notice';
 import { signOut, useSession } from '../../lib/session';
 import { ChangePasswordScreen } from './change-password';
-import { IntegrationsIcon, JobsIcon, LeadsIcon, MachinesIcon, MessagesIcon, MonitorIcon, OverviewIcon, SidebarIcon } from './icons';
+import { IntegrationsIcon, JobsIcon, LeadsIcon, MachinesIcon, MessagesIcon, MirrorIcon, MonitorIcon, OverviewIcon, SettingsIcon, SidebarIcon } from './icons';
 import { useSidebarState } from './sidebar-state';
 
 interface NavItem {
@@ -15,15 +15,17 @@ interface NavItem {
   end?: boolean;
 }
 
-/** Spec section 2 and issue 6: the sidebar's items. */
+/** The sidebar's items: the spec's five, the Mirror sessions, then the operations screens and the site settings. */
 export const ADMIN_NAV: NavItem[] = [
   { to: '/admin', label: 'Overview', icon: OverviewIcon, end: true },
   { to: '/admin/leads', label: 'Leads', icon: LeadsIcon },
   { to: '/admin/integrations', label: 'Integrations', icon: IntegrationsIcon },
   { to: '/admin/monitor', label: 'Team-chat Monitor', icon: MonitorIcon },
   { to: '/admin/messages', label: 'Messages', icon: MessagesIcon },
+  { to: '/admin/mirror-sessions', label: 'Mirror Sessions', icon: MirrorIcon },
   { to: '/admin/jobs', label: 'Jobs', icon: JobsIcon },
   { to: '/admin/machines', label: 'Machines', icon: MachinesIcon },
+  { to: '/admin/settings', label: 'Site settings', icon: SettingsIcon },
 ];
 
 const SIDEBAR_ID = 'admin-sidebar';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { formatDate, preview, useAdminResource, type AdminOverview, type AdminResource } from './api';
+import { NoBookingPageNotice, SITE_SETTINGS_PATH, type SiteSettingsView } from './booking-notice';
 import { FunnelChart, type FunnelSteps } from './funnel-chart';
 import { LeadsPerDayChart, type LeadBars } from './leads-per-day-chart';
 import { EmptyState, ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states';
@@ -193,14 +194,17 @@ function FunnelSection({ period, onPeriod, funnel }: { period: Period; onPeriod:
 /** How long after a flow event the overview reloads: its queries count whole tables, so bursts are gathered. */
 const LIVE_RELOAD_MS = 1_000;
 
-/** /admin: the five counters, the funnel, new leads per day, and the latest leads and messages (spec section 2), live. */
+/** /admin: the five counters, the funnel, new leads per day, and the latest leads and messages, live; a warning while no booking page is set. */
 export function OverviewScreen() {
   const { data, loading, failed, reload } = useAdminResource<AdminOverview>('/api/admin/overview');
   const [period, setPeriod] = useState<Period>('30d');
   const funnel = useAdminResource<OverviewFunnel>(`/api/admin/overview/funnel?period=${period}&tz=${encodeURIComponent(TIME_ZONE)}`);
+  // for the warning while no booking page is set
+  const site = useAdminResource<SiteSettingsView>(SITE_SETTINGS_PATH);
   const refresh = () => {
     reload();
     funnel.reload();
+    site.reload();
   };
   // counters and charts follow the flows as they move (a burst of events makes one reload)
   const refreshSoon = useCoalesced(refresh, LIVE_RELOAD_MS);
@@ -209,6 +213,7 @@ export function OverviewScreen() {
     <>
       <title>Overview | Admin | Leadership Coaching</title>
       <ScreenHeader title="Overview" description="Your funnel at a glance." actions={<RefreshButton loading={loading || funnel.loading} onClick={refresh} />} />
+      {site.data && !site.data.booking.url && <NoBookingPageNotice fallbackUrl={site.data.booking.fallbackUrl} className="mb-6" />}
       {failed && !data ? (
         <ErrorState onRetry={reload} />
       ) : (

@@ -1,14 +1,9 @@
 /*
- * The two outside pages the next steps link to (spec section 7, "Other"). The coach sets the
- * scheduling page in the admin's Integrations, stored on the server and handed out by
- * GET /api/config; until then the default applies. The community page is the community platform's
- * front page, as in the site's social links (web/src/app/site.ts).
+ * The scheduling page the deposit's next step links to. The coach sets it in the admin's
+ * Integrations, stored on the server and handed out by GET /api/config; until then the default
+ * applies. (The community page is a site setting: see web/src/lib/site-settings.tsx.)
  */
-
-/** The default scheduling page for the 45-minute strategy session. */
-export const DEFAULT_SCHEDULING_URL = 'https://calendly.com/';
-/** The free community page. */
-export const COMMUNITY_URL = 'https://www.skool.com/';
+import { DEFAULT_SCHEDULING_URL } from '../../../../machines/site-settings';
 
 /** The scheduling page, prefilled with the visitor's name and email (the parameters scheduling pages read). */
 export function schedulingUrl(visitor: { name: string | null; email: string | null }, bookingUrl: string | null): string {

@@ -5,6 +5,7 @@ import {
   type FlowSnapshotResponse,
   type flowStartBodySchema,
 } from '../../../../machines/protocol/api';
+import { siteSettingsFrom, type SiteSettings } from '../../../../machines/site-settings';
 
 /** What the browser sends to start a flow (defaults filled in by the server). */
 export type FlowStartInput = z.input<typeof flowStartBodySchema>;
@@ -42,8 +43,8 @@ export class FlowApiError extends Error {
   }
 }
 
-/** GET /api/config. */
-export interface PublicConfig {
+/** GET /api/config: the deployment's settings and the coach's site settings. */
+export interface PublicConfig extends SiteSettings {
   paymentMode: 'stripe' | 'test';
   depositCents: number;
   mirrorEngine: 'llm' | 'built-in';
@@ -140,6 +141,7 @@ export function createFlowClient(options: FlowClientOptions = {}): FlowClient {
         depositCents: typeof json.depositCents === 'number' ? json.depositCents : 25_000,
         mirrorEngine: json.mirrorEngine === 'llm' ? 'llm' : 'built-in',
         bookingUrl: typeof json.bookingUrl === 'string' ? json.bookingUrl : null,
+        ...siteSettingsFrom(json),
       };
     },
     async purgeTestLeads(csrfToken) {

@@ -3,6 +3,7 @@ import { flowMachines } from '../../../../machines/index';
 import type { FlowMachineName } from '../../../../machines/protocol/api';
 import { statePath } from '../../../../machines/protocol/can-accept';
 import { diagnosticScreens } from '../../../../machines/content/index';
+import { DEFAULT_SITE_SETTINGS } from '../../../../machines/site-settings';
 import type { FlowSocketServerFrame } from '../../../../machines/protocol/socket';
 import { FlowApiError, NETWORK_ERROR, type FlowClient, type ServerFlow } from './client';
 import type { SocketLike } from './socket';
@@ -98,7 +99,7 @@ export class FakeFlowServer {
       const applied = this.apply(flowId, event, 'client');
       return applied ? { status: 'applied', flow: applied } : { status: 'conflict', flow: this.response(flowId), message: `${event.type} is not allowed` };
     },
-    config: async () => ({ paymentMode: 'test', depositCents: 25_000, mirrorEngine: 'built-in', bookingUrl: null }),
+    config: async () => ({ paymentMode: 'test', depositCents: 25_000, mirrorEngine: 'built-in', bookingUrl: null, ...DEFAULT_SITE_SETTINGS }),
     purgeTestLeads: async () => 0,
   };
 

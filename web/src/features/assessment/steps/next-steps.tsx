@@ -3,7 +3,8 @@ import { Button, cx } from '../../../components/ui';
 import type { Notice } from '../../../../../machines/protocol/common';
 import type { PaymentPurpose } from '../../../../../machines/protocol/payment';
 import { recordCheckoutStart } from '../browser-storage';
-import { COMMUNITY_URL, schedulingUrl } from '../links';
+import { useSiteSettings } from '../../../lib/site-settings';
+import { schedulingUrl } from '../links';
 import { DoneMark, NoticeBox, Spinner, StepEyebrow, Waiting } from '../ui';
 
 /** Deposit in dollars for display ($250, spec section 9). */
@@ -178,6 +179,7 @@ export function NoFlowStep({
   onBack: () => void;
   onViewResults: () => void;
 }) {
+  const { communityUrl } = useSiteSettings();
   if (joined) {
     return (
       <div className="flex flex-col items-center gap-5 py-6 text-center">
@@ -187,7 +189,7 @@ export function NoFlowStep({
           The community opened in a new tab. Introduce yourself and mention your archetype: you will find leaders working on the same
           things.
         </p>
-        <OutLink href={COMMUNITY_URL} variant="secondary">
+        <OutLink href={communityUrl} variant="secondary">
           Open the Community Again
         </OutLink>
         <SeeResults onView={onViewResults} />
@@ -209,7 +211,7 @@ export function NoFlowStep({
         ))}
       </ul>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-        <OutLink href={COMMUNITY_URL} onClick={onJoin}>
+        <OutLink href={communityUrl} onClick={onJoin}>
           Join the Free Community
         </OutLink>
         <BackToResults onBack={onBack} />
