@@ -23,6 +23,7 @@ import { adminIntegrationRoutes } from './routes/admin-integrations.js';
 import { adminJobRoutes } from './routes/admin-jobs.js';
 import { adminLiveRoutes } from './routes/admin-live.js';
 import { adminLeadRoutes } from './routes/admin-leads.js';
+import { adminMirrorSessionRoutes } from './routes/admin-mirror-sessions.js';
 import { authRoutes } from './routes/auth.js';
 import { bullBoardRoutes } from './routes/bull-board.js';
 import { clientLogRoutes } from './routes/client-log.js';
@@ -99,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     authRoutes,
     adminRoutes,
     adminLeadRoutes,
+    adminMirrorSessionRoutes,
     adminIntegrationRoutes,
     siteSettingsRoutes,
     adminJobRoutes,

@@ -93,6 +93,7 @@ const cases: Record<string, () => { options: InjectOptions; status: number }> = 
     options: { method: 'POST', url: `/api/admin/contact/${contactId}/handled`, payload: { handled: true } },
     status: 200,
   }),
+  'GET /api/admin/mirror-sessions': () => ({ options: { method: 'GET', url: '/api/admin/mirror-sessions?show=saved' }, status: 200 }),
   'GET /api/admin/site-settings': () => ({ options: { method: 'GET', url: '/api/admin/site-settings' }, status: 200 }),
   'PUT /api/admin/site-settings': () => ({ options: { method: 'PUT', url: '/api/admin/site-settings', payload: DEFAULT_SITE_SETTINGS }, status: 200 }),
 };

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
-import { DESKTOP, MOBILE, openPage } from './pages.js';
+import { DESKTOP, MOBILE, openAdminPage, openPage, signedInAdminState } from './pages.js';
 import { promoteTimers } from '../../test/journey.js';
 import {
   answerSurvey,
@@ -327,6 +327,23 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
     expect(kept.rows).toHaveLength(1);
     expect(kept.rows[0]!.messages).toBeGreaterThanOrEqual(10);
     await context.close();
+
+    // the coach finds it in the admin's Mirror Sessions, linked to the lead, and reads it on the lead's page
+    const signedIn = await signedInAdminState(browser, server.url, server.pool, `coach-mirror-${Date.now()}@example.com`);
+    const admin = await openAdminPage(browser, signedIn);
+    await admin.page.goto(`${server.url}/admin/mirror-sessions`);
+    await admin.page.getByRole('heading', { level: 1, name: 'Mirror Sessions' }).waitFor();
+    await admin.page.getByRole('button', { name: 'Saved only' }).click();
+    const card = admin.page.getByRole('article').filter({ hasText: email });
+    expect(await card.locator('blockquote').innerText()).toBe(messages[0]);
+    await card.getByText('Read the conversation').click();
+    await card.getByRole('list', { name: 'Conversation' }).getByText(messages[4]!).waitFor();
+    expect(await seriousAxeViolations(admin.page)).toEqual([]);
+    await card.getByRole('link', { name: /Dana Whitfield/ }).click();
+    await admin.page.waitForURL(new RegExp(`/admin/leads/${lead.rows[0].lead_id}$`));
+    await admin.page.getByRole('list', { name: /^Mirror session of/ }).getByText(messages[2]!).waitFor();
+    expect(admin.errors).toEqual([]);
+    await admin.context.close();
   }, 120_000);
 
   it('the Mirror save form offers Continue without saving, which opens the assessment', async () => {

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { cx, useToast } from '../../components/ui';
+import { useToast } from '../../components/ui';
 import { api } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { ScoreChart } from '../assessment/score-chart';
@@ -12,6 +12,7 @@ import { NotesPanel } from './lead-notes';
 import { Badge, Facts } from './lead-parts';
 import { FlowJourney } from './leads-journey';
 import { money, tierLabel, type LeadDetail, type LeadPayment } from './leads-api';
+import { MirrorTranscript } from './mirror-transcript';
 import { EmptyState, ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states';
 
 /** /admin/leads/:id: everything about one lead, its journey with a replay, notes, refund and delete. */
@@ -153,19 +154,7 @@ export function LeadDetailScreen() {
           ) : (
             data.mirrorSessions
               .filter((s) => s.messages.length > 0)
-              .map((s) => (
-                <ol key={s.id} className="flex flex-col gap-2" aria-label={`Mirror session of ${formatDateTime(s.created_at)}`}>
-                  {s.messages.map((m, i) => (
-                    <li
-                      key={i}
-                      className={cx('max-w-[85%] rounded-2xl px-4 py-2 break-words', m.role === 'user' ? 'self-end bg-ink text-white' : 'self-start bg-sand text-ink')}
-                    >
-                      <span className="sr-only">{m.role === 'user' ? 'Lead' : 'Mirror'}: </span>
-                      {m.content}
-                    </li>
-                  ))}
-                </ol>
-              ))
+              .map((s) => <MirrorTranscript key={s.id} messages={s.messages} label={`Mirror session of ${formatDateTime(s.created_at)}`} />)
           )}
         </Panel>
       </div>
