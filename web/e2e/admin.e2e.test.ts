@@ -111,6 +111,9 @@ describe('the admin area in a real browser', () => {
     }
     expect(expected.totalLeads).toBeGreaterThanOrEqual(1);
     expect(expected.contactMessages).toBeGreaterThanOrEqual(2);
+    // a counter whose items have a screen of their own links to it
+    expect(await page.locator('[data-counter="mirrorSessions"]').getByRole('link', { name: 'Mirror Sessions' }).getAttribute('href')).toBe('/admin/mirror-sessions');
+    expect(await page.locator('[data-counter="diagnosticsCompleted"]').getByRole('link').count()).toBe(0);
 
     const leads = page.getByRole('region', { name: 'Recent Leads' });
     expect(await leads.getByRole('row').count()).toBe(1 + Math.min(5, expected.totalLeads));

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { formatDate, preview, useAdminResource, type AdminOverview, type AdminResource } from './api';
 import { NoBookingPageNotice, SITE_SETTINGS_PATH, type SiteSettingsView } from './booking-notice';
 import { FunnelChart, type FunnelSteps } from './funnel-chart';
@@ -27,12 +28,13 @@ type Period = (typeof PERIODS)[number]['value'];
 /** The admin's IANA time zone: days in the charts are the admin's own days. */
 const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
-const COUNTERS: Array<{ key: keyof AdminOverview['counts']; label: string }> = [
-  { key: 'totalLeads', label: 'Total Leads' },
+/** The five counters; where a screen lists what a counter counts, the counter links to it. */
+const COUNTERS: Array<{ key: keyof AdminOverview['counts']; label: string; to?: string }> = [
+  { key: 'totalLeads', label: 'Total Leads', to: '/admin/leads' },
   { key: 'diagnosticsCompleted', label: 'Diagnostics Completed' },
-  { key: 'mirrorSessions', label: 'Mirror Sessions' },
+  { key: 'mirrorSessions', label: 'Mirror Sessions', to: '/admin/mirror-sessions' },
   { key: 'surveyResponses', label: 'Survey Responses' },
-  { key: 'contactMessages', label: 'Contact Messages' },
+  { key: 'contactMessages', label: 'Contact Messages', to: '/admin/messages' },
 ];
 
 const numberFormat = new Intl.NumberFormat('en-US');
@@ -40,13 +42,22 @@ const numberFormat = new Intl.NumberFormat('en-US');
 function Counters({ counts }: { counts: AdminOverview['counts'] | null }) {
   return (
     <dl className="grid grid-cols-2 gap-4 lg:grid-cols-5">
-      {COUNTERS.map(({ key, label }, index) => (
+      {COUNTERS.map(({ key, label, to }, index) => (
         <div
           key={key}
           data-counter={key}
-          className={`flex flex-col-reverse justify-between gap-2 rounded-3xl border p-5 shadow-soft ${index === 0 ? 'col-span-2 border-ink bg-ink text-white lg:col-span-1' : 'border-line bg-white'}`}
+          className={`relative flex flex-col-reverse justify-between gap-2 rounded-3xl border p-5 shadow-soft ${index === 0 ? 'col-span-2 border-ink bg-ink text-white lg:col-span-1' : 'border-line bg-white'}`}
         >
-          <dt className={`text-sm font-medium ${index === 0 ? 'text-mist' : 'text-muted'}`}>{label}</dt>
+          <dt className={`text-sm font-medium ${index === 0 ? 'text-mist' : 'text-muted'}`}>
+            {to ? (
+              // the whole card is the link's target; the label is its name
+              <Link to={to} className="underline-offset-2 after:absolute after:inset-0 after:rounded-3xl hover:underline focus-visible:outline-none focus-visible:after:outline-2 focus-visible:after:outline-brass">
+                {label}
+              </Link>
+            ) : (
+              label
+            )}
+          </dt>
           <dd className={`font-serif text-4xl tracking-tight ${index === 0 ? 'text-brass-light' : 'text-ink'}`}>
             {counts ? numberFormat.format(counts[key]) : <Skeleton className="h-10 w-16" />}
           </dd>
