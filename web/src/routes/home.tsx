@@ -36,12 +36,15 @@ const DIAGNOSTIC_PARTS = [
   { label: 'Short survey', time: '2-3 min', detail: 'Where you are and what you want from coaching.' },
 ] as const;
 
-/** An illustration of what the diagnostic returns; the figures are an example, not a visitor's result. */
+/**
+ * An illustration of what the diagnostic returns: four of the six dimensions on the results' own
+ * 0-100 scale; the figures are an example, not a visitor's result.
+ */
 const SAMPLE_PROFILE = [
-  { label: 'Decision clarity', value: 7.8 },
-  { label: 'Delegation', value: 5.2 },
-  { label: 'Trust building', value: 8.1 },
-  { label: 'Vision', value: 6.6 },
+  { label: 'Leadership Effectiveness', value: 78 },
+  { label: 'Delegation Command', value: 52 },
+  { label: 'Trust Building', value: 81 },
+  { label: 'Vision', value: 66 },
 ] as const;
 
 function Check() {
@@ -99,7 +102,7 @@ function Hero() {
           </p>
           <div className="mt-7 flex flex-col gap-5">
             {SAMPLE_PROFILE.map((row) => (
-              <ProgressBar key={row.label} label={row.label} value={row.value} max={10} valueText={`${row.value} / 10`} showLabel tone="brass" />
+              <ProgressBar key={row.label} label={row.label} value={row.value} max={100} valueText={`${row.value} / 100`} showLabel tone="brass" />
             ))}
           </div>
         </Card>
