@@ -23,7 +23,8 @@ describe('siteSettingsFrom', () => {
       contact: { name: '  ', email: 'dana@coach.example.com', phone: 7, location: '', hours: null },
     });
     expect(read.communityUrl).toBe(DEFAULT_SITE_SETTINGS.communityUrl);
-    expect(read.socialLinks).toEqual({ ...SAVED.socialLinks, video: DEFAULT_SITE_SETTINGS.socialLinks.video, facebook: DEFAULT_SITE_SETTINGS.socialLinks.facebook });
+    const { video, facebook } = DEFAULT_SITE_SETTINGS.socialLinks;
+    expect(read.socialLinks).toEqual({ ...SAVED.socialLinks, video, facebook });
     expect(read.contact).toEqual({ name: DEFAULT_SITE_SETTINGS.contact.name, email: 'dana@coach.example.com', phone: null, location: null, hours: null });
   });
 

@@ -29,6 +29,20 @@ export async function seedFlow(
   return inserted.rows[0]!.id;
 }
 
+/** The events that take an assessment flow from the capture step to a submitted survey, waiting for its grade. */
+export function surveyedEvents(lead: { name: string; email: string; leadId: string }): Array<{ type: string; [key: string]: unknown }> {
+  return [
+    { type: 'CAPTURE_SUBMIT', name: lead.name, email: lead.email },
+    { type: 'LEAD_SAVED', leadId: lead.leadId },
+    { type: 'START_DIAGNOSTIC' },
+    { type: 'DIAGNOSTIC_COMPLETED', answers: { b1: { type: 'likert', value: 4, responseTime: 4000, timedOut: false } } },
+    {
+      type: 'SURVEY_SUBMITTED',
+      answers: { q1_investment: 'ready_now', q2_time: 'start_immediately', q3_urgency: 'critical', q4_mindset: 'challenge', q5_success: 'Lead better.' },
+    },
+  ];
+}
+
 /**
  * A lead and an assessment flow standing at `tier`'s results screen (graded, results shown), or
  * moved on from there by `then`, owned by a visitor of its own (or `visitor`): act on it as them
@@ -47,11 +61,7 @@ export async function seedResultsFlow(
     pool,
     'assessmentFlow',
     [
-      { type: 'CAPTURE_SUBMIT', name: 'Test Lead', email },
-      { type: 'LEAD_SAVED', leadId: lead.leadId },
-      { type: 'START_DIAGNOSTIC' },
-      { type: 'DIAGNOSTIC_COMPLETED', answers: { b1: { type: 'likert', value: 4, responseTime: 4000, timedOut: false } } },
-      { type: 'SURVEY_SUBMITTED', answers: { q1_investment: 'ready_now', q2_time: 'start_immediately', q3_urgency: 'critical', q4_mindset: 'challenge', q5_success: 'Lead better.' } },
+      ...surveyedEvents({ name: 'Test Lead', email, leadId: lead.leadId }),
       { type: 'GRADED', result: resultFor(tier) },
       { type: 'xstate.after.resultsDelay.assessmentFlow.processing.revealing' },
       ...then,

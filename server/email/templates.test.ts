@@ -21,7 +21,13 @@ import {
 const site: SiteSettings = {
   ...DEFAULT_SITE_SETTINGS,
   communityUrl: 'https://community.example.com/leaders',
-  contact: { name: 'Dana Whitfield & Partners', email: 'dana@coach.example.com', phone: '+44 20 7946 0958', location: 'Bristol, UK', hours: 'Mon-Fri, 9:00-17:00' },
+  contact: {
+    name: 'Dana Whitfield & Partners',
+    email: 'dana@coach.example.com',
+    phone: '+44 20 7946 0958',
+    location: 'Bristol, UK',
+    hours: 'Mon-Fri, 9:00-17:00',
+  },
 };
 const CONTACT_LINES = ['Dana Whitfield & Partners', 'dana@coach.example.com', '+44 20 7946 0958', 'Bristol, UK', 'Mon-Fri, 9:00-17:00'];
 
@@ -75,7 +81,8 @@ describe('contact emails', () => {
 
 describe('homework emails', () => {
   it('sends the paid programme: three readings and four numbered weeks', () => {
-    const email = homeworkEmail({ name: 'Ada Lovelace', archetype: 'Visionary Firebrand', source: 'paid_homework', resources: resourcesFor('Visionary Firebrand', 'paid_homework'), site });
+    const resources = resourcesFor('Visionary Firebrand', 'paid_homework');
+    const email = homeworkEmail({ name: 'Ada Lovelace', archetype: 'Visionary Firebrand', source: 'paid_homework', resources, site });
     expect(email.subject).toBe('Your four-week leadership homework: Visionary Firebrand');
     expect(email.text).toMatch(/^Hi Ada,/);
     expect(email.text).toContain('Essentialism, by Greg McKeown');
@@ -84,7 +91,8 @@ describe('homework emails', () => {
   });
 
   it('sends free resources as a lighter set, and greets a community member neutrally', () => {
-    const email = homeworkEmail({ name: 'Community Member', archetype: 'Reluctant Steward', source: 'free_resources', resources: resourcesFor('Reluctant Steward', 'free_resources'), site });
+    const resources = resourcesFor('Reluctant Steward', 'free_resources');
+    const email = homeworkEmail({ name: 'Community Member', archetype: 'Reluctant Steward', source: 'free_resources', resources, site });
     expect(email.subject).toBe('Your free leadership resources: Reluctant Steward');
     expect(email.text).toMatch(/^Hi there,/);
     expect(email.text).not.toContain('Week 1');
@@ -94,12 +102,15 @@ describe('homework emails', () => {
 
 const results = (tier: Tier, settings: SiteSettings = site) =>
   resultsEmail({ name: 'Ada Lovelace', report: reportOf(resultFor(tier)), compositeScore: 64, siteUrl: 'https://coach.example.com', site: settings });
-const payment = { name: 'Ada Lovelace', amountCents: 25_000, currency: 'usd', reference: 'pi_test_123', at: new Date('2026-03-01T09:30:00Z'), testMode: true };
+const payment = { name: 'Ada', amountCents: 25_000, currency: 'usd', reference: 'pi_test_123', at: new Date('2026-03-01T09:30:00Z'), testMode: true };
 
 describe("the coach's contact details", () => {
   const visitorEmails: Record<string, (settings: SiteSettings) => EmailContent> = {
     'contact confirmation': (settings) => contactConfirmation(contact, 'https://coach.example.com', settings),
-    homework: (settings) => homeworkEmail({ name: 'Ada', archetype: 'Reluctant Steward', source: 'free_resources', resources: resourcesFor('Reluctant Steward', 'free_resources'), site: settings }),
+    homework: (settings) => {
+      const resources = resourcesFor('Reluctant Steward', 'free_resources');
+      return homeworkEmail({ name: 'Ada', archetype: 'Reluctant Steward', source: 'free_resources', resources, site: settings });
+    },
     results: (settings) => results('book_call', settings),
     'deposit receipt': (settings) => depositReceipt(payment, null, settings),
     'refund confirmation': (settings) => refundConfirmation(payment, settings),

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { resultFor } from '../../machines/assessment-flow/assessment-flow.fixtures.js';
 import { DEFAULT_SCHEDULING_URL, DEFAULT_SITE_SETTINGS, type SiteSettings } from '../../machines/site-settings.js';
-import { seedFlow } from '../../test/flows.js';
+import { seedFlow, surveyedEvents } from '../../test/flows.js';
 import { isolatedConfig } from '../../test/helpers.js';
 import { injectAs, seedVisitor } from '../../test/visitor.js';
 import { startSmtpSink } from '../../test/smtp-sink.js';
@@ -177,6 +177,11 @@ describe('GET /api/config', () => {
     expect(response.json()).toEqual({ paymentMode: 'stripe', depositCents: 25_000, mirrorEngine: 'built-in', bookingUrl: null, ...SAVED });
     for (const secret of [...Object.values(secrets), config.STRIPE_SECRET_KEY!, 'SECRET']) expect(response.body).not.toContain(secret);
   });
+
+  it('hands out the defaults rather than a stored document the rules refuse (a hand edit in the database)', async () => {
+    await pool.query('INSERT INTO site_settings (settings) VALUES ($1)', [JSON.stringify({ ...SAVED, communityUrl: 'http://community.example.com' })]);
+    expect((await app.inject('/api/config')).json()).toMatchObject(DEFAULT_SITE_SETTINGS);
+  });
 });
 
 describe('emails after a change', () => {
@@ -184,18 +189,10 @@ describe('emails after a change', () => {
   async function gradeNurtureLead(engine: FlowEngine): Promise<string> {
     const email = `nurture-${randomBytes(4).toString('hex')}@example.com`;
     const lead = await createOrUpdateLead(pool, { email, name: 'Grace Hopper' });
-    const flowId = await seedFlow(
-      pool,
-      'assessmentFlow',
-      [
-        { type: 'CAPTURE_SUBMIT', name: 'Grace Hopper', email },
-        { type: 'LEAD_SAVED', leadId: lead.leadId },
-        { type: 'START_DIAGNOSTIC' },
-        { type: 'DIAGNOSTIC_COMPLETED', answers: { b1: { type: 'likert', value: 4, responseTime: 4000, timedOut: false } } },
-        { type: 'SURVEY_SUBMITTED', answers: { q1_investment: 'ready_now', q2_time: 'start_immediately', q3_urgency: 'critical', q4_mindset: 'challenge', q5_success: 'Lead.' } },
-      ],
-      { leadId: lead.leadId, input: { testingMode: false } },
-    );
+    const flowId = await seedFlow(pool, 'assessmentFlow', surveyedEvents({ name: 'Grace Hopper', email, leadId: lead.leadId }), {
+      leadId: lead.leadId,
+      input: { testingMode: false },
+    });
     await engine.apply(flowId, { type: 'GRADED', result: resultFor('nurture') }, 'worker');
     return email;
   }
@@ -232,7 +229,9 @@ describe('emails after a change', () => {
       payload: { name: 'Grace Hopper', email: 'grace@example.com', message: 'Could we talk about coaching for my team?' },
     });
     expect(sent.statusCode, sent.body).toBe(200);
-    const emails = await pool.query<{ kind: string; text_body: string }>('SELECT kind, text_body FROM email_outbox WHERE contact_id = $1', [sent.json().id]);
+    const emails = await pool.query<{ kind: string; text_body: string }>('SELECT kind, text_body FROM email_outbox WHERE contact_id = $1', [
+      sent.json().id,
+    ]);
     const byKind = Object.fromEntries(emails.rows.map((row) => [row.kind, row.text_body]));
     expect(byKind.contact_confirmation).toMatch(/\n-- \nDana Whitfield\ndana@coach\.example\.com\n\+44 20 7946 0958\nBristol, UK\n$/);
     expect(byKind.contact_notification).not.toContain('\n-- \n');

@@ -73,26 +73,30 @@ function normalised(settings: SiteSettings): SiteSettings {
   };
 }
 
-/** The stored document as the site uses it; the defaults for anything a hand edit left unusable. */
-function fromStored(stored: unknown): SiteSettings {
-  const parsed = siteSettingsSchema.safeParse(siteSettingsFrom(stored));
-  return parsed.success ? normalised(parsed.data) : DEFAULT_SITE_SETTINGS;
+interface StoredRow {
+  settings: unknown;
+  updated_at: Date;
 }
 
-async function storedRow(db: Db): Promise<{ settings: unknown; updated_at: Date } | undefined> {
-  const found = await db.query<{ settings: unknown; updated_at: Date }>('SELECT settings, updated_at FROM site_settings');
+/** The stored document as the site uses it: the defaults with no row, or for a document a hand edit left unusable. */
+function settingsIn(row: StoredRow | undefined): SiteSettings {
+  const parsed = row && siteSettingsSchema.safeParse(siteSettingsFrom(row.settings));
+  return parsed?.success ? normalised(parsed.data) : DEFAULT_SITE_SETTINGS;
+}
+
+async function storedRow(db: Db): Promise<StoredRow | undefined> {
+  const found = await db.query<StoredRow>('SELECT settings, updated_at FROM site_settings');
   return found.rows[0];
 }
 
 /** The settings now: read at every use (pages, emails), so a change applies at once in every process. */
 export async function readSiteSettings(db: Db): Promise<SiteSettings> {
-  const row = await storedRow(db);
-  return row ? fromStored(row.settings) : DEFAULT_SITE_SETTINGS;
+  return settingsIn(await storedRow(db));
 }
 
-async function view(db: pg.Pool, row: { settings: unknown; updated_at: Date } | undefined): Promise<SiteSettingsView> {
+async function view(db: pg.Pool, row: StoredRow | undefined): Promise<SiteSettingsView> {
   return {
-    settings: row ? fromStored(row.settings) : DEFAULT_SITE_SETTINGS,
+    settings: settingsIn(row),
     updatedAt: row?.updated_at ?? null,
     booking: { url: await bookingUrl(db), fallbackUrl: DEFAULT_SCHEDULING_URL },
   };
@@ -104,7 +108,7 @@ export async function siteSettingsView(db: pg.Pool): Promise<SiteSettingsView> {
 
 /** Replaces the settings (already checked by siteSettingsSchema) as a whole. */
 export async function saveSiteSettings(db: pg.Pool, settings: SiteSettings, userId: string): Promise<SiteSettingsView> {
-  const saved = await db.query<{ settings: unknown; updated_at: Date }>(
+  const saved = await db.query<StoredRow>(
     `INSERT INTO site_settings (id, settings, updated_by) VALUES (true, $1, $2)
      ON CONFLICT (id) DO UPDATE SET settings = EXCLUDED.settings, updated_by = EXCLUDED.updated_by
      RETURNING settings, updated_at`,

@@ -56,7 +56,8 @@ describe('site settings in a real browser', () => {
   it("the coach's community page, social link and email reach a fresh visitor's pages, with no rebuild", async () => {
     // before: the defaults
     const before = await visitorHome();
-    expect(await socialHrefs(before.page, 'LinkedIn')).toEqual({ footer: DEFAULT_SITE_SETTINGS.socialLinks.professional, home: DEFAULT_SITE_SETTINGS.socialLinks.professional });
+    const linkedIn = DEFAULT_SITE_SETTINGS.socialLinks.professional;
+    expect(await socialHrefs(before.page, 'LinkedIn')).toEqual({ footer: linkedIn, home: linkedIn });
     await before.context.close();
 
     const { context, page, errors } = await openAdminPage(browser, signedIn);

@@ -19,7 +19,11 @@ export const SITE_SETTINGS_PATH = '/api/admin/site-settings';
  */
 export function NoBookingPageNotice({ fallbackUrl, className }: { fallbackUrl: string; className?: string }) {
   return (
-    <div role="status" data-notice="no-booking-page" className={cx('flex gap-3 rounded-3xl border border-brass/50 bg-brass-light/20 p-5 text-ink', className)}>
+    <div
+      role="status"
+      data-notice="no-booking-page"
+      className={cx('flex gap-3 rounded-3xl border border-brass/50 bg-brass-light/20 p-5 text-ink', className)}
+    >
       <svg viewBox="0 0 20 20" className="mt-0.5 size-5 shrink-0 text-brass-deep" fill="currentColor" aria-hidden="true">
         <path d="M10 2a8 8 0 1 0 0 16 8 8 0 0 0 0-16Zm-.75 4h1.5v5.5h-1.5V6Zm.75 8.75a1 1 0 1 1 0-2 1 1 0 0 1 0 2Z" />
       </svg>

@@ -24,7 +24,7 @@ interface Draft {
 
 const CONTACT_FIELDS: Array<{ key: ContactKey; label: string; type: string; autoComplete: string; hint?: string; optional: boolean }> = [
   { key: 'name', label: 'Name', type: 'text', autoComplete: 'name', hint: 'Yours or your practice’s, as visitors should see it.', optional: false },
-  { key: 'email', label: 'Email', type: 'email', autoComplete: 'email', hint: 'Shown on the contact page and at the foot of every email.', optional: true },
+  { key: 'email', label: 'Email', type: 'email', autoComplete: 'email', hint: 'On the contact page and at the foot of every email.', optional: true },
   { key: 'phone', label: 'Phone', type: 'tel', autoComplete: 'tel', optional: true },
   { key: 'location', label: 'Location', type: 'text', autoComplete: 'off', hint: 'For example: London, UK', optional: true },
   { key: 'hours', label: 'Hours', type: 'text', autoComplete: 'off', hint: 'For example: Monday to Friday, 9:00-17:00 GMT', optional: true },
@@ -177,7 +177,12 @@ function BookingPage({ booking }: { booking: SiteSettingsView['booking'] }) {
       {booking.url ? (
         <p className="leading-relaxed text-ink">
           Visitors who pay the deposit book their session at{' '}
-          <a href={booking.url} target="_blank" rel="noopener noreferrer" className="font-semibold break-all underline decoration-ink/25 underline-offset-4">
+          <a
+            href={booking.url}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="font-semibold break-all underline decoration-ink/25 underline-offset-4"
+          >
             {booking.url}
             <span className="sr-only"> (opens in a new tab)</span>
           </a>
