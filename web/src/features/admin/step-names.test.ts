@@ -112,7 +112,7 @@ describe('every job the code enqueues has a name', () => {
       .map((file) => readFileSync(path.join(root, dir, file), 'utf8')),
   );
   /** Every `queue: 'x', name: 'y'` written literally where a job is inserted. */
-  const literal = [...sources.join('\n').matchAll(/queue: '([a-z]+)', name: '([^']+)'/g)].map(
+  const literal = [...sources.join('\n').matchAll(/queue: '([a-z]+)',\s*name: '([^']+)'/g)].map(
     ([, queue, name]) => [queue!, name!] as const,
   );
 

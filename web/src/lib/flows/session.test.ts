@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { assessmentFlowMachine } from '../../../../machines/assessment-flow/assessment-flow.machine';
 import { diagnosticMachine } from '../../../../machines/diagnostic/diagnostic.machine';
 import { statePath } from '../../../../machines/protocol/can-accept';
-import { FakeFlowServer } from './fake-flow-server';
+import { FakeFlowServer } from '../../../../test/fake-flow-server';
 import { FlowSession } from './session';
 import { FlowSocket } from './socket';
 
@@ -25,8 +25,18 @@ function open<M extends typeof assessmentFlowMachine | typeof diagnosticMachine>
   machine: M,
   options: { socket?: boolean; pollMs?: number } = {},
 ) {
-  const socket = options.socket === false ? null : new FlowSocket({ url: 'ws://test/api/ws', createSocket: server.createSocket, backoff: { baseMs: 5, maxMs: 20 } });
-  const session = new FlowSession({ name, machine, client: server.client, socket, pollMs: options.pollMs ?? 60_000, retry: { baseMs: 5, maxMs: 20 } });
+  const socket =
+    options.socket === false
+      ? null
+      : new FlowSocket({ url: 'ws://test/api/ws', createSocket: server.createSocket, backoff: { baseMs: 5, maxMs: 20 } });
+  const session = new FlowSession({
+    name,
+    machine,
+    client: server.client,
+    socket,
+    pollMs: options.pollMs ?? 60_000,
+    retry: { baseMs: 5, maxMs: 20 },
+  });
   cleanups.push(() => {
     session.dispose();
     socket?.close();
@@ -150,13 +160,25 @@ describe('FlowSession', () => {
     await until(() => session.getView().pending === 0);
 
     const ids: string[] = [];
-    const resumed = new FlowSession({ name: 'diagnostic', machine: diagnosticMachine, client: server.client, socket: null, onFlowId: (id) => ids.push(id) });
+    const resumed = new FlowSession({
+      name: 'diagnostic',
+      machine: diagnosticMachine,
+      client: server.client,
+      socket: null,
+      onFlowId: (id) => ids.push(id),
+    });
     cleanups.push(() => resumed.dispose());
     await resumed.start({ flowId, start: {} });
     expect(resumed.getView().flowId).toBe(flowId);
     expect(resumed.getView().actor!.getSnapshot().context.index).toBe(1);
 
-    const fresh = new FlowSession({ name: 'diagnostic', machine: diagnosticMachine, client: server.client, socket: null, onFlowId: (id) => ids.push(id) });
+    const fresh = new FlowSession({
+      name: 'diagnostic',
+      machine: diagnosticMachine,
+      client: server.client,
+      socket: null,
+      onFlowId: (id) => ids.push(id),
+    });
     cleanups.push(() => fresh.dispose());
     await fresh.start({ flowId: '11111111-1111-4111-8111-111111111111', start: {} });
     expect(fresh.getView().flowId).not.toBe(flowId);
@@ -168,7 +190,10 @@ describe('FlowSession', () => {
     const server = new FakeFlowServer();
     const a = new FlowSession({ name: 'diagnostic', machine: diagnosticMachine, client: server.client, socket: null, startKey: 'k' });
     const b = new FlowSession({ name: 'diagnostic', machine: diagnosticMachine, client: server.client, socket: null, startKey: 'k' });
-    cleanups.push(() => a.dispose(), () => b.dispose());
+    cleanups.push(
+      () => a.dispose(),
+      () => b.dispose(),
+    );
     await Promise.all([a.start({ start: {} }), b.start({ start: {} })]);
     expect(a.getView().flowId).toBe(b.getView().flowId);
     expect(server.calls.filter((call) => call === 'start')).toHaveLength(1);
@@ -203,7 +228,12 @@ describe('FlowSession', () => {
     const { session, state } = open(server, 'diagnostic', diagnosticMachine, { socket: false, pollMs: 10 });
     await session.start({ start: {} });
     const flowId = session.getView().flowId!;
-    expect(session.applyLocal({ type: 'ANSWER_LIKERT', value: 3, responseTime: 3000 }, (flow) => (flow.snapshot.context as { index: number }).index < 2)).toBe(true);
+    expect(
+      session.applyLocal(
+        { type: 'ANSWER_LIKERT', value: 3, responseTime: 3000 },
+        (flow) => (flow.snapshot.context as { index: number }).index < 2,
+      ),
+    ).toBe(true);
     expect(session.getView().held).toBe(true);
     // while held, visitor events are refused: the server is not where the screen is
     expect(session.send({ type: 'ANSWER_LIKERT', value: 3, responseTime: 3000 })).toBe(false);

@@ -1,12 +1,12 @@
 import { initialTransition, transition, type AnyStateMachine } from 'xstate';
-import { flowMachines } from '../../../../machines/index';
-import type { FlowMachineName } from '../../../../machines/protocol/api';
-import { statePath } from '../../../../machines/protocol/can-accept';
-import { diagnosticScreens } from '../../../../machines/content/index';
-import { DEFAULT_SITE_SETTINGS } from '../../../../machines/site-settings';
-import type { FlowSocketServerFrame } from '../../../../machines/protocol/socket';
-import { FlowApiError, NETWORK_ERROR, type FlowClient, type ServerFlow } from './client';
-import type { SocketLike } from './socket';
+import { flowMachines } from '../machines/index';
+import type { FlowMachineName } from '../machines/protocol/api';
+import { statePath } from '../machines/protocol/can-accept';
+import { diagnosticScreens } from '../machines/content/index';
+import { DEFAULT_SITE_SETTINGS } from '../machines/site-settings';
+import type { FlowSocketServerFrame } from '../machines/protocol/socket';
+import { FlowApiError, NETWORK_ERROR, type FlowClient, type ServerFlow } from '../web/src/lib/flows/client';
+import type { SocketLike } from '../web/src/lib/flows/socket';
 
 interface StoredFlow {
   machine: FlowMachineName;
@@ -59,7 +59,8 @@ export class FakeFlowServer {
     this.broadcast({ type: 'event', flowId, version: answer.version, origin, event, state: answer.state, snapshot: answer.snapshot });
     let latest = answer;
     for (const action of actions) {
-      if ((action.type as string) === 'createLead') latest = this.apply(flowId, { type: 'LEAD_SAVED', leadId: this.nextId() }, 'server') ?? latest;
+      if ((action.type as string) === 'createLead')
+        latest = this.apply(flowId, { type: 'LEAD_SAVED', leadId: this.nextId() }, 'server') ?? latest;
     }
     return latest;
   }
@@ -73,7 +74,12 @@ export class FakeFlowServer {
       this.calls.push('start');
       const name = body.machine ?? 'assessmentFlow';
       const machine = flowMachines[name] as AnyStateMachine;
-      const input = name === 'diagnostic' ? { screens: diagnosticScreens.slice(0, 3) } : name === 'assessmentFlow' ? { mode: body.mode, testingMode: body.testing, knownSession: body.knownSession } : undefined;
+      const input =
+        name === 'diagnostic'
+          ? { screens: diagnosticScreens.slice(0, 3) }
+          : name === 'assessmentFlow'
+            ? { mode: body.mode, testingMode: body.testing, knownSession: body.knownSession }
+            : undefined;
       const [snapshot] = initialTransition(machine, input);
       const flowId = this.nextId();
       this.flows.set(flowId, { machine: name, version: 0, snapshot });
@@ -97,9 +103,17 @@ export class FakeFlowServer {
         return { status: 'conflict', flow: this.response(flowId), message: 'version' };
       }
       const applied = this.apply(flowId, event, 'client');
-      return applied ? { status: 'applied', flow: applied } : { status: 'conflict', flow: this.response(flowId), message: `${event.type} is not allowed` };
+      return applied
+        ? { status: 'applied', flow: applied }
+        : { status: 'conflict', flow: this.response(flowId), message: `${event.type} is not allowed` };
     },
-    config: async () => ({ paymentMode: 'test', depositCents: 25_000, mirrorEngine: 'built-in', bookingUrl: null, ...DEFAULT_SITE_SETTINGS }),
+    config: async () => ({
+      paymentMode: 'test',
+      depositCents: 25_000,
+      mirrorEngine: 'built-in',
+      bookingUrl: null,
+      ...DEFAULT_SITE_SETTINGS,
+    }),
     purgeTestLeads: async () => 0,
   };
 

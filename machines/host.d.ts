@@ -1,0 +1,15 @@
+/*
+ * The two host facilities machines/ uses, which every browser context and Node provide alike:
+ * declared here so that its tsconfig can leave out the DOM and Node libraries entirely.
+ */
+interface HostConsole {
+  warn(...data: unknown[]): void;
+  error(...data: unknown[]): void;
+  info(...data: unknown[]): void;
+}
+declare var console: HostConsole;
+
+interface HostCrypto {
+  getRandomValues<T extends Uint8Array>(array: T): T;
+}
+declare var crypto: HostCrypto;
