@@ -13,7 +13,8 @@ describe('siteSettingsFrom', () => {
   });
 
   it('gives the defaults for an answer without settings (an older server, or none at all)', () => {
-    for (const answer of [undefined, null, 'oops', {}, { paymentMode: 'test' }]) expect(siteSettingsFrom(answer)).toEqual(DEFAULT_SITE_SETTINGS);
+    for (const answer of [undefined, null, 'oops', {}, { paymentMode: 'test' }])
+      expect(siteSettingsFrom(answer)).toEqual(DEFAULT_SITE_SETTINGS);
   });
 
   it('replaces only the parts it cannot use, and never keeps a link that is not a web address', () => {
@@ -25,7 +26,13 @@ describe('siteSettingsFrom', () => {
     expect(read.communityUrl).toBe(DEFAULT_SITE_SETTINGS.communityUrl);
     const { video, facebook } = DEFAULT_SITE_SETTINGS.socialLinks;
     expect(read.socialLinks).toEqual({ ...SAVED.socialLinks, video, facebook });
-    expect(read.contact).toEqual({ name: DEFAULT_SITE_SETTINGS.contact.name, email: 'dana@coach.example.com', phone: null, location: null, hours: null });
+    expect(read.contact).toEqual({
+      name: DEFAULT_SITE_SETTINGS.contact.name,
+      email: 'dana@coach.example.com',
+      phone: null,
+      location: null,
+      hours: null,
+    });
   });
 
   it('defaults every platform, in the order the site shows them', () => {

@@ -117,7 +117,17 @@ try {
   rmSync(OUT_DIR, { recursive: true, force: true });
   const build = spawnSync(
     process.execPath,
-    [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.ts', '--outDir', OUT_DIR, '--emptyOutDir', '--logLevel', 'warn'],
+    [
+      path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--config',
+      'web/vite.config.ts',
+      '--outDir',
+      OUT_DIR,
+      '--emptyOutDir',
+      '--logLevel',
+      'warn',
+    ],
     { cwd: ROOT, stdio: 'inherit' },
   );
   if (build.status !== 0) throw new Error(`vite build failed (exit ${build.status})`);
@@ -125,14 +135,14 @@ try {
   // 2. what the home page loads first
   const html = readFileSync(path.join(OUT_DIR, 'index.html'), 'utf8');
   const assets = firstLoadAssets(html);
-  const sizeOf = (files: string[]) =>
-    files.map((file) => ({ file, ...gzipSize(path.join(OUT_DIR, file.replace(/^\//, ''))) }));
+  const sizeOf = (files: string[]) => files.map((file) => ({ file, ...gzipSize(path.join(OUT_DIR, file.replace(/^\//, ''))) }));
   const js = sizeOf(assets.js);
   const css = sizeOf(assets.css);
   const total = (list: Array<{ gzip: number }>) => list.reduce((sum, item) => sum + item.gzip, 0);
   const jsGzip = total(js);
   const lines: string[] = ['', 'Home page first load (from dist/index.html, gzip -9):'];
-  for (const item of [...js, ...css]) lines.push(`  ${item.file.padEnd(40)} ${kb(item.raw).padStart(10)} raw  ${kb(item.gzip).padStart(9)} gzip`);
+  for (const item of [...js, ...css])
+    lines.push(`  ${item.file.padEnd(40)} ${kb(item.raw).padStart(10)} raw  ${kb(item.gzip).padStart(9)} gzip`);
   lines.push(`  JavaScript: ${kb(jsGzip)} gzip (target <= ${TARGETS.firstLoadJsKb} KB: ${mark(jsGzip / 1024 <= TARGETS.firstLoadJsKb)})`);
   lines.push(`  CSS:        ${kb(total(css))} gzip`);
   process.stdout.write(`${lines.join('\n')}\n\n`);
@@ -143,7 +153,14 @@ try {
 
   const port = await freePort();
   const config = loadConfig(
-    { NODE_ENV: 'production', LOG_LEVEL: 'silent', PORT: String(port), DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: `hf-bench-web-${runId}` },
+    {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      QUEUE_PREFIX: `hf-bench-web-${runId}`,
+    },
     { isTTY: false },
   );
   const pool = createPool(config.DATABASE_URL!, 4);
@@ -160,7 +177,9 @@ try {
   // 4. the home page in Chromium, mobile emulation, cold loads
   const browser = await launchBrowser();
   cleanups.push(() => browser.close());
-  process.stdout.write(`Measuring ${base} in headless Chromium: ${RUNS} cold loads, 412x823 mobile, DPR 1.75, CPU ${CPU_SLOWDOWN}x slower ...\n`);
+  process.stdout.write(
+    `Measuring ${base} in headless Chromium: ${RUNS} cold loads, 412x823 mobile, DPR 1.75, CPU ${CPU_SLOWDOWN}x slower ...\n`,
+  );
   const runs: RunMetrics[] = [];
   for (let i = 0; i < RUNS; i++) {
     const context = await browser.newContext({
@@ -179,13 +198,31 @@ try {
     // let late work (session check, idle callbacks) finish and be observed
     await page.waitForTimeout(2500);
     const raw = await page.evaluate(() => {
-      const m = (window as unknown as { __benchMetrics: { lcp: number; lcpElement: string; fcp: number; shifts: Array<{ t: number; v: number }>; longTasks: Array<{ t: number; d: number }> } }).__benchMetrics;
+      const m = (
+        window as unknown as {
+          __benchMetrics: {
+            lcp: number;
+            lcpElement: string;
+            fcp: number;
+            shifts: Array<{ t: number; v: number }>;
+            longTasks: Array<{ t: number; d: number }>;
+          };
+        }
+      ).__benchMetrics;
       const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
       return { ...m, load: nav ? nav.loadEventEnd : 0 };
     });
     const tbt = raw.longTasks.filter((task) => task.t + task.d > raw.fcp).reduce((sum, task) => sum + Math.max(0, task.d - 50), 0);
     const longTaskMs = raw.longTasks.reduce((sum, task) => sum + task.d, 0);
-    runs.push({ lcp: raw.lcp, fcp: raw.fcp, cls: sessionWindowCls(raw.shifts), tbt, longTaskMs, lcpElement: raw.lcpElement, load: raw.load });
+    runs.push({
+      lcp: raw.lcp,
+      fcp: raw.fcp,
+      cls: sessionWindowCls(raw.shifts),
+      tbt,
+      longTaskMs,
+      lcpElement: raw.lcpElement,
+      load: raw.load,
+    });
     await context.close();
   }
 

@@ -173,9 +173,7 @@ export function renderDiagram(slug: string, machine: AnyStateMachine): string {
 
 /** Every diagram file, by path relative to the repository root. */
 export function renderDiagrams(): Map<string, string> {
-  return new Map(
-    diagramSources.map(({ slug, machine }) => [join(DIAGRAM_DIR, `${slug}.md`), renderDiagram(slug, machine)]),
-  );
+  return new Map(diagramSources.map(({ slug, machine }) => [join(DIAGRAM_DIR, `${slug}.md`), renderDiagram(slug, machine)]));
 }
 
 /** The repository root, found from this file's own location. */

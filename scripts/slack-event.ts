@@ -25,13 +25,24 @@ const body = JSON.stringify({
   type: 'event_callback',
   event_id: `Ev${randomBytes(8).toString('hex').toUpperCase()}`,
   event_time: now,
-  event: { type: 'message', channel: 'C0SAMPLE', bot_id: 'B0SAMPLE', username: 'Sample Bot', text, ts: `${now}.${String(randomBytes(3).readUIntBE(0, 3) % 1_000_000).padStart(6, '0')}` },
+  event: {
+    type: 'message',
+    channel: 'C0SAMPLE',
+    bot_id: 'B0SAMPLE',
+    username: 'Sample Bot',
+    text,
+    ts: `${now}.${String(randomBytes(3).readUIntBE(0, 3) % 1_000_000).padStart(6, '0')}`,
+  },
 });
 const url = `${config.publicUrl.replace(/\/$/, '')}/api/slack/events`;
 try {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-slack-request-timestamp': String(now), 'x-slack-signature': slackSignature(config.SLACK_SIGNING_SECRET, String(now), body) },
+    headers: {
+      'content-type': 'application/json',
+      'x-slack-request-timestamp': String(now),
+      'x-slack-signature': slackSignature(config.SLACK_SIGNING_SECRET, String(now), body),
+    },
     body,
   });
   process.stdout.write(`${response.status} ${await response.text()}\n`);

@@ -58,7 +58,10 @@ async function main(): Promise<void> {
     say(line);
     void shutdown(1);
   };
-  for (const [name, entry] of [['server', 'dist/server/main.mjs'], ['worker', 'dist/workers/main.mjs']] as const) {
+  for (const [name, entry] of [
+    ['server', 'dist/server/main.mjs'],
+    ['worker', 'dist/workers/main.mjs'],
+  ] as const) {
     const child = new RestartingChild(name, () => spawnBundle(entry, env), say, giveUp);
     children.push(child);
     await child.start();
@@ -67,6 +70,8 @@ async function main(): Promise<void> {
 }
 
 main().catch(async (error: unknown) => {
-  say(error instanceof RedisUnavailableError ? error.message : `Could not start: ${error instanceof Error ? error.message : String(error)}`);
+  say(
+    error instanceof RedisUnavailableError ? error.message : `Could not start: ${error instanceof Error ? error.message : String(error)}`,
+  );
   await shutdown(1);
 });

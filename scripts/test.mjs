@@ -44,5 +44,6 @@ process.exit(vitest.status ?? 1);
 
 // A file that failed to load or in a hook has no failed test of its own; it still counts as a failure.
 function filesFailedOutsideTests(results) {
-  return results.testResults.filter((file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed')).length;
+  return results.testResults.filter((file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'))
+    .length;
 }

@@ -60,7 +60,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const trustProxy: FastifyServerOptions['trustProxy'] = hops > 0 ? (_address: string, hop: number) => hop < hops : false;
   const app = Fastify({
     // a logger given by a test still writes requests and errors the way production does
-    logger: deps.logger === undefined ? loggerOptions(deps.config, 'server') : typeof deps.logger === 'object' ? { serializers: logSerializers, ...deps.logger } : deps.logger,
+    logger:
+      deps.logger === undefined
+        ? loggerOptions(deps.config, 'server')
+        : typeof deps.logger === 'object'
+          ? { serializers: logSerializers, ...deps.logger }
+          : deps.logger,
     trustProxy,
     bodyLimit: 256 * 1024,
     // keep-alive sockets must not hold a shutdown open
@@ -73,9 +78,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', () => pushes.stop());
   const queues = openQueues(deps.redis, deps.config.QUEUE_PREFIX);
   // with Redis down a queue's connection errors repeat; health checks and answers (503, redis: 'down') say so already
-  for (const queue of Object.values(queues)) queue.on('error', (error) => app.log.debug({ err: error, queue: queue.name }, 'queue connection error'));
+  for (const queue of Object.values(queues))
+    queue.on('error', (error) => app.log.debug({ err: error, queue: queue.name }, 'queue connection error'));
   app.addHook('onClose', () => closeQueues(queues));
-  const engine = new FlowEngine(deps.pool, redisPublisher(deps.redis, deps.config.QUEUE_PREFIX), app.log, directEnqueuer(deps.pool, queues));
+  const engine = new FlowEngine(
+    deps.pool,
+    redisPublisher(deps.redis, deps.config.QUEUE_PREFIX),
+    app.log,
+    directEnqueuer(deps.pool, queues),
+  );
   const visitors = new Visitors(deps.pool, deps.config);
   const adminSockets = new AdminSockets(deps.pool, app.log);
   adminSockets.start();

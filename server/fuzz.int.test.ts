@@ -48,7 +48,10 @@ const paramValue = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.constantFrom('0', '-1', '..%2F..', '%00', 'null', 'x'.repeat(300)),
 );
-const queryValue = fc.dictionary(fc.constantFrom('wait', 'paymentIntentId', 'sessionId', 'page', 'q', 'flow'), fc.string({ maxLength: 30 }));
+const queryValue = fc.dictionary(
+  fc.constantFrom('wait', 'paymentIntentId', 'sessionId', 'page', 'q', 'flow'),
+  fc.string({ maxLength: 30 }),
+);
 
 function requestFor(route: string, body: unknown, param: string, query: Record<string, string>, asAdmin: boolean): InjectOptions {
   const [method, path] = route.split(' ') as [InjectOptions['method'], string];
@@ -70,14 +73,17 @@ describe('random JSON to every route', () => {
     expect(routes.length).toBeGreaterThan(25);
     const failures: string[] = [];
     for (const route of routes) {
-      await fc.assert(
-        fc.asyncProperty(fc.jsonValue({ maxDepth: 3 }), paramValue, queryValue, fc.boolean(), async (body, param, query, asAdmin) => {
-          const response = await app.inject(requestFor(route, body, param, query, asAdmin));
-          if (response.statusCode >= 500) failures.push(`${route} -> ${response.statusCode} ${response.body.slice(0, 200)} for ${JSON.stringify(body).slice(0, 200)}`);
-          return response.statusCode < 500;
-        }),
-        { numRuns: 40, seed: 20261121 + routes.indexOf(route) },
-      ).catch(() => {});
+      await fc
+        .assert(
+          fc.asyncProperty(fc.jsonValue({ maxDepth: 3 }), paramValue, queryValue, fc.boolean(), async (body, param, query, asAdmin) => {
+            const response = await app.inject(requestFor(route, body, param, query, asAdmin));
+            if (response.statusCode >= 500)
+              failures.push(`${route} -> ${response.statusCode} ${response.body.slice(0, 200)} for ${JSON.stringify(body).slice(0, 200)}`);
+            return response.statusCode < 500;
+          }),
+          { numRuns: 40, seed: 20261121 + routes.indexOf(route) },
+        )
+        .catch(() => {});
     }
     expect(failures).toEqual([]);
   });

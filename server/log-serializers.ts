@@ -86,7 +86,8 @@ function scrub(serialized: SerializedError): SerializedError {
     serialized.stack = maskQuoted(serialized.stack);
   }
   if (serialized.cause && typeof serialized.cause === 'object') scrub(serialized.cause);
-  if (Array.isArray(serialized.aggregateErrors)) for (const inner of serialized.aggregateErrors) if (inner && typeof inner === 'object') scrub(inner);
+  if (Array.isArray(serialized.aggregateErrors))
+    for (const inner of serialized.aggregateErrors) if (inner && typeof inner === 'object') scrub(inner);
   return serialized;
 }
 

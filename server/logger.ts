@@ -25,9 +25,7 @@ export function loggerOptions(config: Pick<Config, 'LOG_LEVEL' | 'prettyLogs'>, 
     level: config.LOG_LEVEL,
     redact: { paths: REDACT, censor: '[redacted]' },
     serializers: logSerializers,
-    ...(config.prettyLogs
-      ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } }
-      : {}),
+    ...(config.prettyLogs ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
   };
 }
 

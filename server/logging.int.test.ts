@@ -82,7 +82,9 @@ describe('what the logs keep out', () => {
     }
     expect(errors).toHaveLength(2);
     // the errors themselves do quote the values: what matters is what the log keeps of them
-    expect(JSON.stringify(errors.map((error) => ({ ...(error as object), message: (error as Error).message })))).toMatch(/uuid-secret-value[\s\S]*dup-secret/);
+    expect(JSON.stringify(errors.map((error) => ({ ...(error as object), message: (error as Error).message })))).toMatch(
+      /uuid-secret-value[\s\S]*dup-secret/,
+    );
 
     const from = written.length;
     for (const error of errors) app.log.error({ err: error }, 'query failed');
@@ -103,7 +105,9 @@ describe('what the logs keep out', () => {
     const closed = new Promise<number>((resolve) => socket.once('close', resolve));
     socket.send(Buffer.alloc(100 * 1024, 'x'));
     expect(await closed).toBe(1009);
-    await expect.poll(() => lines.slice(from).find((line) => String(line.msg).startsWith('bad websocket frame'))).toMatchObject({ level: 40, code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' });
+    await expect
+      .poll(() => lines.slice(from).find((line) => String(line.msg).startsWith('bad websocket frame')))
+      .toMatchObject({ level: 40, code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' });
     expect(lines.slice(from).filter((line) => Number(line.level) >= 50)).toEqual([]);
     expect(logText(from)).not.toContain('"stack"');
   });

@@ -46,13 +46,25 @@ describe('server/main.ts as a process', () => {
   it('a connection PostgreSQL drops in the middle of a request fails that request with 503; the process lives and serves the next', async () => {
     const databaseUrl = await scratchDatabase({ migrated: false });
     const port = await freePort();
-    const server = runTs('server/main.ts', testEnv({ DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }));
+    const server = runTs(
+      'server/main.ts',
+      testEnv({ DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }),
+    );
     onTestFinished(async () => {
       server.child.kill('SIGTERM');
       await server.exited;
     });
     const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 100 && !(await fetch(`${base}/healthz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
+    for (
+      let i = 0;
+      i < 100 &&
+      !(await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      ));
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 100));
     const browser = flowClient(base);
     const flow = await browser.start();
 
@@ -62,11 +74,17 @@ describe('server/main.ts as a process', () => {
     onTestFinished(() => blocker.end());
     await blocker.query('BEGIN');
     await blocker.query('SELECT 1 FROM flows WHERE id = $1 FOR UPDATE', [flow.flowId]);
-    const pending = browser.call('POST', `/api/flows/${flow.flowId}/events`, { event: { type: 'CAPTURE_SUBMIT', name: 'Ada', email: 'ada@example.com' } });
+    const pending = browser.call('POST', `/api/flows/${flow.flowId}/events`, {
+      event: { type: 'CAPTURE_SUBMIT', name: 'Ada', email: 'ada@example.com' },
+    });
     let waiting: number[] = [];
     for (let i = 0; i < 100 && !waiting.length; i++) {
       await new Promise((r) => setTimeout(r, 50));
-      waiting = (await blocker.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = 'hf-funnel' AND wait_event_type = 'Lock'")).rows.map((r) => r.pid);
+      waiting = (
+        await blocker.query<{ pid: number }>(
+          "SELECT pid FROM pg_stat_activity WHERE application_name = 'hf-funnel' AND wait_event_type = 'Lock'",
+        )
+      ).rows.map((r) => r.pid);
     }
     expect(waiting).toHaveLength(1);
     await blocker.query('SELECT pg_terminate_backend($1)', [waiting[0]]);

@@ -16,13 +16,26 @@ import { seedResultsFlow } from './flows.js';
 export async function seedGradedLead(pool: pg.Pool, tier: Tier, email?: string) {
   const seeded = await seedResultsFlow(pool, tier, email);
   const { flowId, leadId } = seeded;
-  const result = { ...resultFor(tier), qualificationReasoning: ['Ready to invest now.', 'Critical urgency.'], scores: { LER: 81, DCR: 64, TBR: 72, VIS: 90 } };
+  const result = {
+    ...resultFor(tier),
+    qualificationReasoning: ['Ready to invest now.', 'Critical urgency.'],
+    scores: { LER: 81, DCR: 64, TBR: 72, VIS: 90 },
+  };
   const events: Array<{ type: string; [key: string]: unknown }> = [
     { type: 'CAPTURE_SUBMIT', name: 'Test Lead', email: seeded.email },
     { type: 'LEAD_SAVED', leadId },
     { type: 'START_DIAGNOSTIC' },
     { type: 'DIAGNOSTIC_COMPLETED', answers: { b1: { type: 'likert', value: 4, responseTime: 4000, timedOut: false } } },
-    { type: 'SURVEY_SUBMITTED', answers: { q1_investment: 'ready_now', q2_time: 'start_immediately', q3_urgency: 'critical', q4_mindset: 'challenge', q5_success: 'Lead better.' } },
+    {
+      type: 'SURVEY_SUBMITTED',
+      answers: {
+        q1_investment: 'ready_now',
+        q2_time: 'start_immediately',
+        q3_urgency: 'critical',
+        q4_mindset: 'challenge',
+        q5_success: 'Lead better.',
+      },
+    },
     { type: 'GRADED', result: resultFor(tier) },
   ];
   const machine = flowMachines.assessmentFlow as AnyStateMachine;
@@ -57,14 +70,18 @@ export async function seedGradedLead(pool: pg.Pool, tier: Tier, email?: string) 
      VALUES ($1, $2, $3, $4, $4, $5, 78.5, 80, 90, 50, 78.5, $6, 'v1', 'g1')`,
     [leadId, flowId, diagnosticId, tier, result.archetype, result],
   );
-  await pool.query("UPDATE leads SET tier = $2, archetype = $3, total_score = 78.5 WHERE lead_id = $1", [leadId, tier, result.archetype]);
+  await pool.query('UPDATE leads SET tier = $2, archetype = $3, total_score = 78.5 WHERE lead_id = $1', [leadId, tier, result.archetype]);
   await pool.query(
     `INSERT INTO survey_responses (lead_id, flow_id, answers, survey_score)
      VALUES ($1, $2, '{"q5_success":"Lead better.","q0_budget":"plenty","q1_investment":"ready_now","q3_urgency":"critical"}', 90)`,
     [leadId, flowId],
   );
   const sessionId = randomUUID();
-  await pool.query('INSERT INTO mirror_sessions (id, lead_id, flow_id, saved, turns, completed) VALUES ($1, $2, $3, true, 1, false)', [sessionId, leadId, flowId]);
+  await pool.query('INSERT INTO mirror_sessions (id, lead_id, flow_id, saved, turns, completed) VALUES ($1, $2, $3, true, 1, false)', [
+    sessionId,
+    leadId,
+    flowId,
+  ]);
   await pool.query(
     `INSERT INTO mirror_messages (session_id, role, content, turn) VALUES ($1, 'user', 'Whether to promote from within.', 1), ($1, 'mirror', 'What would it cost you to wait?', 1)`,
     [sessionId],

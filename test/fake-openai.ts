@@ -64,7 +64,14 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   const server = createServer(async (request, response) => {
     const path = new URL(request.url ?? '/', 'http://fake').pathname;
     if (request.method !== 'POST' || path !== '/v1/chat/completions') {
-      return json(response, 404, { error: { message: `Unknown request URL: ${request.method} ${path}`, type: 'invalid_request_error', param: null, code: 'unknown_url' } });
+      return json(response, 404, {
+        error: {
+          message: `Unknown request URL: ${request.method} ${path}`,
+          type: 'invalid_request_error',
+          param: null,
+          code: 'unknown_url',
+        },
+      });
     }
     const recorded: FakeOpenAIRequest = { path, authorization: request.headers.authorization, body: JSON.parse(await readBody(request)) };
     fake.requests.push(recorded);
@@ -73,7 +80,12 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         return; // closed by close()
       case 'fail':
         // retry-after-ms keeps the SDK's one retry quick
-        return json(response, 500, { error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } }, { 'retry-after-ms': '10' });
+        return json(
+          response,
+          500,
+          { error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } },
+          { 'retry-after-ms': '10' },
+        );
       case 'empty':
         return json(response, 200, completion(String(recorded.body.model), ''));
       case 'answer':

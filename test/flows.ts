@@ -24,7 +24,14 @@ export async function seedFlow(
   const inserted = await pool.query<{ id: string }>(
     `INSERT INTO flows (machine, lead_id, state, snapshot, version, visitor_id)
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [machineName, options.leadId ?? null, statePath(snapshot.value), machine.getPersistedSnapshot(snapshot), events.length, options.visitorId ?? null],
+    [
+      machineName,
+      options.leadId ?? null,
+      statePath(snapshot.value),
+      machine.getPersistedSnapshot(snapshot),
+      events.length,
+      options.visitorId ?? null,
+    ],
   );
   return inserted.rows[0]!.id;
 }
@@ -38,7 +45,13 @@ export function surveyedEvents(lead: { name: string; email: string; leadId: stri
     { type: 'DIAGNOSTIC_COMPLETED', answers: { b1: { type: 'likert', value: 4, responseTime: 4000, timedOut: false } } },
     {
       type: 'SURVEY_SUBMITTED',
-      answers: { q1_investment: 'ready_now', q2_time: 'start_immediately', q3_urgency: 'critical', q4_mindset: 'challenge', q5_success: 'Lead better.' },
+      answers: {
+        q1_investment: 'ready_now',
+        q2_time: 'start_immediately',
+        q3_urgency: 'critical',
+        q4_mindset: 'challenge',
+        q5_success: 'Lead better.',
+      },
     },
   ];
 }

@@ -81,7 +81,11 @@ export async function isolatedConfig(overrides: Record<string, string> = {}): Pr
   }
   const url = new URL(maintenanceUrl);
   url.pathname = `/${name}`;
-  const config = testConfig({ DATABASE_URL: url.toString(), QUEUE_PREFIX: `${inject('queuePrefix')}-f${randomBytes(4).toString('hex')}`, ...overrides });
+  const config = testConfig({
+    DATABASE_URL: url.toString(),
+    QUEUE_PREFIX: `${inject('queuePrefix')}-f${randomBytes(4).toString('hex')}`,
+    ...overrides,
+  });
   const drop = async () => {
     const client = new pg.Client(maintenanceUrl);
     await client.connect();

@@ -17,9 +17,27 @@ export interface FlowJson {
 
 /** Survey answers that grade to each tier with the steady diagnostic answers below. */
 export const SURVEYS = {
-  book_call: { q1_investment: 'ready_now', q2_time: 'start_immediately', q3_urgency: 'critical', q4_mindset: 'challenge', q5_success: 'A team that decides well without me in the room.' },
-  homework: { q1_investment: 'payment_terms', q2_time: 'start_30_days', q3_urgency: 'important', q4_mindset: 'tools', q5_success: 'Delegating without losing sleep.' },
-  nurture: { q1_investment: 'need_time', q2_time: 'not_3_months', q3_urgency: 'exploring', q4_mindset: 'skeptical', q5_success: 'Not sure yet.' },
+  book_call: {
+    q1_investment: 'ready_now',
+    q2_time: 'start_immediately',
+    q3_urgency: 'critical',
+    q4_mindset: 'challenge',
+    q5_success: 'A team that decides well without me in the room.',
+  },
+  homework: {
+    q1_investment: 'payment_terms',
+    q2_time: 'start_30_days',
+    q3_urgency: 'important',
+    q4_mindset: 'tools',
+    q5_success: 'Delegating without losing sleep.',
+  },
+  nurture: {
+    q1_investment: 'need_time',
+    q2_time: 'not_3_months',
+    q3_urgency: 'exploring',
+    q4_mindset: 'skeptical',
+    q5_success: 'Not sure yet.',
+  },
 } as const;
 
 /** Every diagnostic screen answered steadily and thoughtfully (no straight line, no rushing). */
@@ -43,7 +61,12 @@ export function steadyAnswers(): DiagnosticAnswers {
  */
 export function flowClient(base: string, options: { headers?: Record<string, string> } = {}) {
   const browser = browserFetch();
-  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any; headers: Headers }> {
+  async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; json: any; headers: Headers }> {
     const response = await browser.fetch(`${base}${path}`, {
       method,
       headers: { ...options.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -93,7 +116,9 @@ export function backdater(pool: pg.Pool) {
  * visitor, without waiting out the limit): each delayed timers job of the flow is promoted.
  */
 export async function promoteTimers(pool: pg.Pool, queues: Queues, flowId: string): Promise<number> {
-  const rows = await pool.query<{ id: string }>("SELECT id FROM jobs WHERE flow_id = $1 AND queue = 'timers' AND status <> 'completed'", [flowId]);
+  const rows = await pool.query<{ id: string }>("SELECT id FROM jobs WHERE flow_id = $1 AND queue = 'timers' AND status <> 'completed'", [
+    flowId,
+  ]);
   let promoted = 0;
   for (const { id } of rows.rows) {
     const job = await queues.timers.getJob(id);
@@ -122,8 +147,10 @@ export async function runDiagnostic(
     const screen = context.screens[context.index];
     if (think && options.backdate && flow.state !== 'vignette.confidence') await options.backdate(flow.flowId, think);
     if (flow.state === 'interstitial') flow = await client.send(flow.flowId, { type: 'START_TIMED' });
-    else if (flow.state === 'likert') flow = await client.send(flow.flowId, { type: 'ANSWER_LIKERT', value: [3, 2, 3, 3][context.index % 4], responseTime: think });
-    else if (flow.state === 'vignette.choosing') flow = await client.send(flow.flowId, { type: 'SELECT_OPTION', optionId: screen.choiceIds[0], responseTime: think });
+    else if (flow.state === 'likert')
+      flow = await client.send(flow.flowId, { type: 'ANSWER_LIKERT', value: [3, 2, 3, 3][context.index % 4], responseTime: think });
+    else if (flow.state === 'vignette.choosing')
+      flow = await client.send(flow.flowId, { type: 'SELECT_OPTION', optionId: screen.choiceIds[0], responseTime: think });
     else if (flow.state === 'vignette.confidence') flow = await client.send(flow.flowId, { type: 'SELECT_CONFIDENCE', value: 4 });
     else if (flow.state === 'ranking') flow = await client.send(flow.flowId, { type: 'CONFIRM_RANKING', responseTime: think });
     else throw new Error(`unexpected diagnostic state ${flow.state}`);
@@ -150,7 +177,10 @@ export async function openSocket(base: string, cookie = '') {
     for (;;) {
       const found = frames.find(match);
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no matching frame; got ${JSON.stringify(frames.map((f) => f.type === 'event' ? `${f.type}:${f.event.type}:${f.state}` : f.type))}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `no matching frame; got ${JSON.stringify(frames.map((f) => (f.type === 'event' ? `${f.type}:${f.event.type}:${f.state}` : f.type)))}`,
+        );
       await new Promise<void>((resolve) => {
         waiters.push(resolve);
         setTimeout(resolve, 200);

@@ -51,7 +51,10 @@ function decodeWords(text: string): string {
   return text.replace(/=\?([^?]+)\?([BQ])\?([^?]*)\?=\s*/gi, (_, _charset: string, encoding: string, data: string) =>
     encoding.toUpperCase() === 'B'
       ? Buffer.from(data, 'base64').toString('utf8')
-      : Buffer.from(data.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8'),
+      : Buffer.from(
+          data.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+          'latin1',
+        ).toString('utf8'),
   );
 }
 
@@ -90,7 +93,15 @@ function collectParts(part: Part, mail: ReceivedMail): void {
 /** Parses a raw message (read as latin1, byte for byte) into headers, text, html and attachments. */
 export function parseMail(raw: string, envelopeFrom = '', envelopeTo: string[] = []): ReceivedMail {
   const top = splitPart(raw);
-  const mail: ReceivedMail = { envelopeFrom, envelopeTo, headers: top.headers, subject: decodeWords(top.headers.get('subject') ?? ''), text: '', html: '', attachments: [] };
+  const mail: ReceivedMail = {
+    envelopeFrom,
+    envelopeTo,
+    headers: top.headers,
+    subject: decodeWords(top.headers.get('subject') ?? ''),
+    text: '',
+    html: '',
+    attachments: [],
+  };
   collectParts(top, mail);
   return mail;
 }
@@ -99,7 +110,9 @@ export function parseMail(raw: string, envelopeFrom = '', envelopeTo: string[] =
  * Starts an SMTP server on 127.0.0.1 and an ephemeral port. With `reject`, every sender is refused
  * with a permanent 550 (a provider turning mail away); credentials in the URL are accepted as given.
  */
-export async function startSmtpSink(options: { reject?: string; credentials?: { user: string; password: string } } = {}): Promise<SmtpSink> {
+export async function startSmtpSink(
+  options: { reject?: string; credentials?: { user: string; password: string } } = {},
+): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];
   const sink = { messages, attempts: 0 } as SmtpSink;
   const server = new SMTPServer({
@@ -121,14 +134,22 @@ export async function startSmtpSink(options: { reject?: string; credentials?: { 
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-        messages.push(parseMail(Buffer.concat(chunks).toString('latin1'), from, session.envelope.rcptTo.map((r) => r.address)));
+        messages.push(
+          parseMail(
+            Buffer.concat(chunks).toString('latin1'),
+            from,
+            session.envelope.rcptTo.map((r) => r.address),
+          ),
+        );
         callback();
       });
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
-  const auth = options.credentials ? `${encodeURIComponent(options.credentials.user)}:${encodeURIComponent(options.credentials.password)}@` : '';
+  const auth = options.credentials
+    ? `${encodeURIComponent(options.credentials.user)}:${encodeURIComponent(options.credentials.password)}@`
+    : '';
   sink.url = `smtp://${auth}127.0.0.1:${port}`;
   sink.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
   return sink;

@@ -39,7 +39,10 @@ export function injectAs(app: FastifyInstance, options: { remoteAddress?: string
   return Object.assign(inject, {
     cookies,
     /** The Cookie header this browser sends (for a websocket opened as it). */
-    cookieHeader: () => Object.entries(cookies).map(([name, value]) => `${name}=${value}`).join('; '),
+    cookieHeader: () =>
+      Object.entries(cookies)
+        .map(([name, value]) => `${name}=${value}`)
+        .join('; '),
   });
 }
 

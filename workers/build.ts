@@ -50,7 +50,8 @@ export function buildWorker(options: {
   const { config, pool, connection, log } = options;
   const queues = openQueues(connection, config.QUEUE_PREFIX);
   // a relay that cannot reach Redis keeps rows pending and says so; the connection's own errors would repeat it
-  for (const queue of Object.values(queues)) queue.on('error', (error) => log.debug({ err: error, queue: queue.name }, 'queue connection error'));
+  for (const queue of Object.values(queues))
+    queue.on('error', (error) => log.debug({ err: error, queue: queue.name }, 'queue connection error'));
   const engine = new FlowEngine(pool, redisPublisher(connection, config.QUEUE_PREFIX), log, directEnqueuer(pool, queues));
   const context: ProcessorContext = { pool, log, config, engine, publishMonitor: monitorPublisher(connection, config.QUEUE_PREFIX) };
   const served = new Map<QueueName, QueueProcessor>();
@@ -73,7 +74,10 @@ export function buildWorker(options: {
       log.warn({ queue: name, jobId: job?.id, err: error }, 'job failed');
       // BullMQ fails a job that stalled too often without running the processor: finalise it now
       // (for every other failure the processor's wrapper already has, and this does nothing)
-      if (job?.deferredFailure) void finalizeFailed(processor, context, job, error).catch((failure: unknown) => log.error({ err: failure, jobId: job.id }, 'could not finalise a failed job'));
+      if (job?.deferredFailure)
+        void finalizeFailed(processor, context, job, error).catch((failure: unknown) =>
+          log.error({ err: failure, jobId: job.id }, 'could not finalise a failed job'),
+        );
     });
     return worker;
   });

@@ -147,7 +147,10 @@ describe('the outbox relay and tracked jobs', () => {
     // a second relay pass after completion adds nothing; a forced duplicate is skipped by the row check
     expect(await relay({ lostAfterMs: 0 }).reconcile()).toBe(0);
     await queues.email.add('send', { jobRowId: id, payload: {} }, { jobId: `${id}-duplicate` });
-    await until(async () => (await queues.email.getJobCountByTypes('completed')) >= 1 && (await queues.email.getJobCountByTypes('waiting', 'active')) === 0);
+    await until(
+      async () =>
+        (await queues.email.getJobCountByTypes('completed')) >= 1 && (await queues.email.getJobCountByTypes('waiting', 'active')) === 0,
+    );
     expect(runs).toBe(1);
   });
 
@@ -172,7 +175,10 @@ describe('the outbox relay and tracked jobs', () => {
     await pool.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
     // a new LISTEN connection, made by the relay itself
     await until(async () => {
-      const again = await pool.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> $1", [rows[0]!.pid]);
+      const again = await pool.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> $1",
+        [rows[0]!.pid],
+      );
       return again.rowCount === 1;
     }, 5_000);
 

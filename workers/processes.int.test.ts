@@ -40,7 +40,8 @@ afterAll(async () => {
 });
 
 /** Environment for a server or worker process on this file's database and a queue prefix of its own. */
-const processEnv = (extra: Record<string, string> = {}) => testEnv({ DATABASE_URL: config.DATABASE_URL!, QUEUE_PREFIX: privatePrefix(), ...extra });
+const processEnv = (extra: Record<string, string> = {}) =>
+  testEnv({ DATABASE_URL: config.DATABASE_URL!, QUEUE_PREFIX: privatePrefix(), ...extra });
 
 const email = (label: string) => `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
@@ -67,7 +68,10 @@ async function toSurvey(base: string): Promise<FlowJson & { client: ReturnType<t
   await client.send(flow.flowId, { type: 'CAPTURE_SUBMIT', name: 'Riley Chen', email: email('process') });
   await client.send(flow.flowId, { type: 'START_DIAGNOSTIC' });
   const diagnostic = await runDiagnostic(client, { backdate: backdater(pool), thinkMs: 6000 });
-  return { ...(await client.send(flow.flowId, { type: 'DIAGNOSTIC_COMPLETED', answers: {}, diagnosticFlowId: diagnostic.flowId })), client };
+  return {
+    ...(await client.send(flow.flowId, { type: 'DIAGNOSTIC_COMPLETED', answers: {}, diagnosticFlowId: diagnostic.flowId })),
+    client,
+  };
 }
 
 /** Holds the lead's row in an open transaction, so every run of its grading job stops half-way, at its update of the lead. */
@@ -156,7 +160,12 @@ describe('real server and worker processes', () => {
     await first.exited;
     // the next worker takes the job up again once its lock lapses, and dies on it too
     const second = await startWorker(env);
-    await until(async () => (await gradingWaits()) && (await pool.query("SELECT attempts FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId])).rows[0]?.attempts === 2, 20_000);
+    await until(
+      async () =>
+        (await gradingWaits()) &&
+        (await pool.query("SELECT attempts FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId])).rows[0]?.attempts === 2,
+      20_000,
+    );
     process.kill(-second.child.pid!, 'SIGKILL');
     await second.exited;
 
@@ -164,12 +173,19 @@ describe('real server and worker processes', () => {
     // relay's sweep finalises the row, and the flow hears it failed for good (the spec's fallback)
     const startedAt = Date.now();
     await startWorker(env);
-    await until(async () => (await pool.query("SELECT status FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId])).rows[0]?.status === 'failed', 20_000);
+    await until(
+      async () =>
+        (await pool.query("SELECT status FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId])).rows[0]?.status ===
+        'failed',
+      20_000,
+    );
     const failed = await pool.query("SELECT id, last_error FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId]);
     expect(failed.rows[0].last_error).toMatch(/stalled more than allowable limit/);
     expect(Date.now() - startedAt).toBeLessThan(15_000);
     await until(async () => (await flowState(atSurvey.flowId)) === 'results', 10_000);
-    const shown = await pool.query("SELECT snapshot->'context'->'result'->>'fallback' AS fallback FROM flows WHERE id = $1", [atSurvey.flowId]);
+    const shown = await pool.query("SELECT snapshot->'context'->'result'->>'fallback' AS fallback FROM flows WHERE id = $1", [
+      atSurvey.flowId,
+    ]);
     expect(shown.rows[0].fallback).toBe('true');
 
     // the coach's retry (the admin's Retry) runs it again; with the lead free it completes, once
@@ -178,7 +194,12 @@ describe('real server and worker processes', () => {
     onTestFinished(() => closeQueues(queues));
     const retried = await retryJob(pool, queues, failed.rows[0].id);
     expect(retried).toHaveProperty('job');
-    await until(async () => (await pool.query("SELECT status FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId])).rows[0]?.status === 'completed', 20_000);
+    await until(
+      async () =>
+        (await pool.query("SELECT status FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId])).rows[0]?.status ===
+        'completed',
+      20_000,
+    );
     expect(await countFor('assessment_results', atSurvey.flowId)).toBe(1);
   });
 

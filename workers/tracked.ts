@@ -8,16 +8,21 @@ import type { ProcessorContext, QueueProcessor } from './processors/index.js';
  * when BullMQ fails a job by itself (a job whose worker died twice "stalled more than allowable
  * limit") without ever calling the processor.
  */
-export async function finalizeFailed(processor: QueueProcessor, context: ProcessorContext, job: Job<RelayedJobData>, error: Error): Promise<void> {
+export async function finalizeFailed(
+  processor: QueueProcessor,
+  context: ProcessorContext,
+  job: Job<RelayedJobData>,
+  error: Error,
+): Promise<void> {
   // once: whichever notices first (the last attempt, BullMQ's failed event, the relay's sweep) tells the flow
   const moved = await context.pool.query(
     "UPDATE jobs SET status = 'failed', last_error = $2, finished_at = now() WHERE id = $1 AND status NOT IN ('completed', 'failed') RETURNING id",
     [job.data.jobRowId, error.message],
   );
   if (!moved.rowCount || !processor.onExhausted) return;
-  await processor.onExhausted(job, context, error).catch((failure: unknown) =>
-    context.log.error({ err: failure, jobId: job.id }, 'could not report a failed job to its flow'),
-  );
+  await processor
+    .onExhausted(job, context, error)
+    .catch((failure: unknown) => context.log.error({ err: failure, jobId: job.id }, 'could not report a failed job to its flow'));
 }
 
 /**
@@ -36,10 +41,10 @@ export function tracked(processor: QueueProcessor, context: ProcessorContext) {
     if (!claimed.rowCount) return { skipped: 'the outbox row is completed or gone' };
     try {
       const result = await processor.process(job, context);
-      await context.pool.query(
-        "UPDATE jobs SET status = 'completed', result = $2, last_error = NULL, finished_at = now() WHERE id = $1",
-        [id, JSON.stringify(result ?? null)],
-      );
+      await context.pool.query("UPDATE jobs SET status = 'completed', result = $2, last_error = NULL, finished_at = now() WHERE id = $1", [
+        id,
+        JSON.stringify(result ?? null),
+      ]);
       return result;
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));

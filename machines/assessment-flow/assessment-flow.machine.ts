@@ -186,9 +186,7 @@ const flowSetup = setup({
     clearNotice: assign({ notice: null }),
     takeCaptureDetails: assign({
       session: ({ context, event }) =>
-        event.type === 'CAPTURE_SUBMIT'
-          ? { ...context.session, name: event.name.trim(), email: event.email.trim() }
-          : context.session,
+        event.type === 'CAPTURE_SUBMIT' ? { ...context.session, name: event.name.trim(), email: event.email.trim() } : context.session,
     }),
     takeEmailDetails: assign({
       session: ({ context, event }) => {
@@ -198,8 +196,7 @@ const flowSetup = setup({
       },
     }),
     takeLeadId: assign({
-      session: ({ context, event }) =>
-        event.type === 'LEAD_SAVED' ? { ...context.session, leadId: event.leadId } : context.session,
+      session: ({ context, event }) => (event.type === 'LEAD_SAVED' ? { ...context.session, leadId: event.leadId } : context.session),
     }),
     takeMirror: assign(({ context, event }) =>
       event.type === 'MIRROR_COMPLETED'
@@ -207,14 +204,10 @@ const flowSetup = setup({
         : {},
     ),
     takeAnswers: assign(({ context, event }) =>
-      event.type === 'DIAGNOSTIC_COMPLETED'
-        ? { answers: event.answers, session: { ...context.session, assessmentCompleted: true } }
-        : {},
+      event.type === 'DIAGNOSTIC_COMPLETED' ? { answers: event.answers, session: { ...context.session, assessmentCompleted: true } } : {},
     ),
     takeSurvey: assign(({ context, event }) =>
-      event.type === 'SURVEY_SUBMITTED'
-        ? { survey: event.answers, session: { ...context.session, surveyCompleted: true } }
-        : {},
+      event.type === 'SURVEY_SUBMITTED' ? { survey: event.answers, session: { ...context.session, surveyCompleted: true } } : {},
     ),
     takeResult: assign({ result: ({ context, event }) => (event.type === 'GRADED' ? event.result : context.result) }),
     takeGamingMessage: assign({
@@ -246,9 +239,7 @@ const flowSetup = setup({
     chooseHomework: assign((_, params: { source: HomeworkSource }) => ({ homeworkSource: params.source })),
     takePaymentIntent: assign({
       session: ({ context, event }) =>
-        event.type === 'PAYMENT_CONFIRMED'
-          ? { ...context.session, paymentIntentId: event.paymentIntentId }
-          : context.session,
+        event.type === 'PAYMENT_CONFIRMED' ? { ...context.session, paymentIntentId: event.paymentIntentId } : context.session,
     }),
     showPaymentFailure: assign({
       notice: ({ event }) => {
@@ -265,20 +256,15 @@ const flowSetup = setup({
     hasUserTurn: ({ event }) => event.type === 'MIRROR_COMPLETED' && event.chat.some((turn) => turn.role === 'user'),
     hasEmail: ({ context }) => hasText(context.session.email ?? ''),
     hasAnswers: ({ event }) => event.type === 'DIAGNOSTIC_COMPLETED' && Object.keys(event.answers).length > 0,
-    isSurveyComplete: ({ event }) =>
-      event.type === 'SURVEY_SUBMITTED' && missingSurveyAnswers(event.answers).length === 0,
+    isSurveyComplete: ({ event }) => event.type === 'SURVEY_SUBMITTED' && missingSurveyAnswers(event.answers).length === 0,
     hasLeadId: ({ context }) => context.session.leadId !== null,
     isEmailInvalid: ({ event }) => event.type === 'EMAIL_SUBMIT' && !isSimpleEmail(event.email),
-    isNameMissing: ({ context, event }) =>
-      event.type === 'EMAIL_SUBMIT' && context.session.source !== 'community' && !hasText(event.name),
+    isNameMissing: ({ context, event }) => event.type === 'EMAIL_SUBMIT' && context.session.source !== 'community' && !hasText(event.name),
     hasNotice: ({ context }) => context.notice !== null,
     isSurveyCompleted: ({ context }) => context.session.surveyCompleted,
     isGaming: ({ event }) =>
-      event.type === 'GRADED' &&
-      'gamingDetected' in event.result &&
-      Boolean(event.result.gamingDetected || event.result.requiresRetake),
-    hasTier: ({ context }, params: { tier: Tier }) =>
-      context.result !== null && resultTier(context.result) === params.tier,
+      event.type === 'GRADED' && 'gamingDetected' in event.result && Boolean(event.result.gamingDetected || event.result.requiresRetake),
+    hasTier: ({ context }, params: { tier: Tier }) => context.result !== null && resultTier(context.result) === params.tier,
     isDepositPayment: ({ context }) => context.paymentPurpose === 'deposit',
     isPaidHomework: ({ context }) => context.homeworkSource === 'paid_homework',
     isStandaloneDiagnostic: ({ context }) => context.standaloneDiagnosticId !== null,

@@ -108,19 +108,16 @@ describe('assessmentFlow model', () => {
       const events = path.steps.map((step): string => step.event.type).filter((type) => type !== 'xstate.init');
       return [events.join(' > ') || '(opening)', path] as const;
     });
-    it.each(named)(
-      '%s',
-      (_, path) => {
-        const { actor, clock } = startFlow(input);
-        for (const { event } of path.steps) {
-          const type: string = event.type;
-          // The one delayed transition is driven by the clock, as it is in the app.
-          if (type.startsWith('xstate.after.')) clock.increment(RESULTS_DELAY_MS);
-          else if (type !== 'xstate.init') actor.send(event);
-        }
-        expect(actor.getSnapshot().value).toEqual(path.state.value);
-        expect(actor.getSnapshot().context).toEqual(path.state.context);
-      },
-    );
+    it.each(named)('%s', (_, path) => {
+      const { actor, clock } = startFlow(input);
+      for (const { event } of path.steps) {
+        const type: string = event.type;
+        // The one delayed transition is driven by the clock, as it is in the app.
+        if (type.startsWith('xstate.after.')) clock.increment(RESULTS_DELAY_MS);
+        else if (type !== 'xstate.init') actor.send(event);
+      }
+      expect(actor.getSnapshot().value).toEqual(path.state.value);
+      expect(actor.getSnapshot().context).toEqual(path.state.context);
+    });
   });
 });

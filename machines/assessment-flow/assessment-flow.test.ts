@@ -96,9 +96,7 @@ describe('assessmentFlow: opening', () => {
   it('shows a stored completed assessment, except in Mirror mode', () => {
     const stored = resultFor('homework');
     expect(startFlow({ storedResult: stored, token: validToken }).actor.getSnapshot().value).toBe('completed_results');
-    expect(startFlow({ storedResult: stored, token: validToken, mode: 'mirror' }).actor.getSnapshot().value).toBe(
-      'mirror',
-    );
+    expect(startFlow({ storedResult: stored, token: validToken, mode: 'mirror' }).actor.getSnapshot().value).toBe('mirror');
   });
 
   it('clears stored assessment state in testing mode instead of showing it', () => {
@@ -220,7 +218,7 @@ describe('assessmentFlow: diagnostic, survey and processing', () => {
     expect(effectTypes()).toEqual(['createLead', 'requestGrading']);
   });
 
-  it("asks a non-community visitor for their name and clears errors on typing", () => {
+  it('asks a non-community visitor for their name and clears errors on typing', () => {
     const { actor, machine } = startFlow({ mode: 'mirror', token: { ...validToken, email: null, name: null } });
     actor.send({ type: 'MIRROR_COMPLETED', sessionId: MIRROR_SESSION_ID, chat: [...sampleChat] });
     expect(actor.getSnapshot().value).toEqual({ email_capture: 'editing' });
@@ -245,7 +243,9 @@ describe('assessmentFlow: diagnostic, survey and processing', () => {
   it('goes from the Mirror straight to the diagnostic when the email is known', () => {
     const { actor, machine } = startFlow({ mode: 'mirror', token: validToken });
     const onlyMirror = [{ role: 'mirror', content: 'Hello' }] as const;
-    expect(canAccept(machine, actor.getSnapshot(), { type: 'MIRROR_COMPLETED', sessionId: MIRROR_SESSION_ID, chat: [...onlyMirror] })).toBe(false);
+    expect(canAccept(machine, actor.getSnapshot(), { type: 'MIRROR_COMPLETED', sessionId: MIRROR_SESSION_ID, chat: [...onlyMirror] })).toBe(
+      false,
+    );
     actor.send({ type: 'MIRROR_COMPLETED', sessionId: MIRROR_SESSION_ID, chat: [...sampleChat] });
     expect(actor.getSnapshot().value).toBe('diagnostic');
   });
@@ -277,10 +277,7 @@ describe('assessmentFlow: diagnostic, survey and processing', () => {
 
   it('lists the unanswered required survey questions', () => {
     expect(missingSurveyAnswers(completeSurvey)).toEqual([]);
-    expect(missingSurveyAnswers({ ...completeSurvey, q1_investment: 'bogus', q5_success: '' })).toEqual([
-      'q1_investment',
-      'q5_success',
-    ]);
+    expect(missingSurveyAnswers({ ...completeSurvey, q1_investment: 'bogus', q5_success: '' })).toEqual(['q1_investment', 'q5_success']);
     const { q6_context, q7_team, ...requiredOnly } = completeSurvey;
     expect([q6_context, q7_team].every(Boolean)).toBe(true);
     expect(missingSurveyAnswers(requiredOnly)).toEqual([]);
@@ -370,7 +367,7 @@ describe('assessmentFlow: results routing', () => {
     expect(actor.getSnapshot().value).toEqual({ payment_success: 'confirmed' });
   });
 
-  it("tells a paying visitor when the homework could not be sent", () => {
+  it('tells a paying visitor when the homework could not be sent', () => {
     const { actor } = atResults('homework');
     actor.send({ type: 'CONTINUE' });
     actor.send({ type: 'PAY_FOR_HOMEWORK' });
@@ -494,8 +491,15 @@ describe('assessmentFlow: where a path ended, and its results shown again', () =
   });
 
   it("opens a returning visitor's stored result with where its path ended", () => {
-    const { actor } = startFlow({ storedResult: resultFor('book_call'), storedPath: { kind: 'deposit_paid', booked: false }, knownSession });
-    expect(actor.getSnapshot()).toMatchObject({ value: 'completed_results', context: { completedPath: { kind: 'deposit_paid', booked: false } } });
+    const { actor } = startFlow({
+      storedResult: resultFor('book_call'),
+      storedPath: { kind: 'deposit_paid', booked: false },
+      knownSession,
+    });
+    expect(actor.getSnapshot()).toMatchObject({
+      value: 'completed_results',
+      context: { completedPath: { kind: 'deposit_paid', booked: false } },
+    });
     actor.send({ type: 'CONTINUE' });
     expect(actor.getSnapshot().value).toEqual({ payment_success: 'confirmed' });
     // a path without its result, or in testing mode, is not shown
@@ -572,9 +576,7 @@ describe('assessmentFlow: events and the server', () => {
     expect(assessmentFlowClientEventSchema.safeParse(graded).success).toBe(false);
     expect(assessmentFlowSystemEventSchema.safeParse(graded).success).toBe(true);
     expect(assessmentFlowEventSchema.safeParse({ type: 'PAYMENT_CONFIRMED', paymentIntentId: '' }).success).toBe(false);
-    expect(assessmentFlowClientEventSchema.safeParse({ type: 'MIRROR_COMPLETED', sessionId: 'x', chat: [] }).success).toBe(
-      false,
-    );
+    expect(assessmentFlowClientEventSchema.safeParse({ type: 'MIRROR_COMPLETED', sessionId: 'x', chat: [] }).success).toBe(false);
   });
 
   it('runs on pure transitions through a persisted, JSON round-tripped snapshot', () => {
@@ -605,10 +607,19 @@ describe('assessmentFlow: events and the server', () => {
       { type: 'xstate.raise', params: { delay: 1000 } },
     ]);
     // no email for a testing-mode flow, nor for the canned fallback result
-    const testing = assessmentFlowMachine.resolveState({ ...stored, context: { ...(stored.context as AssessmentFlowContext), testingMode: true } } as never);
+    const testing = assessmentFlowMachine.resolveState({
+      ...stored,
+      context: { ...(stored.context as AssessmentFlowContext), testingMode: true },
+    } as never);
     const [testingGrading] = transition(assessmentFlowMachine, testing, { type: 'SURVEY_SUBMITTED', answers: completeSurvey });
-    expect(transition(assessmentFlowMachine, testingGrading, { type: 'GRADED', result: resultFor('nurture') })[1].map((e) => e.type)).toEqual(['xstate.raise']);
-    expect(transition(assessmentFlowMachine, processing, { type: 'GRADED', result: { ...resultFor('nurture'), fallback: true } })[1].map((e) => e.type)).toEqual(['xstate.raise']);
+    expect(
+      transition(assessmentFlowMachine, testingGrading, { type: 'GRADED', result: resultFor('nurture') })[1].map((e) => e.type),
+    ).toEqual(['xstate.raise']);
+    expect(
+      transition(assessmentFlowMachine, processing, { type: 'GRADED', result: { ...resultFor('nurture'), fallback: true } })[1].map(
+        (e) => e.type,
+      ),
+    ).toEqual(['xstate.raise']);
     const { event: due } = (delayed[1] as { params: { event: { type: string } } }).params;
     const [results] = transition(assessmentFlowMachine, revealing, due as never);
     expect(results.value).toBe('results');

@@ -1,11 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Notice } from '../protocol/common.js';
-import {
-  contactMessageSchema,
-  type ContactField,
-  type ContactFormEvent,
-  type ContactMessage,
-} from '../protocol/contact-form.js';
+import { contactMessageSchema, type ContactField, type ContactFormEvent, type ContactMessage } from '../protocol/contact-form.js';
 
 /** The contact form's toasts, word for word from spec section 8. */
 export const contactFormNotices = {
@@ -44,8 +39,7 @@ export const contactFormMachine = setup({
   },
   actions: {
     edit: assign({
-      values: ({ context, event }) =>
-        event.type === 'EDIT' ? { ...context.values, [event.field]: event.value } : context.values,
+      values: ({ context, event }) => (event.type === 'EDIT' ? { ...context.values, [event.field]: event.value } : context.values),
       notice: null,
     }),
   },

@@ -16,13 +16,7 @@ describe('diagnosticBank (v2)', () => {
     expect(diagnosticBank.version).toBe('2.0.0');
     expect(diagnosticBank.baseline.items).toHaveLength(8);
     expect(diagnosticBank.advanced_traits?.items).toHaveLength(9);
-    expect(diagnosticBank.priority_ranking?.items.map((i) => i.id)).toEqual([
-      'capability',
-      'results',
-      'stakeholder',
-      'process',
-      'vision',
-    ]);
+    expect(diagnosticBank.priority_ranking?.items.map((i) => i.id)).toEqual(['capability', 'results', 'stakeholder', 'process', 'vision']);
   });
 
   it('has the four vignettes with their time limits, each with a 1-5 confidence follow-up', () => {
@@ -127,7 +121,11 @@ describe('qualificationSurvey', () => {
     });
     expect(flags('q3_urgency')).toMatchObject({ critical: 'critical' });
     expect(flags('q4_mindset')).toMatchObject({ validation: 'validation' });
-    const elsewhere = ['q3_urgency', 'q4_mindset'].flatMap((id) => options(id).map((o) => o.flag).filter(Boolean));
+    const elsewhere = ['q3_urgency', 'q4_mindset'].flatMap((id) =>
+      options(id)
+        .map((o) => o.flag)
+        .filter(Boolean),
+    );
     expect(elsewhere).toEqual(['critical', 'validation']);
   });
 

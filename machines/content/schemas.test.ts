@@ -101,9 +101,7 @@ describe('timedSummary', () => {
 
   it('speaks of a single timed question in the singular', () => {
     const single = { ...small, vignettes: { ...small.vignettes, items: [small.vignettes.items[1]] } };
-    expect(timedSummary(flattenBank(DiagnosticBank.parse(single)))?.sentence).toBe(
-      'Question 5 is timed: 20 seconds in total.',
-    );
+    expect(timedSummary(flattenBank(DiagnosticBank.parse(single)))?.sentence).toBe('Question 5 is timed: 20 seconds in total.');
   });
 });
 
@@ -113,7 +111,15 @@ describe('DiagnosticBank validation', () => {
       ...small,
       vignettes: {
         ...small.vignettes,
-        items: [{ ...small.vignettes.items[1], options: [{ id: 'a1', label: 'dup', weights: {} }, { id: 'o9', label: 'ok', weights: {} }] }],
+        items: [
+          {
+            ...small.vignettes.items[1],
+            options: [
+              { id: 'a1', label: 'dup', weights: {} },
+              { id: 'o9', label: 'ok', weights: {} },
+            ],
+          },
+        ],
       },
     };
     const result = DiagnosticBank.safeParse(clash);
@@ -124,9 +130,18 @@ describe('DiagnosticBank validation', () => {
   it('rejects weights outside -1..1, unknown dimensions and a follow-up scale that is not 5 long', () => {
     const bad = (patch: object) => DiagnosticBank.safeParse({ ...small, ...patch }).success;
     const vignette = small.vignettes.items[0];
-    expect(bad({ priority_ranking: { ...small.priority_ranking, items: [{ id: 'x', label: 'X', weights: { LER: 2 } }, small.priority_ranking.items[1]] } })).toBe(false);
+    expect(
+      bad({
+        priority_ranking: {
+          ...small.priority_ranking,
+          items: [{ id: 'x', label: 'X', weights: { LER: 2 } }, small.priority_ranking.items[1]],
+        },
+      }),
+    ).toBe(false);
     expect(bad({ baseline: { ...small.baseline, items: [{ id: 'a1', prompt: 'A', reverse: false, dimension: 'Charisma' }] } })).toBe(false);
-    expect(bad({ vignettes: { ...small.vignettes, items: [{ ...vignette, followup: { prompt: 'p', scale: ['1', '2', '3'] } }] } })).toBe(false);
+    expect(bad({ vignettes: { ...small.vignettes, items: [{ ...vignette, followup: { prompt: 'p', scale: ['1', '2', '3'] } }] } })).toBe(
+      false,
+    );
   });
 });
 

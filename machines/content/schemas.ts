@@ -47,9 +47,7 @@ export type DisplayDimension = z.infer<typeof DisplayDimension>;
  * How each results-page dimension is read off the canonical model: the mean of its sources.
  * This is a view, not a second scorer, so the page and the qualification can never disagree.
  */
-export const DISPLAY_DIMENSIONS: Readonly<
-  Record<DisplayDimension, { label: string; sources: readonly Dimension[] }>
-> = {
+export const DISPLAY_DIMENSIONS: Readonly<Record<DisplayDimension, { label: string; sources: readonly Dimension[] }>> = {
   LER: { label: 'Leadership Effectiveness', sources: ['LER'] },
   DCR: { label: 'Delegation Command', sources: ['DCR'] },
   TBR: { label: 'Trust Building', sources: ['TrustDelta'] },
@@ -251,8 +249,7 @@ export function timedSummary(screens: readonly Screen[]): TimedSummary | null {
   const limits = timed.map((s) => s.timeLimitSec);
   const totalSeconds = limits.reduce((a, b) => a + b, 0);
   const range = first === last ? `Question ${first.number} is` : `Questions ${first.number} to ${last.number} are`;
-  const each =
-    limits.length === 1 ? '' : ` (${limits.slice(0, -1).join(', ')} and ${limits[limits.length - 1]} seconds)`;
+  const each = limits.length === 1 ? '' : ` (${limits.slice(0, -1).join(', ')} and ${limits[limits.length - 1]} seconds)`;
   return {
     numbers: timed.map((s) => s.number),
     firstIndex: first.index,

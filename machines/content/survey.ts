@@ -16,8 +16,7 @@ export const surveyData = {
     {
       kind: 'choice',
       id: 'q1_investment',
-      prompt:
-        'Our leadership coaching program is an investment of $25,000-50,000. Which best describes where you are?',
+      prompt: 'Our leadership coaching program is an investment of $25,000-50,000. Which best describes where you are?',
       required: true,
       options: [
         { id: 'ready_now', label: 'I am ready to invest now.', score: 10, weight: 0.35, flag: 'ready' },

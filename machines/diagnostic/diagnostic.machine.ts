@@ -231,11 +231,7 @@ const diagnosticSetup = setup({
     },
     isValidOrder: ({ context, event }) => {
       const screen = currentScreen(context);
-      return (
-        event.type === 'REORDER_RANKING' &&
-        screen.type === 'ranking' &&
-        isPartialRanking(event.order, screen.choiceIds)
-      );
+      return event.type === 'REORDER_RANKING' && screen.type === 'ranking' && isPartialRanking(event.order, screen.choiceIds);
     },
     allPlaced: ({ context }) => {
       const screen = currentScreen(context);
@@ -315,11 +311,7 @@ export const diagnosticMachine = diagnosticSetup.createMachine({
     },
     present: {
       entry: 'startScreen',
-      always: [
-        { guard: 'isLikert', target: 'likert' },
-        { guard: 'isVignette', target: 'vignette' },
-        { target: 'ranking' },
-      ],
+      always: [{ guard: 'isLikert', target: 'likert' }, { guard: 'isVignette', target: 'vignette' }, { target: 'ranking' }],
     },
     likert: {
       on: { ANSWER_LIKERT: { target: 'advance', actions: ['recordLikert', announce] } },

@@ -6,7 +6,14 @@ import { canAccept } from '../protocol/can-accept.js';
 import type { RecordedAnswer } from '../protocol/common.js';
 import { diagnosticClientEventSchema, type DiagnosticEvent } from '../protocol/diagnostic.js';
 import { elapse, smallScreens } from './diagnostic.fixtures.js';
-import { diagnosticMachine, diagnosticProgress, firstTimedIndex, screenTimeoutMs, timeLimitSec, timeoutAnswer } from './diagnostic.machine.js';
+import {
+  diagnosticMachine,
+  diagnosticProgress,
+  firstTimedIndex,
+  screenTimeoutMs,
+  timeLimitSec,
+  timeoutAnswer,
+} from './diagnostic.machine.js';
 import { TIMED_GRACE_MS } from './response-time.js';
 
 function start(screens: Screen[]) {
@@ -81,18 +88,14 @@ describe('diagnostic', () => {
     elapse(clock, screenTimeoutMs(plain!) - 1, 1);
     expect(actor.getSnapshot().context.index).toBe(0);
     clock.increment(1);
-    expect(recorded).toEqual([
-      { itemId: 'v_plain', answer: { type: 'vignette', value: 'p_first', responseTime: 5000, timedOut: true } },
-    ]);
+    expect(recorded).toEqual([{ itemId: 'v_plain', answer: { type: 'vignette', value: 'p_first', responseTime: 5000, timedOut: true } }]);
     expect(actor.getSnapshot()).toMatchObject({ value: { vignette: 'choosing' }, context: { index: 1 } });
   });
 
   it('asks confidence after a vignette option and stops the clock for it', () => {
     const { actor, clock, machine } = start(smallScreens.slice(4));
     actor.send({ type: 'START_TIMED' });
-    expect(canAccept(machine, actor.getSnapshot(), { type: 'SELECT_OPTION', optionId: 'p_first', responseTime: 1 })).toBe(
-      false,
-    );
+    expect(canAccept(machine, actor.getSnapshot(), { type: 'SELECT_OPTION', optionId: 'p_first', responseTime: 1 })).toBe(false);
     actor.send({ type: 'SELECT_OPTION', optionId: 'f_second', responseTime: 1800 });
     expect(actor.getSnapshot().value).toEqual({ vignette: 'confidence' });
     elapse(clock, 60_000);
@@ -148,10 +151,16 @@ describe('diagnostic', () => {
   it('validates events at the edge, and takes neither GRADED nor a clock event from a browser', () => {
     expect(diagnosticClientEventSchema.safeParse({ type: 'ANSWER_LIKERT', value: 6, responseTime: 1 }).success).toBe(false);
     expect(diagnosticClientEventSchema.safeParse({ type: 'SELECT_CONFIDENCE', value: 0 }).success).toBe(false);
-    expect(diagnosticClientEventSchema.safeParse({ type: 'GRADED', result: { archetype: 'A', narrative: '', scores: {} } }).success).toBe(false);
+    expect(diagnosticClientEventSchema.safeParse({ type: 'GRADED', result: { archetype: 'A', narrative: '', scores: {} } }).success).toBe(
+      false,
+    );
     expect(diagnosticClientEventSchema.safeParse({ type: 'TIME_UP' }).success).toBe(false);
     // a browser's own `at` is dropped at the edge (and the server overwrites it anyway)
-    expect(diagnosticClientEventSchema.parse({ type: 'ANSWER_LIKERT', value: 1, responseTime: 1, at: 0 })).toEqual({ type: 'ANSWER_LIKERT', value: 1, responseTime: 1 });
+    expect(diagnosticClientEventSchema.parse({ type: 'ANSWER_LIKERT', value: 1, responseTime: 1, at: 0 })).toEqual({
+      type: 'ANSWER_LIKERT',
+      value: 1,
+      responseTime: 1,
+    });
   });
 });
 
@@ -204,7 +213,12 @@ describe('diagnostic timing on the server clock', () => {
   it('records an answer that arrives after the limit plus grace as the timeout answer, without a confidence question', () => {
     const flow = onServer(smallScreens.slice(4), 0);
     flow.send({ type: 'START_TIMED', at: 10_000 });
-    const { actions } = flow.send({ type: 'SELECT_OPTION', optionId: 'f_second', responseTime: 1000, at: 10_000 + deadlineOf(follow!) + 1 });
+    const { actions } = flow.send({
+      type: 'SELECT_OPTION',
+      optionId: 'f_second',
+      responseTime: 1000,
+      at: 10_000 + deadlineOf(follow!) + 1,
+    });
     expect(flow.snapshot.context.answers['v_follow']).toEqual({ type: 'vignette', value: 'f_first', responseTime: 3000, timedOut: true });
     expect(flow.snapshot.value).toBe('done');
     expect(actions.some((action) => action.type === 'answerRecorded')).toBe(true);

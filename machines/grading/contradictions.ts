@@ -26,19 +26,22 @@ export const CONTRADICTIONS: readonly Contradiction[] = [
     first: { likert: 'dcr1' },
     second: { vignette: 'vig_scale', option: 'scale_maintain' },
     penalty: 10,
-    meaning: 'agreed that they hand important decisions to the team (dcr1) yet chose to keep reviewing everything themselves while scaling (scale_maintain)',
+    meaning:
+      'agreed that they hand important decisions to the team (dcr1) yet chose to keep reviewing everything themselves while scaling (scale_maintain)',
   },
   {
     first: { likert: 'own1' },
     second: { likert: 'b2' },
     penalty: 15,
-    meaning: 'agreed that they look first at their own part in a miss (own1) and that misses are usually someone on the team not doing their part (b2)',
+    meaning:
+      'agreed that they look first at their own part in a miss (own1) and that misses are usually someone on the team not doing their part (b2)',
   },
   {
     first: { likert: 'tr1' },
     second: { likert: 'tr3' },
     penalty: 5,
-    meaning: "agreed that they trust the team to decide without checking (tr1) and that they must review the team's work before it goes out (tr3)",
+    meaning:
+      "agreed that they trust the team to decide without checking (tr1) and that they must review the team's work before it goes out (tr3)",
   },
 ];
 

@@ -107,9 +107,7 @@ export function scoreDimensions(screens: readonly Screen[], answers: Answers): D
     const factor = 1 + timingModifier(answer.responseTime);
     for (const { dimension, signal } of evidence) signals.get(dimension)?.push(signal * factor);
   }
-  const dimensions = Object.fromEntries(
-    DIMENSIONS.map((d) => [d, dimensionScore(signals.get(d) ?? [])]),
-  ) as Record<Dimension, number>;
+  const dimensions = Object.fromEntries(DIMENSIONS.map((d) => [d, dimensionScore(signals.get(d) ?? [])])) as Record<Dimension, number>;
   const measured = DIMENSIONS.filter((d) => (signals.get(d) ?? []).length > 0);
   return { dimensions, answeredInTime, rushed, slow, timedOut, ignored, measured };
 }

@@ -11,18 +11,43 @@ const answerFirst = (n: number, make: (i: number) => Answer): Answers =>
 
 describe('straightLined', () => {
   it('flags 8 or more likert answers that are all the same', () => {
-    expect(straightLined(diagnosticScreens, answerFirst(8, () => likert(4)))).toBe(true);
-    expect(straightLined(diagnosticScreens, answerFirst(17, () => likert(1)))).toBe(true);
+    expect(
+      straightLined(
+        diagnosticScreens,
+        answerFirst(8, () => likert(4)),
+      ),
+    ).toBe(true);
+    expect(
+      straightLined(
+        diagnosticScreens,
+        answerFirst(17, () => likert(1)),
+      ),
+    ).toBe(true);
   });
 
   it('needs at least 8 answers and a single value', () => {
-    expect(straightLined(diagnosticScreens, answerFirst(7, () => likert(4)))).toBe(false);
-    expect(straightLined(diagnosticScreens, answerFirst(8, (i) => likert(i === 3 ? 5 : 4)))).toBe(false);
+    expect(
+      straightLined(
+        diagnosticScreens,
+        answerFirst(7, () => likert(4)),
+      ),
+    ).toBe(false);
+    expect(
+      straightLined(
+        diagnosticScreens,
+        answerFirst(8, (i) => likert(i === 3 ? 5 : 4)),
+      ),
+    ).toBe(false);
   });
 
   it('leaves timed-out answers out', () => {
     // 8 answers of 4, but one was the timeout's automatic answer: only 7 count
-    expect(straightLined(diagnosticScreens, answerFirst(8, (i) => likert(4, 5_000, i === 0)))).toBe(false);
+    expect(
+      straightLined(
+        diagnosticScreens,
+        answerFirst(8, (i) => likert(4, 5_000, i === 0)),
+      ),
+    ).toBe(false);
   });
 });
 
@@ -41,7 +66,13 @@ describe('mostlyRushed', () => {
 
 describe('detectGaming', () => {
   it('passes varied, considered answers', () => {
-    expect(detectGaming(diagnosticScreens, answerFirst(17, (i) => likert((i % 5) + 1)), [])).toEqual({
+    expect(
+      detectGaming(
+        diagnosticScreens,
+        answerFirst(17, (i) => likert((i % 5) + 1)),
+        [],
+      ),
+    ).toEqual({
       gamingDetected: false,
       reasons: [],
     });

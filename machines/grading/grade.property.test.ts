@@ -25,17 +25,22 @@ const answerFor = (screen: (typeof diagnosticScreens)[number], strong: boolean):
   }
   return fc.record({
     type: fc.constant('ranking' as const),
-    value: fc.oneof(fc.shuffledSubarray(screen.choiceIds, { minLength: screen.choiceIds.length }), fc.shuffledSubarray(screen.choiceIds, { minLength: 1 })),
+    value: fc.oneof(
+      fc.shuffledSubarray(screen.choiceIds, { minLength: screen.choiceIds.length }),
+      fc.shuffledSubarray(screen.choiceIds, { minLength: 1 }),
+    ),
     responseTime,
     timedOut,
   });
 };
 
-const answers = fc.boolean().chain((strong) =>
-  fc
-    .tuple(...diagnosticScreens.map((s) => fc.option(answerFor(s, strong), { nil: undefined, freq: 8 })))
-    .map((list) => Object.fromEntries(diagnosticScreens.flatMap((s, i) => (list[i] ? [[s.id, list[i]]] : [])))),
-);
+const answers = fc
+  .boolean()
+  .chain((strong) =>
+    fc
+      .tuple(...diagnosticScreens.map((s) => fc.option(answerFor(s, strong), { nil: undefined, freq: 8 })))
+      .map((list) => Object.fromEntries(diagnosticScreens.flatMap((s, i) => (list[i] ? [[s.id, list[i]]] : [])))),
+  );
 
 const survey = fc
   .tuple(
@@ -73,13 +78,7 @@ describe('gradeAssessment properties', () => {
         const q2 = i.survey.q2_time;
         const disqualified = q1 === 'not_ready' || q2 === 'schedule_full';
         const ready = ['ready_now', 'payment_terms'].includes(q1 ?? '') && ['start_immediately', 'start_30_days'].includes(q2 ?? '');
-        const expected = disqualified
-          ? 'nurture'
-          : r.totalScore >= 70 && ready
-            ? 'book_call'
-            : r.totalScore >= 50
-              ? 'homework'
-              : 'nurture';
+        const expected = disqualified ? 'nurture' : r.totalScore >= 70 && ready ? 'book_call' : r.totalScore >= 50 ? 'homework' : 'nurture';
         expect(r.tier).toBe(expected);
         expect(r.qualification).toBe(r.tier);
         if (q1 === 'need_time' && q2 === 'not_3_months') expect(r.totalScore).toBeLessThanOrEqual(49);

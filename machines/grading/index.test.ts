@@ -15,7 +15,13 @@ function considered(overrides: Answers = {}): Answers {
   return { ...answers, ...overrides };
 }
 
-const readySurvey = { q1_investment: 'payment_terms', q2_time: 'start_30_days', q3_urgency: 'important', q4_mindset: 'tools', q5_success: 'A team that runs without me' };
+const readySurvey = {
+  q1_investment: 'payment_terms',
+  q2_time: 'start_30_days',
+  q3_urgency: 'important',
+  q4_mindset: 'tools',
+  q5_success: 'A team that runs without me',
+};
 
 describe('gradeAssessment: worked examples', () => {
   it('grades a solid profile with a ready-but-not-urgent survey as homework', () => {
@@ -54,7 +60,13 @@ describe('gradeAssessment: worked examples', () => {
   });
 
   it('adds 10 for critical urgency with the money ready, reaching book_call', () => {
-    const survey = { q1_investment: 'ready_now', q2_time: 'start_immediately', q3_urgency: 'critical', q4_mindset: 'tools', q5_success: 'x' };
+    const survey = {
+      q1_investment: 'ready_now',
+      q2_time: 'start_immediately',
+      q3_urgency: 'critical',
+      q4_mindset: 'tools',
+      q5_success: 'x',
+    };
     const result = gradeAssessment({ answers: considered(), survey, mirrorChat: [] });
     // 3.5 + 2.5 + 2.5 + 1.05 = 9.55 -> 95.5
     expect(result.surveyScore).toBe(95.5);
@@ -75,7 +87,13 @@ describe('gradeAssessment: worked examples', () => {
   });
 
   it('caps need_time with not_3_months at 49', () => {
-    const survey = { q1_investment: 'need_time', q2_time: 'not_3_months', q3_urgency: 'critical', q4_mindset: 'challenge', q5_success: 'x' };
+    const survey = {
+      q1_investment: 'need_time',
+      q2_time: 'not_3_months',
+      q3_urgency: 'critical',
+      q4_mindset: 'challenge',
+      q5_success: 'x',
+    };
     const result = gradeAssessment({ answers: considered(), survey, mirrorChat: [] });
     // 1.4 + 0.75 + 2.5 + 1.5 = 6.15 -> 61.5; no urgency bonus because q1 is not ready
     // 0.35 × 72.2 + 0.35 × 61.5 + 0.30 × 50 = 25.27 + 21.525 + 15 = 61.795 -> 62, capped to 49
@@ -87,9 +105,18 @@ describe('gradeAssessment: worked examples', () => {
   });
 
   it('auto-disqualifies q1 not_ready to nurture whatever the score', () => {
-    const survey = { q1_investment: 'not_ready', q2_time: 'start_immediately', q3_urgency: 'critical', q4_mindset: 'challenge', q5_success: 'x' };
+    const survey = {
+      q1_investment: 'not_ready',
+      q2_time: 'start_immediately',
+      q3_urgency: 'critical',
+      q4_mindset: 'challenge',
+      q5_success: 'x',
+    };
     const mirrorChat = [
-      { role: 'user' as const, content: 'Honestly I should have spoken up earlier. Last week I realised I keep doing this. What would you do?' },
+      {
+        role: 'user' as const,
+        content: 'Honestly I should have spoken up earlier. Last week I realised I keep doing this. What would you do?',
+      },
     ];
     const result = gradeAssessment({ answers: considered(), survey, mirrorChat });
     // 0 + 2.5 + 2.5 + 1.5 = 6.5 -> 65; Mirror 50 + 10 + 5 + 10 + 15 + 10 = 100

@@ -146,9 +146,7 @@ export function gradeAssessment(input: GradeInput, options: GradeOptions = {}): 
   const archetype = archetypeByName(choice.name);
   const likertValues = screens.flatMap((s) => {
     const answer = input.answers[s.id];
-    return s.type === 'likert' && answer?.type === 'likert' && !answer.timedOut
-      ? [s.item.reverse ? 6 - answer.value : answer.value]
-      : [];
+    return s.type === 'likert' && answer?.type === 'likert' && !answer.timedOut ? [s.item.reverse ? 6 - answer.value : answer.value] : [];
   });
   const leadershipLevel = likertAverageLabel(likertValues);
 

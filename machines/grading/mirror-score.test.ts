@@ -41,9 +41,11 @@ describe('mirrorScore', () => {
   it('detects each negative signal', () => {
     expect(names(user(`${long} watched them miss it; it was their fault entirely.`))).toEqual(['blames others']);
     expect(names(user(`${long} told them plainly it was not my fault at all.`))).toEqual(['is defensive']);
-    expect(names(user('It is complicated with the people and the situation overall', 'The situation is generally difficult with everyone involved'))).toEqual([
-      'avoids examples',
-    ]);
+    expect(
+      names(
+        user('It is complicated with the people and the situation overall', 'The situation is generally difficult with everyone involved'),
+      ),
+    ).toEqual(['avoids examples']);
     expect(names(user('Fine.'))).toEqual(['stays on the surface']);
     expect(names(user(`${long} pushed back. Don’t you think that was fair`))).toEqual(['seeks validation']);
   });
@@ -62,7 +64,14 @@ describe('mirrorScore', () => {
     // 50 - 20 (blame) + 5 (question) - 10 (defensive) - 10 (no example in 2 turns)
     //    - 15 (5 words per turn on average) - 10 (validation) = -10, clamped to 0
     expect(mirrorScore(chat).score).toBe(0);
-    expect(names(chat)).toEqual(['asks questions', 'blames others', 'is defensive', 'avoids examples', 'stays on the surface', 'seeks validation']);
+    expect(names(chat)).toEqual([
+      'asks questions',
+      'blames others',
+      'is defensive',
+      'avoids examples',
+      'stays on the surface',
+      'seeks validation',
+    ]);
   });
 
   it('reads only what the visitor wrote', () => {

@@ -88,7 +88,10 @@ export interface MirrorScoring {
  * Without any user turn there is nothing to read, so it stays at a neutral 50.
  */
 export function mirrorScore(chat: readonly MirrorTurn[]): MirrorScoring {
-  const userTurns = chat.filter((t) => t.role === 'user').map((t) => t.content.trim()).filter(Boolean);
+  const userTurns = chat
+    .filter((t) => t.role === 'user')
+    .map((t) => t.content.trim())
+    .filter(Boolean);
   if (userTurns.length === 0) return { score: 50, fired: [] };
   const fired = MIRROR_SIGNALS.filter((s) => s.detect(userTurns));
   return { score: clamp(50 + fired.reduce((n, s) => n + s.delta, 0), 0, 100), fired };

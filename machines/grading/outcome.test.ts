@@ -25,14 +25,7 @@ describe('outcomeFor', () => {
 
 describe('qualificationLabel', () => {
   it('is QUALIFIED at 70+, MAYBE at 50 to under 70, NURTURE below 50', () => {
-    expect([100, 70, 69, 50, 49, 0].map(qualificationLabel)).toEqual([
-      'QUALIFIED',
-      'QUALIFIED',
-      'MAYBE',
-      'MAYBE',
-      'NURTURE',
-      'NURTURE',
-    ]);
+    expect([100, 70, 69, 50, 49, 0].map(qualificationLabel)).toEqual(['QUALIFIED', 'QUALIFIED', 'MAYBE', 'MAYBE', 'NURTURE', 'NURTURE']);
   });
 });
 

@@ -29,8 +29,7 @@ export function disqualifyingAnswers(survey: QualificationSurvey, answers: Surve
 /** True when q1 needs time and q2 cannot start for 3 months: the total is capped at 49. */
 export function delayCapApplies(survey: QualificationSurvey, answers: SurveyAnswers): boolean {
   return (
-    flagged(chosenOption(survey, answers, INVESTMENT_QUESTION), 'delay') &&
-    flagged(chosenOption(survey, answers, TIMING_QUESTION), 'delay')
+    flagged(chosenOption(survey, answers, INVESTMENT_QUESTION), 'delay') && flagged(chosenOption(survey, answers, TIMING_QUESTION), 'delay')
   );
 }
 

@@ -8,8 +8,7 @@ export const MIRROR_WELCOME =
   "Welcome to The Mirror. Think of a difficult decision you're facing in your current role right now. What is it, and what makes it hard?";
 
 /** The Mirror's answer when no reply could be had (spec section 8). */
-export const MIRROR_FALLBACK_REPLY =
-  "I'm having trouble processing that right now. Can you tell me more about what's on your mind?";
+export const MIRROR_FALLBACK_REPLY = "I'm having trouble processing that right now. Can you tell me more about what's on your mind?";
 
 /** What one Mirror conversation holds. */
 export interface MirrorContext {
@@ -65,8 +64,7 @@ export const mirrorMachine = setup({
   guards: {
     hasText: ({ event }) => event.type === 'SEND' && hasText(event.text),
     needsSessionId: ({ context }) => context.sessionId === null,
-    endsConversation: ({ context }) =>
-      Boolean(context.pendingReply?.isComplete) || context.turn + 1 >= MIRROR_TURN_LIMIT,
+    endsConversation: ({ context }) => Boolean(context.pendingReply?.isComplete) || context.turn + 1 >= MIRROR_TURN_LIMIT,
   },
   delays: {
     replyDelay: ({ context }) => (context.pendingReply?.fallback ? 1000 : 1500),

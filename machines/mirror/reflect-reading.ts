@@ -5,17 +5,7 @@
  */
 
 /** A kind of thing the Mirror can take up. */
-export type SignalKind =
-  | 'decision'
-  | 'person'
-  | 'feeling'
-  | 'hedge'
-  | 'blame'
-  | 'absolute'
-  | 'time'
-  | 'ownership'
-  | 'pattern'
-  | 'learning';
+export type SignalKind = 'decision' | 'person' | 'feeling' | 'hedge' | 'blame' | 'absolute' | 'time' | 'ownership' | 'pattern' | 'learning';
 
 /** One thing noticed, with the visitor's own words to quote back. */
 export interface Signal {
@@ -66,7 +56,10 @@ const PATTERNS: ReadonlyArray<{ kind: Exclude<SignalKind, 'decision' | 'person'>
   },
   {
     kind: 'absolute',
-    pattern: new RegExp(`${before(2)}\\b(?:always|never|every time|everyone|everybody|nobody|no one|nothing|all the time|constantly)\\b${after(4)}`, 'i'),
+    pattern: new RegExp(
+      `${before(2)}\\b(?:always|never|every time|everyone|everybody|nobody|no one|nothing|all the time|constantly)\\b${after(4)}`,
+      'i',
+    ),
   },
   {
     kind: 'hedge',
@@ -94,7 +87,10 @@ const PATTERNS: ReadonlyArray<{ kind: Exclude<SignalKind, 'decision' | 'person'>
   },
   {
     kind: 'pattern',
-    pattern: new RegExp(`${before(2)}\\b(?:again|every time|pattern|keeps? happening|habit|last time|same thing|used to|tend to)\\b${after(1)}`, 'i'),
+    pattern: new RegExp(
+      `${before(2)}\\b(?:again|every time|pattern|keeps? happening|habit|last time|same thing|used to|tend to)\\b${after(1)}`,
+      'i',
+    ),
   },
   {
     kind: 'learning',
@@ -136,9 +132,11 @@ const NAME_BEFORE = new RegExp(`(?<![\\p{L}\\p{M}])(${NAME})\\s+(?:${SAYING})\\b
 // A visitor who writes in lowercase writes names that way too; only a person verb's object is taken for one.
 const LOWERCASE_NAME_AFTER = new RegExp(`\\b(?:${PERSON_VERBS})\\s+(\\p{Ll}[\\p{Ll}\\p{M}]+)(?![\\p{L}\\p{M}'’-])`, 'gu');
 const NOT_LOWERCASE_NAMES = new Set(
-  ('him her them me us myself yourself himself herself themselves everyone everybody someone somebody anyone anybody people whom ' +
+  (
+    'him her them me us myself yourself himself herself themselves everyone everybody someone somebody anyone anybody people whom ' +
     'go out up back down off around for from within more fast early only some any all another other one two new help each both every ' +
-    'things talent permission advice feedback truth slip').split(' '),
+    'things talent permission advice feedback truth slip'
+  ).split(' '),
 );
 // Adverbs, gerunds and plurals ("externally", "something", "contractors") are not names; Emily, Marcus and James are.
 const NOT_NAME_ENDING = /(?:.{4,}ly|.{4,}ing|[^aeiousy]s|ers|ors|ies)$/;
@@ -153,14 +151,19 @@ const NOT_NAMES = new Set(
 
 // Common English words: enough of them marks a message the English patterns can read.
 const ENGLISH = new Set(
-  ('i a an the and or but to of in on for with my our we you it is was be am are not do did have has had that this what so if at as me ' +
-    "them they he she team about just because should would could i'm i've i'd i'll don't didn't can't won't it's that's between whether")
-    .split(' '),
+  (
+    'i a an the and or but to of in on for with my our we you it is was be am are not do did have has had that this what so if at as me ' +
+    "them they he she team about just because should would could i'm i've i'd i'll don't didn't can't won't it's that's between whether"
+  ).split(' '),
 );
 
 const PREPOSITIONS = new Set('of to for with at from by about on in'.split(' '));
 const OBJECTS = new Set('her you it'.split(' '));
-const DANGLING = new Set('a an the and or but so of in on at to for with from by as my our your their his her i we you they he she it is was am are be been have had how what that when if which who just really very before after until about than then because'.split(' '));
+const DANGLING = new Set(
+  'a an the and or but so of in on at to for with from by as my our your their his her i we you they he she it is was am are be been have had how what that when if which who just really very before after until about than then because'.split(
+    ' ',
+  ),
+);
 
 /** The text without markup, links or control characters, whitespace collapsed. */
 export function plainText(text: string): string {
@@ -243,9 +246,7 @@ function isLowercaseName(word: string): boolean {
 function namesIn(text: string): Signal[] {
   const names = [NAME_AFTER, NAME_BEFORE].flatMap((pattern) => [...text.matchAll(pattern)].map((m) => ({ at: m.index, name: m[1]! })));
   const capitalised = names.filter(({ name }) => !NOT_NAMES.has(name.toLowerCase())).sort((a, b) => a.at - b.at);
-  const lowercase = /^\P{L}*\p{Ll}/u.test(text)
-    ? [...text.matchAll(LOWERCASE_NAME_AFTER)].map((m) => m[1]!).filter(isLowercaseName)
-    : [];
+  const lowercase = /^\P{L}*\p{Ll}/u.test(text) ? [...text.matchAll(LOWERCASE_NAME_AFTER)].map((m) => m[1]!).filter(isLowercaseName) : [];
   return [
     ...capitalised.flatMap(({ name }) => person(name, name)),
     ...lowercase.flatMap((name) => person(name, name.charAt(0).toUpperCase() + name.slice(1))),
@@ -270,7 +271,10 @@ function peopleIn(text: string): Signal[] {
 }
 
 function gistOf(text: string): string | null {
-  const clauses = text.split(/[.!?;:\n。！？]+/u).map((c) => c.trim()).filter((c) => /[\p{L}\p{N}]/u.test(c));
+  const clauses = text
+    .split(/[.!?;:\n。！？]+/u)
+    .map((c) => c.trim())
+    .filter((c) => /[\p{L}\p{N}]/u.test(c));
   const first = clauses.find((c) => wordsOf(c).length >= 2) ?? clauses[0];
   return first ? quotable(first) : null;
 }

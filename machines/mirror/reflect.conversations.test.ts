@@ -27,7 +27,11 @@ describe.each(RECORDED_CONVERSATIONS)('a recorded conversation: $title', ({ mess
 
   it('quotes only words the visitor wrote, and never gives anyone a gender', () => {
     for (const reply of conversation) {
-      for (const quote of quotesIn(reply)) expect(messages.some((message) => message.includes(quote)), `“${quote}” in ${reply}`).toBe(true);
+      for (const quote of quotesIn(reply))
+        expect(
+          messages.some((message) => message.includes(quote)),
+          `“${quote}” in ${reply}`,
+        ).toBe(true);
       expect(ownVoice(reply)).not.toMatch(/\b(?:he|she|him|her|his|hers)\b/i);
       expect(reply.endsWith('?')).toBe(true);
       expect(words(reply)).toBeLessThanOrEqual(60);
@@ -53,9 +57,12 @@ describe.each(RECORDED_CONVERSATIONS)('a recorded conversation: $title', ({ mess
       expect(began, last).toBeDefined();
       expect(messages[closing.beganWith]!.startsWith(began!), last).toBe(true);
     }
-    if (closing.decision) expect(quotesIn(last).some((quote) => quote.startsWith(closing.decision!)), last).toBe(true);
+    if (closing.decision)
+      expect(
+        quotesIn(last).some((quote) => quote.startsWith(closing.decision!)),
+        last,
+      ).toBe(true);
   });
-
 });
 
 const withMiddleChecks = RECORDED_CONVERSATIONS.filter((c) => c.replies);

@@ -63,14 +63,27 @@ describe('reading a message', () => {
     expect(quoteOf('I should have told her sooner.', 'ownership')).toBe('I should have told her sooner');
     expect(quoteOf('This keeps happening with every new hire.', 'pattern')).toBe('This keeps happening…');
     expect(readMessage('I might fire Jordan next week.').signals).toContainEqual({ kind: 'person', quote: 'Jordan', name: 'Jordan' });
-    expect(readMessage("I'm torn between hiring and waiting.").signals).toContainEqual({ kind: 'decision', quote: 'hiring and waiting', frame: 'between' });
+    expect(readMessage("I'm torn between hiring and waiting.").signals).toContainEqual({
+      kind: 'decision',
+      quote: 'hiring and waiting',
+      frame: 'between',
+    });
   });
 
   it('finds every person, names with accents whole, and a role with its name as one person', () => {
     const people = (text: string) => readMessage(text).people.map((p) => p.name);
-    expect(people('Should I confront Siobhán? I told Zoë, told O’Brien, then asked Anne-Marie.')).toEqual(['Siobhán', 'Zoë', 'O’Brien', 'Anne-Marie']);
+    expect(people('Should I confront Siobhán? I told Zoë, told O’Brien, then asked Anne-Marie.')).toEqual([
+      'Siobhán',
+      'Zoë',
+      'O’Brien',
+      'Anne-Marie',
+    ]);
     expect(people('My team lead Dana keeps missing our one-on-ones, and the board noticed.')).toEqual(['Dana', 'the board']);
-    expect(readMessage('My team lead Dana keeps missing.').signals).toContainEqual({ kind: 'person', quote: 'My team lead Dana', name: 'Dana' });
+    expect(readMessage('My team lead Dana keeps missing.').signals).toContainEqual({
+      kind: 'person',
+      quote: 'My team lead Dana',
+      name: 'Dana',
+    });
     expect(people('Whether to let Tom go; my boss wants an answer.')).toEqual(['your boss', 'Tom']);
   });
 
@@ -92,7 +105,9 @@ describe('reading a message', () => {
   });
 
   it('strips markup and keeps quotes short and clean', () => {
-    expect(plainText('<script>alert(1)</script><b>They</b> **never** listen &amp; [shrug](https://x.example)')).toBe('They never listen shrug');
+    expect(plainText('<script>alert(1)</script><b>They</b> **never** listen &amp; [shrug](https://x.example)')).toBe(
+      'They never listen shrug',
+    );
     expect(quotable('one two three four five six seven eight')).toBe('one two three four five six seven…');
     expect(quotable('"quoted" <tag> {braces} and the')).toBe('quoted tag braces…');
     expect(quotable('?!…')).toBeNull();
@@ -175,11 +190,15 @@ describe('reflect', () => {
     const spanish = reflect([welcome, { role: 'user', content: 'Mi jefe no me apoya y no sé qué hacer.' }], 2).response;
     expect(spanish).toContain('“Mi jefe no me apoya y no…”');
 
-    const rambling = ('So there is a lot going on, and the board keeps asking, and honestly I do not know where to start with any of it. ').repeat(30);
+    const rambling =
+      'So there is a lot going on, and the board keeps asking, and honestly I do not know where to start with any of it. '.repeat(30);
     const long = reflect([welcome, { role: 'user', content: rambling }], 3).response;
     expect(words(long)).toBeLessThan(60);
 
-    const hostile = reflect([welcome, { role: 'user', content: '<img src=x onerror=alert(1)> <b>they never listen</b> "quote" `code`' }], 1).response;
+    const hostile = reflect(
+      [welcome, { role: 'user', content: '<img src=x onerror=alert(1)> <b>they never listen</b> "quote" `code`' }],
+      1,
+    ).response;
     expect(hostile).not.toMatch(/[<>"`]|onerror/);
     expect(hostile).toContain('“they never listen');
   });

@@ -67,7 +67,10 @@ const QUESTIONS: readonly StageQuestions[] = [
       'What is at stake if you get this wrong, and who would feel it first?',
       'Who is affected by this decision, and what do they stand to gain or lose?',
     ),
-    person: [({ n }) => `What is at stake for ${n}, and for you, whichever way you decide?`, ({ n }) => `How will ${n} experience this, whichever way you go?`],
+    person: [
+      ({ n }) => `What is at stake for ${n}, and for you, whichever way you decide?`,
+      ({ n }) => `How will ${n} experience this, whichever way you go?`,
+    ],
     time: ask('If time runs out before you decide, what happens, and to whom?'),
     feeling: ask('What is that feeling protecting, and who besides you lives with the outcome?'),
     blame: [({ n }) => `What does it cost ${n}, and you, if nothing changes?`],
@@ -238,7 +241,10 @@ function closing(memory: Memory, seed: number): string {
 export function reflect(conversationHistory: readonly MirrorTurn[], turn: number): MirrorReplyResponse {
   const stage = Math.min(Math.max(Math.trunc(turn), 1), MIRROR_TURN_LIMIT);
   const userTurns = conversationHistory.filter((t) => t.role === 'user').map((t) => t.content);
-  const mirrorSaid = conversationHistory.filter((t) => t.role === 'mirror').map((t) => t.content.toLowerCase()).join('\n');
+  const mirrorSaid = conversationHistory
+    .filter((t) => t.role === 'mirror')
+    .map((t) => t.content.toLowerCase())
+    .join('\n');
   const seed = hash(`${stage}\n${userTurns.at(-1) ?? ''}`);
   const memory = remember(userTurns.length > 0 ? userTurns : ['']);
   const response = stage === MIRROR_TURN_LIMIT ? closing(memory, seed) : exploring(stage, memory, mirrorSaid, seed);

@@ -1,11 +1,7 @@
 import { createActor, fromCallback, SimulatedClock, type EventObject } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { canAccept } from '../protocol/can-accept.js';
-import {
-  monitorClientFrameSchema,
-  monitorServerFrameSchema,
-  type MonitorConnectionEvent,
-} from '../protocol/monitor.js';
+import { monitorClientFrameSchema, monitorServerFrameSchema, type MonitorConnectionEvent } from '../protocol/monitor.js';
 import { monitorConnectionMachine, monitorStatusText, monitorTexts } from './monitor-connection.machine.js';
 
 /** A fake socket: each open is recorded with the way to talk back and whether it was closed. */

@@ -7,7 +7,16 @@ export const ADMIN_LIVE_PATH = '/api/admin/live';
 export const ADMIN_LIVE_SESSION_ENDED = 4401;
 
 /** The BullMQ queue events forwarded to admins: a job's life from queued to done or gone. */
-export const ADMIN_LIVE_JOB_EVENTS = ['waiting', 'delayed', 'active', 'completed', 'failed', 'retries-exhausted', 'stalled', 'removed'] as const;
+export const ADMIN_LIVE_JOB_EVENTS = [
+  'waiting',
+  'delayed',
+  'active',
+  'completed',
+  'failed',
+  'retries-exhausted',
+  'stalled',
+  'removed',
+] as const;
 /** A forwarded BullMQ queue event. */
 export type AdminLiveJobEvent = (typeof ADMIN_LIVE_JOB_EVENTS)[number];
 

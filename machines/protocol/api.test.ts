@@ -19,16 +19,12 @@ describe('flow API bodies', () => {
     expect(flowEventBodySchemas.assessmentFlow.safeParse({ event: { type: 'CONTINUE' } }).success).toBe(true);
     expect(flowEventBodySchemas.assessmentFlow.safeParse({ event: { type: 'HOMEWORK_SENT' } }).success).toBe(false);
     expect(flowEventBodySchemas.mirror.safeParse({ event: { type: 'REPLY_FAILED' } }).success).toBe(false);
-    expect(
-      flowEventBodySchemas.diagnostic.safeParse({ event: { type: 'START_TIMED' }, expectedVersion: -1 }).success,
-    ).toBe(false);
+    expect(flowEventBodySchemas.diagnostic.safeParse({ event: { type: 'START_TIMED' }, expectedVersion: -1 }).success).toBe(false);
   });
 
   it('shapes a 409 like every other error, with the flow to resync from', () => {
     const flow = { flowId: FLOW_ID, machine: 'assessmentFlow', version: 3, state: 'intro', snapshot: { value: 'intro' } };
-    expect(
-      flowConflictResponseSchema.safeParse({ statusCode: 409, error: 'Conflict', message: 'Not now', flow }).success,
-    ).toBe(true);
+    expect(flowConflictResponseSchema.safeParse({ statusCode: 409, error: 'Conflict', message: 'Not now', flow }).success).toBe(true);
   });
 });
 
@@ -40,7 +36,15 @@ describe('flow socket frames', () => {
   });
 
   it('pushes events with their version and reports errors', () => {
-    const push = { type: 'event', flowId: FLOW_ID, version: 4, origin: 'worker', event: { type: 'GRADED', result: {} }, state: 'processing.revealing', snapshot: { value: { processing: 'revealing' } } };
+    const push = {
+      type: 'event',
+      flowId: FLOW_ID,
+      version: 4,
+      origin: 'worker',
+      event: { type: 'GRADED', result: {} },
+      state: 'processing.revealing',
+      snapshot: { value: { processing: 'revealing' } },
+    };
     expect(flowSocketServerFrameSchema.parse(push)).toEqual(push);
     expect(flowSocketServerFrameSchema.safeParse({ type: 'error', error: 'Unknown flow' }).success).toBe(true);
   });

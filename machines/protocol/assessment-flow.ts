@@ -104,7 +104,10 @@ export const assessmentFlowClientEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('MIRROR_COMPLETED'),
     sessionId: z.uuid(),
-    chat: z.array(mirrorTurnSchema).min(1).max(2 * MIRROR_TURN_LIMIT + 1),
+    chat: z
+      .array(mirrorTurnSchema)
+      .min(1)
+      .max(2 * MIRROR_TURN_LIMIT + 1),
     /** The visitor's server-run Mirror flow; the server takes its conversation, not `chat`. Required from a browser. */
     mirrorFlowId: z.uuid().optional(),
   }),

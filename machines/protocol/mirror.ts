@@ -17,17 +17,17 @@ export const mirrorReplyEventSchema = z.discriminatedUnion('type', [
 ]);
 
 /** Every event the Mirror machine accepts. */
-export const mirrorEventSchema = z.discriminatedUnion('type', [
-  ...mirrorClientEventSchema.options,
-  ...mirrorReplyEventSchema.options,
-]);
+export const mirrorEventSchema = z.discriminatedUnion('type', [...mirrorClientEventSchema.options, ...mirrorReplyEventSchema.options]);
 /** An event of the Mirror machine. */
 export type MirrorEvent = z.infer<typeof mirrorEventSchema>;
 
 /** The mirror-llm-response body (spec section 7), plus the session to store turns under when saving. */
 export const mirrorReplyRequestSchema = z.object({
   sessionId: z.uuid(),
-  conversationHistory: z.array(mirrorTurnSchema).min(1).max(2 * MIRROR_TURN_LIMIT + 1),
+  conversationHistory: z
+    .array(mirrorTurnSchema)
+    .min(1)
+    .max(2 * MIRROR_TURN_LIMIT + 1),
   turn: z.number().int().min(1).max(MIRROR_TURN_LIMIT),
   save: z.boolean(),
 });

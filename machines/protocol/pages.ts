@@ -19,7 +19,15 @@ export const PUBLIC_PAGES = [
 ] as const;
 
 /** The admin area's screens; a lead's page is /admin/leads/<its id>. */
-export const ADMIN_PAGES = ['/admin', '/admin/messages', '/admin/leads', '/admin/integrations', '/admin/jobs', '/admin/monitor', '/admin/machines'] as const;
+export const ADMIN_PAGES = [
+  '/admin',
+  '/admin/messages',
+  '/admin/leads',
+  '/admin/integrations',
+  '/admin/jobs',
+  '/admin/monitor',
+  '/admin/machines',
+] as const;
 
 const LEAD_PAGE = /^\/admin\/leads\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PAGES: ReadonlySet<string> = new Set([...PUBLIC_PAGES, ...ADMIN_PAGES]);

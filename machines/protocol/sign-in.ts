@@ -5,7 +5,12 @@ export const MIN_PASSWORD_LENGTH = 6;
 
 /** What the sign-in form submits: email required and email-shaped, password at least 6 characters. */
 export const credentialsSchema = z.object({
-  email: z.string().trim().min(1).max(320).regex(/^[^\s@]+@[^\s@]+$/),
+  email: z
+    .string()
+    .trim()
+    .min(1)
+    .max(320)
+    .regex(/^[^\s@]+@[^\s@]+$/),
   password: z.string().min(MIN_PASSWORD_LENGTH).max(1000),
 });
 /** Sign-in credentials. */

@@ -6,10 +6,19 @@ import { measure, type RunStats } from './stats.js';
  * (a) The raw BullMQ round trip this product's path is compared with: add a job, a worker
  * completes it, the QueueEvents 'completed' event arrives.
  */
-export async function bullmqBaseline(connection: Redis, prefix: string, runs: Array<{ count: number; concurrency: number }>, workerConcurrency: number): Promise<RunStats[]> {
+export async function bullmqBaseline(
+  connection: Redis,
+  prefix: string,
+  runs: Array<{ count: number; concurrency: number }>,
+  workerConcurrency: number,
+): Promise<RunStats[]> {
   const queue = new Queue('bench-baseline', { connection, prefix });
   const events = new QueueEvents('bench-baseline', { connection: connection.duplicate(), prefix });
-  const worker = new Worker('bench-baseline', async (job) => ({ echoed: job.data.n }), { connection: connection.duplicate(), prefix, concurrency: workerConcurrency });
+  const worker = new Worker('bench-baseline', async (job) => ({ echoed: job.data.n }), {
+    connection: connection.duplicate(),
+    prefix,
+    concurrency: workerConcurrency,
+  });
   await Promise.all([events.waitUntilReady(), worker.waitUntilReady()]);
   const waiting = new Map<string, () => void>();
   events.on('completed', ({ jobId }) => waiting.get(jobId)?.());

@@ -41,7 +41,13 @@ const addressOf = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 
  * job runs (outbox, relay, BullMQ, grading transaction), the GRADED push arrives on the socket of
  * the flow's own browser, already subscribed when it submits, as a real one would be.
  */
-export async function gradedFlows(base: string, label: string, flows: SeededFlow[], concurrency: number, firstVisitor = 0): Promise<RunStats> {
+export async function gradedFlows(
+  base: string,
+  label: string,
+  flows: SeededFlow[],
+  concurrency: number,
+  firstVisitor = 0,
+): Promise<RunStats> {
   return measure(label, flows.length, concurrency, async (index) => {
     const flow = flows[index]!;
     const browser = await visitorBrowser(base, flow, addressOf(firstVisitor + index));

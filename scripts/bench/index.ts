@@ -34,7 +34,9 @@ const SERIAL = Math.min(300, Math.floor(totalFlows / 10));
 
 /** Resident memory of a process in MB, from /proc (Linux). */
 function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(line?.split(/\s+/)[1] ?? NaN) / 1024;
 }
 
@@ -84,10 +86,15 @@ try {
   const flows = await seedSurveyFlows(pool, totalFlows, runId);
 
   process.stdout.write('measuring (a) the raw BullMQ baseline...\n');
-  const baseline = await bullmqBaseline(redis, `${prefix}-baseline`, [
-    { count: SERIAL, concurrency: 1 },
-    { count: SERIAL * 10, concurrency },
-  ], workerConcurrency);
+  const baseline = await bullmqBaseline(
+    redis,
+    `${prefix}-baseline`,
+    [
+      { count: SERIAL, concurrency: 1 },
+      { count: SERIAL * 10, concurrency },
+    ],
+    workerConcurrency,
+  );
 
   process.stdout.write('measuring (b) survey -> grading job -> GRADED push...\n');
   const half = Math.floor(totalFlows / 2);

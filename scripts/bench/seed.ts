@@ -45,7 +45,10 @@ export async function seedSurveyFlows(pool: pg.Pool, count: number, runId: strin
        FROM generate_series($2::int, $3::int) AS i RETURNING lead_id, email`,
       [runId, from, from + size - 1],
     );
-    const visitors = await pool.query<{ id: string }>('INSERT INTO visitors (id) SELECT gen_random_uuid() FROM generate_series(1, $1::int) RETURNING id', [size]);
+    const visitors = await pool.query<{ id: string }>(
+      'INSERT INTO visitors (id) SELECT gen_random_uuid() FROM generate_series(1, $1::int) RETURNING id',
+      [size],
+    );
     const rows = leads.rows.map((lead, i) => ({
       lead_id: lead.lead_id,
       visitor_id: visitors.rows[i]!.id,

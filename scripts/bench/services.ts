@@ -8,7 +8,10 @@ import { resolveRedis } from '../services/redis.js';
  * server (else the local one, else an embedded cluster), and Redis (REDIS_URL, the local one, or a
  * spawned one). Everything it started or created is undone by the cleanups it pushes.
  */
-export async function benchServices(database: string, cleanups: Array<() => Promise<unknown>>): Promise<{ databaseUrl: string; redisUrl: string }> {
+export async function benchServices(
+  database: string,
+  cleanups: Array<() => Promise<unknown>>,
+): Promise<{ databaseUrl: string; redisUrl: string }> {
   let maintenanceUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   if (!(await postgresAnswers(maintenanceUrl))) {
     const embedded = await startEmbeddedPostgres('.data/bench-postgres');

@@ -14,7 +14,12 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** Runs `task` `count` times with `concurrency` in flight; each call resolves with its latency in ms. */
-export async function measure(label: string, count: number, concurrency: number, task: (index: number, lane: number) => Promise<number>): Promise<RunStats> {
+export async function measure(
+  label: string,
+  count: number,
+  concurrency: number,
+  task: (index: number, lane: number) => Promise<number>,
+): Promise<RunStats> {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -31,7 +36,17 @@ export async function measure(label: string, count: number, concurrency: number,
 /** A fixed-width table of runs. */
 export function formatRuns(runs: RunStats[]): string {
   const rows = runs.map((run) =>
-    [run.label.padEnd(34), String(run.concurrency).padStart(5), String(run.count).padStart(7), run.p50.toFixed(1).padStart(9), run.p99.toFixed(1).padStart(9), run.perSecond.toFixed(0).padStart(8)].join(' '),
+    [
+      run.label.padEnd(34),
+      String(run.concurrency).padStart(5),
+      String(run.count).padStart(7),
+      run.p50.toFixed(1).padStart(9),
+      run.p99.toFixed(1).padStart(9),
+      run.perSecond.toFixed(0).padStart(8),
+    ].join(' '),
   );
-  return [['run'.padEnd(34), 'conc.'.padStart(5), 'count'.padStart(7), 'p50 ms'.padStart(9), 'p99 ms'.padStart(9), 'per s'.padStart(8)].join(' '), ...rows].join('\n');
+  return [
+    ['run'.padEnd(34), 'conc.'.padStart(5), 'count'.padStart(7), 'p50 ms'.padStart(9), 'p99 ms'.padStart(9), 'per s'.padStart(8)].join(' '),
+    ...rows,
+  ].join('\n');
 }

@@ -12,7 +12,12 @@ describe('the fault run', () => {
     const lines: string[] = [];
     const report = await runChaos({ flows: 80, concurrency: 16, databaseUrl: await scratchDatabase(), say: (line) => lines.push(line) });
     process.stdout.write(`${report.summary}\n`);
-    expect({ lost: report.lost, duplicated: report.duplicated, stuck: report.stuck, crashes: report.crashes }).toEqual({ lost: [], duplicated: [], stuck: [], crashes: [] });
+    expect({ lost: report.lost, duplicated: report.duplicated, stuck: report.stuck, crashes: report.crashes }).toEqual({
+      lost: [],
+      duplicated: [],
+      stuck: [],
+      crashes: [],
+    });
     expect(report.faults).toHaveLength(6);
     for (const fault of report.faults) expect(fault.recoveryMs, fault.name).toBeLessThan(10_000);
     expect(report.summary).toMatch(/^80 flows, 6 faults, lost 0, duplicated 0, stuck 0, crashes 0/);

@@ -58,7 +58,10 @@ export const FAULTS: Fault[] = [
         await blocker.query('SELECT 1 FROM leads WHERE lead_id = $1 FOR NO KEY UPDATE', [longJob.leadId]);
         await startLongJob();
         const attemptsAre = (n: number) => async () => {
-          const job = await pool.query<{ attempts: number; status: string }>("SELECT attempts, status FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [longJob.flowId]);
+          const job = await pool.query<{ attempts: number; status: string }>(
+            "SELECT attempts, status FROM jobs WHERE flow_id = $1 AND queue = 'grading'",
+            [longJob.flowId],
+          );
           return job.rows[0]?.attempts === n && job.rows[0]?.status === 'active';
         };
         await until(attemptsAre(1), 30_000);
@@ -94,7 +97,9 @@ export const FAULTS: Fault[] = [
     name: "terminate the app's PostgreSQL connections in use",
     inject: async ({ pool, mark }) => {
       mark();
-      await pool.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'hf-funnel'");
+      await pool.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'hf-funnel'",
+      );
     },
   },
   { name: 'SIGKILL the server (a supervisor restarts it)', inject: ({ server, mark }) => killAndRestart(server, mark) },

@@ -9,10 +9,21 @@
 import { parseArgs } from 'node:util';
 import { runChaos } from './run.js';
 
-const { values: args } = parseArgs({ options: { flows: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '50' } } });
-const report = await runChaos({ flows: Number(args.flows), concurrency: Number(args.concurrency), say: (line) => process.stdout.write(`${line}\n`) });
+const { values: args } = parseArgs({
+  options: { flows: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '50' } },
+});
+const report = await runChaos({
+  flows: Number(args.flows),
+  concurrency: Number(args.concurrency),
+  say: (line) => process.stdout.write(`${line}\n`),
+});
 process.stdout.write(`\n${report.summary}\n`);
-for (const [what, items] of [['lost', report.lost], ['duplicated', report.duplicated], ['stuck', report.stuck], ['crashed', report.crashes]] as const) {
+for (const [what, items] of [
+  ['lost', report.lost],
+  ['duplicated', report.duplicated],
+  ['stuck', report.stuck],
+  ['crashed', report.crashes],
+] as const) {
   for (const item of items.slice(0, 20)) process.stdout.write(`${what}: ${item}\n`);
 }
 process.exit(report.ok ? 0 : 1);

@@ -37,7 +37,11 @@ export interface JourneyOutcome {
 export async function runJourney(base: string, flow: SeededFlow, index: number, deadline: number): Promise<JourneyOutcome> {
   const path = pathOf(index);
   const plan = PATHS[path];
-  const headers = { cookie: `${VISITOR_COOKIE}=${flow.visitorCookie}`, 'x-forwarded-for': addressOf(index), 'content-type': 'application/json' };
+  const headers = {
+    cookie: `${VISITOR_COOKIE}=${flow.visitorCookie}`,
+    'x-forwarded-for': addressOf(index),
+    'content-type': 'application/json',
+  };
   let retries = 0;
   let state = 'survey';
 

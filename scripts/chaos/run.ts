@@ -102,7 +102,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     };
     const server = new ManagedProcess('server', 'dist/server/main.mjs', env);
     const worker = new ManagedProcess('worker', 'dist/workers/main.mjs', env);
-    cleanups.push(() => server.stop(), () => worker.stop());
+    cleanups.push(
+      () => server.stop(),
+      () => worker.stop(),
+    );
     await server.start();
     await worker.start();
     const base = `http://127.0.0.1:${port}`;
@@ -131,7 +134,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           const response = await fetch(`${base}/api/functions/send-contact-email`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
-            body: JSON.stringify({ name: 'Chaos Visitor', email: `contact-${runId}-${contactCount}@example.com`, message: 'Can we talk about coaching for my team?' }),
+            body: JSON.stringify({
+              name: 'Chaos Visitor',
+              email: `contact-${runId}-${contactCount}@example.com`,
+              message: 'Can we talk about coaching for my team?',
+            }),
             signal: AbortSignal.timeout(10_000),
           });
           if (response.ok) {
@@ -147,7 +154,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       }
     };
     const emailsRecorded = async (contactId: string) =>
-      (await pool.query("SELECT count(*)::int AS n FROM email_outbox WHERE contact_id = $1 AND status IN ('sent', 'recorded')", [contactId])).rows[0].n === 2;
+      (
+        await pool.query("SELECT count(*)::int AS n FROM email_outbox WHERE contact_id = $1 AND status IN ('sent', 'recorded')", [
+          contactId,
+        ])
+      ).rows[0].n === 2;
 
     say(`running ${options.flows} journeys with ${options.concurrency} at a time...`);
     const deadline = Date.now() + Math.max(240_000, options.flows * 400);
@@ -173,10 +184,21 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       redis,
       pool,
       databaseUrl,
-      longJob: { flowId: longJob.flowId, leadId: (await pool.query<{ lead_id: string }>('SELECT lead_id FROM flows WHERE id = $1', [longJob.flowId])).rows[0]!.lead_id },
+      longJob: {
+        flowId: longJob.flowId,
+        leadId: (await pool.query<{ lead_id: string }>('SELECT lead_id FROM flows WHERE id = $1', [longJob.flowId])).rows[0]!.lead_id,
+      },
       startLongJob: async () => {
-        const headers = { cookie: `${VISITOR_COOKIE}=${longJob.visitorCookie}`, 'x-forwarded-for': addressOf(2_000_000), 'content-type': 'application/json' };
-        const sent = await fetch(`${base}/api/flows/${longJob.flowId}/events`, { method: 'POST', headers, body: JSON.stringify({ event: { type: 'SURVEY_SUBMITTED', answers: SURVEYS.book_call } }) });
+        const headers = {
+          cookie: `${VISITOR_COOKIE}=${longJob.visitorCookie}`,
+          'x-forwarded-for': addressOf(2_000_000),
+          'content-type': 'application/json',
+        };
+        const sent = await fetch(`${base}/api/flows/${longJob.flowId}/events`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ event: { type: 'SURVEY_SUBMITTED', answers: SURVEYS.book_call } }),
+        });
         if (!sent.ok) throw new Error(`the long job's survey was refused: ${sent.status}`);
       },
     };
@@ -246,7 +268,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       `  ${contactIds.length} contact messages, ${received.size} webhook events received (${redelivered} delivered again, which receivers drop by event id), ${retriedByCoach} failed job(s) retried by the coach, ${resumed} journey(s) finished after that retry`,
       `  requests retried by visitors: ${outcomes.reduce((sum, outcome) => sum + outcome.retries, 0)}`,
     ].join('\n');
-    const ok = !findings.lost.length && !findings.duplicated.length && !findings.stuck.length && !crashes.length && faults.every((fault) => fault.recoveryMs < 10_000);
+    const ok =
+      !findings.lost.length &&
+      !findings.duplicated.length &&
+      !findings.stuck.length &&
+      !crashes.length &&
+      faults.every((fault) => fault.recoveryMs < 10_000);
     return { flows: options.flows, faults, ...findings, crashes, retriedByCoach, summary, ok };
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});

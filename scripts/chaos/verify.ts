@@ -18,7 +18,12 @@ const TRANSIENT_STATES = ['processing.grading', 'processing.revealing', 'payment
  * message its two emails, every job finished (completed, or failed and then retried to completion
  * by the coach), every email delivered or recorded, every lead event's webhook received.
  */
-export async function verify(pool: pg.Pool, flowIds: string[], contactIds: string[], receivedEventIds: ReadonlySet<string>): Promise<Findings> {
+export async function verify(
+  pool: pg.Pool,
+  flowIds: string[],
+  contactIds: string[],
+  receivedEventIds: ReadonlySet<string>,
+): Promise<Findings> {
   const findings: Findings = { duplicated: [], lost: [], stuck: [] };
   const perFlow = await pool.query<{ id: string; state: string; results: number; surveys: number; payments: number; homework: number }>(
     `SELECT f.id, f.state,
@@ -31,7 +36,8 @@ export async function verify(pool: pg.Pool, flowIds: string[], contactIds: strin
   );
   for (const flow of perFlow.rows) {
     if (flow.results === 0) findings.lost.push(`flow ${flow.id} was never graded (at ${flow.state})`);
-    if (flow.results > 1 || flow.surveys > 1) findings.duplicated.push(`flow ${flow.id} graded ${flow.results} times (${flow.surveys} survey responses)`);
+    if (flow.results > 1 || flow.surveys > 1)
+      findings.duplicated.push(`flow ${flow.id} graded ${flow.results} times (${flow.surveys} survey responses)`);
     if (flow.payments > 1) findings.duplicated.push(`flow ${flow.id} has ${flow.payments} succeeded payments`);
     if (flow.homework > 1) findings.duplicated.push(`flow ${flow.id} was sent homework ${flow.homework} times`);
     if (TRANSIENT_STATES.includes(flow.state)) findings.stuck.push(`flow ${flow.id} still waits at ${flow.state}`);
@@ -46,12 +52,17 @@ export async function verify(pool: pg.Pool, flowIds: string[], contactIds: strin
     if (contact.emails > 2) findings.duplicated.push(`contact ${contact.id} has ${contact.emails} emails`);
   }
 
-  const unfinished = await pool.query<{ id: string; queue: string; status: string }>("SELECT id, queue, status FROM jobs WHERE status <> 'completed'");
+  const unfinished = await pool.query<{ id: string; queue: string; status: string }>(
+    "SELECT id, queue, status FROM jobs WHERE status <> 'completed'",
+  );
   for (const job of unfinished.rows) findings.stuck.push(`${job.queue} job ${job.id} is ${job.status}`);
-  const undelivered = await pool.query<{ id: string; kind: string; status: string }>("SELECT id, kind, status FROM email_outbox WHERE status NOT IN ('sent', 'recorded')");
+  const undelivered = await pool.query<{ id: string; kind: string; status: string }>(
+    "SELECT id, kind, status FROM email_outbox WHERE status NOT IN ('sent', 'recorded')",
+  );
   for (const email of undelivered.rows) findings.stuck.push(`${email.kind} email ${email.id} is ${email.status}`);
 
   const webhooks = await pool.query<{ id: string }>("SELECT id FROM jobs WHERE queue = 'webhooks'");
-  for (const job of webhooks.rows) if (!receivedEventIds.has(job.id)) findings.lost.push(`webhook event ${job.id} never reached its receiver`);
+  for (const job of webhooks.rows)
+    if (!receivedEventIds.has(job.id)) findings.lost.push(`webhook event ${job.id} never reached its receiver`);
   return findings;
 }

@@ -58,7 +58,14 @@ export function ensureWebBuilt() {
   const stamp = hash.digest('hex');
   if (readStamp(BUILD_STAMP) === stamp && existsSync(path.join(ROOT, 'web', 'dist', 'index.html'))) return;
   process.stdout.write('Building the web app (vite build) ...\n');
-  run(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn']);
+  run(process.execPath, [
+    path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+    'build',
+    '--config',
+    'web/vite.config.ts',
+    '--logLevel',
+    'warn',
+  ]);
   writeFileSync(BUILD_STAMP, stamp);
 }
 

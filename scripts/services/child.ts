@@ -10,7 +10,12 @@ export type ChildMessage = { type: 'ready'; [key: string]: unknown } | { type: '
  * Ctrl-C reaches only the supervisor, which then stops children in order) and with an IPC channel
  * (so a child notices when its parent dies and stops too).
  */
-export function spawnTs(entry: string, args: string[] = [], env: NodeJS.ProcessEnv = process.env, stdio: 'inherit' | 'pipe' = 'inherit'): ChildProcess {
+export function spawnTs(
+  entry: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+  stdio: 'inherit' | 'pipe' = 'inherit',
+): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     cwd: ROOT,
     env,
@@ -30,7 +35,11 @@ export function spawnBundle(entry: string, env: NodeJS.ProcessEnv = process.env,
 }
 
 /** Resolves with the child's ready message; rejects if it reports an error or exits first. */
-export function waitForReady<T extends ChildMessage & { type: 'ready' }>(child: ChildProcess, what: string, timeoutMs = 120_000): Promise<T> {
+export function waitForReady<T extends ChildMessage & { type: 'ready' }>(
+  child: ChildProcess,
+  what: string,
+  timeoutMs = 120_000,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => done(new Error(`${what} did not start within ${timeoutMs / 1000} s`)), timeoutMs);
     const onMessage = (message: ChildMessage) => {

@@ -62,7 +62,11 @@ function stopLeftover(pidFile: string): void {
  * was), with AOF persistence in `dataDir` and noeviction (BullMQ must never lose keys to memory
  * pressure).
  */
-export async function spawnRedis(dataDir: string, pathVariable = process.env.PATH, options: { port?: number } = {}): Promise<RunningService & { port: number; kill(): Promise<void> }> {
+export async function spawnRedis(
+  dataDir: string,
+  pathVariable = process.env.PATH,
+  options: { port?: number } = {},
+): Promise<RunningService & { port: number; kill(): Promise<void> }> {
   const redisServer = findOnPath('redis-server', pathVariable);
   if (!redisServer) throw new RedisUnavailableError();
   const dir = path.resolve(dataDir);
@@ -73,15 +77,24 @@ export async function spawnRedis(dataDir: string, pathVariable = process.env.PAT
   const child = spawn(
     redisServer,
     [
-      '--port', String(port),
-      '--bind', '127.0.0.1',
-      '--dir', dir,
-      '--appendonly', 'yes',
-      '--save', '',
-      '--maxmemory-policy', 'noeviction',
-      '--pidfile', pidFile,
-      '--logfile', path.join(dir, 'redis.log'),
-      '--daemonize', 'no',
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--save',
+      '',
+      '--maxmemory-policy',
+      'noeviction',
+      '--pidfile',
+      pidFile,
+      '--logfile',
+      path.join(dir, 'redis.log'),
+      '--daemonize',
+      'no',
     ],
     { detached: true, stdio: 'ignore' },
   );

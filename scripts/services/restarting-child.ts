@@ -57,7 +57,9 @@ export class RestartingChild {
     const now = Date.now();
     this.crashes = [...this.crashes.filter((at) => now - at < this.policy.windowMs), now];
     if (this.crashes.length >= this.policy.maxCrashes) {
-      this.onGiveUp(`The ${this.name} stopped ${this.crashes.length} times within ${this.policy.windowMs / 1000} s (last: ${how}); stopping everything.`);
+      this.onGiveUp(
+        `The ${this.name} stopped ${this.crashes.length} times within ${this.policy.windowMs / 1000} s (last: ${how}); stopping everything.`,
+      );
       return;
     }
     const delay = Math.min(this.policy.firstDelayMs * 2 ** (this.crashes.length - 1), this.policy.maxDelayMs);

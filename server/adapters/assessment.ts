@@ -8,8 +8,20 @@ import {
 } from '../../machines/assessment-flow/assessment-flow.machine.js';
 import type { FlowSnapshotResponse } from '../../machines/protocol/api.js';
 import { homeworkSourceSchema, type HomeworkSource } from '../../machines/protocol/assessment-flow.js';
-import { diagnosticAnswersSchema, emailSchema, mirrorTurnSchema, surveyAnswersSchema, type SurveyAnswers } from '../../machines/protocol/common.js';
-import { assessmentResultOf, assessmentSessionOf, homeworkSourceOf, noticeOf, paymentPurposeOf } from '../../machines/protocol/snapshots.js';
+import {
+  diagnosticAnswersSchema,
+  emailSchema,
+  mirrorTurnSchema,
+  surveyAnswersSchema,
+  type SurveyAnswers,
+} from '../../machines/protocol/common.js';
+import {
+  assessmentResultOf,
+  assessmentSessionOf,
+  homeworkSourceOf,
+  noticeOf,
+  paymentPurposeOf,
+} from '../../machines/protocol/snapshots.js';
 import { FlowConflictError } from '../flows/flow-store.js';
 import { waitForFlow } from '../flows/wait-for-flow.js';
 import { HttpError } from '../http-error.js';
@@ -33,11 +45,17 @@ export const NO_LEAD_MESSAGE = 'No lead ID found. Please complete email capture 
 export const ADAPTER_WAIT_MS = 30_000;
 
 /** Applies a visitor's event to their own flow; a refusal is a 409 naming where the flow stands. */
-async function applyVisitorEvent(deps: RouteDeps, visitorId: string, flowId: string, event: { type: string; [key: string]: unknown }): Promise<FlowSnapshotResponse> {
+async function applyVisitorEvent(
+  deps: RouteDeps,
+  visitorId: string,
+  flowId: string,
+  event: { type: string; [key: string]: unknown },
+): Promise<FlowSnapshotResponse> {
   try {
     return await deps.engine.apply(flowId, event, 'client', { visitorId });
   } catch (error) {
-    if (error instanceof FlowConflictError) throw new HttpError(409, `This assessment is at ${error.flow.state}; ${event.type} does not apply there.`);
+    if (error instanceof FlowConflictError)
+      throw new HttpError(409, `This assessment is at ${error.flow.state}; ${event.type} does not apply there.`);
     throw error;
   }
 }
@@ -184,11 +202,23 @@ function checkSurvey(survey: SurveyAnswers): void {
  * the lead, graded by the flow's grading job (the one grading path). A flow already graded answers
  * with its result; nothing is graded twice. Waits up to `waitMs` for the result.
  */
-export async function submitAssessment(deps: RouteDeps, visitorId: string | null, leadId: string | null | undefined, survey: SurveyAnswers, waitMs: number) {
+export async function submitAssessment(
+  deps: RouteDeps,
+  visitorId: string | null,
+  leadId: string | null | undefined,
+  survey: SurveyAnswers,
+  waitMs: number,
+) {
   if (!leadId) throw new HttpError(400, NO_LEAD_MESSAGE);
   const owned = await ownedLeadFlow(deps.pool, visitorId, leadId);
   if (!owned || !visitorId) throw notFound('lead');
-  let flow: FlowSnapshotResponse = { flowId: owned.id, machine: owned.machine, version: owned.version, state: owned.state, snapshot: owned.snapshot };
+  let flow: FlowSnapshotResponse = {
+    flowId: owned.id,
+    machine: owned.machine,
+    version: owned.version,
+    state: owned.state,
+    snapshot: owned.snapshot,
+  };
   if (flow.state === 'diagnostic' || flow.state === 'intro' || flow.state === 'mirror') {
     throw new HttpError(409, 'Finish the diagnostic first: the server grades the answers it recorded itself.');
   }
@@ -243,7 +273,12 @@ export async function sendHomework(deps: RouteDeps, visitorId: string | null, da
   }
   let outcome = homeworkOutcome(flow, data.source);
   if (outcome === null) {
-    throw new HttpError(409, data.source === 'paid_homework' ? 'Pay for the homework first: it is sent once the payment is confirmed.' : 'Free resources are offered on the homework step of the assessment.');
+    throw new HttpError(
+      409,
+      data.source === 'paid_homework'
+        ? 'Pay for the homework first: it is sent once the payment is confirmed.'
+        : 'Free resources are offered on the homework step of the assessment.',
+    );
   }
   if (outcome === 'sending' && waitMs > 0) {
     flow = await waitForFlow(deps, flow.flowId, (f) => homeworkOutcome(f, data.source) !== 'sending', waitMs);

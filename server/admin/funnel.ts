@@ -146,7 +146,12 @@ async function funnelCounts(db: pg.Pool, since: Date | null): Promise<OverviewFu
 }
 
 /** New leads per day (or week) from `from` to `to`, in the admin's time zone, zero-filled. */
-async function leadsPerBucket(db: pg.Pool, tz: string, bounds: Bounds, bucket: 'day' | 'week'): Promise<OverviewFunnel['leadsPerDay']['bars']> {
+async function leadsPerBucket(
+  db: pg.Pool,
+  tz: string,
+  bounds: Bounds,
+  bucket: 'day' | 'week',
+): Promise<OverviewFunnel['leadsPerDay']['bars']> {
   const { rows } = await db.query<{ start: string; leads: number }>(
     `WITH series AS (
        SELECT generate_series(date_trunc($4, $2::date::timestamp), $3::date::timestamp, ('1 ' || $4)::interval) AS start

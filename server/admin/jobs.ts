@@ -15,7 +15,9 @@ export const JOBS_PAGE_SIZE = 25;
 /** How long the summary waits for Redis before answering the database's counts alone. */
 const REDIS_TIMEOUT_MS = 1_500;
 
-const statusCounts = z.object(Object.fromEntries(JOB_STATUSES.map((status) => [status, z.number().int()])) as Record<JobStatus, z.ZodNumber>);
+const statusCounts = z.object(
+  Object.fromEntries(JOB_STATUSES.map((status) => [status, z.number().int()])) as Record<JobStatus, z.ZodNumber>,
+);
 
 export const bullCountsSchema = z.object({
   waiting: z.number().int(),
@@ -90,7 +92,9 @@ async function bullCounts(queue: Queue): Promise<z.infer<typeof bullCountsSchema
 /** Counts per queue and status from the outbox (every queue, zeros included) beside BullMQ's live counts. */
 export async function jobsSummary(db: pg.Pool, queues: Queues): Promise<JobsSummary> {
   const [rows, live] = await Promise.all([
-    db.query<{ queue: QueueName; status: JobStatus; count: number }>('SELECT queue, status, count(*)::int AS count FROM jobs GROUP BY 1, 2'),
+    db.query<{ queue: QueueName; status: JobStatus; count: number }>(
+      'SELECT queue, status, count(*)::int AS count FROM jobs GROUP BY 1, 2',
+    ),
     withTimeout(Promise.all(QUEUE_NAMES.map((name) => bullCounts(queues[name]))), REDIS_TIMEOUT_MS).catch(() => null),
   ]);
   return {
@@ -132,14 +136,17 @@ export type RetryOutcome = { job: AdminJob } | { missing: true } | { notFailed: 
 export async function retryJob(pool: pg.Pool, queues: Queues, id: string): Promise<RetryOutcome> {
   // every early answer comes before anything is written, so the transaction commits nothing then
   return inTransaction(pool, async (client): Promise<RetryOutcome> => {
-    const locked = await client.query<{ queue: QueueName; status: JobStatus }>('SELECT queue, status FROM jobs WHERE id = $1 FOR UPDATE', [id]);
+    const locked = await client.query<{ queue: QueueName; status: JobStatus }>('SELECT queue, status FROM jobs WHERE id = $1 FOR UPDATE', [
+      id,
+    ]);
     const row = locked.rows[0];
     if (!row) return { missing: true };
     if (row.status === 'completed' || row.status === 'pending') return { notFailed: row.status };
     try {
       const existing = await withTimeout(queues[row.queue].getJob(id), REDIS_TIMEOUT_MS);
       // an unfinished row is retried only when BullMQ has failed its job or lost it: otherwise it is still on its way
-      if (row.status !== 'failed' && existing && !(await withTimeout(existing.isFailed(), REDIS_TIMEOUT_MS))) return { notFailed: row.status };
+      if (row.status !== 'failed' && existing && !(await withTimeout(existing.isFailed(), REDIS_TIMEOUT_MS)))
+        return { notFailed: row.status };
       if (existing) await withTimeout(existing.remove(), REDIS_TIMEOUT_MS);
     } catch {
       return { redisDown: true };
@@ -192,7 +199,8 @@ export async function retryFailedJobs(pool: pg.Pool, queues: Queues, queue?: Que
       let cleared: boolean[];
       try {
         // remove() answers 0 for a job BullMQ no longer has (fine) or one a worker still holds
-        const clear = async ({ id, queue: name }: { id: string; queue: QueueName }) => (await queues[name].remove(id)) === 1 || !(await queues[name].getJob(id));
+        const clear = async ({ id, queue: name }: { id: string; queue: QueueName }) =>
+          (await queues[name].remove(id)) === 1 || !(await queues[name].getJob(id));
         cleared = await withTimeout(Promise.all(locked.rows.map(clear)), REDIS_TIMEOUT_MS);
       } catch {
         return 'redisDown';
@@ -226,7 +234,9 @@ export type RemoveOutcome = { removed: AdminJob } | { missing: true } | { runnin
 export async function removeJob(pool: pg.Pool, queues: Queues, id: string): Promise<RemoveOutcome> {
   // every early answer comes before anything is written, so the transaction commits nothing then
   return inTransaction(pool, async (client): Promise<RemoveOutcome> => {
-    const locked = await client.query<{ queue: QueueName; status: JobStatus }>('SELECT queue, status FROM jobs WHERE id = $1 FOR UPDATE', [id]);
+    const locked = await client.query<{ queue: QueueName; status: JobStatus }>('SELECT queue, status FROM jobs WHERE id = $1 FOR UPDATE', [
+      id,
+    ]);
     const row = locked.rows[0];
     if (!row) return { missing: true };
     if (row.status === 'active') return { running: true };

@@ -89,10 +89,12 @@ export function surveyAnswerViews(answers: Record<string, unknown>, survey: Qual
 function bankFor(version: string, itemIds: string[], banks: ReadonlyMap<string, DiagnosticBank>): DiagnosticBank | null {
   const exact = banks.get(version);
   if (exact) return exact;
-  return [...banks.values()].find((bank) => {
-    const ids = new Set(flattenBank(bank).map((screen) => screen.id));
-    return itemIds.every((id) => ids.has(id));
-  }) ?? null;
+  return (
+    [...banks.values()].find((bank) => {
+      const ids = new Set(flattenBank(bank).map((screen) => screen.id));
+      return itemIds.every((id) => ids.has(id));
+    }) ?? null
+  );
 }
 
 function sectionTitle(bank: DiagnosticBank, screen: Screen): string {
@@ -144,7 +146,11 @@ export function diagnosticSectionViews(
   rows: StoredDiagnosticAnswer[],
   banks: ReadonlyMap<string, DiagnosticBank> = diagnosticBanks,
 ): DiagnosticSectionView[] {
-  const bank = bankFor(bankVersion, rows.map((row) => row.item_id), banks);
+  const bank = bankFor(
+    bankVersion,
+    rows.map((row) => row.item_id),
+    banks,
+  );
   const byId = new Map(rows.map((row) => [row.item_id, row]));
   const sections: DiagnosticSectionView[] = [];
   for (const screen of bank ? flattenBank(bank) : []) {

@@ -52,7 +52,14 @@ export async function listLeads(db: pg.Pool, query: LeadListQuery): Promise<Lead
 
 /** A CSV cell: quoted when needed; a cell a spreadsheet would run as a formula gets a leading quote. */
 export function csvCell(value: unknown): string {
-  let text = value === null || value === undefined ? '' : value instanceof Date ? value.toISOString() : Array.isArray(value) ? value.join(';') : String(value);
+  let text =
+    value === null || value === undefined
+      ? ''
+      : value instanceof Date
+        ? value.toISOString()
+        : Array.isArray(value)
+          ? value.join(';')
+          : String(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n']/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
@@ -62,7 +69,10 @@ export const CSV_COLUMNS = ['id', 'email', 'name', 'source', 'tier', 'archetype'
 /** The filtered set (in the table's order, capped) as CSV with a header row and CRLF line ends. */
 export async function leadsCsv(db: pg.Pool, filters: LeadFilters): Promise<string> {
   const { where, params } = whereFor(filters);
-  const { rows } = await db.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads ${where} ${orderFor(filters)} LIMIT ${LEADS_CSV_LIMIT}`, params);
+  const { rows } = await db.query<LeadRow>(
+    `SELECT ${LEAD_COLUMNS} FROM leads ${where} ${orderFor(filters)} LIMIT ${LEADS_CSV_LIMIT}`,
+    params,
+  );
   const lines = [CSV_COLUMNS.join(',')];
   for (const row of rows) lines.push(CSV_COLUMNS.map((column) => csvCell(row[column])).join(','));
   return `${lines.join('\r\n')}\r\n`;

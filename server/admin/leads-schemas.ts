@@ -13,7 +13,10 @@ const isoDate = z.iso.date('Use a date like 2026-01-31.');
 /** The filters shared by the table and the CSV export. */
 export const leadFiltersSchema = z.object({
   q: z.string().trim().max(200).optional(),
-  source: z.string().regex(/^[a-z0-9_-]{1,40}$/, 'Not a lead source.').optional(),
+  source: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,40}$/, 'Not a lead source.')
+    .optional(),
   tier: z.enum(['book_call', 'homework', 'nurture']).optional(),
   tag: z.string().trim().min(1).max(60).optional(),
   from: isoDate.optional(),
@@ -153,7 +156,14 @@ export const leadDetailSchema = z.object({
       created_at: z.date(),
       updated_at: z.date(),
       events: z.array(
-        z.object({ seq: z.number(), type: z.string(), payload: z.record(z.string(), json), origin: z.string(), state_after: z.string(), created_at: z.string() }),
+        z.object({
+          seq: z.number(),
+          type: z.string(),
+          payload: z.record(z.string(), json),
+          origin: z.string(),
+          state_after: z.string(),
+          created_at: z.string(),
+        }),
       ),
     }),
   ),

@@ -86,7 +86,8 @@ function eventLabel(machine: AnyStateMachine, node: AnyStateNode, eventType: str
 function transitionsOf(machine: AnyStateMachine, node: AnyStateNode): MachineTransition[] {
   const out: MachineTransition[] = [];
   for (const transition of node.always ?? []) {
-    for (const target of transition.target ?? [node]) out.push({ event: 'always', target: dotted(target), guard: guardName(transition.guard) });
+    for (const target of transition.target ?? [node])
+      out.push({ event: 'always', target: dotted(target), guard: guardName(transition.guard) });
   }
   for (const [eventType, transitions] of node.transitions) {
     const event = eventLabel(machine, node, eventType);
@@ -105,7 +106,10 @@ function initialLeaf(node: AnyStateNode): AnyStateNode {
 }
 
 /** Every state node below the root, depth first, with its transitions; counts are filled in later. */
-export function describeMachine(name: string, machine: AnyStateMachine): Omit<z.infer<typeof machineSummarySchema>, 'unknown' | 'totalFlows' | 'eventsPerMinute'> {
+export function describeMachine(
+  name: string,
+  machine: AnyStateMachine,
+): Omit<z.infer<typeof machineSummarySchema>, 'unknown' | 'totalFlows' | 'eventsPerMinute'> {
   const states: MachineState[] = [];
   const walk = (node: AnyStateNode) => {
     for (const child of Object.values(node.states) as AnyStateNode[]) {
@@ -167,7 +171,8 @@ export async function machinesOverview(db: pg.Pool): Promise<MachinesAnswer> {
     }
     const eventsPerMinute = Array.from({ length: EVENT_WINDOW_MINUTES }, () => 0);
     for (const row of rates.rows) {
-      if (row.machine === name && row.ago >= 0 && row.ago < EVENT_WINDOW_MINUTES) eventsPerMinute[EVENT_WINDOW_MINUTES - 1 - row.ago] = row.count;
+      if (row.machine === name && row.ago >= 0 && row.ago < EVENT_WINDOW_MINUTES)
+        eventsPerMinute[EVENT_WINDOW_MINUTES - 1 - row.ago] = row.count;
     }
     return { ...described, unknown, totalFlows, eventsPerMinute };
   });

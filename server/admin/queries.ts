@@ -64,7 +64,10 @@ export async function fetchOverview(db: pg.Pool): Promise<AdminOverview> {
               (SELECT count(*) FROM survey_responses)::int AS "surveyResponses",
               (SELECT count(*) FROM contact_submissions)::int AS "contactMessages"`,
     ),
-    rows<AdminOverview['recentLeads'][number]>(db, 'SELECT lead_id AS id, email, source, created_at FROM leads ORDER BY created_at DESC LIMIT 5'),
+    rows<AdminOverview['recentLeads'][number]>(
+      db,
+      'SELECT lead_id AS id, email, source, created_at FROM leads ORDER BY created_at DESC LIMIT 5',
+    ),
     rows<AdminOverview['recentMessages'][number]>(
       db,
       'SELECT id, name, email, company, message, created_at FROM contact_submissions ORDER BY created_at DESC LIMIT 3',

@@ -78,7 +78,9 @@ export const adminOverviewSchema = z.object({
     contactMessages: z.number().int(),
   }),
   recentLeads: z.array(adminLeadSchema.pick({ id: true, email: true, source: true, created_at: true })),
-  recentMessages: z.array(adminContactSubmissionSchema.pick({ id: true, name: true, email: true, company: true, message: true, created_at: true })),
+  recentMessages: z.array(
+    adminContactSubmissionSchema.pick({ id: true, name: true, email: true, company: true, message: true, created_at: true }),
+  ),
 });
 
 export const leadNoteSchema = z.object({

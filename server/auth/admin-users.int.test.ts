@@ -39,7 +39,9 @@ describe('admin accounts', () => {
       await createAdmin(pool, 'ops@example.com', 'first password here');
       await expect(createAdmin(pool, 'OPS@example.com', 'second password here')).rejects.toBeInstanceOf(AdminExistsError);
       const user = await pool.query("SELECT id FROM users WHERE email = 'ops@example.com'");
-      await pool.query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES (repeat('a', 64), $1, now() + interval '1 day')", [user.rows[0].id]);
+      await pool.query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES (repeat('a', 64), $1, now() + interval '1 day')", [
+        user.rows[0].id,
+      ]);
 
       expect(await resetPassword(pool, 'Ops@Example.com', 'a brand new password')).toBe(true);
       const after = await pool.query("SELECT password_hash FROM users WHERE email = 'ops@example.com'");

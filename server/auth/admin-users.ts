@@ -6,9 +6,7 @@ import { sessionTokenHash } from './sessions.js';
 /** Any fixed number works; it only has to be the same in every process that bootstraps. */
 const BOOTSTRAP_LOCK = 7_301_442;
 
-export type BootstrapResult =
-  | { created: false }
-  | { created: true; email: string; generatedPassword?: string };
+export type BootstrapResult = { created: false } | { created: true; email: string; generatedPassword?: string };
 
 /**
  * Creates the first admin when none exists: from ADMIN_EMAIL / ADMIN_PASSWORD when set, otherwise
@@ -23,10 +21,11 @@ export async function ensureAdmin(pool: pg.Pool, options: { email?: string; pass
     const email = normaliseEmail(options.email ?? 'admin@localhost');
     const generatedPassword = options.password ? undefined : generatePassword();
     const passwordHash = await hashPassword(options.password ?? generatedPassword!);
-    await client.query(
-      "INSERT INTO users (email, password_hash, role, must_change_password) VALUES ($1, $2, 'admin', $3)",
-      [email, passwordHash, generatedPassword !== undefined],
-    );
+    await client.query("INSERT INTO users (email, password_hash, role, must_change_password) VALUES ($1, $2, 'admin', $3)", [
+      email,
+      passwordHash,
+      generatedPassword !== undefined,
+    ]);
     return generatedPassword ? { created: true, email, generatedPassword } : { created: true, email };
   });
 }
@@ -44,10 +43,10 @@ export async function createAdmin(pool: pg.Pool, email: string, password: string
 export async function resetPassword(pool: pg.Pool, email: string, password: string): Promise<boolean> {
   const passwordHash = await hashPassword(password);
   return inTransaction(pool, async (client) => {
-    const updated = await client.query(
-      'UPDATE users SET password_hash = $2, must_change_password = false WHERE email = $1 RETURNING id',
-      [normaliseEmail(email), passwordHash],
-    );
+    const updated = await client.query('UPDATE users SET password_hash = $2, must_change_password = false WHERE email = $1 RETURNING id', [
+      normaliseEmail(email),
+      passwordHash,
+    ]);
     if (updated.rowCount) await client.query('DELETE FROM sessions WHERE user_id = $1', [updated.rows[0].id]);
     return Boolean(updated.rowCount);
   });
@@ -67,7 +66,10 @@ export async function changeOwnPassword(
   const passwordHash = await hashPassword(change.newPassword);
   await inTransaction(pool, async (client) => {
     await client.query('UPDATE users SET password_hash = $2, must_change_password = false WHERE id = $1', [change.userId, passwordHash]);
-    await client.query('DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2', [change.userId, sessionTokenHash(change.sessionToken)]);
+    await client.query('DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2', [
+      change.userId,
+      sessionTokenHash(change.sessionToken),
+    ]);
   });
   return true;
 }

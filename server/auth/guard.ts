@@ -63,6 +63,8 @@ export async function refuseForeignOrigin(request: FastifyRequest, reply: Fastif
     // an unparseable Origin is as foreign as any other
   }
   if (host !== request.headers.host) {
-    return reply.status(403).send({ statusCode: 403, error: 'Forbidden', message: 'This socket only accepts connections from the site itself.' });
+    return reply
+      .status(403)
+      .send({ statusCode: 403, error: 'Forbidden', message: 'This socket only accepts connections from the site itself.' });
   }
 }

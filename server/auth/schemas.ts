@@ -33,7 +33,10 @@ export const CHANGE_PASSWORD_MESSAGES = {
 
 export const changePasswordBodySchema = z
   .object({
-    currentPassword: z.string({ error: 'Please enter your current password.' }).min(1, 'Please enter your current password.').max(1024, 'Password is too long.'),
+    currentPassword: z
+      .string({ error: 'Please enter your current password.' })
+      .min(1, 'Please enter your current password.')
+      .max(1024, 'Password is too long.'),
     newPassword: z
       .string({ error: 'Please choose a new password.' })
       .min(MIN_NEW_PASSWORD_LENGTH, CHANGE_PASSWORD_MESSAGES.tooShort)

@@ -42,7 +42,12 @@ export const configSchema = z.object({
   HOST: z.string().trim().min(1, 'expected a host name or address').default('0.0.0.0'),
   PORT: port.default(3000),
   /** Reverse proxies in front of the server whose X-Forwarded-For may be believed (0: none). */
-  TRUST_PROXY_HOPS: z.coerce.number({ error: 'expected a number of proxies' }).int('expected a whole number').min(0, 'expected 0 or more').max(10, 'expected at most 10').default(0),
+  TRUST_PROXY_HOPS: z.coerce
+    .number({ error: 'expected a number of proxies' })
+    .int('expected a whole number')
+    .min(0, 'expected 0 or more')
+    .max(10, 'expected at most 10')
+    .default(0),
   PUBLIC_URL: urlWithProtocol(['http:', 'https:'], 'https://coach.example.com').optional(),
   DATABASE_URL: urlWithProtocol(['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/db').optional(),
   PG_POOL_MAX: positiveInt(100).default(10),
@@ -107,8 +112,16 @@ export const configSchema = z.object({
     .string()
     .trim()
     .default('')
-    .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
-    .refine((entries) => entries.every((entry) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry)), 'expected IP addresses or CIDR ranges, comma-separated'),
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (entries) => entries.every((entry) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry)),
+      'expected IP addresses or CIDR ranges, comma-separated',
+    ),
   /** Slack app's signing secret: without it POST /api/slack/events refuses every request (503). */
   SLACK_SIGNING_SECRET: optionalText,
   /** How long an assessment's messages may be quiet before the group counts as complete. */

@@ -4,10 +4,28 @@ import { scratchDatabase } from '../../test/helpers.js';
 import { migrate } from './migrate.js';
 
 const TABLES = [
-  'leads', 'lead_tokens', 'interactions', 'payment_tracking', 'contact_submissions', 'mirror_sessions',
-  'mirror_messages', 'diagnostics', 'diagnostic_answers', 'diagnostic_results', 'survey_responses',
-  'assessment_results', 'flows', 'flow_events', 'jobs', 'users', 'sessions', 'integration_settings',
-  'chat_bot_messages', 'processed_assessments', 'email_outbox', 'lead_notes',
+  'leads',
+  'lead_tokens',
+  'interactions',
+  'payment_tracking',
+  'contact_submissions',
+  'mirror_sessions',
+  'mirror_messages',
+  'diagnostics',
+  'diagnostic_answers',
+  'diagnostic_results',
+  'survey_responses',
+  'assessment_results',
+  'flows',
+  'flow_events',
+  'jobs',
+  'users',
+  'sessions',
+  'integration_settings',
+  'chat_bot_messages',
+  'processed_assessments',
+  'email_outbox',
+  'lead_notes',
 ];
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []) {
@@ -25,12 +43,23 @@ describe('migrations', () => {
     const url = await scratchDatabase({ migrated: false });
     const first = await migrate(url);
     expect(first.length).toBeGreaterThan(0);
-    const tables = await query<{ table_name: string }>(url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
+    const tables = await query<{ table_name: string }>(
+      url,
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
+    );
     expect(tables.rows.map((row) => row.table_name)).toEqual(expect.arrayContaining(TABLES));
 
-    const schemaBefore = await query(url, 'SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1 ORDER BY 1, 2', ['public']);
+    const schemaBefore = await query(
+      url,
+      'SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1 ORDER BY 1, 2',
+      ['public'],
+    );
     expect(await migrate(url)).toEqual([]);
-    const schemaAfter = await query(url, 'SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1 ORDER BY 1, 2', ['public']);
+    const schemaAfter = await query(
+      url,
+      'SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1 ORDER BY 1, 2',
+      ['public'],
+    );
     expect(schemaAfter.rows).toEqual(schemaBefore.rows);
   });
 
@@ -55,9 +84,14 @@ describe('migrations', () => {
     const url = await scratchDatabase();
     await expect(query(url, "INSERT INTO leads (email, tier) VALUES ('a@b.co', 'vip')")).rejects.toThrow(/check constraint/);
     await expect(query(url, "INSERT INTO jobs (queue, name) VALUES ('nowhere', 'x')")).rejects.toThrow(/check constraint/);
-    const flow = await query<{ id: string }>(url, "INSERT INTO flows (machine, state, snapshot) VALUES ('assessmentFlow', 'capture', '{}') RETURNING id");
+    const flow = await query<{ id: string }>(
+      url,
+      "INSERT INTO flows (machine, state, snapshot) VALUES ('assessmentFlow', 'capture', '{}') RETURNING id",
+    );
     const flowId = flow.rows[0]!.id;
-    await query(url, "INSERT INTO flow_events (flow_id, seq, type, origin, state_after) VALUES ($1, 1, 'START', 'client', 'intro')", [flowId]);
+    await query(url, "INSERT INTO flow_events (flow_id, seq, type, origin, state_after) VALUES ($1, 1, 'START', 'client', 'intro')", [
+      flowId,
+    ]);
     await expect(query(url, "UPDATE flow_events SET type = 'OTHER' WHERE flow_id = $1", [flowId])).rejects.toThrow(/append-only/);
     await expect(
       query(url, "INSERT INTO flow_events (flow_id, seq, type, origin, state_after) VALUES ($1, 1, 'AGAIN', 'client', 'intro')", [flowId]),

@@ -29,7 +29,10 @@ function blockText(block: Block): string {
     case 'heading':
       return block.text.toUpperCase();
     case 'quote':
-      return block.text.split('\n').map((line) => `> ${line}`).join('\n');
+      return block.text
+        .split('\n')
+        .map((line) => `> ${line}`)
+        .join('\n');
     case 'link':
       return `${block.label}: ${block.href}`;
     case 'fields':
@@ -52,7 +55,10 @@ function blockHtml(block: Block): string {
       return `<p style="${p}"><a href="${escapeHtml(block.href)}" style="color:${BRAND.ink};font-weight:bold;">${escapeHtml(block.label)}</a></p>`;
     case 'fields':
       return `<table role="presentation" style="${p}border-collapse:collapse;">${block.rows
-        .map(([label, value]) => `<tr><td style="padding:2px 16px 2px 0;color:${BRAND.muted};vertical-align:top;">${escapeHtml(label)}</td><td style="padding:2px 0;">${lines(value)}</td></tr>`)
+        .map(
+          ([label, value]) =>
+            `<tr><td style="padding:2px 16px 2px 0;color:${BRAND.muted};vertical-align:top;">${escapeHtml(label)}</td><td style="padding:2px 0;">${lines(value)}</td></tr>`,
+        )
         .join('')}</table>`;
     case 'items': {
       const tag = block.ordered ? 'ol' : 'ul';

@@ -7,7 +7,15 @@ import { inTransaction } from '../db/transaction.js';
 import type { EmailAttachment, SendEmail } from './transport.js';
 
 /** What an email_outbox row is for (the table's CHECK lists the same kinds). */
-export type EmailKind = 'contact_confirmation' | 'contact_notification' | 'homework' | 'free_resources' | 'sign_in_notice' | 'results' | 'deposit_receipt' | 'refund_confirmation';
+export type EmailKind =
+  | 'contact_confirmation'
+  | 'contact_notification'
+  | 'homework'
+  | 'free_resources'
+  | 'sign_in_notice'
+  | 'results'
+  | 'deposit_receipt'
+  | 'refund_confirmation';
 
 /** An email to store: its content and what it belongs to. */
 export interface EmailDraft {
@@ -29,12 +37,30 @@ export interface DeliveryResult {
   repeated?: true;
 }
 
-async function insertEmail(db: pg.Pool | pg.ClientBase, id: string, jobId: string, draft: EmailDraft, attachments: object[]): Promise<string | undefined> {
+async function insertEmail(
+  db: pg.Pool | pg.ClientBase,
+  id: string,
+  jobId: string,
+  draft: EmailDraft,
+  attachments: object[],
+): Promise<string | undefined> {
   const inserted = await db.query<{ id: string }>(
     `INSERT INTO email_outbox (id, lead_id, contact_id, job_id, kind, to_address, reply_to, subject, text_body, html_body, attachments)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
      ON CONFLICT (job_id) DO NOTHING RETURNING id`,
-    [id, draft.leadId ?? null, draft.contactId ?? null, jobId, draft.kind, draft.to, draft.replyTo ?? null, draft.subject, draft.text, draft.html, JSON.stringify(attachments)],
+    [
+      id,
+      draft.leadId ?? null,
+      draft.contactId ?? null,
+      jobId,
+      draft.kind,
+      draft.to,
+      draft.replyTo ?? null,
+      draft.subject,
+      draft.text,
+      draft.html,
+      JSON.stringify(attachments),
+    ],
   );
   return inserted.rows[0]?.id;
 }
@@ -55,7 +81,12 @@ export async function queueEmail(db: pg.ClientBase, draft: EmailDraft): Promise<
  * stored), keyed by that job: a retry gets the row of its first attempt back instead of a second.
  * Attachments are listed by name and size only.
  */
-export async function recordJobEmail(db: pg.Pool | pg.ClientBase, jobId: string, draft: EmailDraft, attachments: EmailAttachment[]): Promise<string> {
+export async function recordJobEmail(
+  db: pg.Pool | pg.ClientBase,
+  jobId: string,
+  draft: EmailDraft,
+  attachments: EmailAttachment[],
+): Promise<string> {
   const listed = attachments.map((file) => ({ filename: file.filename, contentType: file.contentType, size: file.content.length }));
   const created = await insertEmail(db, randomUUID(), jobId, draft, listed);
   if (created) return created;
@@ -81,7 +112,12 @@ type Attempt = DeliveryResult | { failure: unknown };
  * so a duplicate job waits and then finds it done. A provider failure is written to the row and
  * rethrown, so the job retries.
  */
-export async function deliverEmail(pool: pg.Pool, send: SendEmail | null, emailId: string, attachments: EmailAttachment[] = []): Promise<DeliveryResult> {
+export async function deliverEmail(
+  pool: pg.Pool,
+  send: SendEmail | null,
+  emailId: string,
+  attachments: EmailAttachment[] = [],
+): Promise<DeliveryResult> {
   const attempt = await inTransaction<Attempt>(pool, async (client) => {
     const found = await client.query<OutboxRow>(
       'SELECT status, to_address, reply_to, subject, text_body, html_body, provider_message_id FROM email_outbox WHERE id = $1 FOR UPDATE',
@@ -105,10 +141,10 @@ export async function deliverEmail(pool: pg.Pool, send: SendEmail | null, emailI
         html: row.html_body,
         attachments,
       });
-      await client.query(
-        "UPDATE email_outbox SET status = 'sent', provider_message_id = $2, sent_at = now(), error = NULL WHERE id = $1",
-        [emailId, messageId],
-      );
+      await client.query("UPDATE email_outbox SET status = 'sent', provider_message_id = $2, sent_at = now(), error = NULL WHERE id = $1", [
+        emailId,
+        messageId,
+      ]);
       return { emailId, status: 'sent', messageId };
     } catch (failure) {
       // kept (the transaction commits) so the admin sees why the email is still pending

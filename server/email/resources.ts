@@ -58,7 +58,8 @@ const decisionAudit: Exercise = {
 
 const byArchetype: Record<ArchetypeName, Catalogue> = {
   'High-Functioning Isolationist': {
-    focus: 'Your work now is to move from doing and deciding to multiplying: letting the team carry real weight so the results stop depending on you.',
+    focus:
+      'Your work now is to move from doing and deciding to multiplying: letting the team carry real weight so the results stop depending on you.',
     readings: [
       multipliers,
       {
@@ -85,7 +86,8 @@ const byArchetype: Record<ArchetypeName, Catalogue> = {
     ],
   },
   'Command-First Driver': {
-    focus: 'Your decisiveness is an asset; the work is to turn compliance into commitment by building a team that thinks, challenges and decides with you.',
+    focus:
+      'Your decisiveness is an asset; the work is to turn compliance into commitment by building a team that thinks, challenges and decides with you.',
     readings: [
       {
         title: 'Turn the Ship Around!',
@@ -119,7 +121,8 @@ const byArchetype: Record<ArchetypeName, Catalogue> = {
     ],
   },
   'Trust-Builder Architect': {
-    focus: 'You already build trust; the next step is to hold people to a high standard without losing the warmth that makes your team work.',
+    focus:
+      'You already build trust; the next step is to hold people to a high standard without losing the warmth that makes your team work.',
     readings: [
       radicalCandor,
       {
@@ -153,7 +156,8 @@ const byArchetype: Record<ArchetypeName, Catalogue> = {
     ],
   },
   'Visionary Firebrand': {
-    focus: 'Your vision moves people; the work now is to turn it into a few finished things, so your energy builds momentum instead of whiplash.',
+    focus:
+      'Your vision moves people; the work now is to turn it into a few finished things, so your energy builds momentum instead of whiplash.',
     readings: [
       {
         title: 'The 4 Disciplines of Execution',
@@ -191,7 +195,8 @@ const byArchetype: Record<ArchetypeName, Catalogue> = {
     ],
   },
   'Fractured Identity Operator': {
-    focus: 'The work is to loosen the grip the role has on who you are: to see your own patterns, recover on purpose, and lead from steadiness rather than from the week\'s results.',
+    focus:
+      "The work is to loosen the grip the role has on who you are: to see your own patterns, recover on purpose, and lead from steadiness rather than from the week's results.",
     readings: [
       {
         title: 'Immunity to Change',
@@ -229,7 +234,8 @@ const byArchetype: Record<ArchetypeName, Catalogue> = {
     ],
   },
   'Reluctant Steward': {
-    focus: 'You carry responsibility well; the work now is to claim the authority that comes with it and shape direction instead of waiting for permission.',
+    focus:
+      'You carry responsibility well; the work now is to claim the authority that comes with it and shape direction instead of waiting for permission.',
     readings: [
       {
         title: 'Leadership on the Line',
@@ -305,7 +311,8 @@ const byArchetype: Record<ArchetypeName, Catalogue> = {
     ],
   },
   'Shadow Manipulator': {
-    focus: 'Your results are real; the work now is to build the kind of trust in which people tell you the truth, so the results stop costing you your best people.',
+    focus:
+      'Your results are real; the work now is to build the kind of trust in which people tell you the truth, so the results stop costing you your best people.',
     readings: [
       {
         title: 'Leadership and Self-Deception',
@@ -320,7 +327,7 @@ const byArchetype: Record<ArchetypeName, Catalogue> = {
       {
         title: 'Extreme Ownership',
         author: 'Jocko Willink and Leif Babin',
-        why: 'Owning outcomes completely, including the ones that feel like someone else\'s fault.',
+        why: "Owning outcomes completely, including the ones that feel like someone else's fault.",
       },
     ],
     exercises: [
@@ -346,7 +353,8 @@ const byArchetype: Record<ArchetypeName, Catalogue> = {
 
 /** For a result without one of the eight archetypes (the leadership-level labels, the canned result). */
 const foundations: Catalogue = {
-  focus: 'The foundations come first: clarity about what you own, honest conversations with your team, and a habit of reflecting on how you lead.',
+  focus:
+    'The foundations come first: clarity about what you own, honest conversations with your team, and a habit of reflecting on how you lead.',
   readings: [
     {
       title: 'The Making of a Manager',

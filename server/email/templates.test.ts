@@ -55,7 +55,10 @@ describe('contact emails', () => {
     const email = contactConfirmation({ ...contact, name: `${'x'.repeat(150)} Smith`, message: long }, 'https://coach.example.com', site);
     expect(email.text).toContain('Here is how your message began');
     expect(email.text).not.toContain('END');
-    const quoted = email.text.split('\n').filter((line) => line.startsWith('> ')).join(' ');
+    const quoted = email.text
+      .split('\n')
+      .filter((line) => line.startsWith('> '))
+      .join(' ');
     expect(quoted.length).toBeLessThanOrEqual(QUOTE_MAX + 10);
     expect(quoted.endsWith('…')).toBe(true);
     expect(email.subject.length).toBeLessThan(80);
@@ -101,8 +104,21 @@ describe('homework emails', () => {
 });
 
 const results = (tier: Tier, settings: SiteSettings = site) =>
-  resultsEmail({ name: 'Ada Lovelace', report: reportOf(resultFor(tier)), compositeScore: 64, siteUrl: 'https://coach.example.com', site: settings });
-const payment = { name: 'Ada', amountCents: 25_000, currency: 'usd', reference: 'pi_test_123', at: new Date('2026-03-01T09:30:00Z'), testMode: true };
+  resultsEmail({
+    name: 'Ada Lovelace',
+    report: reportOf(resultFor(tier)),
+    compositeScore: 64,
+    siteUrl: 'https://coach.example.com',
+    site: settings,
+  });
+const payment = {
+  name: 'Ada',
+  amountCents: 25_000,
+  currency: 'usd',
+  reference: 'pi_test_123',
+  at: new Date('2026-03-01T09:30:00Z'),
+  testMode: true,
+};
 
 describe("the coach's contact details", () => {
   const visitorEmails: Record<string, (settings: SiteSettings) => EmailContent> = {
@@ -119,7 +135,9 @@ describe("the coach's contact details", () => {
   it.each(Object.keys(visitorEmails))('close the %s, below a signature rule, escaped in HTML', (kind) => {
     const email = visitorEmails[kind]!(site);
     expect(email.text.endsWith(`\n-- \n${CONTACT_LINES.join('\n')}\n`)).toBe(true);
-    expect(email.html).toContain('Dana Whitfield &#38; Partners<br>dana@coach.example.com<br>+44 20 7946 0958<br>Bristol, UK<br>Mon-Fri, 9:00-17:00');
+    expect(email.html).toContain(
+      'Dana Whitfield &#38; Partners<br>dana@coach.example.com<br>+44 20 7946 0958<br>Bristol, UK<br>Mon-Fri, 9:00-17:00',
+    );
   });
 
   it.each(Object.keys(visitorEmails))('leave out what the coach has not set (the %s on a fresh install: the site name only)', (kind) => {
@@ -130,7 +148,10 @@ describe("the coach's contact details", () => {
   });
 
   it("are not added to the coach's own emails", () => {
-    for (const email of [contactNotification(contact), signInNotice({ failures: 12, addresses: 2, siteUrl: 'https://coach.example.com' })]) {
+    for (const email of [
+      contactNotification(contact),
+      signInNotice({ failures: 12, addresses: 2, siteUrl: 'https://coach.example.com' }),
+    ]) {
       expect(email.text).not.toContain('\n-- \n');
       expect(email.html).not.toContain('border-top:1px solid');
     }

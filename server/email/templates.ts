@@ -66,44 +66,61 @@ export interface ContactMessageDetails {
 /** To the visitor who used the contact form: the 24-hour promise and the start of what they sent. */
 export function contactConfirmation(contact: ContactMessageDetails, siteUrl: string, site: SiteSettings): EmailContent {
   const first = firstName(contact.name);
-  return content(first ? `Thank you for your message, ${first}` : 'Thank you for your message', [
-    greeting(contact.name),
-    { kind: 'p', text: `Thank you for reaching out. ${RESPONSE_PROMISE} I read every message myself, so the reply will come from me rather than from a template.` },
-    { kind: 'p', text: contact.message.length > QUOTE_MAX ? 'Here is how your message began, for your records:' : 'Here is what you sent, for your records:' },
-    { kind: 'quote', text: bounded(contact.message, QUOTE_MAX) },
-    {
-      kind: 'p',
-      text: 'If you would like to add anything (what prompted you to write, the size of your team, a few times that suit you for a call), simply reply to this email.',
-    },
-    {
-      kind: 'p',
-      text: 'While you wait: the free Leadership Diagnostic takes about ten minutes and gives you an archetype and six dimension scores. It makes our first conversation far more useful.',
-    },
-    { kind: 'link', label: 'Take the Free Leadership Diagnostic', href: `${siteUrl}/#lead-magnets` },
-    signOff,
-  ], site);
+  return content(
+    first ? `Thank you for your message, ${first}` : 'Thank you for your message',
+    [
+      greeting(contact.name),
+      {
+        kind: 'p',
+        text: `Thank you for reaching out. ${RESPONSE_PROMISE} I read every message myself, so the reply will come from me rather than from a template.`,
+      },
+      {
+        kind: 'p',
+        text:
+          contact.message.length > QUOTE_MAX
+            ? 'Here is how your message began, for your records:'
+            : 'Here is what you sent, for your records:',
+      },
+      { kind: 'quote', text: bounded(contact.message, QUOTE_MAX) },
+      {
+        kind: 'p',
+        text: 'If you would like to add anything (what prompted you to write, the size of your team, a few times that suit you for a call), simply reply to this email.',
+      },
+      {
+        kind: 'p',
+        text: 'While you wait: the free Leadership Diagnostic takes about ten minutes and gives you an archetype and six dimension scores. It makes our first conversation far more useful.',
+      },
+      { kind: 'link', label: 'Take the Free Leadership Diagnostic', href: `${siteUrl}/#lead-magnets` },
+      signOff,
+    ],
+    site,
+  );
 }
 
 /** To the coach: who wrote, what they said, and the promise made to them. Reply-To is the visitor. */
 export function contactNotification(contact: ContactMessageDetails): EmailContent {
   const from = contact.company ? `${contact.name} (${contact.company})` : contact.name;
-  return content(`New contact message from ${from}`, [
-    { kind: 'p', text: `${contact.name} wrote through the contact form on ${contact.receivedAt.toUTCString()}.` },
-    {
-      kind: 'fields',
-      rows: [
-        ['Name', contact.name],
-        ['Email', contact.email],
-        ['Company', contact.company ?? 'Not given'],
-      ],
-    },
-    { kind: 'quote', text: contact.message },
-    {
-      kind: 'p',
-      text: `They were promised an answer within 24 hours. Reply to this email to answer ${firstName(contact.name) ?? 'them'} directly.`,
-    },
-    { kind: 'fields', rows: [['Submission', contact.id]] },
-  ], null);
+  return content(
+    `New contact message from ${from}`,
+    [
+      { kind: 'p', text: `${contact.name} wrote through the contact form on ${contact.receivedAt.toUTCString()}.` },
+      {
+        kind: 'fields',
+        rows: [
+          ['Name', contact.name],
+          ['Email', contact.email],
+          ['Company', contact.company ?? 'Not given'],
+        ],
+      },
+      { kind: 'quote', text: contact.message },
+      {
+        kind: 'p',
+        text: `They were promised an answer within 24 hours. Reply to this email to answer ${firstName(contact.name) ?? 'them'} directly.`,
+      },
+      { kind: 'fields', rows: [['Submission', contact.id]] },
+    ],
+    null,
+  );
 }
 
 export interface HomeworkDetails {
@@ -170,20 +187,29 @@ export function resultsEmail(details: ResultsDetails): EmailContent {
   const dimensions = (Object.keys(DISPLAY_DIMENSIONS) as DisplayDimension[])
     .filter((key) => report.scores[key] !== undefined)
     .map((key): [string, string] => [DISPLAY_DIMENSIONS[key].label, `${Math.round(report.scores[key]!)} / 100`]);
-  return content(`Your leadership results: ${report.archetype}`, [
-    greeting(details.name),
-    { kind: 'p', text: 'Thank you for taking the Leadership Diagnostic. As promised, here are your results.' },
-    { kind: 'heading', text: `Your archetype: ${report.archetype}` },
-    { kind: 'p', text: report.narrative },
-    { kind: 'heading', text: 'Your scores' },
-    { kind: 'fields', rows: [['Overall', `${Math.round(details.compositeScore)} / 100`], ...dimensions] },
-    { kind: 'heading', text: `Your next step: ${step.title}` },
-    { kind: 'p', text: step.body },
-    ...(report.tier === 'nurture' ? [{ kind: 'link', label: 'Join the Free Community', href: details.site.communityUrl } satisfies Block] : []),
-    { kind: 'p', text: 'Your full report is attached as a PDF: the narrative, the six dimensions and three actions to start with this week.' },
-    { kind: 'link', label: 'Continue on the site', href: details.siteUrl },
-    signOff,
-  ], details.site);
+  return content(
+    `Your leadership results: ${report.archetype}`,
+    [
+      greeting(details.name),
+      { kind: 'p', text: 'Thank you for taking the Leadership Diagnostic. As promised, here are your results.' },
+      { kind: 'heading', text: `Your archetype: ${report.archetype}` },
+      { kind: 'p', text: report.narrative },
+      { kind: 'heading', text: 'Your scores' },
+      { kind: 'fields', rows: [['Overall', `${Math.round(details.compositeScore)} / 100`], ...dimensions] },
+      { kind: 'heading', text: `Your next step: ${step.title}` },
+      { kind: 'p', text: step.body },
+      ...(report.tier === 'nurture'
+        ? [{ kind: 'link', label: 'Join the Free Community', href: details.site.communityUrl } satisfies Block]
+        : []),
+      {
+        kind: 'p',
+        text: 'Your full report is attached as a PDF: the narrative, the six dimensions and three actions to start with this week.',
+      },
+      { kind: 'link', label: 'Continue on the site', href: details.siteUrl },
+      signOff,
+    ],
+    details.site,
+  );
 }
 
 /** A payment as a receipt or refund confirmation shows it. */
@@ -216,33 +242,41 @@ function paymentRows(payment: PaymentDetails, dateLabel: string): Block {
 
 /** The receipt the deposit screen promises: the amount, the refundable terms and how to book the session. */
 export function depositReceipt(payment: PaymentDetails, bookingUrl: string | null, site: SiteSettings): EmailContent {
-  return content(`Receipt: your ${money(payment.amountCents, payment.currency)} refundable deposit`, [
-    greeting(payment.name),
-    { kind: 'p', text: 'Thank you. This is your receipt for the deposit that holds your 45-minute strategy session.' },
-    paymentRows(payment, 'Paid on'),
-    { kind: 'p', text: 'The deposit is 100% refundable: if you decide not to go ahead, reply to this email and it is refunded in full.' },
-    bookingUrl
-      ? { kind: 'link', label: 'Book your 45-minute strategy session', href: bookingUrl }
-      : { kind: 'p', text: `I will write to you to find a time for your session. ${RESPONSE_PROMISE}` },
-    signOff,
-  ], site);
+  return content(
+    `Receipt: your ${money(payment.amountCents, payment.currency)} refundable deposit`,
+    [
+      greeting(payment.name),
+      { kind: 'p', text: 'Thank you. This is your receipt for the deposit that holds your 45-minute strategy session.' },
+      paymentRows(payment, 'Paid on'),
+      { kind: 'p', text: 'The deposit is 100% refundable: if you decide not to go ahead, reply to this email and it is refunded in full.' },
+      bookingUrl
+        ? { kind: 'link', label: 'Book your 45-minute strategy session', href: bookingUrl }
+        : { kind: 'p', text: `I will write to you to find a time for your session. ${RESPONSE_PROMISE}` },
+      signOff,
+    ],
+    site,
+  );
 }
 
 /** The confirmation of a refunded payment. */
 export function refundConfirmation(payment: PaymentDetails, site: SiteSettings): EmailContent {
   const amount = money(payment.amountCents, payment.currency);
-  return content(`Your ${amount} payment has been refunded`, [
-    greeting(payment.name),
-    {
-      kind: 'p',
-      text: payment.testMode
-        ? `Your test payment of ${amount} has been refunded. It was a test payment, so no money moved.`
-        : `Your payment of ${amount} has been refunded in full. Depending on your bank, it can take 5 to 10 business days to appear on your statement.`,
-    },
-    paymentRows(payment, 'Refunded on'),
-    { kind: 'p', text: 'If you have any question about it, reply to this email.' },
-    signOff,
-  ], site);
+  return content(
+    `Your ${amount} payment has been refunded`,
+    [
+      greeting(payment.name),
+      {
+        kind: 'p',
+        text: payment.testMode
+          ? `Your test payment of ${amount} has been refunded. It was a test payment, so no money moved.`
+          : `Your payment of ${amount} has been refunded in full. Depending on your bank, it can take 5 to 10 business days to appear on your statement.`,
+      },
+      paymentRows(payment, 'Refunded on'),
+      { kind: 'p', text: 'If you have any question about it, reply to this email.' },
+      signOff,
+    ],
+    site,
+  );
 }
 
 /**
@@ -251,17 +285,21 @@ export function refundConfirmation(payment: PaymentDetails, site: SiteSettings):
  */
 export function signInNotice(details: { failures: number; addresses: number; siteUrl: string }): EmailContent {
   const from = details.addresses === 1 ? 'one address' : `${details.addresses} different addresses`;
-  return content('Failed sign-ins to your admin account', [
-    { kind: 'p', text: 'Hi,' },
-    {
-      kind: 'p',
-      text: `In the last hour there were ${details.failures} failed attempts to sign in to your admin account, from ${from}. Each address has to wait longer after each wrong password, and your own sign-in still works.`,
-    },
-    {
-      kind: 'p',
-      text: 'If this was you, there is nothing to do. If it was not, someone is guessing your password: make sure it is long and used nowhere else, and change it with `npm run admin -- reset-password` if in doubt.',
-    },
-    { kind: 'link', label: 'Sign in to the admin area', href: `${details.siteUrl}/auth` },
-    signOff,
-  ], null);
+  return content(
+    'Failed sign-ins to your admin account',
+    [
+      { kind: 'p', text: 'Hi,' },
+      {
+        kind: 'p',
+        text: `In the last hour there were ${details.failures} failed attempts to sign in to your admin account, from ${from}. Each address has to wait longer after each wrong password, and your own sign-in still works.`,
+      },
+      {
+        kind: 'p',
+        text: 'If this was you, there is nothing to do. If it was not, someone is guessing your password: make sure it is long and used nowhere else, and change it with `npm run admin -- reset-password` if in doubt.',
+      },
+      { kind: 'link', label: 'Sign in to the admin area', href: `${details.siteUrl}/auth` },
+      signOff,
+    ],
+    null,
+  );
 }

@@ -1,4 +1,11 @@
-import type { GradingRequest, HomeworkRequest, LeadRequest, PaymentRequest, ReceiptRequest, ResultsEmailRequest } from '../../machines/assessment-flow/assessment-flow.machine.js';
+import type {
+  GradingRequest,
+  HomeworkRequest,
+  LeadRequest,
+  PaymentRequest,
+  ReceiptRequest,
+  ResultsEmailRequest,
+} from '../../machines/assessment-flow/assessment-flow.machine.js';
 import type { DiagnosticGradingRequest } from '../../machines/diagnostic/diagnostic.machine.js';
 import type { MirrorReplyRequest } from '../../machines/protocol/mirror.js';
 import { createOrUpdateLead, leadSourceOf } from '../leads/lead-service.js';
@@ -38,11 +45,23 @@ async function createLead(tx: FlowTx, flow: FlowRow, request: LeadRequest): Prom
 }
 
 async function requestGrading(tx: FlowTx, flow: FlowRow, request: GradingRequest): Promise<void> {
-  await tx.insertJob({ queue: 'grading', name: 'lead-assessment', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId });
+  await tx.insertJob({
+    queue: 'grading',
+    name: 'lead-assessment',
+    payload: { flowId: flow.id, request },
+    flowId: flow.id,
+    leadId: request.leadId,
+  });
 }
 
 async function sendHomework(tx: FlowTx, flow: FlowRow, request: HomeworkRequest): Promise<void> {
-  await tx.insertJob({ queue: 'homework', name: 'send-homework', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId });
+  await tx.insertJob({
+    queue: 'homework',
+    name: 'send-homework',
+    payload: { flowId: flow.id, request },
+    flowId: flow.id,
+    leadId: request.leadId,
+  });
 }
 
 /** The results email the capture step promised: an email job that writes it with the report attached. */
@@ -81,7 +100,13 @@ async function requestDiagnosticGrading(tx: FlowTx, flow: FlowRow, request: Diag
 }
 
 async function requestReply(tx: FlowTx, flow: FlowRow, request: MirrorReplyRequest): Promise<void> {
-  await tx.insertJob({ queue: 'mirror', name: 'mirror-reply', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: flow.lead_id ?? null });
+  await tx.insertJob({
+    queue: 'mirror',
+    name: 'mirror-reply',
+    payload: { flowId: flow.id, request },
+    flowId: flow.id,
+    leadId: flow.lead_id ?? null,
+  });
 }
 
 /**

@@ -26,8 +26,7 @@ import { queueLeadEventWebhooks } from '../integrations/lead-events.js';
 
 /** An event to apply; a function when its schema depends on the flow's machine, known only once locked. */
 export type EventSource =
-  | { type: string; [key: string]: unknown }
-  | ((machine: FlowMachineName) => { event: { type: string }; expectedVersion?: number });
+  { type: string; [key: string]: unknown } | ((machine: FlowMachineName) => { event: { type: string }; expectedVersion?: number });
 
 const MAX_FOLLOW_UPS = 10;
 
@@ -76,11 +75,22 @@ export class FlowTx {
   }
 
   /** Like apply, but null instead of a FlowConflictError (a result the flow no longer waits for). */
-  applyIfAllowed(id: string, source: EventSource, origin: EventOrigin, access: FlowAccess = 'system'): Promise<FlowSnapshotResponse | null> {
+  applyIfAllowed(
+    id: string,
+    source: EventSource,
+    origin: EventOrigin,
+    access: FlowAccess = 'system',
+  ): Promise<FlowSnapshotResponse | null> {
     return this.run(id, source, origin, access, true);
   }
 
-  private async run(id: string, source: EventSource, origin: EventOrigin, access: FlowAccess, skipConflict: boolean): Promise<FlowSnapshotResponse | null> {
+  private async run(
+    id: string,
+    source: EventSource,
+    origin: EventOrigin,
+    access: FlowAccess,
+    skipConflict: boolean,
+  ): Promise<FlowSnapshotResponse | null> {
     // a visitor's event is theirs to send only to their own flow; the server's own code reaches any
     if (origin === 'client' && access === 'system') throw new Error('A visitor event needs the visitor it comes from');
     const locked = await this.client.query<FlowRow & { clock_ms: string }>(
@@ -189,7 +199,12 @@ export class FlowEngine {
   }
 
   /** Like apply, but null instead of a FlowConflictError. */
-  applyIfAllowed(id: string, source: EventSource, origin: EventOrigin, access: FlowAccess = 'system'): Promise<FlowSnapshotResponse | null> {
+  applyIfAllowed(
+    id: string,
+    source: EventSource,
+    origin: EventOrigin,
+    access: FlowAccess = 'system',
+  ): Promise<FlowSnapshotResponse | null> {
     return this.transaction((tx) => tx.applyIfAllowed(id, source, origin, access));
   }
 }

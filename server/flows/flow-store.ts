@@ -10,7 +10,10 @@ export type EventOrigin = 'client' | 'server' | 'worker';
 /** The event is not one the flow's current state takes; carries the flow as it is. */
 export class FlowConflictError extends Error {
   readonly statusCode = 409;
-  constructor(readonly flow: FlowSnapshotResponse, message: string) {
+  constructor(
+    readonly flow: FlowSnapshotResponse,
+    message: string,
+  ) {
     super(message);
     this.name = 'FlowConflictError';
   }

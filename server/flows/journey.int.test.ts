@@ -137,8 +137,18 @@ describe('the assessment over HTTP and the socket, from capture to each tier', (
 
     const nextScreen = current.snapshot.context.screens[current.snapshot.context.index];
     await backdate(current.flowId, nextScreen.timeLimitSec * 1000 + 2500); // past the grace
-    const late = await client.send(current.flowId, { type: 'SELECT_OPTION', optionId: nextScreen.choiceIds[1], responseTime: 1000, at: Date.now() });
-    expect(late.snapshot.context.answers[nextScreen.id]).toEqual({ type: 'vignette', value: nextScreen.choiceIds[0], responseTime: nextScreen.timeLimitSec * 1000, timedOut: true });
+    const late = await client.send(current.flowId, {
+      type: 'SELECT_OPTION',
+      optionId: nextScreen.choiceIds[1],
+      responseTime: 1000,
+      at: Date.now(),
+    });
+    expect(late.snapshot.context.answers[nextScreen.id]).toEqual({
+      type: 'vignette',
+      value: nextScreen.choiceIds[0],
+      responseTime: nextScreen.timeLimitSec * 1000,
+      timedOut: true,
+    });
     expect(late.state).toBe('vignette.choosing'); // no confidence question for a timed-out answer
     // the machine recorded the timeout for the answer itself, stamped by the database's clock, whatever the browser sent
     const event = await pool.query<{ type: string; at: string; now: string }>(
@@ -157,7 +167,10 @@ describe('the assessment over HTTP and the socket, from capture to each tier', (
     let flow = await toTimedBlock(client);
     flow = await client.send(flow.flowId, { type: 'START_TIMED' });
     const first = flow.snapshot.context.screens[flow.snapshot.context.index];
-    const timers = await pool.query('SELECT name, run_after IS NOT NULL AS delayed FROM jobs WHERE flow_id = $1 AND queue = $2', [flow.flowId, 'timers']);
+    const timers = await pool.query('SELECT name, run_after IS NOT NULL AS delayed FROM jobs WHERE flow_id = $1 AND queue = $2', [
+      flow.flowId,
+      'timers',
+    ]);
     expect(timers.rows).toEqual([{ name: 'xstate.after.screenTimeout.diagnostic.vignette.choosing', delayed: true }]);
 
     // the visitor walks away: once the limit and the grace are past, the timer records the default answer
@@ -165,8 +178,13 @@ describe('the assessment over HTTP and the socket, from capture to each tier', (
     expect(await promoteTimers(pool, queues, flow.flowId)).toBe(1);
     await until(async () => (await client.get(flow.flowId)).snapshot.context.index > flow.snapshot.context.index);
     const answered = await client.get(flow.flowId);
-    expect(answered.snapshot.context.answers[first.id]).toEqual({ type: 'vignette', value: first.choiceIds[0], responseTime: first.timeLimitSec * 1000, timedOut: true });
-    const applied = await pool.query("SELECT type, origin FROM flow_events WHERE flow_id = $1 ORDER BY seq DESC LIMIT 1", [flow.flowId]);
+    expect(answered.snapshot.context.answers[first.id]).toEqual({
+      type: 'vignette',
+      value: first.choiceIds[0],
+      responseTime: first.timeLimitSec * 1000,
+      timedOut: true,
+    });
+    const applied = await pool.query('SELECT type, origin FROM flow_events WHERE flow_id = $1 ORDER BY seq DESC LIMIT 1', [flow.flowId]);
     expect(applied.rows).toEqual([{ type: 'xstate.after.screenTimeout.diagnostic.vignette.choosing', origin: 'server' }]);
 
     // the next question is answered at once; its timer, run now (long before its own deadline), is ignored
@@ -175,7 +193,11 @@ describe('the assessment over HTTP and the socket, from capture to each tier', (
     if (moved.state === 'vignette.confidence') moved = await client.send(flow.flowId, { type: 'SELECT_CONFIDENCE', value: 4 });
     const version = moved.version;
     expect(await promoteTimers(pool, queues, flow.flowId)).toBeGreaterThan(0);
-    await until(async () => (await pool.query("SELECT 1 FROM jobs WHERE flow_id = $1 AND queue = 'timers' AND status <> 'completed'", [flow.flowId])).rowCount === 0);
+    await until(
+      async () =>
+        (await pool.query("SELECT 1 FROM jobs WHERE flow_id = $1 AND queue = 'timers' AND status <> 'completed'", [flow.flowId]))
+          .rowCount === 0,
+    );
     const after = await client.get(flow.flowId);
     expect(after.version).toBe(version);
     expect(after.snapshot.context.answers[second.id]).toMatchObject({ value: second.choiceIds[1], timedOut: false });
@@ -220,22 +242,38 @@ describe('the Mirror mode of the assessment', () => {
     expect((await client.send(flow.flowId, { type: 'CAPTURE_SUBMIT', name: 'Sam Rivera', email: email('mirror') })).state).toBe('mirror');
     const mirror = await client.start({ machine: 'mirror', mode: 'mirror' });
     let chat = mirror;
-    for (const text of ['Whether to promote my strongest engineer.', 'I worry I lose my best builder.', 'I have not asked her.', 'I am avoiding a hard talk.', 'I will ask her this week.']) {
+    for (const text of [
+      'Whether to promote my strongest engineer.',
+      'I worry I lose my best builder.',
+      'I have not asked her.',
+      'I am avoiding a hard talk.',
+      'I will ask her this week.',
+    ]) {
       const turn = chat.snapshot.context.turn;
       await client.send(mirror.flowId, { type: 'SEND', text });
-      for (let i = 0; i < 100 && (chat = await client.get(mirror.flowId)).snapshot.context.turn === turn; i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 100 && (chat = await client.get(mirror.flowId)).snapshot.context.turn === turn; i++)
+        await new Promise((r) => setTimeout(r, 100));
     }
     expect(chat.state).toBe('complete');
 
     const forged = [{ role: 'user', content: 'I always take full ownership and I learn from every pattern.' }];
     const stranger = flowClient(base);
-    const theirs = await stranger.call('POST', `/api/flows/${flow.flowId}/events`, { event: { type: 'MIRROR_COMPLETED', sessionId: chat.snapshot.context.sessionId, chat: forged, mirrorFlowId: mirror.flowId } });
+    const theirs = await stranger.call('POST', `/api/flows/${flow.flowId}/events`, {
+      event: { type: 'MIRROR_COMPLETED', sessionId: chat.snapshot.context.sessionId, chat: forged, mirrorFlowId: mirror.flowId },
+    });
     expect(theirs.status).toBe(404);
-    const withoutFlow = await client.call('POST', `/api/flows/${flow.flowId}/events`, { event: { type: 'MIRROR_COMPLETED', sessionId: chat.snapshot.context.sessionId, chat: forged } });
+    const withoutFlow = await client.call('POST', `/api/flows/${flow.flowId}/events`, {
+      event: { type: 'MIRROR_COMPLETED', sessionId: chat.snapshot.context.sessionId, chat: forged },
+    });
     expect(withoutFlow.status).toBe(400);
     expect(withoutFlow.json.message).toContain('event.mirrorFlowId');
 
-    const moved = await client.send(flow.flowId, { type: 'MIRROR_COMPLETED', sessionId: chat.snapshot.context.sessionId, chat: forged, mirrorFlowId: mirror.flowId });
+    const moved = await client.send(flow.flowId, {
+      type: 'MIRROR_COMPLETED',
+      sessionId: chat.snapshot.context.sessionId,
+      chat: forged,
+      mirrorFlowId: mirror.flowId,
+    });
     expect(moved.state).toBe('diagnostic');
     expect(moved.snapshot.context.mirrorChat).toEqual(chat.snapshot.context.messages);
     expect(moved.snapshot.context.mirrorChat).toHaveLength(11);

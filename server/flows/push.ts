@@ -50,7 +50,11 @@ export class PushHub {
   private readonly subscriber: Redis;
   private readonly channelPrefix: string;
 
-  constructor(redis: Redis, prefix: string, private readonly log: { warn: (o: object, m: string) => void }) {
+  constructor(
+    redis: Redis,
+    prefix: string,
+    private readonly log: { warn: (o: object, m: string) => void },
+  ) {
     this.channelPrefix = flowChannel(prefix, '');
     // a connection in subscriber mode can do nothing else, so it gets its own; it queues the
     // PSUBSCRIBE until Redis answers and subscribes again by itself after a reconnect

@@ -30,10 +30,13 @@ export async function waitForFlow(
       const left = deadline - Date.now();
       if (left <= 0) return deps.engine.get(flowId, 'system');
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          changed = true;
-          resolve();
-        }, Math.min(left, 1000));
+        const timer = setTimeout(
+          () => {
+            changed = true;
+            resolve();
+          },
+          Math.min(left, 1000),
+        );
         wake = () => {
           clearTimeout(timer);
           resolve();

@@ -46,11 +46,19 @@ export async function queueLeadEventWebhooks(tx: FlowTx, flow: FlowRow, event: {
   const toChat = targets.has('team_chat') && result?.qualification === 'book_call';
   if (!targets.has('automation') && !toChat) return;
 
-  const lead = await tx.client.query<{ email: string; name: string; source: string }>('SELECT email, name, source FROM leads WHERE lead_id = $1', [flow.lead_id]);
+  const lead = await tx.client.query<{ email: string; name: string; source: string }>(
+    'SELECT email, name, source FROM leads WHERE lead_id = $1',
+    [flow.lead_id],
+  );
   const person = lead.rows[0] ? { email: lead.rows[0].email, name: lead.rows[0].name, source: lead.rows[0].source } : {};
   const data: Record<string, unknown> = { ...person, testing: flow.testing ?? false };
   if (result) {
-    Object.assign(data, { tier: result.qualification, archetype: result.archetype, compositeScore: result.compositeScore, fallback: result.fallback ?? false });
+    Object.assign(data, {
+      tier: result.qualification,
+      archetype: result.archetype,
+      compositeScore: result.compositeScore,
+      fallback: result.fallback ?? false,
+    });
   }
   if (event.type === 'PAYMENT_CONFIRMED') data.paymentIntentId = event.paymentIntentId;
   const body: LeadEventBody = { event: name, leadId: flow.lead_id, flowId: flow.id, occurredAt: new Date().toISOString(), data };

@@ -56,9 +56,13 @@ describe('why a delivery failed, as the admin reads it', () => {
   });
 
   it("says what an SMTP server answered, and nothing for an error that is not the network's", () => {
-    expect(networkCause(Object.assign(new Error('Mailbox unavailable'), { code: 'EENVELOPE', responseCode: 550 }))).toBe('the server answered 550');
+    expect(networkCause(Object.assign(new Error('Mailbox unavailable'), { code: 'EENVELOPE', responseCode: 550 }))).toBe(
+      'the server answered 550',
+    );
     expect(networkCause(Object.assign(new Error('Invalid login'), { code: 'EAUTH' }))).toBe('the server refused the login (EAUTH)');
-    expect(networkCause(new TypeError('fetch failed', { cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }) }))).toBe('connection reset by the other side (ECONNRESET)');
+    expect(networkCause(new TypeError('fetch failed', { cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }) }))).toBe(
+      'connection reset by the other side (ECONNRESET)',
+    );
     expect(networkCause(new Error('a bug of ours'))).toBeNull();
     expect(networkCause('not an error')).toBeNull();
   });

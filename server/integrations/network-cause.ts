@@ -9,7 +9,9 @@ export function networkCause(error: unknown): string | null {
   const { code: rawCode, responseCode } = error as { code?: unknown; responseCode?: unknown };
   const code = typeof rawCode === 'string' ? rawCode : '';
   if (typeof responseCode === 'number') return `the server answered ${responseCode}`;
-  const tls = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_)/.test(code) || ['EPROTO', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'HOSTNAME_MISMATCH', 'ETLS'].includes(code);
+  const tls =
+    /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_)/.test(code) ||
+    ['EPROTO', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'HOSTNAME_MISMATCH', 'ETLS'].includes(code);
   if (tls) return `TLS: the secure connection failed (${code})`;
   const cause = CAUSES[code];
   if (cause) return `${cause} (${code})`;

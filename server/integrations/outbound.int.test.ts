@@ -122,7 +122,13 @@ describe('webhook URLs at save', () => {
   });
 
   it('refuses credentials in the URL, other schemes and plain http to a public host', async () => {
-    for (const url of ['https://user:pass@hooks.example.com/x', 'ftp://hooks.example.com/x', 'http://93.184.216.34/hook', 'file:///etc/passwd', 'hooks.example.com/x']) {
+    for (const url of [
+      'https://user:pass@hooks.example.com/x',
+      'ftp://hooks.example.com/x',
+      'http://93.184.216.34/hook',
+      'file:///etc/passwd',
+      'hooks.example.com/x',
+    ]) {
       expect((await put('automation', { enabled: true, value: url })).statusCode, url).toBe(400);
     }
   });
@@ -165,7 +171,9 @@ describe('webhook URLs at send', () => {
     for (const host of forbiddenHosts().filter((entry) => entry.endsWith(`:${port}`))) {
       for (const scheme of ['http', 'https']) {
         const url = `${scheme}://${host}/hook`;
-        await expect(postWebhook(url, { 'content-type': 'application/json' }, '{}', { allowedPrivate: [] }, 2000), url).rejects.toThrow(/not allowed/);
+        await expect(postWebhook(url, { 'content-type': 'application/json' }, '{}', { allowedPrivate: [] }, 2000), url).rejects.toThrow(
+          /not allowed/,
+        );
       }
     }
     expect(seen).toEqual([]);
@@ -185,7 +193,11 @@ describe('webhook URLs at send', () => {
       payload: { event: { type: 'CAPTURE_SUBMIT', name: 'Ada', email: `ssrf-${randomBytes(3).toString('hex')}@example.com` } },
     });
     expect(captured.statusCode, captured.body).toBe(200);
-    await until(async () => (await pool.query("SELECT 1 FROM jobs WHERE queue = 'webhooks' AND flow_id = $1 AND status = 'failed'", [flowId])).rowCount === 1, 15_000);
+    await until(
+      async () =>
+        (await pool.query("SELECT 1 FROM jobs WHERE queue = 'webhooks' AND flow_id = $1 AND status = 'failed'", [flowId])).rowCount === 1,
+      15_000,
+    );
     const job = await pool.query("SELECT attempts, last_error FROM jobs WHERE queue = 'webhooks' AND flow_id = $1", [flowId]);
     // not retried: it is the setting that must change, and the error never quotes the URL
     expect(job.rows[0]).toMatchObject({ attempts: 1, last_error: expect.stringMatching(/private or reserved/) });
@@ -234,7 +246,11 @@ describe('the automation signing secret', () => {
 
   it('rotating needs an admin with the CSRF token, and a saved URL', async () => {
     expect((await app.inject({ method: 'POST', url: '/api/admin/integrations/automation/rotate-secret' })).statusCode).toBe(401);
-    const noCsrf = await app.inject({ method: 'POST', url: '/api/admin/integrations/automation/rotate-secret', headers: { cookie: `hf_session=${session.token}` } });
+    const noCsrf = await app.inject({
+      method: 'POST',
+      url: '/api/admin/integrations/automation/rotate-secret',
+      headers: { cookie: `hf_session=${session.token}` },
+    });
     expect(noCsrf.statusCode).toBe(403);
     const none = await asAdmin({ method: 'POST', url: '/api/admin/integrations/automation/rotate-secret' });
     expect(none.statusCode).toBe(409);

@@ -37,14 +37,17 @@ function parsed(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
 /** True when the coach's policy lists the address (itself or a CIDR range holding it). */
 function isListed(address: string, policy: OutboundPolicy): boolean {
   const ip = parsed(address);
-  return Boolean(ip) && policy.allowedPrivate.some((entry) => {
-    try {
-      const [range, bits] = entry.includes('/') ? ipaddr.parseCIDR(entry) : [ipaddr.process(entry), entry.includes(':') ? 128 : 32];
-      return range.kind() === ip!.kind() && ip!.match([range, bits] as never);
-    } catch {
-      return false;
-    }
-  });
+  return (
+    Boolean(ip) &&
+    policy.allowedPrivate.some((entry) => {
+      try {
+        const [range, bits] = entry.includes('/') ? ipaddr.parseCIDR(entry) : [ipaddr.process(entry), entry.includes(':') ? 128 : 32];
+        return range.kind() === ip!.kind() && ip!.match([range, bits] as never);
+      } catch {
+        return false;
+      }
+    })
+  );
 }
 
 /** True for a public unicast address: not loopback, private, link-local, CGNAT, ULA, multicast, reserved or 0.0.0.0. */
@@ -118,7 +121,13 @@ function agentsFor(policy: OutboundPolicy) {
  * POSTs `body` to a webhook URL through the filtering agents, never following a redirect; resolves
  * with the status. A refused address, a network failure or no answer within `timeoutMs` rejects.
  */
-export function postWebhook(target: string, headers: Record<string, string>, body: string, policy: OutboundPolicy, timeoutMs: number): Promise<number> {
+export function postWebhook(
+  target: string,
+  headers: Record<string, string>,
+  body: string,
+  policy: OutboundPolicy,
+  timeoutMs: number,
+): Promise<number> {
   const url = new URL(target);
   const pair = agentsFor(policy);
   const send = url.protocol === 'https:' ? https.request : http.request;

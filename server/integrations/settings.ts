@@ -167,7 +167,9 @@ export async function activeTargets(db: pg.ClientBase): Promise<Map<IntegrationK
 
 /** The booking page the coach set in the scheduling card (a web address only), or null while it is off or empty. */
 export async function bookingUrl(db: Pick<pg.Pool, 'query'>): Promise<string | null> {
-  const scheduling = await db.query<{ value: string }>("SELECT value FROM integration_settings WHERE key = 'scheduling' AND enabled AND configured");
+  const scheduling = await db.query<{ value: string }>(
+    "SELECT value FROM integration_settings WHERE key = 'scheduling' AND enabled AND configured",
+  );
   const value = scheduling.rows[0]?.value ?? null;
   return value && /^https?:\/\//.test(value) ? value : null;
 }

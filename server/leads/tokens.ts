@@ -15,7 +15,14 @@ export async function checkToken(pool: pg.Pool, token: string): Promise<TokenChe
   );
   const row = claimed.rows[0];
   if (row) {
-    return { status: 'valid', token, source: row.source === 'community' ? 'community' : 'token', leadId: row.lead_id, email: row.email, name: row.name };
+    return {
+      status: 'valid',
+      token,
+      source: row.source === 'community' ? 'community' : 'token',
+      leadId: row.lead_id,
+      email: row.email,
+      name: row.name,
+    };
   }
   const known = await pool.query<{ expired: boolean }>('SELECT expires_at <= now() AS expired FROM lead_tokens WHERE token = $1', [token]);
   // a used single-use token is treated like an unknown one: the link has been spent

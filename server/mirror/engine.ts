@@ -24,7 +24,8 @@ export function mirrorReplierFor(
 
 /** What to log about a failed reply: never the error object itself, which may carry request details. */
 export function failureOf(error: unknown): { reason: string; status?: number } {
-  const status = typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number' ? error.status : undefined;
+  const status =
+    typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number' ? error.status : undefined;
   const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return status === undefined ? { reason } : { reason, status };
 }

@@ -72,7 +72,9 @@ describe('the LLM engine', () => {
 
 describe('choosing the engine', () => {
   it('uses the built-in engine unless both the base URL and the model are set', async () => {
-    expect(mirrorReplierFor({ MIRROR_LLM_BASE_URL: undefined, MIRROR_LLM_MODEL: undefined, MIRROR_LLM_API_KEY: undefined })).toBe(builtInReplier);
+    expect(mirrorReplierFor({ MIRROR_LLM_BASE_URL: undefined, MIRROR_LLM_MODEL: undefined, MIRROR_LLM_API_KEY: undefined })).toBe(
+      builtInReplier,
+    );
     expect(mirrorReplierFor({ MIRROR_LLM_BASE_URL: fake.url, MIRROR_LLM_MODEL: undefined, MIRROR_LLM_API_KEY: 'k' })).toBe(builtInReplier);
     expect(await builtInReplier(history, 2)).toEqual(reflect(history, 2));
     const llm = mirrorReplierFor({ MIRROR_LLM_BASE_URL: fake.url, MIRROR_LLM_MODEL: 'coach-1', MIRROR_LLM_API_KEY: undefined });

@@ -23,7 +23,7 @@ export function mirrorSystemPrompt(turn: number): string {
   const final = stage === MIRROR_TURN_LIMIT;
   return [
     'You are The Mirror, a reflective leadership coach in a short demo chat.',
-    "The visitor is thinking through a difficult decision in their current role. Help them see it more clearly by reflecting their own words back; quote a few of them when it helps.",
+    'The visitor is thinking through a difficult decision in their current role. Help them see it more clearly by reflecting their own words back; quote a few of them when it helps.',
     'Answer with one short reflective question, under 60 words, in plain text.',
     'Never give advice, opinions, diagnoses or lists, and never ask more than one question.',
     `This is exchange ${stage} of ${MIRROR_TURN_LIMIT}; this reply explores ${MIRROR_STAGES[stage - 1]}.`,
@@ -66,7 +66,10 @@ export function llmReplier(settings: LlmSettings) {
         model: settings.model,
         messages: [
           { role: 'system', content: mirrorSystemPrompt(turn) },
-          ...conversationHistory.map((t) => ({ role: t.role === 'mirror' ? ('assistant' as const) : ('user' as const), content: t.content })),
+          ...conversationHistory.map((t) => ({
+            role: t.role === 'mirror' ? ('assistant' as const) : ('user' as const),
+            content: t.content,
+          })),
         ],
       },
       // one deadline for the call and its retry together

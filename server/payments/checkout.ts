@@ -72,7 +72,11 @@ function checkoutParams(attempt: PaymentAttempt, publicUrl: string): Stripe.Chec
  * retried job (a crash, a lost answer) gets the same session back instead of a second one; a new
  * attempt is a new job and gets a new session. CheckoutStartError says whether to retry.
  */
-export async function openCheckout(stripe: Stripe, publicUrl: string, attempt: PaymentAttempt): Promise<{ sessionId: string; url: string }> {
+export async function openCheckout(
+  stripe: Stripe,
+  publicUrl: string,
+  attempt: PaymentAttempt,
+): Promise<{ sessionId: string; url: string }> {
   let session: Stripe.Checkout.Session;
   try {
     session = await stripe.checkout.sessions.create(checkoutParams(attempt, publicUrl), { idempotencyKey: `checkout-${attempt.jobId}` });

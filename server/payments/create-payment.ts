@@ -51,7 +51,12 @@ function outcomeOf(flow: FlowSnapshotResponse, mode: 'stripe' | 'test'): Outcome
  * in test-payment mode the confirmation. Nothing is started here: the flow's startPayment effect
  * does it, as it does for a browser that sends the event itself. A stranger's flow is not found.
  */
-export async function createPayment(deps: RouteDeps, visitorId: string | null, flowId: string, mode: 'stripe' | 'test'): Promise<PaymentStartAnswer> {
+export async function createPayment(
+  deps: RouteDeps,
+  visitorId: string | null,
+  flowId: string,
+  mode: 'stripe' | 'test',
+): Promise<PaymentStartAnswer> {
   const owned = await ownedFlow(deps.pool, visitorId, flowId, 'assessmentFlow');
   if (!owned) throw new FlowNotFoundError(flowId);
   const choice = CHOICE_AT[owned.state];

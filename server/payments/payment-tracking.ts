@@ -75,8 +75,13 @@ type PaymentLookup = { paymentIntentId: string } | { sessionId: string };
  * verifyPayment (spec section 7): what payment_tracking says about one payment of the visitor's
  * own flows, or PaymentNotFoundError (also for anyone else's payment: an intent id is no credential).
  */
-export async function findPayment(db: pg.Pool | pg.ClientBase, lookup: PaymentLookup, owner: { visitorId: string | null }): Promise<Payment> {
-  const [column, value] = 'paymentIntentId' in lookup ? ['payment_intent_id', lookup.paymentIntentId] : ['checkout_session_id', lookup.sessionId];
+export async function findPayment(
+  db: pg.Pool | pg.ClientBase,
+  lookup: PaymentLookup,
+  owner: { visitorId: string | null },
+): Promise<Payment> {
+  const [column, value] =
+    'paymentIntentId' in lookup ? ['payment_intent_id', lookup.paymentIntentId] : ['checkout_session_id', lookup.sessionId];
   const found = await db.query<PaymentRow>(
     `SELECT p.* FROM payment_tracking p JOIN flows f ON f.id = p.flow_id AND f.visitor_id = $2 WHERE p.${column} = $1`,
     [value, owner.visitorId],

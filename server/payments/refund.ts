@@ -39,7 +39,8 @@ async function refundAtStripe(stripe: Stripe, payment: PaymentRow): Promise<stri
   } catch (error) {
     throw new RefundFailedError(error);
   }
-  if (refund.status === 'failed' || refund.status === 'canceled') throw new RefundFailedError(new Error(`refund ${refund.id} is ${refund.status}`));
+  if (refund.status === 'failed' || refund.status === 'canceled')
+    throw new RefundFailedError(new Error(`refund ${refund.id} is ${refund.status}`));
   return refund.id;
 }
 

@@ -32,7 +32,7 @@ export function verifiedStripeEvent(rawBody: Buffer, signature: string | string[
   try {
     event = Stripe.webhooks.constructEvent(rawBody, signature, secret, STRIPE_TOLERANCE_SECONDS);
   } catch {
-    throw new WebhookSignatureError('Invalid Stripe-Signature: the webhook was not signed with this server\'s secret, or is too old.');
+    throw new WebhookSignatureError("Invalid Stripe-Signature: the webhook was not signed with this server's secret, or is too old.");
   }
   // Stripe's library refuses only old timestamps; one from the future is as untrustworthy (a
   // signature captured now could otherwise be replayed until that time comes)

@@ -98,7 +98,9 @@ describe('per-address limits on public writes', () => {
       new Promise<{ socket: WebSocket } | { status: number; retryAfter: string | undefined }>((resolve, reject) => {
         const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/api/ws`, { headers: { 'x-forwarded-for': from } });
         socket.once('open', () => resolve({ socket }));
-        socket.once('unexpected-response', (_request, response) => resolve({ status: response.statusCode ?? 0, retryAfter: response.headers['retry-after'] }));
+        socket.once('unexpected-response', (_request, response) =>
+          resolve({ status: response.statusCode ?? 0, retryAfter: response.headers['retry-after'] }),
+        );
         socket.once('error', reject);
       });
     const sockets: WebSocket[] = [];

@@ -17,7 +17,7 @@ let redis: ReturnType<typeof createRedis>;
 /** A fresh client address, so counts from other tests never mix in. */
 function newIp(): string {
   const [a, b, c] = randomBytes(3);
-  return `10.${a}.${b}.${c! % 250 + 1}`;
+  return `10.${a}.${b}.${(c! % 250) + 1}`;
 }
 
 beforeAll(async () => {
@@ -125,7 +125,11 @@ describe('rate limits', () => {
     expect(second.headers['x-ratelimit-remaining']).toBe('0');
     const refused = await hit();
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ statusCode: 429, error: 'Too Many Requests', message: 'Too many requests. Please wait 1 minute and try again.' });
+    expect(refused.json()).toEqual({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: 'Too many requests. Please wait 1 minute and try again.',
+    });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     // another address is counted on its own
     expect((await app.inject({ url: '/test/limited', remoteAddress: newIp() })).statusCode).toBe(200);
@@ -134,7 +138,8 @@ describe('rate limits', () => {
   it('the contact preset allows 5 per IP, then refuses', async () => {
     const ip = newIp();
     const codes = [];
-    for (let i = 0; i < 6; i += 1) codes.push((await app.inject({ method: 'POST', url: '/test/contact-like', remoteAddress: ip })).statusCode);
+    for (let i = 0; i < 6; i += 1)
+      codes.push((await app.inject({ method: 'POST', url: '/test/contact-like', remoteAddress: ip })).statusCode);
     expect(codes).toEqual([200, 200, 200, 200, 200, 429]);
   });
 

@@ -32,7 +32,10 @@ export async function staticSite(app: FastifyInstance, options: { root?: string 
       // also runs when the not-found handler below sends index.html, so the page's path decides
       setHeaders(res, filePath) {
         const path = res.request.url.split('?')[0]!;
-        res.header('cache-control', filePath.includes('/assets/') ? 'public, max-age=31536000, immutable' : isPrivatePage(path) ? 'no-store' : 'no-cache');
+        res.header(
+          'cache-control',
+          filePath.includes('/assets/') ? 'public, max-age=31536000, immutable' : isPrivatePage(path) ? 'no-store' : 'no-cache',
+        );
       },
     });
   }

@@ -42,7 +42,22 @@ afterAll(async () => {
 
 /** Every table a request could write, counted. */
 async function fingerprint() {
-  const tables = ['leads', 'flows', 'flow_events', 'jobs', 'email_outbox', 'contact_submissions', 'diagnostics', 'mirror_sessions', 'lead_notes', 'integration_settings', 'site_settings', 'site_visits', 'users', 'sessions'];
+  const tables = [
+    'leads',
+    'flows',
+    'flow_events',
+    'jobs',
+    'email_outbox',
+    'contact_submissions',
+    'diagnostics',
+    'mirror_sessions',
+    'lead_notes',
+    'integration_settings',
+    'site_settings',
+    'site_visits',
+    'users',
+    'sessions',
+  ];
   return (await pool.query(`SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t})::int AS ${t}`).join(', ')}`)).rows[0];
 }
 
@@ -65,7 +80,9 @@ const SOCKETS = new Set(['GET /api/ws', 'GET /api/functions/slack-monitor', 'GET
 
 describe('text PostgreSQL cannot store', () => {
   it('every API route answers 400 naming the field for a NUL in its body or query, and nothing is stored', async () => {
-    const routes = registeredRoutes(app).filter((route) => route.split(' ')[1]!.startsWith('/api/') && !RAW_BODY_ROUTES.has(route) && !SOCKETS.has(route));
+    const routes = registeredRoutes(app).filter(
+      (route) => route.split(' ')[1]!.startsWith('/api/') && !RAW_BODY_ROUTES.has(route) && !SOCKETS.has(route),
+    );
     expect(routes.length).toBeGreaterThan(40);
     const before = await fingerprint();
     const wrong: string[] = [];
@@ -81,14 +98,19 @@ describe('text PostgreSQL cannot store', () => {
         ...(hasBody ? { payload: JSON.stringify(NUL_BODY) } : {}),
       });
       const fields = response.statusCode === 400 ? (response.json().fields as Record<string, string> | undefined) : undefined;
-      if (response.statusCode !== 400 || !fields || !Object.values(fields).includes(NUL_MESSAGE)) wrong.push(`${route} -> ${response.statusCode} ${response.body.slice(0, 120)}`);
+      if (response.statusCode !== 400 || !fields || !Object.values(fields).includes(NUL_MESSAGE))
+        wrong.push(`${route} -> ${response.statusCode} ${response.body.slice(0, 120)}`);
     }
     expect(wrong).toEqual([]);
     expect(await fingerprint()).toEqual(before);
   });
 
   it('names the field, also in a route parameter and deep in an event', async () => {
-    const deep = await app.inject({ method: 'POST', url: '/api/flows/00000000-0000-4000-8000-000000000000/events', payload: { event: { type: 'SURVEY_SUBMITTED', answers: { q5_success: 'a\u0000' } } } });
+    const deep = await app.inject({
+      method: 'POST',
+      url: '/api/flows/00000000-0000-4000-8000-000000000000/events',
+      payload: { event: { type: 'SURVEY_SUBMITTED', answers: { q5_success: 'a\u0000' } } },
+    });
     expect(deep.statusCode).toBe(400);
     expect(deep.json().fields).toEqual({ 'event.answers.q5_success': NUL_MESSAGE });
     const param = await app.inject({ method: 'GET', url: '/api/flows/abc%00def' });

@@ -34,11 +34,17 @@ export const NUL_MESSAGE = 'must not contain a NUL character';
  */
 export function refuseUnstorableText(app: FastifyInstance): void {
   app.addHook('preValidation', async (request, reply) => {
-    for (const [where, value] of [['body', request.body], ['query', request.query], ['params', request.params]] as const) {
+    for (const [where, value] of [
+      ['body', request.body],
+      ['query', request.query],
+      ['params', request.params],
+    ] as const) {
       const at = unstorableTextAt(value, where);
       if (!at) continue;
       const field = at.slice(where.length + 1) || where;
-      return reply.status(400).send({ statusCode: 400, error: 'Bad Request', message: `Invalid ${field}: ${NUL_MESSAGE}`, fields: { [field]: NUL_MESSAGE } });
+      return reply
+        .status(400)
+        .send({ statusCode: 400, error: 'Bad Request', message: `Invalid ${field}: ${NUL_MESSAGE}`, fields: { [field]: NUL_MESSAGE } });
     }
   });
 }

@@ -61,63 +61,76 @@ export async function websocketEndpoint(app: FastifyInstance, deps: Pick<RouteDe
     return reply
       .status(429)
       .header('retry-after', '60')
-      .send({ statusCode: 429, error: 'Too Many Requests', message: `At most ${MAX_SOCKETS_PER_ADDRESS} open connections per address. Please wait 1 minute and try again.` });
+      .send({
+        statusCode: 429,
+        error: 'Too Many Requests',
+        message: `At most ${MAX_SOCKETS_PER_ADDRESS} open connections per address. Please wait 1 minute and try again.`,
+      });
   };
 
-  app.get('/api/ws', { websocket: true, config: { rateLimit: rateLimits.sockets }, preHandler: refuseCrowdedAddress }, (socket, request) => {
-    socket.on('close', () => perAddress.release(request.ip));
-    const subscriptions = new Map<string, () => void>();
-    // counted in a minute that starts with the first subscribe frame after the last minute ended
-    let subscribes = { since: 0, count: 0 };
-    const sendRaw = (frame: string) => {
-      if (socket.readyState === socket.OPEN) socket.send(frame);
-    };
-    const send = (frame: FlowSocketServerFrame) => sendRaw(JSON.stringify(frame));
-    send({ type: 'hello' });
+  app.get(
+    '/api/ws',
+    { websocket: true, config: { rateLimit: rateLimits.sockets }, preHandler: refuseCrowdedAddress },
+    (socket, request) => {
+      socket.on('close', () => perAddress.release(request.ip));
+      const subscriptions = new Map<string, () => void>();
+      // counted in a minute that starts with the first subscribe frame after the last minute ended
+      let subscribes = { since: 0, count: 0 };
+      const sendRaw = (frame: string) => {
+        if (socket.readyState === socket.OPEN) socket.send(frame);
+      };
+      const send = (frame: FlowSocketServerFrame) => sendRaw(JSON.stringify(frame));
+      send({ type: 'hello' });
 
-    async function subscribe(flowId: string): Promise<void> {
-      if (!subscriptions.has(flowId) && subscriptions.size >= MAX_SUBSCRIPTIONS) {
-        return send({ type: 'error', flowId, error: `At most ${MAX_SUBSCRIPTIONS} flows per connection.` });
-      }
-      subscriptions.get(flowId)?.();
-      // listen before reading, so an event applied in between is pushed rather than missed
-      subscriptions.set(flowId, deps.pushes.listen(flowId, sendRaw));
-      try {
-        const flow = await deps.engine.get(flowId, { visitorId: request.visitorId });
-        send({ type: 'subscribed', flowId, version: flow.version });
-      } catch (error) {
-        subscriptions.get(flowId)?.();
-        subscriptions.delete(flowId);
-        if (error instanceof FlowNotFoundError) return send({ type: 'error', flowId, error: error.message });
-        request.log.error({ err: error }, 'subscribe failed');
-        send({ type: 'error', flowId, error: 'Could not read that flow right now; try again.' });
-      }
-    }
-
-    socket.on('message', (raw) => {
-      const read = readClientFrame(raw, flowSocketClientFrameSchema);
-      if ('error' in read) return send({ type: 'error', error: read.error });
-      const { frame } = read;
-      switch (frame.type) {
-        case 'ping':
-          return send({ type: 'pong' });
-        case 'subscribe': {
-          const now = Date.now();
-          subscribes = now - subscribes.since < 60_000 ? { since: subscribes.since, count: subscribes.count + 1 } : { since: now, count: 1 };
-          if (subscribes.count > SUBSCRIBES_PER_MINUTE) {
-            return send({ type: 'error', flowId: frame.flowId, error: `At most ${SUBSCRIBES_PER_MINUTE} subscriptions a minute per connection; wait a moment.` });
-          }
-          return void subscribe(frame.flowId);
+      async function subscribe(flowId: string): Promise<void> {
+        if (!subscriptions.has(flowId) && subscriptions.size >= MAX_SUBSCRIPTIONS) {
+          return send({ type: 'error', flowId, error: `At most ${MAX_SUBSCRIPTIONS} flows per connection.` });
         }
-        case 'unsubscribe':
-          subscriptions.get(frame.flowId)?.();
-          subscriptions.delete(frame.flowId);
-          return;
+        subscriptions.get(flowId)?.();
+        // listen before reading, so an event applied in between is pushed rather than missed
+        subscriptions.set(flowId, deps.pushes.listen(flowId, sendRaw));
+        try {
+          const flow = await deps.engine.get(flowId, { visitorId: request.visitorId });
+          send({ type: 'subscribed', flowId, version: flow.version });
+        } catch (error) {
+          subscriptions.get(flowId)?.();
+          subscriptions.delete(flowId);
+          if (error instanceof FlowNotFoundError) return send({ type: 'error', flowId, error: error.message });
+          request.log.error({ err: error }, 'subscribe failed');
+          send({ type: 'error', flowId, error: 'Could not read that flow right now; try again.' });
+        }
       }
-    });
-    socket.on('close', () => {
-      for (const stop of subscriptions.values()) stop();
-      subscriptions.clear();
-    });
-  });
+
+      socket.on('message', (raw) => {
+        const read = readClientFrame(raw, flowSocketClientFrameSchema);
+        if ('error' in read) return send({ type: 'error', error: read.error });
+        const { frame } = read;
+        switch (frame.type) {
+          case 'ping':
+            return send({ type: 'pong' });
+          case 'subscribe': {
+            const now = Date.now();
+            subscribes =
+              now - subscribes.since < 60_000 ? { since: subscribes.since, count: subscribes.count + 1 } : { since: now, count: 1 };
+            if (subscribes.count > SUBSCRIBES_PER_MINUTE) {
+              return send({
+                type: 'error',
+                flowId: frame.flowId,
+                error: `At most ${SUBSCRIBES_PER_MINUTE} subscriptions a minute per connection; wait a moment.`,
+              });
+            }
+            return void subscribe(frame.flowId);
+          }
+          case 'unsubscribe':
+            subscriptions.get(frame.flowId)?.();
+            subscriptions.delete(frame.flowId);
+            return;
+        }
+      });
+      socket.on('close', () => {
+        for (const stop of subscriptions.values()) stop();
+        subscriptions.clear();
+      });
+    },
+  );
 }

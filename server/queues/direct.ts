@@ -21,6 +21,8 @@ export function directEnqueuer(pool: pg.Pool, queues: Queues) {
         ...(job.delayMs ? { delay: job.delayMs } : {}),
       });
     }
-    await pool.query("UPDATE jobs SET status = 'enqueued', enqueued_at = now() WHERE id = ANY($1) AND status = 'pending'", [jobs.map((job) => job.id)]);
+    await pool.query("UPDATE jobs SET status = 'enqueued', enqueued_at = now() WHERE id = ANY($1) AND status = 'pending'", [
+      jobs.map((job) => job.id),
+    ]);
   };
 }

@@ -30,7 +30,7 @@ const FRESH_MS = 2_000;
 export const SWEEP_MS = 2_000;
 /** How long an unfinished row goes unchanged before the sweep asks BullMQ about its job. */
 export const LOST_AFTER_MS = 5_000;
-const DELAY_MS = "GREATEST(0, floor(extract(epoch FROM run_after - now()) * 1000))::int AS delay_ms";
+const DELAY_MS = 'GREATEST(0, floor(extract(epoch FROM run_after - now()) * 1000))::int AS delay_ms';
 
 /** Told of a job BullMQ failed without its processor finishing it (a worker died on it twice). */
 export type OnFailedInQueue = (queue: QueueName, job: Job<RelayedJobData>) => Promise<void>;
@@ -106,7 +106,9 @@ export class OutboxRelay {
         );
         for (const row of claimed.rows) await this.add(row);
         if (claimed.rowCount) {
-          await client.query("UPDATE jobs SET status = 'enqueued', enqueued_at = now() WHERE id = ANY($1)", [claimed.rows.map((row) => row.id)]);
+          await client.query("UPDATE jobs SET status = 'enqueued', enqueued_at = now() WHERE id = ANY($1)", [
+            claimed.rows.map((row) => row.id),
+          ]);
         }
         return claimed.rowCount ?? 0;
       });

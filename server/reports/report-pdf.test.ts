@@ -65,7 +65,13 @@ describe('buildReportPdf', () => {
       for (const tier of ['book_call', 'homework', 'nurture', null] as const) {
         for (let count = 0; count <= insights.length; count++) {
           const label = `${archetype.name}, ${tier}, ${count} insights`;
-          const input = { ...report, archetype: archetype.name, narrative: archetype.narrative, keyInsights: insights.slice(0, count), tier };
+          const input = {
+            ...report,
+            archetype: archetype.name,
+            narrative: archetype.narrative,
+            keyInsights: insights.slice(0, count),
+            tier,
+          };
           const pages = pagesText(await buildReportPdf(input, { name: 'Ada Lovelace' }, { compress: false }));
           const titled = pages.findIndex((page) => page.includes('YOUR NEXT STEP'));
           expect(titled, label).toBeGreaterThanOrEqual(0);

@@ -72,10 +72,17 @@ function header(doc: Doc, lead: ReportLead | null, date: Date): void {
   doc.rect(0, height, doc.page.width, 4).fill(BRAND.brass);
   doc.font(sansBold).fontSize(9).fillColor(BRAND.brass).text(BRAND.name.toUpperCase(), MARGIN, 30, { characterSpacing: 2.5 });
   doc.font(serifBold).fontSize(22).fillColor('#ffffff').text('Leadership Diagnostic Report', MARGIN, 46);
-  const prepared = [lead?.name ? `Prepared for ${lead.name}` : null, date.toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' })]
+  const prepared = [
+    lead?.name ? `Prepared for ${lead.name}` : null,
+    date.toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' }),
+  ]
     .filter(Boolean)
     .join('\n');
-  doc.font(sans).fontSize(9).fillColor('#ffffff').text(prepared, MARGIN, 34, { width: contentWidth(doc), align: 'right' });
+  doc
+    .font(sans)
+    .fontSize(9)
+    .fillColor('#ffffff')
+    .text(prepared, MARGIN, 34, { width: contentWidth(doc), align: 'right' });
   doc.x = MARGIN;
   doc.y = height + 32;
 }
@@ -89,19 +96,36 @@ function sectionTitle(doc: Doc, title: string, keepWith: number): void {
 }
 
 function body(doc: Doc, text: string, options: PDFKit.Mixins.TextOptions = {}): void {
-  doc.font(serif).fontSize(11.5).fillColor(BRAND.ink).text(text, MARGIN, doc.y, { width: contentWidth(doc), lineGap: 3, ...options });
+  doc
+    .font(serif)
+    .fontSize(11.5)
+    .fillColor(BRAND.ink)
+    .text(text, MARGIN, doc.y, { width: contentWidth(doc), lineGap: 3, ...options });
 }
 
 function archetypeSection(doc: Doc, report: ReportInput): void {
   doc.font(sans).fontSize(10).fillColor(BRAND.muted).text('Your leadership archetype', MARGIN, doc.y);
-  doc.font(serifBold).fontSize(26).fillColor(BRAND.ink).text(report.archetype, MARGIN, doc.y + 2, { width: contentWidth(doc) });
+  doc
+    .font(serifBold)
+    .fontSize(26)
+    .fillColor(BRAND.ink)
+    .text(report.archetype, MARGIN, doc.y + 2, { width: contentWidth(doc) });
   const { tagline } = archetypeCopy(report.archetype);
-  if (tagline) doc.font('Times-Italic').fontSize(13).fillColor(BRAND.muted).text(tagline, MARGIN, doc.y + 2);
+  if (tagline)
+    doc
+      .font('Times-Italic')
+      .fontSize(13)
+      .fillColor(BRAND.muted)
+      .text(tagline, MARGIN, doc.y + 2);
   doc.moveDown(0.8);
   body(doc, report.narrative);
   if (report.fallback) {
     doc.moveDown(0.5);
-    doc.font('Helvetica-Oblique').fontSize(9).fillColor(BRAND.muted).text(FALLBACK_NOTE, MARGIN, doc.y, { width: contentWidth(doc) });
+    doc
+      .font('Helvetica-Oblique')
+      .fontSize(9)
+      .fillColor(BRAND.muted)
+      .text(FALLBACK_NOTE, MARGIN, doc.y, { width: contentWidth(doc) });
   }
 }
 
@@ -122,23 +146,51 @@ function scoreChart(doc: Doc, scores: ReportInput['scores']): void {
 
   for (const tick of [0, 25, 50, 75, 100]) {
     const x = barX + (barWidth * tick) / 100;
-    doc.save().moveTo(x, top - 4).lineTo(x, bottom).lineWidth(0.5).dash(2, { space: 3 }).strokeColor('#c8ccd0').stroke().restore();
-    doc.font(sans).fontSize(7.5).fillColor(BRAND.muted).text(String(tick), x - 10, bottom + 4, { width: 20, align: 'center' });
+    doc
+      .save()
+      .moveTo(x, top - 4)
+      .lineTo(x, bottom)
+      .lineWidth(0.5)
+      .dash(2, { space: 3 })
+      .strokeColor('#c8ccd0')
+      .stroke()
+      .restore();
+    doc
+      .font(sans)
+      .fontSize(7.5)
+      .fillColor(BRAND.muted)
+      .text(String(tick), x - 10, bottom + 4, { width: 20, align: 'center' });
   }
 
   dimensions.forEach((dimension, i) => {
     const y = top + i * CHART_ROW;
     const score = scores[dimension];
-    doc.font(sansBold).fontSize(10).fillColor(BRAND.ink).text(dimension, MARGIN, y + 2, { lineBreak: false });
-    doc.font(sans).fontSize(8).fillColor(BRAND.muted).text(DISPLAY_DIMENSIONS[dimension].label, MARGIN, y + 15, { width: labelWidth - 12 });
+    doc
+      .font(sansBold)
+      .fontSize(10)
+      .fillColor(BRAND.ink)
+      .text(dimension, MARGIN, y + 2, { lineBreak: false });
+    doc
+      .font(sans)
+      .fontSize(8)
+      .fillColor(BRAND.muted)
+      .text(DISPLAY_DIMENSIONS[dimension].label, MARGIN, y + 15, { width: labelWidth - 12 });
     doc.roundedRect(barX, y + 6, barWidth, 14, 3).fill(BRAND.sand);
     if (score === undefined) {
-      doc.font('Helvetica-Oblique').fontSize(8).fillColor(BRAND.muted).text('not measured', barX + 6, y + 9, { lineBreak: false });
+      doc
+        .font('Helvetica-Oblique')
+        .fontSize(8)
+        .fillColor(BRAND.muted)
+        .text('not measured', barX + 6, y + 9, { lineBreak: false });
       return;
     }
     const clamped = Math.max(0, Math.min(100, score));
     if (clamped > 0) doc.roundedRect(barX, y + 6, (barWidth * clamped) / 100, 14, 3).fill(clamped >= 70 ? BRAND.ink : BRAND.brass);
-    doc.font(sansBold).fontSize(10).fillColor(BRAND.ink).text(String(Math.round(score)), barX + barWidth + 8, y + 8, { width: valueWidth - 8, align: 'right', lineBreak: false });
+    doc
+      .font(sansBold)
+      .fontSize(10)
+      .fillColor(BRAND.ink)
+      .text(String(Math.round(score)), barX + barWidth + 8, y + 8, { width: valueWidth - 8, align: 'right', lineBreak: false });
   });
   doc.x = MARGIN;
   doc.y = bottom + 22;
@@ -158,8 +210,16 @@ function listSection(doc: Doc, title: string, items: readonly string[], ordered:
   items.forEach((item, i) => {
     ensureSpace(doc, heights[i]!);
     const y = doc.y;
-    doc.font(sansBold).fontSize(10.5).fillColor(BRAND.brass).text(ordered ? `${i + 1}` : '•', MARGIN, y + 1, { width: 16, lineBreak: false });
-    doc.font(serif).fontSize(11.5).fillColor(BRAND.ink).text(item, MARGIN + 20, y, itemOptions(doc));
+    doc
+      .font(sansBold)
+      .fontSize(10.5)
+      .fillColor(BRAND.brass)
+      .text(ordered ? `${i + 1}` : '•', MARGIN, y + 1, { width: 16, lineBreak: false });
+    doc
+      .font(serif)
+      .fontSize(11.5)
+      .fillColor(BRAND.ink)
+      .text(item, MARGIN + 20, y, itemOptions(doc));
     doc.moveDown(0.5);
   });
 }
@@ -172,7 +232,13 @@ function nextStepHeight(doc: Doc, tier: Tier | null): number {
 
 /** The footnote's height with the space above it. */
 function footnoteHeight(doc: Doc): number {
-  return 8 + doc.font(sans).fontSize(8).heightOfString(FOOTNOTE, { width: contentWidth(doc) });
+  return (
+    8 +
+    doc
+      .font(sans)
+      .fontSize(8)
+      .heightOfString(FOOTNOTE, { width: contentWidth(doc) })
+  );
 }
 
 function nextStepBox(doc: Doc, tier: Tier | null): void {
@@ -183,8 +249,16 @@ function nextStepBox(doc: Doc, tier: Tier | null): void {
   const top = doc.y + 6;
   doc.rect(MARGIN, top, contentWidth(doc), height).fill(BRAND.sand);
   doc.rect(MARGIN, top, 4, height).fill(BRAND.brass);
-  doc.font(serifBold).fontSize(14).fillColor(BRAND.ink).text(step.title, MARGIN + 18, top + 14, { width });
-  doc.font(serif).fontSize(11.5).fillColor(BRAND.ink).text(step.body, MARGIN + 18, doc.y + 4, { width, lineGap: 3 });
+  doc
+    .font(serifBold)
+    .fontSize(14)
+    .fillColor(BRAND.ink)
+    .text(step.title, MARGIN + 18, top + 14, { width });
+  doc
+    .font(serif)
+    .fontSize(11.5)
+    .fillColor(BRAND.ink)
+    .text(step.body, MARGIN + 18, doc.y + 4, { width, lineGap: 3 });
   doc.x = MARGIN;
   doc.y = top + height + 12;
 }
@@ -229,7 +303,11 @@ export async function buildReportPdf(report: ReportInput, lead: ReportLead | nul
   sectionTitle(doc, 'Your next step', 6 + nextStepHeight(doc, report.tier) + 12 + footnote);
   nextStepBox(doc, report.tier);
   ensureSpace(doc, footnote);
-  doc.font(sans).fontSize(8).fillColor(BRAND.muted).text(FOOTNOTE, MARGIN, doc.y + 8, { width: contentWidth(doc) });
+  doc
+    .font(sans)
+    .fontSize(8)
+    .fillColor(BRAND.muted)
+    .text(FOOTNOTE, MARGIN, doc.y + 8, { width: contentWidth(doc) });
 
   doc.end();
   return output;

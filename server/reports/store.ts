@@ -47,7 +47,11 @@ const OWNED_BY_VISITOR = '(g.visitor_id = $2 OR EXISTS (SELECT 1 FROM flows f WH
  * assessment, that assessment's stored result (insights, tier) fills the report; a retake prompt
  * is not a result, so gaming-detected rows are passed over. Otherwise the diagnostic alone shows.
  */
-export async function loadReport(db: pg.Pool, diagnosticId: string, visitorId: string | null): Promise<{ report: ReportInput; lead: ReportLead; date: Date }> {
+export async function loadReport(
+  db: pg.Pool,
+  diagnosticId: string,
+  visitorId: string | null,
+): Promise<{ report: ReportInput; lead: ReportLead; date: Date }> {
   const found = await db.query<ReportRow>(
     `SELECT d.archetype, d.narrative, d.scores, d.completed_at, l.name AS lead_name, a.result
      FROM diagnostic_results d
@@ -66,7 +70,14 @@ export async function loadReport(db: pg.Pool, diagnosticId: string, visitorId: s
   const stored = storedResultSchema.safeParse(row.result);
   const report: ReportInput = stored.success
     ? reportOf(stored.data)
-    : { archetype: row.archetype, narrative: row.narrative, scores: scoresSchema.parse(row.scores), keyInsights: [], tier: null, fallback: false };
+    : {
+        archetype: row.archetype,
+        narrative: row.narrative,
+        scores: scoresSchema.parse(row.scores),
+        keyInsights: [],
+        tier: null,
+        fallback: false,
+      };
   return { report, lead: { name: row.lead_name }, date: row.completed_at };
 }
 

@@ -23,7 +23,10 @@ function asAdmin(options: InjectOptions) {
 const list = async () => {
   const response = await asAdmin({ method: 'GET', url: '/api/admin/integrations' });
   expect(response.statusCode, response.body).toBe(200);
-  return Object.fromEntries((response.json().integrations as Array<{ key: string }>).map((card) => [card.key, card])) as Record<string, any>;
+  return Object.fromEntries((response.json().integrations as Array<{ key: string }>).map((card) => [card.key, card])) as Record<
+    string,
+    any
+  >;
 };
 const put = (key: string, payload: Record<string, unknown>) => asAdmin({ method: 'PUT', url: `/api/admin/integrations/${key}`, payload });
 
@@ -63,7 +66,12 @@ describe('/api/admin/integrations', () => {
 
   it('refuses anonymous callers and a PUT without the CSRF token', async () => {
     expect((await app.inject({ method: 'GET', url: '/api/admin/integrations' })).statusCode).toBe(401);
-    const noCsrf = await app.inject({ method: 'PUT', url: '/api/admin/integrations/scheduling', payload: { enabled: true }, headers: { cookie: `hf_session=${session.token}` } });
+    const noCsrf = await app.inject({
+      method: 'PUT',
+      url: '/api/admin/integrations/scheduling',
+      payload: { enabled: true },
+      headers: { cookie: `hf_session=${session.token}` },
+    });
     expect(noCsrf.statusCode).toBe(403);
   });
 

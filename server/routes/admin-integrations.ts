@@ -75,7 +75,9 @@ export async function adminIntegrationRoutes(app: FastifyInstance, deps: RouteDe
     async (request, reply) => {
       const rotated = await rotateSigningSecret(deps.pool, request.admin!.id);
       if (rotated) return rotated;
-      return reply.status(409).send({ statusCode: 409, error: 'Conflict', message: 'Save a webhook URL first; its signing secret is made then.' });
+      return reply
+        .status(409)
+        .send({ statusCode: 409, error: 'Conflict', message: 'Save a webhook URL first; its signing secret is made then.' });
     },
   );
 }

@@ -27,7 +27,11 @@ function asAdmin(options: InjectOptions) {
   return app.inject({ ...options, headers: { ...options.headers, ...headers } });
 }
 
-async function insertRow(queue: string, status: string, fields: { attempts?: number; lastError?: string; createdAt?: string } = {}): Promise<string> {
+async function insertRow(
+  queue: string,
+  status: string,
+  fields: { attempts?: number; lastError?: string; createdAt?: string } = {},
+): Promise<string> {
   const inserted = await pool.query<{ id: string }>(
     `INSERT INTO jobs (queue, name, status, attempts, max_attempts, last_error, created_at, finished_at)
      VALUES ($1, 'test-job', $2, $3, 3, $4, coalesce($5::timestamptz, now()), CASE WHEN $2 IN ('completed', 'failed') THEN now() END)
@@ -75,7 +79,8 @@ describe('admin jobs API', () => {
     await pool.query('ALTER TABLE users DROP CONSTRAINT IF EXISTS users_role_check');
     const email = `member-${randomBytes(5).toString('hex')}@example.com`;
     await createAdmin(pool, email, 'correct horse battery');
-    const member = (await pool.query<{ id: string }>("UPDATE users SET role = 'member' WHERE email = $1 RETURNING id", [email])).rows[0]!.id;
+    const member = (await pool.query<{ id: string }>("UPDATE users SET role = 'member' WHERE email = $1 RETURNING id", [email])).rows[0]!
+      .id;
     const { token } = await createSession(pool, member);
     const memberHeaders = { cookie: `${SESSION_COOKIE}=${token}`, 'x-csrf-token': csrfTokenFor(token) };
     for (const request of [{ method: 'GET' as const, url: '/api/admin/jobs' }, ...unsafe]) {
@@ -132,7 +137,8 @@ describe('admin jobs API', () => {
 
   it('lists job rows filtered by queue and status, 25 per page, newest first', async () => {
     await pool.query('DELETE FROM jobs');
-    for (let n = 0; n < 30; n++) await insertRow('homework', 'failed', { lastError: `boom ${n}`, createdAt: new Date(Date.now() - n * 1000).toISOString() });
+    for (let n = 0; n < 30; n++)
+      await insertRow('homework', 'failed', { lastError: `boom ${n}`, createdAt: new Date(Date.now() - n * 1000).toISOString() });
     await insertRow('homework', 'completed');
     await insertRow('email', 'failed');
 
@@ -140,13 +146,31 @@ describe('admin jobs API', () => {
     expect(first.total).toBe(30);
     expect(first.pageSize).toBe(25);
     expect(first.jobs).toHaveLength(25);
-    expect(first.jobs[0]).toMatchObject({ queue: 'homework', status: 'failed', last_error: 'boom 0', attempts: 0, max_attempts: 3, lead_id: null, payload: {} });
-    const withData = await insertJob(pool, { queue: 'email', name: 'contact_confirmation', payload: { emailId: 'a-row-id' } }, { notify: false });
+    expect(first.jobs[0]).toMatchObject({
+      queue: 'homework',
+      status: 'failed',
+      last_error: 'boom 0',
+      attempts: 0,
+      max_attempts: 3,
+      lead_id: null,
+      payload: {},
+    });
+    const withData = await insertJob(
+      pool,
+      { queue: 'email', name: 'contact_confirmation', payload: { emailId: 'a-row-id' } },
+      { notify: false },
+    );
     const listed = (await asAdmin({ method: 'GET', url: '/api/admin/jobs?queue=email' })).json();
     expect(listed.jobs.find((job: { id: string }) => job.id === withData).payload).toEqual({ emailId: 'a-row-id' });
     await pool.query('DELETE FROM jobs WHERE id = $1', [withData]);
     const second = (await asAdmin({ method: 'GET', url: '/api/admin/jobs?queue=homework&status=failed&page=2' })).json();
-    expect(second.jobs.map((job: { last_error: string }) => job.last_error)).toEqual(['boom 25', 'boom 26', 'boom 27', 'boom 28', 'boom 29']);
+    expect(second.jobs.map((job: { last_error: string }) => job.last_error)).toEqual([
+      'boom 25',
+      'boom 26',
+      'boom 27',
+      'boom 28',
+      'boom 29',
+    ]);
 
     expect((await asAdmin({ method: 'GET', url: '/api/admin/jobs?queue=homework' })).json().total).toBe(31);
     expect((await asAdmin({ method: 'GET', url: '/api/admin/jobs?status=failed' })).json().total).toBe(31);
@@ -192,7 +216,13 @@ describe('admin jobs API', () => {
   });
 
   it('retries an unfinished job whose BullMQ job is failed or gone, but not one still on its way', async () => {
-    const { queues } = await startWorkers(pool, config, ['email'], { email: { process: async () => ({ sent: true }) } }, { sweepMs: 60_000 });
+    const { queues } = await startWorkers(
+      pool,
+      config,
+      ['email'],
+      { email: { process: async () => ({ sent: true }) } },
+      { sweepMs: 60_000 },
+    );
     // the table says active, but Redis no longer has the job (lost, or the row was never relayed)
     const gone = await insertRow('email', 'active', { attempts: 1 });
     const retried = await asAdmin({ method: 'POST', url: `/api/admin/jobs/${gone}/retry` });
@@ -221,7 +251,9 @@ describe('admin jobs API', () => {
     const failed = await insertRow('slack', 'failed');
     const cookieOnly = { cookie: headers.cookie! };
     expect((await app.inject({ method: 'POST', url: `/api/admin/jobs/${failed}/retry`, headers: cookieOnly })).statusCode).toBe(403);
-    expect((await app.inject({ method: 'POST', url: '/api/admin/jobs/retry-failed', headers: cookieOnly, payload: {} })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'POST', url: '/api/admin/jobs/retry-failed', headers: cookieOnly, payload: {} })).statusCode).toBe(
+      403,
+    );
     expect((await app.inject({ method: 'DELETE', url: `/api/admin/jobs/${failed}`, headers: cookieOnly })).statusCode).toBe(403);
     expect((await pool.query('SELECT status FROM jobs WHERE id = $1', [failed])).rows[0].status).toBe('failed');
   });
@@ -243,7 +275,8 @@ describe('admin jobs API', () => {
       await insertJob(pool, { queue: 'email', name: 'retry-all-1', payload: {}, maxAttempts: 1 }),
       await insertJob(pool, { queue: 'email', name: 'retry-all-2', payload: {}, maxAttempts: 1 }),
     ];
-    const statuses = async (ids: string[]) => (await pool.query<{ status: string }>('SELECT status FROM jobs WHERE id = ANY($1)', [ids])).rows.map((row) => row.status);
+    const statuses = async (ids: string[]) =>
+      (await pool.query<{ status: string }>('SELECT status FROM jobs WHERE id = ANY($1)', [ids])).rows.map((row) => row.status);
     await until(async () => (await statuses(emails)).join() === 'failed,failed');
     for (const id of emails) expect(await queues.email.getJobState(id)).toBe('failed');
     // no worker serves the webhooks queue here, so its retried row stays queued for us to see
@@ -328,7 +361,12 @@ describe('admin machines API', () => {
   it("lists each flow machine's states and transitions with live counts and events per minute", async () => {
     await pool.query('DELETE FROM flows');
     const insertFlow = async (machine: string, state: string) =>
-      (await pool.query<{ id: string }>("INSERT INTO flows (machine, state, snapshot) VALUES ($1, $2, '{}') RETURNING id", [machine, state])).rows[0]!.id;
+      (
+        await pool.query<{ id: string }>("INSERT INTO flows (machine, state, snapshot) VALUES ($1, $2, '{}') RETURNING id", [
+          machine,
+          state,
+        ])
+      ).rows[0]!.id;
     const grading = await insertFlow('assessmentFlow', 'processing.grading');
     await insertFlow('assessmentFlow', 'processing.grading');
     await insertFlow('assessmentFlow', 'processing.revealing');
@@ -336,7 +374,10 @@ describe('admin machines API', () => {
     await insertFlow('assessmentFlow', 'retired.state');
     await insertFlow('diagnostic', 'question');
     for (let seq = 1; seq <= 3; seq++) {
-      await pool.query("INSERT INTO flow_events (flow_id, seq, type, origin, state_after) VALUES ($1, $2, 'PING', 'server', 'processing.grading')", [grading, seq]);
+      await pool.query(
+        "INSERT INTO flow_events (flow_id, seq, type, origin, state_after) VALUES ($1, $2, 'PING', 'server', 'processing.grading')",
+        [grading, seq],
+      );
     }
 
     const response = await asAdmin({ method: 'GET', url: '/api/admin/machines' });
@@ -345,7 +386,19 @@ describe('admin machines API', () => {
     expect(machines.map((m: { name: string }) => m.name)).toEqual(['assessmentFlow', 'diagnostic', 'mirror']);
     const flow = machines[0];
     const paths = flow.states.map((s: { path: string }) => s.path);
-    expect(paths).toEqual(expect.arrayContaining(['opening', 'capture', 'capture.editing', 'capture.saving', 'diagnostic', 'processing', 'processing.grading', 'results', 'payment']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'opening',
+        'capture',
+        'capture.editing',
+        'capture.saving',
+        'diagnostic',
+        'processing',
+        'processing.grading',
+        'results',
+        'payment',
+      ]),
+    );
     const state = (path: string) => flow.states.find((s: { path: string }) => s.path === path);
     expect(state('processing.grading').count).toBe(2);
     expect(state('processing.revealing').count).toBe(1);
@@ -353,7 +406,11 @@ describe('admin machines API', () => {
     expect(state('processing')).toMatchObject({ type: 'compound', initial: 'processing.grading' });
     expect(state('results').count).toBe(1);
     expect(state('capture.editing').count).toBe(0);
-    expect(state('capture.editing').transitions).toContainEqual({ event: 'CAPTURE_SUBMIT', target: 'capture.saving', guard: 'hasNameAndEmail' });
+    expect(state('capture.editing').transitions).toContainEqual({
+      event: 'CAPTURE_SUBMIT',
+      target: 'capture.saving',
+      guard: 'hasNameAndEmail',
+    });
     expect(state('opening').transient).toBe(true);
     expect(flow.unknown).toEqual([{ state: 'retired.state', count: 1 }]);
     expect(flow.totalFlows).toBe(5);

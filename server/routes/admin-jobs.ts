@@ -60,9 +60,17 @@ export async function adminJobRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     {
       schema: {
         tags: ['admin'],
-        summary: 'Run a failed job again, once: its attempts reset and it goes back through the outbox (409 unless failed, or unfinished with its BullMQ job failed or gone)',
+        summary:
+          'Run a failed job again, once: its attempts reset and it goes back through the outbox (409 unless failed, or unfinished with its BullMQ job failed or gone)',
         params: idParamsSchema,
-        response: { 200: adminJobSchema, 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 503: errorBodySchema, ...guarded },
+        response: {
+          200: adminJobSchema,
+          400: errorBodySchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+          503: errorBodySchema,
+          ...guarded,
+        },
       },
     },
     async (request, reply) => {
@@ -71,10 +79,22 @@ export async function adminJobRoutes(app: FastifyInstance, deps: RouteDeps): Pro
         return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `No job with id ${request.params.id}` });
       }
       if ('notFailed' in outcome) {
-        return reply.status(409).send({ statusCode: 409, error: 'Conflict', message: `Only a failed job can be retried; this one is ${outcome.notFailed}, and still on its way` });
+        return reply
+          .status(409)
+          .send({
+            statusCode: 409,
+            error: 'Conflict',
+            message: `Only a failed job can be retried; this one is ${outcome.notFailed}, and still on its way`,
+          });
       }
       if ('redisDown' in outcome) {
-        return reply.status(503).send({ statusCode: 503, error: 'Service Unavailable', message: 'The job queue is not reachable; the job stays failed. Try again shortly.' });
+        return reply
+          .status(503)
+          .send({
+            statusCode: 503,
+            error: 'Service Unavailable',
+            message: 'The job queue is not reachable; the job stays failed. Try again shortly.',
+          });
       }
       return outcome.job;
     },
@@ -85,7 +105,7 @@ export async function adminJobRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     {
       schema: {
         tags: ['admin'],
-        summary: "Run every failed job again (of one queue with { queue }, else of all), as the single retry does; answers how many",
+        summary: 'Run every failed job again (of one queue with { queue }, else of all), as the single retry does; answers how many',
         body: retryFailedBodySchema,
         response: { 200: retryFailedResultSchema, 400: errorBodySchema, 503: errorBodySchema, ...guarded },
       },
@@ -107,7 +127,14 @@ export async function adminJobRoutes(app: FastifyInstance, deps: RouteDeps): Pro
         tags: ['admin'],
         summary: 'Remove a job for good: from BullMQ and its row from the jobs table (409 while it runs)',
         params: idParamsSchema,
-        response: { 200: adminJobSchema, 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 503: errorBodySchema, ...guarded },
+        response: {
+          200: adminJobSchema,
+          400: errorBodySchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+          503: errorBodySchema,
+          ...guarded,
+        },
       },
     },
     async (request, reply) => {
@@ -116,10 +143,22 @@ export async function adminJobRoutes(app: FastifyInstance, deps: RouteDeps): Pro
         return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `No job with id ${request.params.id}` });
       }
       if ('running' in outcome) {
-        return reply.status(409).send({ statusCode: 409, error: 'Conflict', message: 'This job is running now and cannot be removed; wait for it to finish or fail, then remove it.' });
+        return reply
+          .status(409)
+          .send({
+            statusCode: 409,
+            error: 'Conflict',
+            message: 'This job is running now and cannot be removed; wait for it to finish or fail, then remove it.',
+          });
       }
       if ('redisDown' in outcome) {
-        return reply.status(503).send({ statusCode: 503, error: 'Service Unavailable', message: 'The job queue is not reachable; the job was not removed. Try again shortly.' });
+        return reply
+          .status(503)
+          .send({
+            statusCode: 503,
+            error: 'Service Unavailable',
+            message: 'The job queue is not reachable; the job was not removed. Try again shortly.',
+          });
       }
       return outcome.removed;
     },
@@ -130,7 +169,8 @@ export async function adminJobRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     {
       schema: {
         tags: ['admin'],
-        summary: 'Each flow machine: its states and transitions from the definition, the flows now in each state, events per minute over the last hour',
+        summary:
+          'Each flow machine: its states and transitions from the definition, the flows now in each state, events per minute over the last hour',
         response: { 200: machinesSchema, ...guarded },
       },
     },

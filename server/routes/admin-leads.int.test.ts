@@ -24,11 +24,27 @@ function asAdmin(options: InjectOptions) {
   return app.inject({ ...options, headers: { ...options.headers, cookie: `hf_session=${cookie}`, 'x-csrf-token': csrf } });
 }
 
-async function insertLead(fields: { email: string; name?: string; source?: string; tier?: string | null; score?: number | null; tags?: string[]; createdAt?: string }) {
+async function insertLead(fields: {
+  email: string;
+  name?: string;
+  source?: string;
+  tier?: string | null;
+  score?: number | null;
+  tags?: string[];
+  createdAt?: string;
+}) {
   const inserted = await pool.query<{ lead_id: string }>(
     `INSERT INTO leads (email, name, source, tier, archetype, total_score, tags, created_at)
      VALUES ($1, $2, $3, $4, 'Visionary', $5, $6, $7::timestamptz) RETURNING lead_id`,
-    [fields.email, fields.name ?? 'Ada Lovelace', fields.source ?? 'website', fields.tier ?? null, fields.score ?? null, fields.tags ?? [], fields.createdAt ?? '2026-03-01T12:00:00Z'],
+    [
+      fields.email,
+      fields.name ?? 'Ada Lovelace',
+      fields.source ?? 'website',
+      fields.tier ?? null,
+      fields.score ?? null,
+      fields.tags ?? [],
+      fields.createdAt ?? '2026-03-01T12:00:00Z',
+    ],
   );
   return inserted.rows[0]!.lead_id;
 }
@@ -46,9 +62,32 @@ beforeAll(async () => {
   cookie = (await createSession(pool, user.id)).token;
   csrf = csrfTokenFor(cookie);
 
-  await insertLead({ email: 'alpha@example.com', name: 'Alpha Adams', source: 'website', tier: 'book_call', score: 91, tags: ['vip'], createdAt: '2026-01-05T10:00:00Z' });
-  await insertLead({ email: 'bravo@example.com', name: 'Bravo 100% Real', source: 'community', tier: 'homework', score: 55, createdAt: '2026-01-10T10:00:00Z' });
-  await insertLead({ email: 'charlie_x@example.com', name: 'Charlie', source: 'community', tier: 'nurture', score: 20, tags: ['test', 'vip'], createdAt: '2026-02-01T10:00:00Z' });
+  await insertLead({
+    email: 'alpha@example.com',
+    name: 'Alpha Adams',
+    source: 'website',
+    tier: 'book_call',
+    score: 91,
+    tags: ['vip'],
+    createdAt: '2026-01-05T10:00:00Z',
+  });
+  await insertLead({
+    email: 'bravo@example.com',
+    name: 'Bravo 100% Real',
+    source: 'community',
+    tier: 'homework',
+    score: 55,
+    createdAt: '2026-01-10T10:00:00Z',
+  });
+  await insertLead({
+    email: 'charlie_x@example.com',
+    name: 'Charlie',
+    source: 'community',
+    tier: 'nurture',
+    score: 20,
+    tags: ['test', 'vip'],
+    createdAt: '2026-02-01T10:00:00Z',
+  });
   await insertLead({ email: 'delta@example.com', name: '=HYPERLINK("http://evil")', source: 'token', createdAt: '2026-02-15T23:30:00Z' });
   await insertLead({ email: 'echo@example.com', name: 'Echo, "Quoted"', source: 'website', score: 70, createdAt: '2026-02-20T10:00:00Z' });
 });
@@ -65,7 +104,12 @@ describe('GET /api/admin/leads', () => {
     const response = await asAdmin({ method: 'GET', url: `/api/admin/leads${query}` });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
-    return response.json() as { items: Array<{ email: string; total_score: number | null; tags: string[] }>; total: number; page: number; pageSize: number };
+    return response.json() as {
+      items: Array<{ email: string; total_score: number | null; tags: string[] }>;
+      total: number;
+      page: number;
+      pageSize: number;
+    };
   };
 
   it('pages newest first by default', async () => {
@@ -102,7 +146,11 @@ describe('GET /api/admin/leads', () => {
     expect((await list('?source=community')).total).toBe(2);
     expect((await list('?tier=homework')).items.map((l) => l.email)).toEqual(['bravo@example.com']);
     expect((await list('?tag=vip')).items.map((l) => l.email)).toEqual(['charlie_x@example.com', 'alpha@example.com']);
-    expect((await list('?from=2026-01-10&to=2026-02-15')).items.map((l) => l.email)).toEqual(['delta@example.com', 'charlie_x@example.com', 'bravo@example.com']);
+    expect((await list('?from=2026-01-10&to=2026-02-15')).items.map((l) => l.email)).toEqual([
+      'delta@example.com',
+      'charlie_x@example.com',
+      'bravo@example.com',
+    ]);
     expect((await list('?source=community&tag=vip&tier=nurture')).total).toBe(1);
   });
 
@@ -114,7 +162,18 @@ describe('GET /api/admin/leads', () => {
   });
 
   it('answers 400 for bad parameters', async () => {
-    for (const query of ['?pageSize=101', '?pageSize=0', '?page=0', '?page=x', '?sort=name', '?sort=email;DROP', '?dir=up', '?tier=gold', '?from=yesterday', '?source=Not%20Valid']) {
+    for (const query of [
+      '?pageSize=101',
+      '?pageSize=0',
+      '?page=0',
+      '?page=x',
+      '?sort=name',
+      '?sort=email;DROP',
+      '?dir=up',
+      '?tier=gold',
+      '?from=yesterday',
+      '?source=Not%20Valid',
+    ]) {
       const response = await asAdmin({ method: 'GET', url: `/api/admin/leads${query}` });
       expect(response.statusCode, query).toBe(400);
     }
@@ -155,11 +214,24 @@ describe("a lead's page and its deletion", () => {
     expect(response.statusCode, response.body).toBe(200);
     const page = response.json();
     expect(page.lead).toMatchObject({ id: seeded.leadId, email: seeded.email, name: 'Test Lead', tier: 'book_call', total_score: 78.5 });
-    expect(page.result).toMatchObject({ tier: 'book_call', total_score: 78.5, scores: { LER: 81, VIS: 90 }, qualificationReasoning: ['Ready to invest now.', 'Critical urgency.'] });
+    expect(page.result).toMatchObject({
+      tier: 'book_call',
+      total_score: 78.5,
+      scores: { LER: 81, VIS: 90 },
+      qualificationReasoning: ['Ready to invest now.', 'Critical urgency.'],
+    });
     // answers come as questions beside answers in words, in the order shown, retired ones kept
     expect(page.diagnostics).toHaveLength(1);
-    const sections = page.diagnostics[0].sections as Array<{ title: string; answers: Array<{ id: string; question: string; answer: unknown }> }>;
-    expect(sections.map((s) => s.title)).toEqual(['Baseline: how you lead today', 'Priority ranking', 'Scenarios', 'Questions no longer in the diagnostic']);
+    const sections = page.diagnostics[0].sections as Array<{
+      title: string;
+      answers: Array<{ id: string; question: string; answer: unknown }>;
+    }>;
+    expect(sections.map((s) => s.title)).toEqual([
+      'Baseline: how you lead today',
+      'Priority ranking',
+      'Scenarios',
+      'Questions no longer in the diagnostic',
+    ]);
     expect(sections.flatMap((s) => s.answers.map((a) => a.id))).toEqual(['b1', 'priority_ranking', 'vig_dc', 'b9_retired']);
     expect(sections[0]!.answers[0]).toMatchObject({
       question: 'Everyone on my team could name the three outcomes we are accountable for this quarter.',
@@ -173,12 +245,22 @@ describe("a lead's page and its deletion", () => {
       'Keeping my boss and key stakeholders aligned',
       'Tightening how we plan, track and review our work',
     ]);
-    expect(sections[2]!.answers[0]).toMatchObject({ answer: expect.stringMatching(/^Put them in a room for 30 minutes/), confidence: '4 – Very confident' });
+    expect(sections[2]!.answers[0]).toMatchObject({
+      answer: expect.stringMatching(/^Put them in a room for 30 minutes/),
+      confidence: '4 – Very confident',
+    });
     expect(sections[3]!.answers[0]).toMatchObject({ question: 'b9_retired (question no longer in the diagnostic)', answer: '2' });
     expect(page.surveys).toHaveLength(1);
     expect(page.surveys[0].survey_score).toBe(90);
     expect(page.surveys[0].answers.map((a: { id: string }) => a.id)).toEqual([
-      'q1_investment', 'q2_time', 'q3_urgency', 'q4_mindset', 'q5_success', 'q6_context', 'q7_team', 'q0_budget',
+      'q1_investment',
+      'q2_time',
+      'q3_urgency',
+      'q4_mindset',
+      'q5_success',
+      'q6_context',
+      'q7_team',
+      'q0_budget',
     ]);
     expect(page.surveys[0].answers[0]).toEqual({
       id: 'q1_investment',
@@ -186,11 +268,21 @@ describe("a lead's page and its deletion", () => {
       answer: 'I am ready to invest now.',
     });
     expect(page.surveys[0].answers[1]).toMatchObject({ id: 'q2_time', answer: null });
-    expect(page.surveys[0].answers.at(-1)).toEqual({ id: 'q0_budget', question: 'q0_budget (question no longer in the survey)', answer: 'plenty' });
+    expect(page.surveys[0].answers.at(-1)).toEqual({
+      id: 'q0_budget',
+      question: 'q0_budget (question no longer in the survey)',
+      answer: 'plenty',
+    });
     expect(page.mirrorSessions[0].messages.map((m: { role: string }) => m.role)).toEqual(['user', 'mirror']);
-    expect(page.payments).toEqual([expect.objectContaining({ id: seeded.paymentId, purpose: 'deposit', status: 'succeeded', amount_cents: 25000 })]);
-    expect(page.emails).toEqual([expect.objectContaining({ kind: 'free_resources', status: 'sent', subject: 'Your leadership resources' })]);
-    expect(page.jobs).toEqual([expect.objectContaining({ id: seeded.jobId, status: 'failed', attempts: 5, last_error: 'SMTP 554: mailbox unavailable' })]);
+    expect(page.payments).toEqual([
+      expect.objectContaining({ id: seeded.paymentId, purpose: 'deposit', status: 'succeeded', amount_cents: 25000 }),
+    ]);
+    expect(page.emails).toEqual([
+      expect.objectContaining({ kind: 'free_resources', status: 'sent', subject: 'Your leadership resources' }),
+    ]);
+    expect(page.jobs).toEqual([
+      expect.objectContaining({ id: seeded.jobId, status: 'failed', attempts: 5, last_error: 'SMTP 554: mailbox unavailable' }),
+    ]);
     expect(page.notes).toEqual([expect.objectContaining({ body: 'Called, left a voicemail.' })]);
     expect(page.flows).toHaveLength(1);
     expect(page.flows[0]).toMatchObject({ id: seeded.flowId, machine: 'assessmentFlow' });
@@ -208,7 +300,17 @@ describe("a lead's page and its deletion", () => {
   it('answers an empty page for a lead with nothing yet, and 404 / 400 for unknown or bad ids', async () => {
     const leadId = await insertLead({ email: `bare-${randomBytes(4).toString('hex')}@example.com` });
     const bare = (await asAdmin({ method: 'GET', url: `/api/admin/leads/${leadId}` })).json();
-    expect(bare).toMatchObject({ result: null, diagnostics: [], surveys: [], mirrorSessions: [], payments: [], emails: [], jobs: [], notes: [], flows: [] });
+    expect(bare).toMatchObject({
+      result: null,
+      diagnostics: [],
+      surveys: [],
+      mirrorSessions: [],
+      payments: [],
+      emails: [],
+      jobs: [],
+      notes: [],
+      flows: [],
+    });
     await pool.query('DELETE FROM leads WHERE lead_id = $1', [leadId]);
     for (const method of ['GET', 'DELETE'] as const) {
       const missing = await asAdmin({ method, url: `/api/admin/leads/${randomUUID()}` });
@@ -221,7 +323,10 @@ describe("a lead's page and its deletion", () => {
   it('deletes the lead and every row about it', async () => {
     const seeded = await seedGradedLead(pool, 'homework');
     const other = await seedGradedLead(pool, 'nurture');
-    await pool.query("INSERT INTO lead_tokens (token, email, expires_at) VALUES ($1, $2, now() + interval '1 day')", [randomBytes(16).toString('hex'), seeded.email.toUpperCase()]);
+    await pool.query("INSERT INTO lead_tokens (token, email, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+      randomBytes(16).toString('hex'),
+      seeded.email.toUpperCase(),
+    ]);
     const count = async (leadId: string, flowId: string, email: string) => {
       const { rows } = await pool.query(
         `SELECT (SELECT count(*) FROM leads WHERE lead_id = $1)::int AS leads,
@@ -247,7 +352,11 @@ describe("a lead's page and its deletion", () => {
     for (const [table, n] of Object.entries(before)) expect(n, table).toBeGreaterThan(0);
     const otherBefore = await count(other.leadId, other.flowId, other.email);
 
-    const withoutCsrf = await app.inject({ method: 'DELETE', url: `/api/admin/leads/${seeded.leadId}`, headers: { cookie: `hf_session=${cookie}` } });
+    const withoutCsrf = await app.inject({
+      method: 'DELETE',
+      url: `/api/admin/leads/${seeded.leadId}`,
+      headers: { cookie: `hf_session=${cookie}` },
+    });
     expect(withoutCsrf.statusCode).toBe(403);
 
     const deleted = await asAdmin({ method: 'DELETE', url: `/api/admin/leads/${seeded.leadId}` });

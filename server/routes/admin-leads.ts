@@ -62,7 +62,8 @@ export async function adminLeadRoutes(app: FastifyInstance, deps: Pick<RouteDeps
     {
       schema: {
         tags: ['admin'],
-        summary: "A lead's page: profile, latest result, answers, surveys, Mirror transcript, payments, emails, jobs, notes and flows with their events",
+        summary:
+          "A lead's page: profile, latest result, answers, surveys, Mirror transcript, payments, emails, jobs, notes and flows with their events",
         params: idParamsSchema,
         response: { 200: leadDetailSchema, ...withInput },
       },
@@ -80,6 +81,7 @@ export async function adminLeadRoutes(app: FastifyInstance, deps: Pick<RouteDeps
         response: { 200: leadDeletedSchema, ...withInput },
       },
     },
-    async (request, reply) => ((await deleteLead(deps.pool, request.params.id)) ? { deleted: true as const } : notFound(reply, request.params.id)),
+    async (request, reply) =>
+      (await deleteLead(deps.pool, request.params.id)) ? { deleted: true as const } : notFound(reply, request.params.id),
   );
 }

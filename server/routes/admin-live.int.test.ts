@@ -6,7 +6,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ADMIN_LIVE_PATH, ADMIN_LIVE_SESSION_ENDED, adminLiveServerFrameSchema, type AdminLiveServerFrame } from '../../machines/protocol/admin-live.js';
+import {
+  ADMIN_LIVE_PATH,
+  ADMIN_LIVE_SESSION_ENDED,
+  adminLiveServerFrameSchema,
+  type AdminLiveServerFrame,
+} from '../../machines/protocol/admin-live.js';
 import { isolatedConfig } from '../../test/helpers.js';
 import { startWorkers } from '../../test/worker-harness.js';
 import { buildApp } from '../app.js';
@@ -63,7 +68,9 @@ async function openLive(url: string, headers: Record<string, string>) {
   const socket = new WebSocket(url, { headers });
   const frames: AdminLiveServerFrame[] = [];
   const waiters = new Set<() => void>();
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   socket.on('message', (raw) => {
     frames.push(adminLiveServerFrameSchema.parse(JSON.parse(raw.toString())));
     for (const wake of waiters) wake();
@@ -115,7 +122,10 @@ describe('the admin live socket', () => {
 
   it('refuses the upgrade without a session (401), for a non-admin (403) and from another origin (403)', async () => {
     expect(await refusedWith(url(), {})).toMatchObject({ status: 401 });
-    expect(JSON.parse((await refusedWith(url(), { cookie: `${SESSION_COOKIE}=forged` })).body)).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
+    expect(JSON.parse((await refusedWith(url(), { cookie: `${SESSION_COOKIE}=forged` })).body)).toMatchObject({
+      statusCode: 401,
+      error: 'Unauthorized',
+    });
     const member = await sessionCookie('member');
     expect(await refusedWith(url(), { cookie: member.cookie })).toMatchObject({ status: 403 });
     const foreign = await refusedWith(url(), { cookie: adminCookie, origin: 'https://evil.example' });
@@ -130,12 +140,18 @@ describe('the admin live socket', () => {
   it('sends a flow frame for an event applied to any flow', async () => {
     const live = await openLive(url(), { cookie: adminCookie });
     const visitor = browserFetch();
-    const started = await visitor.fetch(`http://${base}/api/flows`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ testing: true }) });
+    const started = await visitor.fetch(`http://${base}/api/flows`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ testing: true }),
+    });
     const { flowId } = (await started.json()) as { flowId: string };
     const moved = await visitor.fetch(`http://${base}/api/flows/${flowId}/events`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ event: { type: 'CAPTURE_SUBMIT', name: 'Ada Lovelace', email: `ada-${randomBytes(4).toString('hex')}@example.com` } }),
+      body: JSON.stringify({
+        event: { type: 'CAPTURE_SUBMIT', name: 'Ada Lovelace', email: `ada-${randomBytes(4).toString('hex')}@example.com` },
+      }),
     });
     expect(moved.status).toBe(200);
     const frame = await live.next((f) => f.type === 'flow' && f.flowId === flowId && f.event === 'CAPTURE_SUBMIT');
@@ -158,7 +174,10 @@ describe('the admin live socket', () => {
     });
     const ok = await insertJob(pool, { queue: 'email', name: 'live-ok', payload: {} });
     const bad = await insertJob(pool, { queue: 'email', name: 'live-bad', payload: { fail: true }, maxAttempts: 1 });
-    expect(await live.next((f) => f.type === 'job' && f.jobId === ok && f.event === 'completed')).toMatchObject({ queue: 'email', at: expect.any(Number) });
+    expect(await live.next((f) => f.type === 'job' && f.jobId === ok && f.event === 'completed')).toMatchObject({
+      queue: 'email',
+      at: expect.any(Number),
+    });
     await live.next((f) => f.type === 'job' && f.jobId === ok && f.event === 'active');
     const failed = await live.next((f) => f.type === 'job' && f.jobId === bad && f.event === 'failed');
     expect(failed).toMatchObject({ queue: 'email', failedReason: 'smtp refused: mailbox full' });
@@ -261,9 +280,10 @@ describe('the admin live socket when the session ends', () => {
       const live = await openLive(`ws://127.0.0.1:${port}${ADMIN_LIVE_PATH}`, { cookie: session.cookie });
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(live.socket.readyState).toBe(WebSocket.OPEN);
-      await pool.query("UPDATE sessions SET created_at = now() - interval '2 days', expires_at = now() - interval '1 second' WHERE token_hash = $1", [
-        sessionTokenHash(session.token),
-      ]);
+      await pool.query(
+        "UPDATE sessions SET created_at = now() - interval '2 days', expires_at = now() - interval '1 second' WHERE token_hash = $1",
+        [sessionTokenHash(session.token)],
+      );
       expect(await live.closed).toMatchObject({ code: ADMIN_LIVE_SESSION_ENDED, reason: expect.stringMatching(/sign in again/) });
     } finally {
       await small.close();

@@ -21,15 +21,10 @@ let headers: Record<string, string>;
 async function seedSession(options: { lead?: string; flow?: string; saved?: boolean; said?: string[]; at: string }) {
   const id = randomUUID();
   const said = options.said ?? [];
-  await pool.query('INSERT INTO mirror_sessions (id, lead_id, flow_id, saved, turns, completed, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-    id,
-    options.lead ?? null,
-    options.flow ?? null,
-    options.saved ?? false,
-    said.length,
-    said.length === 5,
-    options.at,
-  ]);
+  await pool.query(
+    'INSERT INTO mirror_sessions (id, lead_id, flow_id, saved, turns, completed, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [id, options.lead ?? null, options.flow ?? null, options.saved ?? false, said.length, said.length === 5, options.at],
+  );
   for (const [index, content] of said.entries()) {
     await pool.query("INSERT INTO mirror_messages (session_id, role, content, turn) VALUES ($1, 'user', $2, $3), ($1, 'mirror', $4, $3)", [
       id,
@@ -58,8 +53,16 @@ beforeAll(async () => {
   ({ headers } = await signedInAdmin(pool));
   savedLead = (await createOrUpdateLead(pool, { email: 'saved@example.com', name: 'Sam Saved' })).leadId;
   modalLead = (await createOrUpdateLead(pool, { email: 'modal@example.com', name: 'Mo Modal' })).leadId;
-  const flow = await pool.query<{ id: string }>("INSERT INTO flows (machine, lead_id, state, snapshot) VALUES ('mirror', $1, 'done', '{}') RETURNING id", [modalLead]);
-  savedId = await seedSession({ lead: savedLead, saved: true, said: ['Whether to promote Tom.', 'My team would feel it.'], at: '2026-03-03T10:00:00Z' });
+  const flow = await pool.query<{ id: string }>(
+    "INSERT INTO flows (machine, lead_id, state, snapshot) VALUES ('mirror', $1, 'done', '{}') RETURNING id",
+    [modalLead],
+  );
+  savedId = await seedSession({
+    lead: savedLead,
+    saved: true,
+    said: ['Whether to promote Tom.', 'My team would feel it.'],
+    at: '2026-03-03T10:00:00Z',
+  });
   modalId = await seedSession({ flow: flow.rows[0]!.id, said: ['Hiring a COO or not.'], at: '2026-03-02T10:00:00Z' });
   anonymousId = await seedSession({ said: ['Closing the Lisbon office.'], at: '2026-03-01T10:00:00Z' });
   // not saved: its messages were never stored, only its length
@@ -82,7 +85,11 @@ describe('GET /api/admin/mirror-sessions', () => {
     expect(page.sessions.map((s: { id: string }) => s.id)).toEqual([savedId, modalId, anonymousId, unsavedId]);
     const overview = (await app.inject({ method: 'GET', url: '/api/admin/overview', headers })).json();
     expect(overview.counts.mirrorSessions).toBe(page.total);
-    expect(page.sessions[0]).toMatchObject({ saved: true, turns: 2, lead: { id: savedLead, email: 'saved@example.com', name: 'Sam Saved' } });
+    expect(page.sessions[0]).toMatchObject({
+      saved: true,
+      turns: 2,
+      lead: { id: savedLead, email: 'saved@example.com', name: 'Sam Saved' },
+    });
     expect(page.sessions[0].messages).toEqual([
       { role: 'user', content: 'Whether to promote Tom.', turn: 1 },
       { role: 'mirror', content: 'Reply 1?', turn: 1 },

@@ -61,14 +61,17 @@ async function insertLead(ageMs: number, tier: string | null = null): Promise<st
   const createdAt = new Date(startedAt - ageMs);
   seededAt.push(createdAt);
   const { rows } = await pool.query<{ lead_id: string }>(
-    "INSERT INTO leads (email, tier, created_at) VALUES ($1, $2, $3) RETURNING lead_id",
+    'INSERT INTO leads (email, tier, created_at) VALUES ($1, $2, $3) RETURNING lead_id',
     [`lead-${randomBytes(6).toString('hex')}@example.com`, tier, createdAt],
   );
   return rows[0]!.lead_id;
 }
 
 async function diagnosticResult(leadId: string) {
-  const diagnostic = await pool.query("INSERT INTO diagnostics (lead_id, bank_version, status, completed_at) VALUES ($1, '2.0.0', 'completed', now()) RETURNING id", [leadId]);
+  const diagnostic = await pool.query(
+    "INSERT INTO diagnostics (lead_id, bank_version, status, completed_at) VALUES ($1, '2.0.0', 'completed', now()) RETURNING id",
+    [leadId],
+  );
   await pool.query(
     `INSERT INTO diagnostic_results (diagnostic_id, lead_id, scores, archetype, narrative, bank_version, grading_version)
      VALUES ($1, $2, '{}', 'Visionary Firebrand', 'A narrative.', '2.0.0', '1')`,
@@ -82,9 +85,16 @@ async function surveyResponse(leadId: string) {
 
 /** A flow of the lead that applied these events, in order. */
 async function flowEvents(leadId: string, types: string[]) {
-  const flow = await pool.query("INSERT INTO flows (machine, lead_id, state, snapshot) VALUES ('assessmentFlow', $1, 'survey', '{}') RETURNING id", [leadId]);
+  const flow = await pool.query(
+    "INSERT INTO flows (machine, lead_id, state, snapshot) VALUES ('assessmentFlow', $1, 'survey', '{}') RETURNING id",
+    [leadId],
+  );
   for (const [index, type] of types.entries()) {
-    await pool.query("INSERT INTO flow_events (flow_id, seq, type, origin, state_after) VALUES ($1, $2, $3, 'client', 'survey')", [flow.rows[0].id, index + 1, type]);
+    await pool.query("INSERT INTO flow_events (flow_id, seq, type, origin, state_after) VALUES ($1, $2, $3, 'client', 'survey')", [
+      flow.rows[0].id,
+      index + 1,
+      type,
+    ]);
   }
 }
 
@@ -98,7 +108,10 @@ async function payment(leadId: string, purpose: 'deposit' | 'paid_homework', sta
 
 async function insertVisit(ageMs: number) {
   const at = new Date(startedAt - ageMs);
-  await pool.query("INSERT INTO site_visits (visitor_id, day, path, created_at) VALUES ($1, ($2::timestamptz AT TIME ZONE 'UTC')::date, '/', $2)", [randomUUID(), at]);
+  await pool.query(
+    "INSERT INTO site_visits (visitor_id, day, path, created_at) VALUES ($1, ($2::timestamptz AT TIME ZONE 'UTC')::date, '/', $2)",
+    [randomUUID(), at],
+  );
 }
 
 function postVisit(payload: unknown, remoteAddress = newIp()) {
@@ -134,7 +147,16 @@ describe('GET /api/admin/overview/funnel', () => {
       timeZone: 'UTC',
       from: today,
       to: today,
-      funnel: { visits: 0, captured: 0, diagnosticDone: 0, surveyDone: 0, tiers: { book_call: 0, homework: 0, nurture: 0 }, ungraded: 0, depositsPaid: 0, revenueCents: 0 },
+      funnel: {
+        visits: 0,
+        captured: 0,
+        diagnosticDone: 0,
+        surveyDone: 0,
+        tiers: { book_call: 0, homework: 0, nurture: 0 },
+        ungraded: 0,
+        depositsPaid: 0,
+        revenueCents: 0,
+      },
       leadsPerDay: { bucket: 'day', bars: [{ start: today, leads: 0 }] },
     });
   });
@@ -205,7 +227,10 @@ describe('GET /api/admin/overview/funnel', () => {
 
   it('counts new leads per calendar day of the admin’s time zone, every day shown, zeros included', async () => {
     for (const timeZone of [EAST, WEST, 'UTC']) {
-      for (const [period, days] of [['7d', 7], ['30d', 30]] as const) {
+      for (const [period, days] of [
+        ['7d', 7],
+        ['30d', 30],
+      ] as const) {
         const answer = await funnel(`period=${period}&tz=${encodeURIComponent(timeZone)}`);
         const today = localDay(Date.now(), timeZone);
         const from = addDays(today, -(days - 1));
@@ -288,18 +313,23 @@ describe('POST /api/visits', () => {
       expect(response.statusCode, response.body).toBe(204);
       expect(response.body).toBe('');
     }
-    const { rows } = await pool.query("SELECT path, day::text AS day, created_at FROM site_visits WHERE visitor_id = $1", [visitorId]);
+    const { rows } = await pool.query('SELECT path, day::text AS day, created_at FROM site_visits WHERE visitor_id = $1', [visitorId]);
     expect(rows).toEqual([{ path: '/services', day: localDay(Date.now(), 'UTC'), created_at: expect.any(Date) }]);
     expect((await funnel('period=7d&tz=UTC')).funnel.visits).toBe(before + 1);
 
     // what the table can hold at all: a random id, a day, a path and a time; nothing about the person
-    const columns = await pool.query("SELECT column_name FROM information_schema.columns WHERE table_name = 'site_visits' ORDER BY ordinal_position");
+    const columns = await pool.query(
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'site_visits' ORDER BY ordinal_position",
+    );
     expect(columns.rows.map((row) => row.column_name)).toEqual(['visitor_id', 'day', 'path', 'created_at']);
   });
 
   it('counts the same tab session again on a new day', async () => {
     const visitorId = randomUUID();
-    await pool.query("INSERT INTO site_visits (visitor_id, day, path, created_at) VALUES ($1, (now() AT TIME ZONE 'UTC')::date - 1, '/', now() - interval '1 day')", [visitorId]);
+    await pool.query(
+      "INSERT INTO site_visits (visitor_id, day, path, created_at) VALUES ($1, (now() AT TIME ZONE 'UTC')::date - 1, '/', now() - interval '1 day')",
+      [visitorId],
+    );
     expect((await postVisit({ visitorId, path: '/' })).statusCode).toBe(204);
     const { rows } = await pool.query('SELECT count(*)::int AS n FROM site_visits WHERE visitor_id = $1', [visitorId]);
     expect(rows[0].n).toBe(2);
@@ -322,7 +352,13 @@ describe('POST /api/visits', () => {
       expect(response.json().fields, JSON.stringify(payload)).toHaveProperty(field);
     }
     for (const payload of ['not json', '[]', 'null']) {
-      const response = await app.inject({ method: 'POST', url: '/api/visits', payload, headers: { 'content-type': 'application/json' }, remoteAddress: newIp() });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/visits',
+        payload,
+        headers: { 'content-type': 'application/json' },
+        remoteAddress: newIp(),
+      });
       expect(response.statusCode, payload).toBe(400);
     }
     expect((await pool.query('SELECT count(*)::int AS n FROM site_visits')).rows[0].n).toBe(before);

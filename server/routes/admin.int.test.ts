@@ -19,7 +19,24 @@ import { createRedis } from '../redis.js';
 const PASSWORD = 'correct horse battery';
 
 /** Admin routes owned and tested by another file; every other admin route must have a case below. */
-const TESTED_ELSEWHERE = new Set(['POST /api/admin/payments/:id/refund', 'GET /api/admin/leads', 'GET /api/admin/leads.csv', 'GET /api/admin/leads/:id', 'DELETE /api/admin/leads/:id', 'GET /api/admin/jobs/summary', 'GET /api/admin/jobs', 'POST /api/admin/jobs/:id/retry', 'POST /api/admin/jobs/retry-failed', 'DELETE /api/admin/jobs/:id', 'GET /api/admin/live', 'GET /api/admin/machines', 'GET /api/admin/integrations', 'PUT /api/admin/integrations/:key', 'POST /api/admin/integrations/automation/rotate-secret', 'GET /api/admin/monitor']);
+const TESTED_ELSEWHERE = new Set([
+  'POST /api/admin/payments/:id/refund',
+  'GET /api/admin/leads',
+  'GET /api/admin/leads.csv',
+  'GET /api/admin/leads/:id',
+  'DELETE /api/admin/leads/:id',
+  'GET /api/admin/jobs/summary',
+  'GET /api/admin/jobs',
+  'POST /api/admin/jobs/:id/retry',
+  'POST /api/admin/jobs/retry-failed',
+  'DELETE /api/admin/jobs/:id',
+  'GET /api/admin/live',
+  'GET /api/admin/machines',
+  'GET /api/admin/integrations',
+  'PUT /api/admin/integrations/:key',
+  'POST /api/admin/integrations/automation/rotate-secret',
+  'GET /api/admin/monitor',
+]);
 
 let app: FastifyInstance;
 let pool: pg.Pool;
@@ -29,13 +46,18 @@ let admin: { id: string; email: string; cookie: string; csrfToken: string };
 
 function newIp(): string {
   const [a, b, c] = randomBytes(3);
-  return `10.${a}.${b}.${c! % 250 + 1}`;
+  return `10.${a}.${b}.${(c! % 250) + 1}`;
 }
 
 async function signedInAdmin() {
   const email = `admin-${randomBytes(6).toString('hex')}@example.com`;
   await createAdmin(pool, email, PASSWORD);
-  const response = await app.inject({ method: 'POST', url: '/api/auth/sign-in', payload: { email, password: PASSWORD }, remoteAddress: newIp() });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-in',
+    payload: { email, password: PASSWORD },
+    remoteAddress: newIp(),
+  });
   expect(response.statusCode, response.body).toBe(200);
   const cookie = response.cookies.find((c) => c.name === 'hf_session')!.value;
   return { id: response.json().user.id as string, email, cookie, csrfToken: response.json().csrfToken as string };
@@ -46,11 +68,19 @@ function asAdmin(options: InjectOptions) {
   return app.inject({ ...options, headers: { ...options.headers, cookie: `hf_session=${admin.cookie}`, 'x-csrf-token': admin.csrfToken } });
 }
 
-async function insertLead(fields: { email?: string; tags?: string[]; createdAt?: string; tier?: string; score?: number } = {}): Promise<string> {
+async function insertLead(
+  fields: { email?: string; tags?: string[]; createdAt?: string; tier?: string; score?: number } = {},
+): Promise<string> {
   const inserted = await pool.query(
     `INSERT INTO leads (email, name, source, tier, archetype, total_score, tags, created_at)
      VALUES ($1, 'Ada Lovelace', 'community', $2, 'Visionary Firebrand', $3, $4, coalesce($5::timestamptz, now())) RETURNING lead_id`,
-    [fields.email ?? `lead-${randomBytes(6).toString('hex')}@example.com`, fields.tier ?? null, fields.score ?? null, fields.tags ?? [], fields.createdAt ?? null],
+    [
+      fields.email ?? `lead-${randomBytes(6).toString('hex')}@example.com`,
+      fields.tier ?? null,
+      fields.score ?? null,
+      fields.tags ?? [],
+      fields.createdAt ?? null,
+    ],
   );
   return inserted.rows[0].lead_id;
 }
@@ -82,7 +112,10 @@ const cases: Record<string, () => { options: InjectOptions; status: number }> = 
   'POST /api/functions/admin-fetch-data': () => ({ options: { method: 'POST', url: '/api/functions/admin-fetch-data' }, status: 200 }),
   'GET /api/admin/data': () => ({ options: { method: 'GET', url: '/api/admin/data' }, status: 200 }),
   'GET /api/admin/overview': () => ({ options: { method: 'GET', url: '/api/admin/overview' }, status: 200 }),
-  'GET /api/admin/overview/funnel': () => ({ options: { method: 'GET', url: '/api/admin/overview/funnel?period=7d&tz=Europe%2FParis' }, status: 200 }),
+  'GET /api/admin/overview/funnel': () => ({
+    options: { method: 'GET', url: '/api/admin/overview/funnel?period=7d&tz=Europe%2FParis' },
+    status: 200,
+  }),
   'GET /api/admin/leads/:id/notes': () => ({ options: { method: 'GET', url: `/api/admin/leads/${leadId}/notes` }, status: 200 }),
   'POST /api/admin/leads/:id/notes': () => ({
     options: { method: 'POST', url: `/api/admin/leads/${leadId}/notes`, payload: { body: 'Left a voicemail.' } },
@@ -95,7 +128,10 @@ const cases: Record<string, () => { options: InjectOptions; status: number }> = 
   }),
   'GET /api/admin/mirror-sessions': () => ({ options: { method: 'GET', url: '/api/admin/mirror-sessions?show=saved' }, status: 200 }),
   'GET /api/admin/site-settings': () => ({ options: { method: 'GET', url: '/api/admin/site-settings' }, status: 200 }),
-  'PUT /api/admin/site-settings': () => ({ options: { method: 'PUT', url: '/api/admin/site-settings', payload: DEFAULT_SITE_SETTINGS }, status: 200 }),
+  'PUT /api/admin/site-settings': () => ({
+    options: { method: 'PUT', url: '/api/admin/site-settings', payload: DEFAULT_SITE_SETTINGS },
+    status: 200,
+  }),
 };
 
 /** The route's own case, or (for a route tested elsewhere) the route with a random id in each parameter. */
@@ -139,7 +175,10 @@ describe('admin access control, for every admin route the app has', () => {
     await createAdmin(pool, expiredEmail, PASSWORD);
     const expiredUser = (await pool.query('SELECT id FROM users WHERE email = $1', [expiredEmail])).rows[0].id;
     const expired = await createSession(pool, expiredUser);
-    await pool.query("UPDATE sessions SET created_at = now() - interval '8 days', expires_at = now() - interval '1 day' WHERE user_id = $1", [expiredUser]);
+    await pool.query(
+      "UPDATE sessions SET created_at = now() - interval '8 days', expires_at = now() - interval '1 day' WHERE user_id = $1",
+      [expiredUser],
+    );
     const cookies = { none: undefined, forged: randomBytes(32).toString('base64url'), expired: expired.token };
     for (const route of registeredAdminRoutes()) {
       for (const [kind, cookie] of Object.entries(cookies)) {
@@ -193,9 +232,17 @@ describe('admin access control, for every admin route the app has', () => {
 
 describe('admin data', () => {
   it('admin-fetch-data and GET /api/admin/data answer the spec’s bundle, newest first', async () => {
-    const older = await insertLead({ createdAt: new Date(Date.now() - 60_000).toISOString(), tier: 'homework', score: 61.5, tags: ['vip'] });
+    const older = await insertLead({
+      createdAt: new Date(Date.now() - 60_000).toISOString(),
+      tier: 'homework',
+      score: 61.5,
+      tags: ['vip'],
+    });
     const newer = await insertLead({ tier: 'book_call', score: 82 });
-    const diagnostic = await pool.query("INSERT INTO diagnostics (lead_id, bank_version, status, completed_at) VALUES ($1, '2.0.0', 'completed', now()) RETURNING id", [newer]);
+    const diagnostic = await pool.query(
+      "INSERT INTO diagnostics (lead_id, bank_version, status, completed_at) VALUES ($1, '2.0.0', 'completed', now()) RETURNING id",
+      [newer],
+    );
     await pool.query(
       `INSERT INTO diagnostic_results (diagnostic_id, lead_id, scores, archetype, narrative, bank_version, grading_version)
        VALUES ($1, $2, '{"LER": 7.5}', 'Visionary Firebrand', 'You lead from the front.', '2.0.0', '1')`,
@@ -203,7 +250,9 @@ describe('admin data', () => {
     );
     const mirrorId = randomUUID();
     await pool.query('INSERT INTO mirror_sessions (id, lead_id, turns) VALUES ($1, $2, 3)', [mirrorId, newer]);
-    await pool.query(`INSERT INTO survey_responses (lead_id, answers, survey_score) VALUES ($1, '{"q1_investment": "ready_now"}', 72.25)`, [newer]);
+    await pool.query(`INSERT INTO survey_responses (lead_id, answers, survey_score) VALUES ($1, '{"q1_investment": "ready_now"}', 72.25)`, [
+      newer,
+    ]);
 
     const viaFunction = await asAdmin({ method: 'POST', url: '/api/functions/admin-fetch-data' });
     const viaGet = await asAdmin({ method: 'GET', url: '/api/admin/data' });
@@ -226,10 +275,18 @@ describe('admin data', () => {
       tags: ['vip'],
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
-    expect(data.diagnosticResults[0]).toMatchObject({ lead_id: newer, archetype: 'Visionary Firebrand', scores: { LER: 7.5 }, narrative: 'You lead from the front.' });
+    expect(data.diagnosticResults[0]).toMatchObject({
+      lead_id: newer,
+      archetype: 'Visionary Firebrand',
+      scores: { LER: 7.5 },
+      narrative: 'You lead from the front.',
+    });
     expect(data.mirrorSessions[0]).toMatchObject({ id: mirrorId, lead_id: newer, turns: 3, completed: false, saved: false });
     expect(data.surveyResponses[0]).toMatchObject({ lead_id: newer, answers: { q1_investment: 'ready_now' }, survey_score: 72.25 });
-    expect(data.contactSubmissions.find((c: { id: string }) => c.id === contactId)).toMatchObject({ name: 'Grace Hopper', company: 'Navy' });
+    expect(data.contactSubmissions.find((c: { id: string }) => c.id === contactId)).toMatchObject({
+      name: 'Grace Hopper',
+      company: 'Navy',
+    });
   });
 
   it('caps each list at 500 rows', async () => {
@@ -256,7 +313,11 @@ describe('admin data', () => {
     const latestLeads = await pool.query('SELECT lead_id FROM leads ORDER BY created_at DESC LIMIT 5');
     expect(overview.recentLeads.map((lead: { id: string }) => lead.id)).toEqual(latestLeads.rows.map((row) => row.lead_id));
     expect(Object.keys(overview.recentLeads[0]).sort()).toEqual(['created_at', 'email', 'id', 'source']);
-    expect(overview.recentMessages.map((m: { message: string }) => m.message)).toEqual(['Message number 3', 'Message number 2', 'Message number 1']);
+    expect(overview.recentMessages.map((m: { message: string }) => m.message)).toEqual([
+      'Message number 3',
+      'Message number 2',
+      'Message number 1',
+    ]);
     expect(Object.keys(overview.recentMessages[0]).sort()).toEqual(['company', 'created_at', 'email', 'id', 'message', 'name']);
   });
 });
@@ -286,7 +347,9 @@ describe('lead notes (add-lead-note)', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json().fields).toHaveProperty('body');
     }
-    expect((await asAdmin({ method: 'POST', url: `/api/admin/leads/${lead}/notes`, payload: { body: 'x'.repeat(5000) } })).statusCode).toBe(201);
+    expect((await asAdmin({ method: 'POST', url: `/api/admin/leads/${lead}/notes`, payload: { body: 'x'.repeat(5000) } })).statusCode).toBe(
+      201,
+    );
     const missing = randomUUID();
     const post = await asAdmin({ method: 'POST', url: `/api/admin/leads/${missing}/notes`, payload: { body: 'Hello' } });
     expect(post.statusCode).toBe(404);

@@ -1,14 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { fetchOverviewFunnel, funnelQuerySchema, overviewFunnelSchema } from '../admin/funnel.js';
-import {
-  addLeadNote,
-  fetchAdminData,
-  fetchOverview,
-  listLeadNotes,
-  purgeTestLeads,
-  setContactHandled,
-} from '../admin/queries.js';
+import { addLeadNote, fetchAdminData, fetchOverview, listLeadNotes, purgeTestLeads, setContactHandled } from '../admin/queries.js';
 import {
   adminContactSubmissionSchema,
   adminDataSchema,
@@ -132,6 +125,7 @@ export async function adminRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'p
       },
     },
     async (request, reply) =>
-      (await setContactHandled(deps.pool, request.params.id, request.body.handled)) ?? notFound(reply, 'contact message', request.params.id),
+      (await setContactHandled(deps.pool, request.params.id, request.body.handled)) ??
+      notFound(reply, 'contact message', request.params.id),
   );
 }

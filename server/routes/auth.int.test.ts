@@ -35,7 +35,7 @@ afterAll(async () => {
 /** A fresh client address per sign-in, so the per-IP limit only bites where a test means it to. */
 function newIp(): string {
   const [a, b, c] = randomBytes(3);
-  return `10.${a}.${b}.${c! % 250 + 1}`;
+  return `10.${a}.${b}.${(c! % 250) + 1}`;
 }
 
 async function newAdmin(): Promise<string> {
@@ -68,7 +68,10 @@ describe('sign-in', () => {
     const response = await signIn(email.toUpperCase(), PASSWORD);
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json();
-    expect(body).toEqual({ user: { id: expect.any(String), email, role: 'admin', mustChangePassword: false }, csrfToken: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(body).toEqual({
+      user: { id: expect.any(String), email, role: 'admin', mustChangePassword: false },
+      csrfToken: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(response.headers['cache-control']).toBe('no-store');
 
     const cookie = sessionCookie(response)!;
@@ -153,7 +156,9 @@ describe('sign-in', () => {
     expect(notices.rows).toHaveLength(1);
     expect(notices.rows[0]).toMatchObject({ to_address: email, subject: 'Failed sign-ins to your admin account' });
     // sent at the tenth failure (the fourth address's first), once for the hour
-    expect(notices.rows[0]!.text_body).toContain('there were 10 failed attempts to sign in to your admin account, from 4 different addresses');
+    expect(notices.rows[0]!.text_body).toContain(
+      'there were 10 failed attempts to sign in to your admin account, from 4 different addresses',
+    );
     expect(notices.rows[0]!.text_body).not.toContain('a guess');
     // an address that is no account is told nothing
     const unknown = `nobody-${randomBytes(4).toString('hex')}@example.com`;
@@ -181,11 +186,16 @@ describe('sign-in', () => {
   it('limits sign-in attempts per IP: the 11th in 15 minutes gets a 429 in the error shape', async () => {
     const ip = newIp();
     const codes = [];
-    for (let i = 0; i < 10; i += 1) codes.push((await signIn(`nobody-${i}-${randomBytes(4).toString('hex')}@example.com`, PASSWORD, { ip })).statusCode);
+    for (let i = 0; i < 10; i += 1)
+      codes.push((await signIn(`nobody-${i}-${randomBytes(4).toString('hex')}@example.com`, PASSWORD, { ip })).statusCode);
     expect(codes).toEqual(Array(10).fill(401));
     const refused = await signIn(await newAdmin(), PASSWORD, { ip });
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ statusCode: 429, error: 'Too Many Requests', message: 'Too many requests. Please wait 15 minutes and try again.' });
+    expect(refused.json()).toEqual({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: 'Too many requests. Please wait 15 minutes and try again.',
+    });
   });
 
   it('a new sign-in replaces the session the browser already had', async () => {
@@ -205,7 +215,10 @@ describe('sign-in', () => {
       for (const host of ['coach.example.com', 'localhost:3000', '127.0.0.1']) {
         const response = await signIn(email, PASSWORD, { app: httpsApp, host });
         expect(response.statusCode, host).toBe(200);
-        expect(response.cookies.find((cookie) => cookie.name === 'hf_session'), host).toBeUndefined();
+        expect(
+          response.cookies.find((cookie) => cookie.name === 'hf_session'),
+          host,
+        ).toBeUndefined();
         const cookie = response.cookies.find((cookie) => cookie.name === '__Host-hf_session');
         expect(cookie, host).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax', path: '/' });
         expect(cookie!.domain, host).toBeUndefined();
@@ -224,7 +237,8 @@ describe('sign-in', () => {
     const email = await newAdmin();
     const token = sessionCookie(await signIn(email, PASSWORD))!.value;
     const hash = createHash('sha256').update(token).digest('hex');
-    const backdate = (age: string) => pool.query(`UPDATE sessions SET created_at = now() - $2::interval WHERE token_hash = $1`, [hash, age]);
+    const backdate = (age: string) =>
+      pool.query(`UPDATE sessions SET created_at = now() - $2::interval WHERE token_hash = $1`, [hash, age]);
 
     // one hour left of the 30 days: the idle expiry (7 days) slides only that far
     await backdate('29 days 23 hours');
@@ -232,7 +246,10 @@ describe('sign-in', () => {
     expect(late.json().user?.email).toBe(email);
     expect(sessionCookie(late)!.maxAge).toBeLessThanOrEqual(3600);
     expect(sessionCookie(late)!.maxAge).toBeGreaterThan(3500);
-    const { rows } = await pool.query<{ left: number }>('SELECT extract(epoch FROM expires_at - now()) AS left FROM sessions WHERE token_hash = $1', [hash]);
+    const { rows } = await pool.query<{ left: number }>(
+      'SELECT extract(epoch FROM expires_at - now()) AS left FROM sessions WHERE token_hash = $1',
+      [hash],
+    );
     expect(Number(rows[0]!.left)).toBeLessThanOrEqual(3600);
 
     // past 30 days it is over, even with a recent idle expiry on the row
@@ -359,12 +376,23 @@ describe('a generated first password', () => {
     const same = await changePassword(token, { currentPassword: PASSWORD, newPassword: PASSWORD });
     expect(same.statusCode).toBe(400);
     expect(same.json().fields).toEqual({ newPassword: 'Please choose a password different from the current one.' });
-    expect((await app.inject({ url: '/api/auth/change-password', method: 'POST', payload: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD } })).statusCode).toBe(401);
+    expect(
+      (
+        await app.inject({
+          url: '/api/auth/change-password',
+          method: 'POST',
+          payload: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD },
+        })
+      ).statusCode,
+    ).toBe(401);
     expect((await getSession(token)).json().user.mustChangePassword).toBe(true);
 
     const changed = await changePassword(token, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
     expect(changed.statusCode, changed.body).toBe(200);
-    expect(changed.json()).toEqual({ user: { id: expect.any(String), email, role: 'admin', mustChangePassword: false }, csrfToken: csrfTokenFor(token) });
+    expect(changed.json()).toEqual({
+      user: { id: expect.any(String), email, role: 'admin', mustChangePassword: false },
+      csrfToken: csrfTokenFor(token),
+    });
     expect((await app.inject({ url: '/api/admin/overview', headers: { cookie: `hf_session=${token}` } })).statusCode).toBe(200);
     expect((await getSession(elsewhere)).json()).toEqual({ user: null });
     expect((await signIn(email, PASSWORD)).statusCode).toBe(401);

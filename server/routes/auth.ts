@@ -45,7 +45,11 @@ export async function authRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'co
     await inTransaction(deps.pool, async (client) => {
       const account = await client.query<{ email: string }>('SELECT email FROM users WHERE email = lower($1)', [email]);
       if (!account.rows[0]) return;
-      await queueEmail(client, { kind: 'sign_in_notice', to: account.rows[0].email, ...signInNotice({ failures, addresses, siteUrl: deps.config.publicUrl }) });
+      await queueEmail(client, {
+        kind: 'sign_in_notice',
+        to: account.rows[0].email,
+        ...signInNotice({ failures, addresses, siteUrl: deps.config.publicUrl }),
+      });
     }).catch((error: unknown) => app.log.warn({ err: error }, 'could not queue the failed sign-ins notice'));
   }
   await hashForUnknownEmail();
@@ -123,7 +127,10 @@ export async function authRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'co
       }
       // the session slid forward (up to its absolute lifetime); so does the cookie
       setSessionCookie(reply, deps.config, token!, session.expiresAt);
-      return { user: { id: session.id, email: session.email, role: session.role, mustChangePassword: session.mustChangePassword }, csrfToken: csrfTokenFor(token!) };
+      return {
+        user: { id: session.id, email: session.email, role: session.role, mustChangePassword: session.mustChangePassword },
+        csrfToken: csrfTokenFor(token!),
+      };
     },
   );
 
@@ -153,7 +160,10 @@ export async function authRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'co
         return reply.status(400).send({ statusCode: 400, error: 'Bad Request', message, fields: { currentPassword: message } });
       }
       request.log.info({ userId: session.id }, 'admin password changed');
-      return { user: { id: session.id, email: session.email, role: session.role, mustChangePassword: false }, csrfToken: csrfTokenFor(token!) };
+      return {
+        user: { id: session.id, email: session.email, role: session.role, mustChangePassword: false },
+        csrfToken: csrfTokenFor(token!),
+      };
     },
   );
 }

@@ -55,7 +55,11 @@ describe('bull-board at /admin/queues', () => {
     expect(api.statusCode).toBe(401);
     expect(api.json()).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
     expect((await app.inject({ method: 'GET', url: `${BULL_BOARD_PATH}/static/images/logo.svg` })).statusCode).toBe(401);
-    const forged = await app.inject({ method: 'GET', url: `${BULL_BOARD_PATH}/api/queues`, headers: { cookie: `${SESSION_COOKIE}=forged` } });
+    const forged = await app.inject({
+      method: 'GET',
+      url: `${BULL_BOARD_PATH}/api/queues`,
+      headers: { cookie: `${SESSION_COOKIE}=forged` },
+    });
     expect(forged.statusCode).toBe(401);
   });
 
@@ -68,7 +72,9 @@ describe('bull-board at /admin/queues', () => {
       expect(page.body).not.toContain('the site');
       expect(page.headers['cache-control']).toBe('no-store');
     }
-    const csp = String((await app.inject({ method: 'GET', url: BULL_BOARD_PATH, headers: { ...PAGE, ...admin } })).headers['content-security-policy']);
+    const csp = String(
+      (await app.inject({ method: 'GET', url: BULL_BOARD_PATH, headers: { ...PAGE, ...admin } })).headers['content-security-policy'],
+    );
     expect(csp).toContain("style-src 'self' 'unsafe-inline'");
     expect(csp).toContain("script-src 'self';");
     expect(csp).toContain("frame-ancestors 'none'");

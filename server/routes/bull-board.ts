@@ -20,7 +20,9 @@ const BULL_BOARD_CSP = inlineStylePolicy();
 
 /** A browser navigating to the page (not its API or assets). */
 function wantsPage(request: FastifyRequest): boolean {
-  return request.method === 'GET' && !request.url.startsWith(`${BULL_BOARD_PATH}/api/`) && (request.headers.accept ?? '').includes('text/html');
+  return (
+    request.method === 'GET' && !request.url.startsWith(`${BULL_BOARD_PATH}/api/`) && (request.headers.accept ?? '').includes('text/html')
+  );
 }
 
 /**

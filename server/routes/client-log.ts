@@ -32,7 +32,11 @@ export async function clientLogRoutes(app: FastifyInstance, _deps: RouteDeps): P
     async (request, reply) => {
       request.log.warn(
         // both may carry a lead's token or an email in their query
-        { missingPath: redactUrl(request.body.path), referer: request.headers.referer && redactUrl(request.headers.referer), userAgent: request.headers['user-agent'] },
+        {
+          missingPath: redactUrl(request.body.path),
+          referer: request.headers.referer && redactUrl(request.headers.referer),
+          userAgent: request.headers['user-agent'],
+        },
         'page not found',
       );
       return reply.status(204).send(null);

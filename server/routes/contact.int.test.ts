@@ -31,7 +31,8 @@ let clients = 0;
 function client() {
   clients += 1;
   const remoteAddress = `203.0.113.${clients}`;
-  return (payload: unknown) => app.inject({ method: 'POST', url: '/api/functions/send-contact-email', payload: payload as object, remoteAddress });
+  return (payload: unknown) =>
+    app.inject({ method: 'POST', url: '/api/functions/send-contact-email', payload: payload as object, remoteAddress });
 }
 
 const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -39,7 +40,12 @@ const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 describe('send-contact-email', () => {
   it('stores the submission and queues the confirmation and the coach notification in one go', async () => {
     const email = `visitor-${unique()}@example.com`;
-    const response = await client()({ name: '  Ada Lovelace ', email: ` ${email} `, company: 'Analytical Engines', message: ' Can we talk about my team? ' });
+    const response = await client()({
+      name: '  Ada Lovelace ',
+      email: ` ${email} `,
+      company: 'Analytical Engines',
+      message: ' Can we talk about my team? ',
+    });
     expect(response.statusCode, response.body).toBe(200);
     const { ok, id } = response.json();
     expect(ok).toBe(true);
@@ -54,7 +60,14 @@ describe('send-contact-email', () => {
     );
     expect(emails.rows).toHaveLength(2);
     const [confirmation, notification] = emails.rows;
-    expect(confirmation).toMatchObject({ kind: 'contact_confirmation', to_address: email, reply_to: 'coach@example.com', subject: 'Thank you for your message, Ada', status: 'pending', queue: 'email' });
+    expect(confirmation).toMatchObject({
+      kind: 'contact_confirmation',
+      to_address: email,
+      reply_to: 'coach@example.com',
+      subject: 'Thank you for your message, Ada',
+      status: 'pending',
+      queue: 'email',
+    });
     expect(confirmation.text_body).toContain("We'll respond within 24 hours.");
     expect(confirmation.text_body).toContain('> Can we talk about my team?');
     expect(confirmation.text_body).toContain('https://coach.example.com/#lead-magnets');
@@ -101,7 +114,12 @@ describe('send-contact-email', () => {
     // a notification address the outbox CHECK refuses makes the second insert fail
     const broken = await buildApp({ config: { ...config, COACH_EMAIL: 'nobody' }, pool, redis, logger: false });
     try {
-      const response = await broken.inject({ method: 'POST', url: '/api/functions/send-contact-email', payload: { name: 'Ada', email, message: 'Hi' }, remoteAddress: '198.51.100.7' });
+      const response = await broken.inject({
+        method: 'POST',
+        url: '/api/functions/send-contact-email',
+        payload: { name: 'Ada', email, message: 'Hi' },
+        remoteAddress: '198.51.100.7',
+      });
       expect(response.statusCode).toBe(500);
     } finally {
       await broken.close();
@@ -115,7 +133,8 @@ describe('send-contact-email', () => {
   it('is rate limited per client address', async () => {
     const send = client();
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i += 1) statuses.push((await send({ name: 'Sam', email: `sam-${unique()}@example.com`, message: `Message ${i}` })).statusCode);
+    for (let i = 0; i < 6; i += 1)
+      statuses.push((await send({ name: 'Sam', email: `sam-${unique()}@example.com`, message: `Message ${i}` })).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
 });

@@ -42,8 +42,20 @@ export async function contactRoutes(app: FastifyInstance, deps: RouteDeps): Prom
         const contact = { id, name, email, company, message, receivedAt };
         const coach = await coachAddress(client, deps.config);
         const site = await readSiteSettings(client);
-        await queueEmail(client, { kind: 'contact_confirmation', to: email, replyTo: coach, contactId: id, ...contactConfirmation(contact, deps.config.publicUrl, site) });
-        await queueEmail(client, { kind: 'contact_notification', to: coach, replyTo: email, contactId: id, ...contactNotification(contact) });
+        await queueEmail(client, {
+          kind: 'contact_confirmation',
+          to: email,
+          replyTo: coach,
+          contactId: id,
+          ...contactConfirmation(contact, deps.config.publicUrl, site),
+        });
+        await queueEmail(client, {
+          kind: 'contact_notification',
+          to: coach,
+          replyTo: email,
+          contactId: id,
+          ...contactNotification(contact),
+        });
         return id;
       });
       return { ok: true as const, id };

@@ -56,16 +56,30 @@ function answerEvents(answer: StandaloneAnswer): { screen: Screen; events: Diagn
       if (typeof answer.value !== 'number' || answer.value < 1 || answer.value > 5) throw invalid('answer.value: expected 1 to 5');
       return { screen, events: [{ type: 'ANSWER_LIKERT', value: answer.value, responseTime }] };
     case 'vignette': {
-      if (typeof answer.value !== 'string' || !screen.choiceIds.includes(answer.value)) throw invalid(`answer.value: not an option of ${answer.id}`);
+      if (typeof answer.value !== 'string' || !screen.choiceIds.includes(answer.value))
+        throw invalid(`answer.value: not an option of ${answer.id}`);
       if (!screen.hasFollowup) return { screen, events: [{ type: 'SELECT_OPTION', optionId: answer.value, responseTime }] };
       if (answer.confidence === undefined) throw invalid(`answer.confidence: ${answer.id} asks how confident you are, 1 to 5`);
-      return { screen, events: [{ type: 'SELECT_OPTION', optionId: answer.value, responseTime }, { type: 'SELECT_CONFIDENCE', value: answer.confidence }] };
+      return {
+        screen,
+        events: [
+          { type: 'SELECT_OPTION', optionId: answer.value, responseTime },
+          { type: 'SELECT_CONFIDENCE', value: answer.confidence },
+        ],
+      };
     }
     case 'ranking': {
       const order = answer.value;
-      const complete = Array.isArray(order) && order.length === screen.choiceIds.length && screen.choiceIds.every((id) => order.includes(id));
+      const complete =
+        Array.isArray(order) && order.length === screen.choiceIds.length && screen.choiceIds.every((id) => order.includes(id));
       if (!complete) throw invalid('answer.value: rank every item exactly once');
-      return { screen, events: [{ type: 'REORDER_RANKING', order: order as string[] }, { type: 'CONFIRM_RANKING', responseTime }] };
+      return {
+        screen,
+        events: [
+          { type: 'REORDER_RANKING', order: order as string[] },
+          { type: 'CONFIRM_RANKING', responseTime },
+        ],
+      };
     }
   }
 }
@@ -149,7 +163,10 @@ export async function diagnosticRoutes(app: FastifyInstance, deps: RouteDeps): P
       const flow = await deps.engine
         .transaction(async (tx) => {
           // locked, so no other answer moves the flow on between this check and the events
-          const locked = await tx.client.query<{ state: string; snapshot: unknown }>('SELECT state, snapshot FROM flows WHERE id = $1 FOR UPDATE', [flowId]);
+          const locked = await tx.client.query<{ state: string; snapshot: unknown }>(
+            'SELECT state, snapshot FROM flows WHERE id = $1 FOR UPDATE',
+            [flowId],
+          );
           let state = locked.rows[0]!.state;
           const onShow = diagnosticItemOnShow(locked.rows[0]!.snapshot);
           if (!onShow || state === 'grading' || state === 'graded') throw new HttpError(409, 'This diagnostic is already completed.');
@@ -196,7 +213,10 @@ export async function diagnosticRoutes(app: FastifyInstance, deps: RouteDeps): P
       const flow = flowId ? await deps.engine.get(flowId, 'system') : null;
       if (!flow || !isFinished(flow)) {
         const answered = flow ? Object.keys(diagnosticAnswersOf(flow.snapshot)).length : 0;
-        throw new HttpError(409, `Answer every item before completing the diagnostic (${answered} of ${diagnosticScreens.length} answered).`);
+        throw new HttpError(
+          409,
+          `Answer every item before completing the diagnostic (${answered} of ${diagnosticScreens.length} answered).`,
+        );
       }
       if (isGrading(flow)) await waitForFlow(deps, flow.flowId, (f) => !isGrading(f), COMPLETE_WAIT_MS);
       const result = await storedResult(deps.pool, id);
@@ -207,7 +227,14 @@ export async function diagnosticRoutes(app: FastifyInstance, deps: RouteDeps): P
 
   api.get(
     '/api/diagnostics/:id/results',
-    { schema: { summary: 'results-get: the stored result of a completed diagnostic', tags, params, response: { 200: z.object({ diagnostic: resultSchema }) } } },
+    {
+      schema: {
+        summary: 'results-get: the stored result of a completed diagnostic',
+        tags,
+        params,
+        response: { 200: z.object({ diagnostic: resultSchema }) },
+      },
+    },
     async (request) => {
       await ownDiagnostic(deps.pool, request.params.id, request.visitorId);
       const result = await storedResult(deps.pool, request.params.id);

@@ -55,9 +55,17 @@ describe('flows over HTTP', () => {
 
     const read = await browser(`/api/flows/${flow.flowId}`);
     expect(read.json()).toEqual(moved.json());
-    const events = await pool.query('SELECT seq, type, payload, origin, state_after FROM flow_events WHERE flow_id = $1 ORDER BY seq', [flow.flowId]);
+    const events = await pool.query('SELECT seq, type, payload, origin, state_after FROM flow_events WHERE flow_id = $1 ORDER BY seq', [
+      flow.flowId,
+    ]);
     expect(events.rows).toEqual([
-      { seq: 1, type: 'CAPTURE_SUBMIT', payload: { name: 'Ada Lovelace', email: 'ada@example.com' }, origin: 'client', state_after: 'capture.saving' },
+      {
+        seq: 1,
+        type: 'CAPTURE_SUBMIT',
+        payload: { name: 'Ada Lovelace', email: 'ada@example.com' },
+        origin: 'client',
+        state_after: 'capture.saving',
+      },
       { seq: 2, type: 'LEAD_SAVED', payload: { leadId }, origin: 'server', state_after: 'intro' },
     ]);
     const linked = await pool.query('SELECT lead_id FROM flows WHERE id = $1', [flow.flowId]);
@@ -106,7 +114,12 @@ describe('flows over HTTP', () => {
     expect(states[0]).toMatch(/^capture/);
     expect(states[1]).toMatch(/^diagnostic/);
     const valid = [a, b].find((flow) => flow.state.startsWith('diagnostic'));
-    expect(valid.snapshot.context.session).toMatchObject({ source: 'community', email: 'grace@example.com', name: 'Grace Hopper', leadToken: token });
+    expect(valid.snapshot.context.session).toMatchObject({
+      source: 'community',
+      email: 'grace@example.com',
+      name: 'Grace Hopper',
+      leadToken: token,
+    });
 
     const expired = randomBytes(16).toString('hex');
     await pool.query("INSERT INTO lead_tokens (token, expires_at, reusable) VALUES ($1, now() - interval '1 minute', true)", [expired]);
@@ -133,7 +146,13 @@ describe('flows over HTTP', () => {
 
     // another visitor, even one who knows the lead's email, starts afresh; so does a Mirror or token open
     const stranger = injectAs(app, { remoteAddress: '203.0.113.7' });
-    expect((await open(stranger, { knownSession: { leadId: seeded.leadId, email: seeded.email, name: 'Test Lead', source: 'direct', leadToken: null } })).state).toMatch(/^capture/);
+    expect(
+      (
+        await open(stranger, {
+          knownSession: { leadId: seeded.leadId, email: seeded.email, name: 'Test Lead', source: 'direct', leadToken: null },
+        })
+      ).state,
+    ).toMatch(/^capture/);
     expect((await open(returning, { mode: 'mirror' })).state).not.toBe('completed_results');
 
     // Retake Assessment: the intro on the same lead, and the result is no longer offered
@@ -147,7 +166,12 @@ describe('flows over HTTP', () => {
   });
 
   it('shows a returning visitor who paid the deposit their results with the deposit paid; Continue goes back to the booking, not to a payment', async () => {
-    const paid = [{ type: 'CONTINUE' }, { type: 'PAY_DEPOSIT' }, { type: 'PAYMENT_CONFIRMED', paymentIntentId: 'pi_returning' }, { type: 'BOOK_SESSION' }];
+    const paid = [
+      { type: 'CONTINUE' },
+      { type: 'PAY_DEPOSIT' },
+      { type: 'PAYMENT_CONFIRMED', paymentIntentId: 'pi_returning' },
+      { type: 'BOOK_SESSION' },
+    ];
     const seeded = await seedResultsFlow(pool, 'book_call', undefined, undefined, paid);
     const returning = injectAs(app, { visitorCookie: seeded.visitorCookie });
     const welcomed = (await returning({ method: 'POST', url: '/api/flows', payload: {} })).json();
@@ -157,7 +181,9 @@ describe('flows over HTTP', () => {
     });
     const next = await returning({ method: 'POST', url: `/api/flows/${welcomed.flowId}/events`, payload: { event: { type: 'CONTINUE' } } });
     expect(next.json().state).toBe('payment_success.booked');
-    expect((await pool.query("SELECT count(*) FROM jobs WHERE flow_id = $1 AND queue = 'payments'", [welcomed.flowId])).rows[0].count).toBe('0');
+    expect((await pool.query("SELECT count(*) FROM jobs WHERE flow_id = $1 AND queue = 'payments'", [welcomed.flowId])).rows[0].count).toBe(
+      '0',
+    );
   });
 
   it('testing mode never offers the completed assessment, and forgets it (spec section 4)', async () => {

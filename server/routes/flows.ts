@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { flowConflictResponseSchema, flowEventBodySchemas, flowSnapshotResponseSchema, flowStartBodySchema } from '../../machines/protocol/api.js';
+import {
+  flowConflictResponseSchema,
+  flowEventBodySchemas,
+  flowSnapshotResponseSchema,
+  flowStartBodySchema,
+} from '../../machines/protocol/api.js';
 import { FlowConflictError } from '../flows/flow-store.js';
 import { rateLimits } from '../plugins/security.js';
 import { startVisitorFlow } from '../visitors/start-flow.js';
@@ -13,10 +18,14 @@ const params = z.object({ id: z.uuid() });
 export async function flowRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.post('/api/flows', { config: { rateLimit: rateLimits.flowStarts }, schema: { body: flowStartBodySchema, response: { 201: flowSnapshotResponseSchema } } }, async (request, reply) => {
-    const flow = await startVisitorFlow(deps, request, reply, request.body, undefined, { welcomeBack: true });
-    return reply.status(201).send(flow);
-  });
+  api.post(
+    '/api/flows',
+    { config: { rateLimit: rateLimits.flowStarts }, schema: { body: flowStartBodySchema, response: { 201: flowSnapshotResponseSchema } } },
+    async (request, reply) => {
+      const flow = await startVisitorFlow(deps, request, reply, request.body, undefined, { welcomeBack: true });
+      return reply.status(201).send(flow);
+    },
+  );
 
   api.get('/api/flows/:id', { schema: { params, response: { 200: flowSnapshotResponseSchema } } }, async (request) =>
     deps.engine.get(request.params.id, { visitorId: request.visitorId }),
@@ -35,7 +44,9 @@ export async function flowRoutes(app: FastifyInstance, deps: RouteDeps): Promise
     async (request, reply) => {
       try {
         // the event schema depends on the flow's machine, known once the flow is locked
-        return await deps.engine.apply(request.params.id, (machine) => flowEventBodySchemas[machine].parse(request.body), 'client', { visitorId: request.visitorId });
+        return await deps.engine.apply(request.params.id, (machine) => flowEventBodySchemas[machine].parse(request.body), 'client', {
+          visitorId: request.visitorId,
+        });
       } catch (error) {
         if (!(error instanceof FlowConflictError)) throw error;
         return reply.status(409).send({ statusCode: 409, error: 'Conflict', message: error.message, flow: error.flow });

@@ -30,7 +30,12 @@ export async function functionRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     '/api/functions/workflow-proxy',
     {
       config: { rateLimit: rateLimits.homework },
-      schema: { summary: "The workflow proxy: lead-assessment or send-homework, as events on the caller's own assessment", tags: ['functions'], body: proxyBody, querystring: proxyQuery },
+      schema: {
+        summary: "The workflow proxy: lead-assessment or send-homework, as events on the caller's own assessment",
+        tags: ['functions'],
+        body: proxyBody,
+        querystring: proxyQuery,
+      },
     },
     async (request, reply) => {
       const { action, data } = request.body;
@@ -44,7 +49,9 @@ export async function functionRoutes(app: FastifyInstance, deps: RouteDeps): Pro
         const { flowId, outcome } = await sendHomework(deps, request.visitorId, parseData(sendHomeworkSchema, data), waitMs);
         if (outcome === 'failed') {
           // spec section 8: the maybe flow's send-homework failure is re-thrown to the caller
-          return reply.status(502).send({ statusCode: 502, error: 'Bad Gateway', message: 'Failed to send homework. Please contact support.', flowId });
+          return reply
+            .status(502)
+            .send({ statusCode: 502, error: 'Bad Gateway', message: 'Failed to send homework. Please contact support.', flowId });
         }
         return reply.status(outcome === 'sent' ? 200 : 202).send({ flowId, status: outcome, success: outcome === 'sent' });
       }

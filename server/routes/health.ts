@@ -44,7 +44,9 @@ export async function healthRoutes(app: FastifyInstance, deps: { pool: pg.Pool; 
       check(() => deps.pool.query('SELECT 1'), 'postgres'),
       check(() => pingRedis(deps.redis), 'redis'),
     ]);
-    const down = Object.entries({ postgres, redis }).filter(([, state]) => state === 'down').map(([name]) => name);
+    const down = Object.entries({ postgres, redis })
+      .filter(([, state]) => state === 'down')
+      .map(([name]) => name);
     if (down.length) {
       return reply.status(503).send({
         status: 'unavailable',

@@ -107,7 +107,10 @@ describe('createOrUpdateLead and getSession', () => {
 
   it('makes one lead when two visitors race with one address', async () => {
     const email = unique('race');
-    const answers = await Promise.all([visitor().call('POST', '/api/leads', { email, name: 'A' }), visitor().call('POST', '/api/leads', { email: email.toLowerCase(), name: 'B' })]);
+    const answers = await Promise.all([
+      visitor().call('POST', '/api/leads', { email, name: 'A' }),
+      visitor().call('POST', '/api/leads', { email: email.toLowerCase(), name: 'B' }),
+    ]);
     expect(new Set(answers.map((a) => a.json.leadId)).size).toBe(1);
     const count = await pool.query('SELECT count(*)::int AS n FROM leads WHERE lower(email) = lower($1)', [email]);
     expect(count.rows[0].n).toBe(1);
@@ -131,9 +134,15 @@ describe('token links', () => {
   it('spends a single-use token once under two concurrent checks, binding it to the visitor that got it', async () => {
     const token = randomBytes(16).toString('hex');
     const email = unique('token');
-    await pool.query("INSERT INTO lead_tokens (token, email, name, expires_at) VALUES ($1, $2, 'Tess Okafor', now() + interval '1 hour')", [token, email]);
+    await pool.query("INSERT INTO lead_tokens (token, email, name, expires_at) VALUES ($1, $2, 'Tess Okafor', now() + interval '1 hour')", [
+      token,
+      email,
+    ]);
     const [a, b] = [visitor(), visitor()];
-    const checks = await Promise.all([a.call('POST', '/api/leads/check-token', { token }), b.call('POST', '/api/leads/check-token', { token })]);
+    const checks = await Promise.all([
+      a.call('POST', '/api/leads/check-token', { token }),
+      b.call('POST', '/api/leads/check-token', { token }),
+    ]);
     expect(checks.map((c) => c.json.status).sort()).toEqual(['invalid', 'valid']);
     const winner = checks[0]!.json.status === 'valid' ? a : b;
     const valid = checks.find((c) => c.json.status === 'valid')!.json;
@@ -145,13 +154,21 @@ describe('token links', () => {
 
     const expired = randomBytes(16).toString('hex');
     await pool.query("INSERT INTO lead_tokens (token, expires_at) VALUES ($1, now() - interval '1 second')", [expired]);
-    expect((await visitor().call('POST', '/api/leads/check-token', { token: expired })).json).toEqual({ status: 'invalid', token: expired, expired: true, flowId: null });
+    expect((await visitor().call('POST', '/api/leads/check-token', { token: expired })).json).toEqual({
+      status: 'invalid',
+      token: expired,
+      expired: true,
+      flowId: null,
+    });
   });
 
-  it('initializes from a token: makes its lead, records the website visit, and the session is that visitor\'s', async () => {
+  it("initializes from a token: makes its lead, records the website visit, and the session is that visitor's", async () => {
     const token = randomBytes(16).toString('hex');
     const email = unique('visit');
-    await pool.query("INSERT INTO lead_tokens (token, email, name, source, reusable, expires_at) VALUES ($1, $2, 'Sam Ortiz', 'community', true, now() + interval '1 day')", [token, email]);
+    await pool.query(
+      "INSERT INTO lead_tokens (token, email, name, source, reusable, expires_at) VALUES ($1, $2, 'Sam Ortiz', 'community', true, now() + interval '1 day')",
+      [token, email],
+    );
     const browser = visitor();
     const init = await browser.call('POST', '/api/leads/init-from-token', { token });
     expect(init.status).toBe(200);
@@ -160,7 +177,10 @@ describe('token links', () => {
     expect(flowId).toMatch(/^[0-9a-f-]{36}$/);
     const visit = await pool.query('SELECT type, metadata FROM interactions WHERE lead_id = $1', [session.leadId]);
     expect(visit.rows).toEqual([{ type: 'website_visit', metadata: { token, source: 'community' } }]);
-    expect((await browser.call('GET', `/api/leads/${session.leadId}/session`)).json).toMatchObject({ leadId: session.leadId, source: 'community' });
+    expect((await browser.call('GET', `/api/leads/${session.leadId}/session`)).json).toMatchObject({
+      leadId: session.leadId,
+      source: 'community',
+    });
     expect((await visitor().call('GET', `/api/leads/${session.leadId}/session`)).status).toBe(404);
   });
 
@@ -214,10 +234,16 @@ describe('lead-assessment and submitQualificationData', () => {
   });
 
   it('refuses lead-assessment without a lead id with the spec message, an unknown lead with 404, and names bad data fields', async () => {
-    const noLead = await visitor().call('POST', '/api/functions/workflow-proxy', { action: 'lead-assessment', data: { survey: SURVEYS.homework } });
+    const noLead = await visitor().call('POST', '/api/functions/workflow-proxy', {
+      action: 'lead-assessment',
+      data: { survey: SURVEYS.homework },
+    });
     expect(noLead.status).toBe(400);
     expect(noLead.json.message).toBe(NO_LEAD_MESSAGE);
-    const unknownLead = await visitor().call('POST', '/api/functions/workflow-proxy', { action: 'lead-assessment', data: { survey: SURVEYS.homework, leadId: '00000000-0000-4000-8000-000000000000' } });
+    const unknownLead = await visitor().call('POST', '/api/functions/workflow-proxy', {
+      action: 'lead-assessment',
+      data: { survey: SURVEYS.homework, leadId: '00000000-0000-4000-8000-000000000000' },
+    });
     expect(unknownLead.status).toBe(404);
     const bad = await visitor().call('POST', '/api/functions/workflow-proxy', { action: 'lead-assessment', data: { survey: 'no' } });
     expect(bad.status).toBe(400);
@@ -232,7 +258,9 @@ describe('lead-assessment and submitQualificationData', () => {
     const stranger = flowClient(base, { headers: { 'x-forwarded-for': '198.51.100.4' } });
     const before = await counts();
     const forged = { leadId, assessment: {}, survey: SURVEYS.book_call, mirrorChat: [] };
-    expect((await stranger.call('POST', '/api/functions/workflow-proxy?wait=1', { action: 'lead-assessment', data: forged })).status).toBe(404);
+    expect((await stranger.call('POST', '/api/functions/workflow-proxy?wait=1', { action: 'lead-assessment', data: forged })).status).toBe(
+      404,
+    );
     expect((await stranger.call('POST', `/api/leads/${leadId}/qualification`, forged)).status).toBe(404);
     expect(await counts()).toEqual(before);
 
@@ -240,11 +268,24 @@ describe('lead-assessment and submitQualificationData', () => {
     expect(incomplete.status).toBe(400);
     expect(Object.keys(incomplete.json.fields)).toEqual(['survey.q2_time', 'survey.q3_urgency', 'survey.q4_mindset', 'survey.q5_success']);
 
-    const graded = await owner.call('POST', `/api/leads/${leadId}/qualification`, { survey: SURVEYS.book_call, assessment: {}, mirrorChat: [] });
+    const graded = await owner.call('POST', `/api/leads/${leadId}/qualification`, {
+      survey: SURVEYS.book_call,
+      assessment: {},
+      mirrorChat: [],
+    });
     expect(graded.status, JSON.stringify(graded.json)).toBe(200);
-    expect(graded.json).toMatchObject({ success: true, flowId, tier: 'book_call', qualification: 'book_call', diagnostic: { archetype: expect.any(String) } });
+    expect(graded.json).toMatchObject({
+      success: true,
+      flowId,
+      tier: 'book_call',
+      qualification: 'book_call',
+      diagnostic: { archetype: expect.any(String) },
+    });
     // asking again (by the proxy this time) answers the same result and grades nothing more
-    const again = await owner.call('POST', '/api/functions/workflow-proxy?wait=1', { action: 'lead-assessment', data: { leadId, survey: SURVEYS.nurture } });
+    const again = await owner.call('POST', '/api/functions/workflow-proxy?wait=1', {
+      action: 'lead-assessment',
+      data: { leadId, survey: SURVEYS.nurture },
+    });
     expect(again.json).toMatchObject({ tier: 'book_call', archetype: graded.json.archetype });
     const jobs = await pool.query("SELECT count(*)::int AS n FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [flowId]);
     expect(jobs.rows[0].n).toBe(1);
@@ -268,8 +309,17 @@ describe('the workflow proxy send-homework action', () => {
 
     const stranger = flowClient(base, { headers: { 'x-forwarded-for': '192.0.2.44' } });
     const before = await counts();
-    const relay = { leadId, email: 'victim@example.net', name: 'Anyone', sendHomework: false, source: 'free_resources', diagnosticData: { archetype: 'Forged' } };
-    expect((await stranger.call('POST', '/api/functions/workflow-proxy?wait=1', { action: 'send-homework', data: relay })).status).toBe(404);
+    const relay = {
+      leadId,
+      email: 'victim@example.net',
+      name: 'Anyone',
+      sendHomework: false,
+      source: 'free_resources',
+      diagnosticData: { archetype: 'Forged' },
+    };
+    expect((await stranger.call('POST', '/api/functions/workflow-proxy?wait=1', { action: 'send-homework', data: relay })).status).toBe(
+      404,
+    );
     expect(await counts()).toEqual(before);
 
     const sent = await other.call('POST', '/api/functions/workflow-proxy?wait=1', { action: 'send-homework', data: relay });
@@ -282,7 +332,10 @@ describe('the workflow proxy send-homework action', () => {
     expect(outbox.rows[0].text_body).not.toContain('evil.example');
     expect(outbox.rows[0].text_body).not.toContain('Forged');
 
-    const paidFirst = await other.call('POST', '/api/functions/workflow-proxy', { action: 'send-homework', data: { ...relay, source: 'paid_homework', sendHomework: true } });
+    const paidFirst = await other.call('POST', '/api/functions/workflow-proxy', {
+      action: 'send-homework',
+      data: { ...relay, source: 'paid_homework', sendHomework: true },
+    });
     expect(paidFirst.status).toBe(409);
   });
 });
@@ -305,7 +358,9 @@ describe('the standalone diagnostic helpers', () => {
     expect((await owner.get(flowId)).snapshot.context).toMatchObject({ standalone: true, index: 0 });
     expect((await pool.query('SELECT flow_id FROM diagnostics WHERE id = $1', [diagnosticId])).rows).toEqual([{ flow_id: flowId }]);
 
-    const wrongItem = await owner.call('POST', `/api/diagnostics/${diagnosticId}/answers`, { answer: { id: 'nope', type: 'likert', value: 3, ms: 4000 } });
+    const wrongItem = await owner.call('POST', `/api/diagnostics/${diagnosticId}/answers`, {
+      answer: { id: 'nope', type: 'likert', value: 3, ms: 4000 },
+    });
     expect(wrongItem.status).toBe(400);
     expect(wrongItem.json.message).toContain('answer.id');
     const notOnShow = await owner.call('POST', `/api/diagnostics/${diagnosticId}/answers`, answerFor(diagnosticScreens[1]!, 1));
@@ -325,7 +380,8 @@ describe('the standalone diagnostic helpers', () => {
       expect(response.status, JSON.stringify(response.json)).toBe(200);
       answered.push(response.json);
       // no 'Timed Questions Ahead' screen in these calls: the first timed item is on show from the answer before it
-      if (screen.type !== 'vignette' && diagnosticScreens[index + 1]?.type === 'vignette') expect((await owner.get(flowId)).state).toBe('vignette.choosing');
+      if (screen.type !== 'vignette' && diagnosticScreens[index + 1]?.type === 'vignette')
+        expect((await owner.get(flowId)).state).toBe('vignette.choosing');
       if (index === 0) {
         const early = await owner.call('POST', `/api/diagnostics/${diagnosticId}/complete`, {});
         expect(early.status).toBe(409);
@@ -339,7 +395,9 @@ describe('the standalone diagnostic helpers', () => {
     // nothing is graded inside a request: the last answer left the flow grading, with a job for the worker
     const grading = await owner.get(flowId);
     expect(grading.state).toBe('grading');
-    expect((await pool.query("SELECT name FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [flowId])).rows).toEqual([{ name: 'diagnostic' }]);
+    expect((await pool.query("SELECT name FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [flowId])).rows).toEqual([
+      { name: 'diagnostic' },
+    ]);
     const completing = owner.call('POST', `/api/diagnostics/${diagnosticId}/complete`, {});
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await pool.query('SELECT 1 FROM diagnostic_results WHERE diagnostic_id = $1', [diagnosticId])).rowCount).toBe(0);
@@ -357,7 +415,9 @@ describe('the standalone diagnostic helpers', () => {
        FROM diagnostics d JOIN diagnostic_answers a ON a.diagnostic_id = d.id WHERE d.id = $1 GROUP BY d.status`,
       [diagnosticId],
     );
-    expect(stored.rows).toEqual([{ status: 'completed', answers: 22, confident: diagnosticScreens.filter((s) => s.type === 'vignette').length }]);
+    expect(stored.rows).toEqual([
+      { status: 'completed', answers: 22, confident: diagnosticScreens.filter((s) => s.type === 'vignette').length },
+    ]);
 
     expect((await owner.call('GET', `/api/diagnostics/${diagnosticId}/results`)).json).toEqual({ diagnostic: result });
     expect((await owner.call('POST', `/api/diagnostics/${diagnosticId}/complete`, {})).json).toEqual({ diagnosticId, diagnostic: result });
@@ -371,10 +431,14 @@ describe('the standalone diagnostic helpers', () => {
     const { diagnosticId } = (await owner.call('POST', '/api/diagnostics', {})).json;
     const vignette = diagnosticScreens.find((s): s is Extract<Screen, { type: 'vignette' }> => s.type === 'vignette' && s.hasFollowup)!;
     const ranking = diagnosticScreens.find((s): s is Extract<Screen, { type: 'ranking' }> => s.type === 'ranking')!;
-    const noConfidence = await owner.call('POST', `/api/diagnostics/${diagnosticId}/answers`, { answer: { id: vignette.id, type: 'vignette', value: vignette.choiceIds[0], ms: 9000 } });
+    const noConfidence = await owner.call('POST', `/api/diagnostics/${diagnosticId}/answers`, {
+      answer: { id: vignette.id, type: 'vignette', value: vignette.choiceIds[0], ms: 9000 },
+    });
     expect(noConfidence.status).toBe(400);
     expect(noConfidence.json.message).toContain('answer.confidence');
-    const partial = await owner.call('POST', `/api/diagnostics/${diagnosticId}/answers`, { answer: { id: ranking.id, type: 'ranking', value: ranking.choiceIds.slice(1), ms: 9000 } });
+    const partial = await owner.call('POST', `/api/diagnostics/${diagnosticId}/answers`, {
+      answer: { id: ranking.id, type: 'ranking', value: ranking.choiceIds.slice(1), ms: 9000 },
+    });
     expect(partial.status).toBe(400);
     expect(partial.json.message).toContain('answer.value');
   });

@@ -48,7 +48,13 @@ async function mayPurgeTestLeads(request: FastifyRequest, deps: Pick<RouteDeps, 
 async function redeemToken(deps: RouteDeps, request: FastifyRequest, reply: FastifyReply, token: string) {
   const initialized = await initializeFromToken(deps.pool, token);
   if (initialized.check.status !== 'valid') return { ...initialized, flowId: null };
-  const flow = await startVisitorFlow(deps, request, reply, { machine: 'assessmentFlow', mode: 'assessment', token, testing: false, knownSession: null }, initialized.check);
+  const flow = await startVisitorFlow(
+    deps,
+    request,
+    reply,
+    { machine: 'assessmentFlow', mode: 'assessment', token, testing: false, knownSession: null },
+    initialized.check,
+  );
   return { ...initialized, flowId: flow.flowId };
 }
 
@@ -98,7 +104,8 @@ export async function leadRoutes(app: FastifyInstance, deps: RouteDeps): Promise
     {
       config: { rateLimit: rateLimits.leads },
       schema: {
-        summary: "createOrUpdateLead: the capture step of this visitor's assessment; a known address (any case) reuses its lead, except in testing mode",
+        summary:
+          "createOrUpdateLead: the capture step of this visitor's assessment; a known address (any case) reuses its lead, except in testing mode",
         tags,
         body: captureBodySchema,
         response: { 200: captureResponseSchema },
@@ -109,7 +116,14 @@ export async function leadRoutes(app: FastifyInstance, deps: RouteDeps): Promise
 
   api.get(
     '/api/leads/:id/session',
-    { schema: { summary: "getSession: the lead session of this visitor's own assessment bound to that lead", tags, params: leadParams, response: { 200: knownSessionSchema } } },
+    {
+      schema: {
+        summary: "getSession: the lead session of this visitor's own assessment bound to that lead",
+        tags,
+        params: leadParams,
+        response: { 200: knownSessionSchema },
+      },
+    },
     async (request) => leadSessionFor(deps, request.visitorId, request.params.id),
   );
 
@@ -132,7 +146,14 @@ export async function leadRoutes(app: FastifyInstance, deps: RouteDeps): Promise
 
   api.delete(
     '/api/leads/test-leads',
-    { schema: { summary: "Testing mode's purge of test-tagged leads of the last 7 days: a signed-in admin (with the CSRF header), or a direct request on this machine outside production", tags, response: { 200: z.object({ deleted: z.number().int() }) } } },
+    {
+      schema: {
+        summary:
+          "Testing mode's purge of test-tagged leads of the last 7 days: a signed-in admin (with the CSRF header), or a direct request on this machine outside production",
+        tags,
+        response: { 200: z.object({ deleted: z.number().int() }) },
+      },
+    },
     async (request) => {
       if (!(await mayPurgeTestLeads(request, deps))) {
         throw new HttpError(403, 'Sign in as an admin to delete test leads (or use testing mode on this machine outside production).');

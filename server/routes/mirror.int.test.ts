@@ -98,22 +98,35 @@ describe('POST /api/functions/mirror-llm-response', () => {
 
     const unsaved = randomUUID();
     await ask(builtIn, { conversationHistory: history, turn: 1, sessionId: unsaved, save: false });
-    expect(await stored(unsaved)).toEqual({ session: { flow_id: null, lead_id: null, saved: false, turns: 1, completed: false }, messages: [] });
+    expect(await stored(unsaved)).toEqual({
+      session: { flow_id: null, lead_id: null, saved: false, turns: 1, completed: false },
+      messages: [],
+    });
   });
 
   it("a saved session goes with the lead its visitor leaves their details for, and never with a stranger's", async () => {
     const owner = injectAs(builtIn, { remoteAddress: '198.51.100.71' });
     const sessionId = randomUUID();
     const history = [welcome, { role: 'user', content: 'Whether to split the platform team in two.' }];
-    expect((await owner({ method: 'POST', url: URL, payload: { conversationHistory: history, turn: 1, sessionId, save: true } })).statusCode).toBe(200);
+    expect(
+      (await owner({ method: 'POST', url: URL, payload: { conversationHistory: history, turn: 1, sessionId, save: true } })).statusCode,
+    ).toBe(200);
 
     // someone else who learned the session id and captures with it attaches nothing
     const stranger = injectAs(builtIn, { remoteAddress: '198.51.100.72' });
-    const theirs = await stranger({ method: 'POST', url: '/api/leads', payload: { email: `mirror-stranger-${sessionId}@example.com`, name: 'Eve', mirrorSessionId: sessionId } });
+    const theirs = await stranger({
+      method: 'POST',
+      url: '/api/leads',
+      payload: { email: `mirror-stranger-${sessionId}@example.com`, name: 'Eve', mirrorSessionId: sessionId },
+    });
     expect(theirs.statusCode, theirs.body).toBe(200);
     expect((await stored(sessionId)).session.lead_id).toBeNull();
 
-    const mine = await owner({ method: 'POST', url: '/api/leads', payload: { email: `mirror-owner-${sessionId}@example.com`, name: 'Sam Rivera', mirrorSessionId: sessionId } });
+    const mine = await owner({
+      method: 'POST',
+      url: '/api/leads',
+      payload: { email: `mirror-owner-${sessionId}@example.com`, name: 'Sam Rivera', mirrorSessionId: sessionId },
+    });
     expect(mine.statusCode, mine.body).toBe(200);
     expect((await stored(sessionId)).session.lead_id).toBe(mine.json().leadId);
   });
@@ -125,7 +138,11 @@ describe('POST /api/functions/mirror-llm-response', () => {
     expect(answered.json()).toEqual({ response: 'You said "Cutting the budget for my own team.". What makes it hard?', isComplete: false });
     expect(fake.requests[0]!.body).toMatchObject({
       model: 'coach-test',
-      messages: [{ role: 'system' }, { role: 'assistant', content: MIRROR_WELCOME }, { role: 'user', content: 'Cutting the budget for my own team.' }],
+      messages: [
+        { role: 'system' },
+        { role: 'assistant', content: MIRROR_WELCOME },
+        { role: 'user', content: 'Cutting the budget for my own team.' },
+      ],
     });
     expect(fake.requests[0]!.authorization).toBe('Bearer sk-route-test');
 

@@ -31,7 +31,10 @@ const bodySchema = z
 
 /** True when the session is new, or this visitor's own session outside any flow. */
 async function mayRecordSession(deps: RouteDeps, sessionId: string, visitorId: string | null): Promise<boolean> {
-  const found = await deps.pool.query<{ visitor_id: string | null; flow_id: string | null }>('SELECT visitor_id, flow_id FROM mirror_sessions WHERE id = $1', [sessionId]);
+  const found = await deps.pool.query<{ visitor_id: string | null; flow_id: string | null }>(
+    'SELECT visitor_id, flow_id FROM mirror_sessions WHERE id = $1',
+    [sessionId],
+  );
   const session = found.rows[0];
   return !session || (session.flow_id === null && session.visitor_id !== null && session.visitor_id === visitorId);
 }

@@ -77,7 +77,10 @@ const testModeWorkers = () => startWorkers(pool, testModeConfig, ['payments', 't
 
 /** The lead's emails of `kind`, as the outbox holds them (no SMTP here: recorded, for the admin to read). */
 async function emailsOf(leadId: string, kind: string) {
-  const found = await pool.query('SELECT to_address, subject, text_body, status FROM email_outbox WHERE lead_id = $1 AND kind = $2', [leadId, kind]);
+  const found = await pool.query('SELECT to_address, subject, text_body, status FROM email_outbox WHERE lead_id = $1 AND kind = $2', [
+    leadId,
+    kind,
+  ]);
   return found.rows;
 }
 
@@ -125,7 +128,10 @@ async function trackedPayments(flowId: string) {
 }
 
 async function countEvents(flowId: string, type: string): Promise<number> {
-  const found = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM flow_events WHERE flow_id = $1 AND type = $2', [flowId, type]);
+  const found = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM flow_events WHERE flow_id = $1 AND type = $2', [
+    flowId,
+    type,
+  ]);
   return found.rows[0]!.n;
 }
 
@@ -181,7 +187,7 @@ async function adminHeaders() {
 }
 
 describe('startPayment in Stripe mode: the payments job', () => {
-  it("opens a Checkout for the $250 refundable deposit keyed by its job row, tracks it as pending and gives the flow its url", async () => {
+  it('opens a Checkout for the $250 refundable deposit keyed by its job row, tracks it as pending and gives the flow its url', async () => {
     await stripeWorkers();
     const before = fake.requests.length;
     const { flowId, leadId, email: leadEmail } = await flowAtPayment('book_call', 'checkout');
@@ -237,7 +243,11 @@ describe('startPayment in Stripe mode: the payments job', () => {
 
   it("a Stripe refusal becomes PAYMENT_FAILED start_failed: the flow is back at its next step with the spec's notice, nothing tracked", async () => {
     await stripeWorkers();
-    fake.failNext('/v1/checkout/sessions', { status: 400, type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****fake' });
+    fake.failNext('/v1/checkout/sessions', {
+      status: 400,
+      type: 'invalid_request_error',
+      message: 'Invalid API Key provided: sk_test_****fake',
+    });
     const { flowId } = await flowAtPayment('book_call', 'stripe-down');
     await until(async () => (await flowState(flowId)).state === 'yes_flow');
     expect((await flowState(flowId)).context.notice).toEqual({ title: 'Payment Failed', description: START_FAILED });
@@ -267,7 +277,7 @@ describe('startPayment in Stripe mode: the payments job', () => {
 });
 
 describe('create-payment (the adapter)', () => {
-  it('on the visitor\'s flow at yes_flow: applies PAY_DEPOSIT and answers the checkout url once the job has it; a double click gets the same checkout', async () => {
+  it("on the visitor's flow at yes_flow: applies PAY_DEPOSIT and answers the checkout url once the job has it; a double click gets the same checkout", async () => {
     await stripeWorkers();
     const { flowId } = await flowAtNextStep('book_call', 'adapter');
     const before = fake.requests.length;
@@ -289,7 +299,11 @@ describe('create-payment (the adapter)', () => {
   it('answers 502 with the spec message when Stripe refuses', async () => {
     await stripeWorkers();
     const { flowId } = await flowAtNextStep('homework', 'adapter-refused');
-    fake.failNext('/v1/checkout/sessions', { status: 400, type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****fake' });
+    fake.failNext('/v1/checkout/sessions', {
+      status: 400,
+      type: 'invalid_request_error',
+      message: 'Invalid API Key provided: sk_test_****fake',
+    });
     const response = await createPayment(stripeApp, { flowId });
     expect(response.statusCode).toBe(502);
     expect(response.json()).toEqual({ statusCode: 502, error: 'Bad Gateway', message: START_FAILED });
@@ -303,7 +317,11 @@ describe('create-payment (the adapter)', () => {
     const before = fake.requests.length;
     const refused = await createPayment(stripeApp, { flowId });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toMatchObject({ statusCode: 409, error: 'Conflict', message: 'This assessment cannot take a deposit now (it is at results).' });
+    expect(refused.json()).toMatchObject({
+      statusCode: 409,
+      error: 'Conflict',
+      message: 'This assessment cannot take a deposit now (it is at results).',
+    });
     expect(fake.requests.length).toBe(before);
     expect(await paymentJobs(flowId)).toEqual([]);
     expect((await flowState(flowId)).state).toBe('results');
@@ -394,7 +412,10 @@ describe('the Stripe webhook', () => {
       const shifted = await asOwner(stripeApp)({
         method: 'POST',
         url: '/api/stripe/webhook',
-        headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp }) },
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp }),
+        },
         payload,
       });
       expect(shifted.statusCode, String(offset)).toBe(400);
@@ -421,9 +442,16 @@ describe('the Stripe webhook', () => {
     const flow = await flowState(flowId);
     expect(flow.state).toBe('homework_processing.sending');
     expect(flow.context.homeworkSource).toBe('paid_homework');
-    const jobs = await pool.query("SELECT name, lead_id, payload->'request' AS request FROM jobs WHERE flow_id = $1 AND queue = 'homework'", [flowId]);
+    const jobs = await pool.query(
+      "SELECT name, lead_id, payload->'request' AS request FROM jobs WHERE flow_id = $1 AND queue = 'homework'",
+      [flowId],
+    );
     expect(jobs.rows).toEqual([
-      expect.objectContaining({ name: 'send-homework', lead_id: leadId, request: expect.objectContaining({ sendHomework: true, source: 'paid_homework' }) }),
+      expect.objectContaining({
+        name: 'send-homework',
+        lead_id: leadId,
+        request: expect.objectContaining({ sendHomework: true, source: 'paid_homework' }),
+      }),
     ]);
     expect((await trackedPayments(flowId))[0]).toMatchObject({ purpose: 'paid_homework', status: 'succeeded' });
   });
@@ -464,11 +492,18 @@ describe('the Stripe webhook', () => {
     };
     const refunded = await sendWebhook(stripeApp, stripeEvent('charge.refunded', charge));
     expect(refunded.statusCode, refunded.body).toBe(200);
-    expect((await trackedPayments(flowId))[0]).toMatchObject({ status: 'refunded', refund_id: 're_dashboard', refunded_at: expect.any(Date) });
+    expect((await trackedPayments(flowId))[0]).toMatchObject({
+      status: 'refunded',
+      refund_id: 're_dashboard',
+      refunded_at: expect.any(Date),
+    });
     // the lead hears of a refund made in the dashboard too; Stripe's retry of the event adds nothing
     const { lead_id: leadId } = (await trackedPayments(flowId))[0];
     expect(await emailsOf(leadId, 'refund_confirmation')).toEqual([
-      expect.objectContaining({ subject: 'Your $250.00 payment has been refunded', text_body: expect.stringContaining('refunded in full') }),
+      expect.objectContaining({
+        subject: 'Your $250.00 payment has been refunded',
+        text_body: expect.stringContaining('refunded in full'),
+      }),
     ]);
     expect((await sendWebhook(stripeApp, stripeEvent('charge.refunded', charge))).statusCode).toBe(200);
     expect(await emailsOf(leadId, 'refund_confirmation')).toHaveLength(1);
@@ -489,7 +524,14 @@ describe('test-payment mode', () => {
     const { flowId, leadId } = await flowAtPayment('book_call', 'test-pay');
     await until(async () => (await trackedPayments(flowId)).length === 1);
     const [payment] = await trackedPayments(flowId);
-    expect(payment).toMatchObject({ payment_intent_id: expect.stringMatching(/^pi_test_/), status: 'succeeded', test_mode: true, lead_id: leadId, purpose: 'deposit', amount_cents: 25000 });
+    expect(payment).toMatchObject({
+      payment_intent_id: expect.stringMatching(/^pi_test_/),
+      status: 'succeeded',
+      test_mode: true,
+      lead_id: leadId,
+      purpose: 'deposit',
+      amount_cents: 25000,
+    });
     expect((await flowState(flowId)).state).toBe('payment');
 
     await until(async () => (await flowState(flowId)).state === 'payment_success.confirmed', 10_000);
@@ -502,7 +544,10 @@ describe('test-payment mode', () => {
     expect(verified.json()).toEqual({ success: true, status: 'succeeded', purpose: 'deposit', amountCents: 25000, testMode: true });
 
     // the receipt the deposit screen promises, once
-    await until(async () => (await emailsOf(leadId, 'deposit_receipt')).length === 1 && (await emailsOf(leadId, 'deposit_receipt'))[0].status === 'recorded');
+    await until(
+      async () =>
+        (await emailsOf(leadId, 'deposit_receipt')).length === 1 && (await emailsOf(leadId, 'deposit_receipt'))[0].status === 'recorded',
+    );
     const [receipt] = await emailsOf(leadId, 'deposit_receipt');
     expect(receipt.subject).toBe('Receipt: your $250.00 refundable deposit');
     expect(receipt.text_body).toContain('Amount: $250.00 USD');
@@ -554,7 +599,12 @@ describe('refunds (admin)', () => {
 
     const refunded = await asOwner(testApp)({ method: 'POST', url, headers });
     expect(refunded.statusCode, refunded.body).toBe(200);
-    expect(refunded.json()).toMatchObject({ id: payment.id, status: 'refunded', testMode: true, refundId: expect.stringMatching(/^re_test_/) });
+    expect(refunded.json()).toMatchObject({
+      id: payment.id,
+      status: 'refunded',
+      testMode: true,
+      refundId: expect.stringMatching(/^re_test_/),
+    });
     expect(refunded.json().refundedAt).toBeTruthy();
     expect((await trackedPayments(flowId))[0]).toMatchObject({ status: 'refunded', refund_id: refunded.json().refundId });
 
@@ -594,7 +644,12 @@ describe('OpenAPI', () => {
   it('documents the payment routes', async () => {
     const document = (await asOwner(stripeApp)('/api/docs/json')).json();
     expect(Object.keys(document.paths)).toEqual(
-      expect.arrayContaining(['/api/functions/create-payment', '/api/stripe/webhook', '/api/payments/verify', '/api/admin/payments/{id}/refund']),
+      expect.arrayContaining([
+        '/api/functions/create-payment',
+        '/api/stripe/webhook',
+        '/api/payments/verify',
+        '/api/admin/payments/{id}/refund',
+      ]),
     );
     expect(document.paths['/api/functions/create-payment'].post.tags).toEqual(['payments']);
   });

@@ -127,7 +127,9 @@ export async function paymentRoutes(app: FastifyInstance, deps: RouteDeps): Prom
     },
     async (request) => {
       const { paymentIntentId, sessionId } = request.query;
-      const payment = await findPayment(deps.pool, paymentIntentId ? { paymentIntentId } : { sessionId: sessionId! }, { visitorId: request.visitorId });
+      const payment = await findPayment(deps.pool, paymentIntentId ? { paymentIntentId } : { sessionId: sessionId! }, {
+        visitorId: request.visitorId,
+      });
       return {
         success: payment.status === 'succeeded',
         status: payment.status,

@@ -59,7 +59,10 @@ const steward = archetypeByName('Reluctant Steward');
 
 /** A lead with a completed diagnostic (and, when given, the assessment graded from it). */
 async function seedDiagnostic(assessment?: { tier: string; keyInsights: string[]; gaming?: boolean }) {
-  const lead = await createOrUpdateLead(pool, { email: `report-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, name: 'Rosa Parks' });
+  const lead = await createOrUpdateLead(pool, {
+    email: `report-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
+    name: 'Rosa Parks',
+  });
   const diagnostic = await pool.query<{ id: string }>(
     "INSERT INTO diagnostics (lead_id, bank_version, status, completed_at, visitor_id) VALUES ($1, '2.0.0', 'completed', '2026-02-03T10:00:00Z', $2) RETURNING id",
     [lead.leadId, owner.visitorId],
@@ -72,7 +75,14 @@ async function seedDiagnostic(assessment?: { tier: string; keyInsights: string[]
     [diagnosticId, lead.leadId, scores, steward.name, steward.narrative],
   );
   if (assessment) {
-    const full = { archetype: steward.name, narrative: steward.narrative, scores, keyInsights: assessment.keyInsights, qualification: assessment.tier, fallback: false };
+    const full = {
+      archetype: steward.name,
+      narrative: steward.narrative,
+      scores,
+      keyInsights: assessment.keyInsights,
+      qualification: assessment.tier,
+      fallback: false,
+    };
     await pool.query(
       `INSERT INTO assessment_results (lead_id, diagnostic_id, tier, qualification, archetype, total_score, diagnostic_score, survey_score,
          mirror_score, composite_score, gaming_detected, result, bank_version, grading_version)
@@ -148,7 +158,13 @@ describe('POST /api/functions/report-pdf', () => {
       const answer =
         screen.type === 'likert'
           ? { id: screen.id, type: 'likert', value: 4, ms: 4000 }
-          : { id: screen.id, type: screen.type, value: screen.type === 'ranking' ? screen.choiceIds : screen.choiceIds[0], confidence: 3, ms: 8000 };
+          : {
+              id: screen.id,
+              type: screen.type,
+              value: screen.type === 'ranking' ? screen.choiceIds : screen.choiceIds[0],
+              confidence: 3,
+              ms: 8000,
+            };
       const answered = await browser({ method: 'POST', url: `/api/diagnostics/${diagnosticId}/answers`, payload: { answer } });
       expect(answered.statusCode, answered.body).toBe(200);
     }
@@ -175,15 +191,31 @@ describe('POST /api/functions/report-pdf', () => {
       const answer =
         screen.type === 'likert'
           ? { id: screen.id, type: 'likert', value: [2, 4, 3, 5][screen.id.length % 4], ms: 6000 }
-          : { id: screen.id, type: screen.type, value: screen.type === 'ranking' ? screen.choiceIds : screen.choiceIds[1], confidence: 4, ms: 9000 };
-      expect((await browser({ method: 'POST', url: `/api/diagnostics/${diagnosticId}/answers`, payload: { answer } })).statusCode).toBe(200);
+          : {
+              id: screen.id,
+              type: screen.type,
+              value: screen.type === 'ranking' ? screen.choiceIds : screen.choiceIds[1],
+              confidence: 4,
+              ms: 9000,
+            };
+      expect((await browser({ method: 'POST', url: `/api/diagnostics/${diagnosticId}/answers`, payload: { answer } })).statusCode).toBe(
+        200,
+      );
     }
     // nobody else can go on from it, knowing its id: 404 and no flow
     const flowsBefore = Number((await pool.query('SELECT count(*) FROM flows')).rows[0].count);
-    const stranger = await injectAs(app, { remoteAddress: '203.0.113.10' })({ method: 'POST', url: '/api/flows', payload: { diagnosticId } });
+    const stranger = await injectAs(app, { remoteAddress: '203.0.113.10' })({
+      method: 'POST',
+      url: '/api/flows',
+      payload: { diagnosticId },
+    });
     expect(stranger.statusCode).toBe(404);
     const otherVisitor = await seedVisitor(pool);
-    const other = await injectAs(app, { visitorCookie: otherVisitor.cookie })({ method: 'POST', url: '/api/flows', payload: { diagnosticId } });
+    const other = await injectAs(app, { visitorCookie: otherVisitor.cookie })({
+      method: 'POST',
+      url: '/api/flows',
+      payload: { diagnosticId },
+    });
     expect(other.statusCode).toBe(404);
     expect(Number((await pool.query('SELECT count(*) FROM flows')).rows[0].count)).toBe(flowsBefore);
 
@@ -200,11 +232,18 @@ describe('POST /api/functions/report-pdf', () => {
     };
     expect((await send({ type: 'SURVEY_SUBMITTED', answers: SURVEYS.book_call })).state).toBe('email_capture.editing');
     await send({ type: 'EMAIL_SUBMIT', email: `standalone-${Date.now()}@example.com`, name: 'Grace Hopper' });
-    await until(async () => (await pool.query('SELECT state FROM flows WHERE id = $1', [flow.flowId])).rows[0].state !== 'processing.grading');
+    await until(
+      async () => (await pool.query('SELECT state FROM flows WHERE id = $1', [flow.flowId])).rows[0].state !== 'processing.grading',
+    );
 
-    expect(['processing.revealing', 'results']).toContain((await pool.query('SELECT state FROM flows WHERE id = $1', [flow.flowId])).rows[0].state);
+    expect(['processing.revealing', 'results']).toContain(
+      (await pool.query('SELECT state FROM flows WHERE id = $1', [flow.flowId])).rows[0].state,
+    );
     // the assessment was graded for that diagnostic: no second copy of its answers, and the lead owns it
-    const linked = await pool.query('SELECT a.tier, g.lead_id FROM assessment_results a JOIN diagnostics g ON g.id = a.diagnostic_id WHERE a.flow_id = $1', [flow.flowId]);
+    const linked = await pool.query(
+      'SELECT a.tier, g.lead_id FROM assessment_results a JOIN diagnostics g ON g.id = a.diagnostic_id WHERE a.flow_id = $1',
+      [flow.flowId],
+    );
     expect(linked.rows).toHaveLength(1);
     expect(linked.rows[0].lead_id).not.toBeNull();
     expect((await pool.query('SELECT count(*) FROM diagnostics WHERE flow_id = $1', [flow.flowId])).rows[0].count).toBe('0');
@@ -214,7 +253,10 @@ describe('POST /api/functions/report-pdf', () => {
   });
 
   it('answers 404 for a diagnostic without a result and 400 for a bad body', async () => {
-    const started = await pool.query<{ id: string }>("INSERT INTO diagnostics (bank_version, visitor_id) VALUES ('2.0.0', $1) RETURNING id", [owner.visitorId]);
+    const started = await pool.query<{ id: string }>(
+      "INSERT INTO diagnostics (bank_version, visitor_id) VALUES ('2.0.0', $1) RETURNING id",
+      [owner.visitorId],
+    );
     const missing = await browser({ method: 'POST', url: '/api/functions/report-pdf', payload: { diagnosticId: started.rows[0]!.id } });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBe(`No report for diagnostic ${started.rows[0]!.id}`);

@@ -34,12 +34,14 @@ export async function reportRoutes(app: FastifyInstance, deps: RouteDeps): Promi
       const { id } = request.params;
       const { report, lead, date } = await loadReport(deps.pool, id, request.visitorId);
       const pdf = await buildReportPdf(report, lead, { date });
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', `inline; filename="leadership-report-${id}.pdf"`)
-        // personal results: not for shared caches
-        .header('cache-control', 'private, no-store')
-        .send(pdf);
+      return (
+        reply
+          .type('application/pdf')
+          .header('content-disposition', `inline; filename="leadership-report-${id}.pdf"`)
+          // personal results: not for shared caches
+          .header('cache-control', 'private, no-store')
+          .send(pdf)
+      );
     },
   );
 

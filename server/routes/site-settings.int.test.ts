@@ -36,13 +36,20 @@ const SAVED: SiteSettings = {
 };
 
 function asAdmin(options: InjectOptions) {
-  return app.inject({ ...options, headers: { ...options.headers, cookie: `${app.sessionCookieName}=${session.token}`, 'x-csrf-token': session.csrf } });
+  return app.inject({
+    ...options,
+    headers: { ...options.headers, cookie: `${app.sessionCookieName}=${session.token}`, 'x-csrf-token': session.csrf },
+  });
 }
 const put = (payload: unknown) => asAdmin({ method: 'PUT', url: '/api/admin/site-settings', payload: payload as InjectOptions['payload'] });
 const storedRows = async () => (await pool.query('SELECT settings, updated_by FROM site_settings')).rows;
 
 beforeAll(async () => {
-  const own = await isolatedConfig({ SMTP_URL: smtp.url, PUBLIC_URL: 'https://coach.example.com', STRIPE_SECRET_KEY: 'sk_test_never_shown_1234' });
+  const own = await isolatedConfig({
+    SMTP_URL: smtp.url,
+    PUBLIC_URL: 'https://coach.example.com',
+    STRIPE_SECRET_KEY: 'sk_test_never_shown_1234',
+  });
   drop = own.drop;
   config = own.config;
   pool = createPool(config.DATABASE_URL!, 6);
@@ -108,7 +115,11 @@ describe('/api/admin/site-settings', () => {
     const response = await asAdmin({ method: 'GET', url: '/api/admin/site-settings' });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
-    expect(response.json()).toEqual({ settings: DEFAULT_SITE_SETTINGS, updatedAt: null, booking: { url: null, fallbackUrl: DEFAULT_SCHEDULING_URL } });
+    expect(response.json()).toEqual({
+      settings: DEFAULT_SITE_SETTINGS,
+      updatedAt: null,
+      booking: { url: null, fallbackUrl: DEFAULT_SCHEDULING_URL },
+    });
   });
 
   it('answers 400 naming every bad field, and stores nothing', async () => {
@@ -157,7 +168,10 @@ describe('/api/admin/site-settings', () => {
     const url = 'https://cal.example.com/dana/strategy';
     const scheduling = await asAdmin({ method: 'PUT', url: '/api/admin/integrations/scheduling', payload: { enabled: true, value: url } });
     expect(scheduling.statusCode, scheduling.body).toBe(200);
-    expect((await asAdmin({ method: 'GET', url: '/api/admin/site-settings' })).json().booking).toEqual({ url, fallbackUrl: DEFAULT_SCHEDULING_URL });
+    expect((await asAdmin({ method: 'GET', url: '/api/admin/site-settings' })).json().booking).toEqual({
+      url,
+      fallbackUrl: DEFAULT_SCHEDULING_URL,
+    });
     expect((await put(SAVED)).json().booking.url).toBe(url);
   });
 });
@@ -169,7 +183,9 @@ describe('GET /api/config', () => {
 
     const secrets = { team_chat: 'https://hooks.slack.com/services/T1/B2/SECRETchat', email_marketing: 'mk_live_SECRETkey_0123' };
     for (const [key, value] of Object.entries(secrets)) {
-      expect((await asAdmin({ method: 'PUT', url: `/api/admin/integrations/${key}`, payload: { enabled: true, value } })).statusCode).toBe(200);
+      expect((await asAdmin({ method: 'PUT', url: `/api/admin/integrations/${key}`, payload: { enabled: true, value } })).statusCode).toBe(
+        200,
+      );
     }
     expect((await put(SAVED)).statusCode).toBe(200);
     const response = await app.inject('/api/config');
@@ -179,7 +195,9 @@ describe('GET /api/config', () => {
   });
 
   it('hands out the defaults rather than a stored document the rules refuse (a hand edit in the database)', async () => {
-    await pool.query('INSERT INTO site_settings (settings) VALUES ($1)', [JSON.stringify({ ...SAVED, communityUrl: 'http://community.example.com' })]);
+    await pool.query('INSERT INTO site_settings (settings) VALUES ($1)', [
+      JSON.stringify({ ...SAVED, communityUrl: 'http://community.example.com' }),
+    ]);
     expect((await app.inject('/api/config')).json()).toMatchObject(DEFAULT_SITE_SETTINGS);
   });
 });

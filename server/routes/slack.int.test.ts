@@ -90,10 +90,16 @@ async function openMonitor(headers: Record<string, string> = { cookie: `${SESSIO
     socket.once('unexpected-response', (_request, response) => reject(new Error(`refused with ${response.statusCode}`)));
     socket.once('error', reject);
   });
-  const next = async <T extends MonitorServerFrame['type']>(type: T, match: (frame: Extract<MonitorServerFrame, { type: T }>) => boolean = () => true) => {
+  const next = async <T extends MonitorServerFrame['type']>(
+    type: T,
+    match: (frame: Extract<MonitorServerFrame, { type: T }>) => boolean = () => true,
+  ) => {
     let found: Extract<MonitorServerFrame, { type: T }> | undefined;
     await until(() => {
-      found = frames.find((frame): frame is Extract<MonitorServerFrame, { type: T }> => frame.type === type && match(frame as Extract<MonitorServerFrame, { type: T }>));
+      found = frames.find(
+        (frame): frame is Extract<MonitorServerFrame, { type: T }> =>
+          frame.type === type && match(frame as Extract<MonitorServerFrame, { type: T }>),
+      );
       return found !== undefined;
     }, 15_000);
     return found!;
@@ -110,7 +116,11 @@ async function statusCounts() {
 
 describe('POST /api/slack/events', () => {
   it("answers Slack's url_verification challenge once the signature checks out", async () => {
-    const response = await postToSlackEndpoint({ type: 'url_verification', token: 'legacy', challenge: '3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P' });
+    const response = await postToSlackEndpoint({
+      type: 'url_verification',
+      token: 'legacy',
+      challenge: '3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P',
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({ challenge: '3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P' });
   });
@@ -142,7 +152,11 @@ describe('POST /api/slack/events', () => {
       payload: '{"type":',
       headers: (() => {
         const timestamp = String(Math.floor(Date.now() / 1000));
-        return { 'content-type': 'application/json', 'x-slack-request-timestamp': timestamp, 'x-slack-signature': slackSignature(SECRET, timestamp, '{"type":') };
+        return {
+          'content-type': 'application/json',
+          'x-slack-request-timestamp': timestamp,
+          'x-slack-signature': slackSignature(SECRET, timestamp, '{"type":'),
+        };
       })(),
     });
     expect(notJson.statusCode).toBe(400);
@@ -156,7 +170,9 @@ describe('POST /api/slack/events', () => {
     const retry = await postToSlackEndpoint(event, { headers: { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' } });
     expect(retry.statusCode).toBe(200);
     expect(retry.json()).toEqual({ ok: true, duplicate: true });
-    const jobs = await pool.query("SELECT count(*)::int AS n FROM jobs WHERE queue = 'slack' AND payload->>'eventId' = $1", [event.event_id]);
+    const jobs = await pool.query("SELECT count(*)::int AS n FROM jobs WHERE queue = 'slack' AND payload->>'eventId' = $1", [
+      event.event_id,
+    ]);
     expect(jobs.rows[0].n).toBe(1);
   });
 });
@@ -166,19 +182,30 @@ describe('without SLACK_SIGNING_SECRET', () => {
     const unconfigured = await buildApp({ config: { ...config, SLACK_SIGNING_SECRET: undefined }, pool, redis, logger: false });
     try {
       await unconfigured.listen({ host: '127.0.0.1', port: 0 });
-      const refused = await unconfigured.inject({ method: 'POST', url: '/api/slack/events', payload: { type: 'url_verification', challenge: 'x' } });
+      const refused = await unconfigured.inject({
+        method: 'POST',
+        url: '/api/slack/events',
+        payload: { type: 'url_verification', challenge: 'x' },
+      });
       expect(refused.statusCode).toBe(503);
       expect(refused.json().message).toBe('Slack events are not configured: set SLACK_SIGNING_SECRET.');
       const address = unconfigured.server.address();
-      const socket = new WebSocket(`ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/functions/slack-monitor`, {
-        headers: { cookie: `${SESSION_COOKIE}=${sessionToken}` },
-      });
+      const socket = new WebSocket(
+        `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/functions/slack-monitor`,
+        {
+          headers: { cookie: `${SESSION_COOKIE}=${sessionToken}` },
+        },
+      );
       const status = await new Promise<MonitorServerFrame>((resolve, reject) => {
         socket.once('open', () => socket.send(JSON.stringify({ type: 'get_status' })));
         socket.once('message', (raw) => resolve(JSON.parse(raw.toString())));
         socket.once('error', reject);
       });
-      expect(status).toMatchObject({ type: 'status', status: 'not_configured', message: 'Slack events are not configured: set SLACK_SIGNING_SECRET.' });
+      expect(status).toMatchObject({
+        type: 'status',
+        status: 'not_configured',
+        message: 'Slack events are not configured: set SLACK_SIGNING_SECRET.',
+      });
       socket.close();
     } finally {
       await unconfigured.close();
@@ -190,7 +217,9 @@ describe('the team-chat monitor socket', () => {
   it('refuses a visitor without a session, a signed-out session and a page on another origin', async () => {
     await expect(openMonitor({})).rejects.toThrow('refused with 401');
     await expect(openMonitor({ cookie: `${SESSION_COOKIE}=not-a-session` })).rejects.toThrow('refused with 401');
-    await expect(openMonitor({ cookie: `${SESSION_COOKIE}=${sessionToken}`, origin: 'https://evil.example' })).rejects.toThrow('refused with 403');
+    await expect(openMonitor({ cookie: `${SESSION_COOKIE}=${sessionToken}`, origin: 'https://evil.example' })).rejects.toThrow(
+      'refused with 403',
+    );
     expect((await app.inject({ method: 'GET', url: '/api/admin/monitor' })).statusCode).toBe(401);
   });
 
@@ -199,11 +228,16 @@ describe('the team-chat monitor socket', () => {
     monitor.socket.send(JSON.stringify({ type: 'get_status' }));
     const status = await monitor.next('status');
     const counts = await statusCounts();
-    expect(status).toMatchObject({ status: 'listening', stats: { totalMessages: counts.messages, assessmentsProcessed: counts.processed } });
+    expect(status).toMatchObject({
+      status: 'listening',
+      stats: { totalMessages: counts.messages, assessmentsProcessed: counts.processed },
+    });
     monitor.socket.send('not json');
     expect((await monitor.next('error')).error).toBe('Messages must be JSON.');
     monitor.socket.send(JSON.stringify({ type: 'subscribe' }));
-    expect((await monitor.next('error', (frame) => frame.error !== 'Messages must be JSON.')).error).toMatch(/^Unknown or malformed message: type/);
+    expect((await monitor.next('error', (frame) => frame.error !== 'Messages must be JSON.')).error).toMatch(
+      /^Unknown or malformed message: type/,
+    );
     expect(monitor.socket.readyState).toBe(WebSocket.OPEN);
     monitor.close();
   });
@@ -225,7 +259,11 @@ describe('the team-chat monitor socket', () => {
     expect(processed.data).toMatchObject({ candidateName: 'Jane Doe', messageCount: 3 });
     await monitor.next('status', (frame) => frame.stats.assessmentsProcessed === before.processed + 1);
 
-    const snapshot = await app.inject({ method: 'GET', url: '/api/admin/monitor', headers: { cookie: `${SESSION_COOKIE}=${sessionToken}` } });
+    const snapshot = await app.inject({
+      method: 'GET',
+      url: '/api/admin/monitor',
+      headers: { cookie: `${SESSION_COOKIE}=${sessionToken}` },
+    });
     const body = snapshot.json() as MonitorSnapshot;
     expect(body.assessments[0]).toMatchObject({ assessmentKey: key, candidateName: 'Jane Doe', messageCount: 3 });
     expect(body.messages[0]!.text).toContain('Status: complete');

@@ -12,7 +12,6 @@ import { monitorCounts, monitorSnapshot } from '../slack/monitor-store.js';
 import { SlackSignatureError, verifySlackSignature } from '../slack/signature.js';
 import type { RouteDeps } from './deps.js';
 
-
 const slackResponse = z.union([
   z.object({ challenge: z.string() }),
   z.object({ ok: z.literal(true), duplicate: z.literal(true).optional(), ignored: z.string().optional() }),
@@ -34,7 +33,8 @@ async function slackEvents(app: FastifyInstance, deps: RouteDeps): Promise<void>
       config: { rateLimit: rateLimits.slackEvents },
       schema: {
         tags: ['slack'],
-        summary: "Slack's Events API: answers the URL check; verifies the v0 signature; records each event id once and processes it in a job",
+        summary:
+          "Slack's Events API: answers the URL check; verifies the v0 signature; records each event id once and processes it in a job",
         response: { 200: slackResponse, 400: errorBodySchema, 401: errorBodySchema, 503: errorBodySchema },
       },
     },
@@ -65,13 +65,16 @@ async function slackEvents(app: FastifyInstance, deps: RouteDeps): Promise<void>
       const parsed = slackEnvelopeSchema.safeParse(json);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
-        return reply.status(400).send(fail(400, 'Bad Request', `body${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.message}`));
+        return reply
+          .status(400)
+          .send(fail(400, 'Bad Request', `body${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.message}`));
       }
       const envelope = parsed.data;
       if (envelope.type === 'url_verification') return { challenge: envelope.challenge };
       if (envelope.type === 'app_rate_limited') return { ok: true as const, ignored: 'app_rate_limited' };
       const fresh = await acceptSlackEvent(deps.pool, envelope.event_id, envelope.event);
-      if (!fresh) request.log.info({ eventId: envelope.event_id, retry: request.headers['x-slack-retry-num'] }, 'Slack event already received');
+      if (!fresh)
+        request.log.info({ eventId: envelope.event_id, retry: request.headers['x-slack-retry-num'] }, 'Slack event already received');
       return fresh ? { ok: true as const } : { ok: true as const, duplicate: true as const };
     },
   );
@@ -101,7 +104,11 @@ async function teamChatMonitor(app: FastifyInstance, deps: RouteDeps): Promise<v
   const hub = new MonitorHub(
     deps.redis,
     deps.config.QUEUE_PREFIX,
-    () => void statusFrame().then((frame) => hub.sendLocal(frame), (error: unknown) => app.log.warn({ err: error }, 'monitor counters unavailable')),
+    () =>
+      void statusFrame().then(
+        (frame) => hub.sendLocal(frame),
+        (error: unknown) => app.log.warn({ err: error }, 'monitor counters unavailable'),
+      ),
     app.log,
   );
   app.addHook('onClose', async () => hub.stop());

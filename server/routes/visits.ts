@@ -7,7 +7,10 @@ import type { RouteDeps } from './deps.js';
 const visitBodySchema = z.object({
   /** Random, made up by the browser for this tab session (web/src/lib/visits.ts). */
   visitorId: z.uuid('A visitor id is a random UUID.'),
-  path: z.string().max(300, 'A path is at most 300 characters.').regex(/^\/[^?#]*$/, 'A path starts with / and has no query or fragment.'),
+  path: z
+    .string()
+    .max(300, 'A path is at most 300 characters.')
+    .regex(/^\/[^?#]*$/, 'A path starts with / and has no query or fragment.'),
 });
 
 /**

@@ -28,7 +28,11 @@ export type SlackJobPayload =
  * Records an event id once and queues its processing in the same transaction, so Slack's retries
  * (which repeat the event id) are answered without a second job. Returns false for a repeat.
  */
-export async function acceptSlackEvent(pool: pg.Pool, eventId: string, event: Record<string, unknown> & { type: string }): Promise<boolean> {
+export async function acceptSlackEvent(
+  pool: pg.Pool,
+  eventId: string,
+  event: Record<string, unknown> & { type: string },
+): Promise<boolean> {
   return inTransaction(pool, async (client) => {
     const receipt = await client.query(
       "INSERT INTO webhook_receipts (provider, event_id, type) VALUES ('slack', $1, $2) ON CONFLICT DO NOTHING",

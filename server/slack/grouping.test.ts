@@ -12,7 +12,10 @@ describe('readAssessmentMention', () => {
 
   it('accepts the #, ID and key spellings in any case, and ignores Slack formatting', () => {
     expect(readAssessmentMention('assessment #a7f3 scored').assessmentKey).toBe('a7f3');
-    expect(readAssessmentMention('*Assessment ID:* x_9.2 | *Candidate:* _Ada Lovelace_')).toMatchObject({ assessmentKey: 'x_9.2', candidateName: 'Ada Lovelace' });
+    expect(readAssessmentMention('*Assessment ID:* x_9.2 | *Candidate:* _Ada Lovelace_')).toMatchObject({
+      assessmentKey: 'x_9.2',
+      candidateName: 'Ada Lovelace',
+    });
     expect(readAssessmentMention('ASSESSMENT KEY: k1; candidate name: Grace Hopper; status: done')).toEqual({
       assessmentKey: 'k1',
       candidateName: 'Grace Hopper',
@@ -27,7 +30,11 @@ describe('readAssessmentMention', () => {
   });
 
   it('a message without a key belongs to no assessment, whatever else it says', () => {
-    expect(readAssessmentMention('Deploy finished. Candidate: nobody. Status: done')).toEqual({ assessmentKey: null, candidateName: null, completes: false });
+    expect(readAssessmentMention('Deploy finished. Candidate: nobody. Status: done')).toEqual({
+      assessmentKey: null,
+      candidateName: null,
+      completes: false,
+    });
     expect(readAssessmentMention('the assessments are ready')).toMatchObject({ assessmentKey: null });
   });
 

@@ -34,7 +34,11 @@ function plain(text: string): string {
 export function readAssessmentMention(text: string): AssessmentMention {
   const clean = plain(text);
   const key = KEY.exec(clean)?.[1] ?? null;
-  const candidate = CANDIDATE.exec(clean)?.[1]?.trim().replace(/[.,:]+$/, '').trim() || null;
+  const candidate =
+    CANDIDATE.exec(clean)?.[1]
+      ?.trim()
+      .replace(/[.,:]+$/, '')
+      .trim() || null;
   return {
     assessmentKey: key,
     candidateName: key ? candidate : null,

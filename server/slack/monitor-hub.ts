@@ -45,7 +45,9 @@ export class MonitorHub {
   /** Calls `listener` with every monitor frame until the returned function is called. Subscribes on first use. */
   listen(listener: (frame: string) => void): () => void {
     if (this.subscriber.status === 'wait') {
-      this.subscriber.subscribe(monitorChannel(this.prefix)).catch((error: unknown) => this.log.warn({ err: error }, 'monitor subscriber failed'));
+      this.subscriber
+        .subscribe(monitorChannel(this.prefix))
+        .catch((error: unknown) => this.log.warn({ err: error }, 'monitor subscriber failed'));
     }
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

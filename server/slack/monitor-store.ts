@@ -21,7 +21,10 @@ export async function monitorCounts(db: Db): Promise<{ stats: MonitorStats; acti
                 AND NOT EXISTS (SELECT 1 FROM processed_assessments p WHERE p.assessment_key = m.assessment_key)) AS active`,
   );
   const row = rows[0]!;
-  return { stats: { totalMessages: row.total, assessmentsProcessed: row.processed, messagesGrouped: row.grouped }, activeAssessments: row.active };
+  return {
+    stats: { totalMessages: row.total, assessmentsProcessed: row.processed, messagesGrouped: row.grouped },
+    activeAssessments: row.active,
+  };
 }
 
 interface BotMessageRow {
@@ -44,7 +47,12 @@ interface AssessmentRow {
 }
 
 function toProcessedAssessment(row: AssessmentRow): ProcessedAssessment {
-  return { assessmentKey: row.assessment_key, candidateName: row.candidate_name, messageCount: row.message_count, processedAt: row.processed_at.toISOString() };
+  return {
+    assessmentKey: row.assessment_key,
+    candidateName: row.candidate_name,
+    messageCount: row.message_count,
+    processedAt: row.processed_at.toISOString(),
+  };
 }
 
 /** What the monitor shows on opening: counters, the latest 50 bot messages and 20 completed assessments. */
@@ -89,21 +97,25 @@ export async function storeBotMessage(db: Db, message: IncomingBotMessage): Prom
 
 /** The id of an assessment's latest stored message. */
 export async function latestMessageId(db: Db, assessmentKey: string): Promise<string | null> {
-  const { rows } = await db.query<{ id: string | null }>('SELECT max(id)::text AS id FROM chat_bot_messages WHERE assessment_key = $1', [assessmentKey]);
+  const { rows } = await db.query<{ id: string | null }>('SELECT max(id)::text AS id FROM chat_bot_messages WHERE assessment_key = $1', [
+    assessmentKey,
+  ]);
   return rows[0]?.id ?? null;
 }
 
 /** How completing a group ended: recorded, recorded as an error (no candidate), or already recorded. */
 export type AssessmentOutcome =
-  | { kind: 'processed'; assessment: ProcessedAssessment }
-  | { kind: 'error'; error: string }
-  | { kind: 'already' };
+  { kind: 'processed'; assessment: ProcessedAssessment } | { kind: 'error'; error: string } | { kind: 'already' };
 
 /**
  * Records a complete group once: the candidate is the first name its messages give (read by
  * `candidateOf` from each text, oldest first). Serialised per key by the unique constraint.
  */
-export async function recordAssessment(db: Db, assessmentKey: string, candidateOf: (text: string) => string | null): Promise<AssessmentOutcome> {
+export async function recordAssessment(
+  db: Db,
+  assessmentKey: string,
+  candidateOf: (text: string) => string | null,
+): Promise<AssessmentOutcome> {
   const { rows: texts } = await db.query<{ text: string }>(
     'SELECT text FROM chat_bot_messages WHERE assessment_key = $1 ORDER BY "timestamp", id',
     [assessmentKey],

@@ -7,7 +7,15 @@ const now = 1_800_000_000;
 
 function check(overrides: Partial<Parameters<typeof verifySlackSignature>[0]>) {
   const timestamp = String(now);
-  return () => verifySlackSignature({ secret, rawBody: body, timestamp, signature: slackSignature(secret, timestamp, body), nowSeconds: now, ...overrides });
+  return () =>
+    verifySlackSignature({
+      secret,
+      rawBody: body,
+      timestamp,
+      signature: slackSignature(secret, timestamp, body),
+      nowSeconds: now,
+      ...overrides,
+    });
 }
 
 describe('verifySlackSignature', () => {
@@ -24,7 +32,9 @@ describe('verifySlackSignature', () => {
   it('refuses a body changed after signing', () => {
     const timestamp = String(now);
     const signature = slackSignature(secret, timestamp, body);
-    expect(() => verifySlackSignature({ secret, rawBody: Buffer.from(`${body} `), timestamp, signature, nowSeconds: now })).toThrow(/does not match/);
+    expect(() => verifySlackSignature({ secret, rawBody: Buffer.from(`${body} `), timestamp, signature, nowSeconds: now })).toThrow(
+      /does not match/,
+    );
   });
 
   it('refuses a signature made with another secret', () => {

@@ -37,7 +37,12 @@ export async function ownedLeadFlow(db: pg.Pool | pg.ClientBase, visitorId: stri
 }
 
 /** One of the visitor's own flows by id (of `machine` when given), or null. */
-export async function ownedFlow(db: pg.Pool | pg.ClientBase, visitorId: string | null, flowId: string, machine?: FlowMachineName): Promise<OwnedFlow | null> {
+export async function ownedFlow(
+  db: pg.Pool | pg.ClientBase,
+  visitorId: string | null,
+  flowId: string,
+  machine?: FlowMachineName,
+): Promise<OwnedFlow | null> {
   if (!visitorId) return null;
   const found = await db.query<OwnedFlow>(`SELECT ${COLUMNS} FROM flows WHERE id = $1 AND visitor_id = $2`, [flowId, visitorId]);
   const flow = found.rows[0];
@@ -45,7 +50,11 @@ export async function ownedFlow(db: pg.Pool | pg.ClientBase, visitorId: string |
 }
 
 /** The visitor's newest assessment flow standing in one of `states` (dotted paths, prefix match), or null. */
-export async function latestOwnedAssessment(db: pg.Pool | pg.ClientBase, visitorId: string | null, states: readonly string[]): Promise<OwnedFlow | null> {
+export async function latestOwnedAssessment(
+  db: pg.Pool | pg.ClientBase,
+  visitorId: string | null,
+  states: readonly string[],
+): Promise<OwnedFlow | null> {
   if (!visitorId) return null;
   const found = await db.query<OwnedFlow>(
     `SELECT ${COLUMNS} FROM flows

@@ -24,7 +24,7 @@ import { createRedis } from '../redis.js';
 
 /** Public routes that reach nothing of anyone's (or only what a credential unlocks), and why. */
 const UNSCOPED: Record<string, string> = {
-  'POST /api/flows': 'starts a flow of the caller\'s own',
+  'POST /api/flows': "starts a flow of the caller's own",
   'POST /api/leads/check-token': 'the token is the credential',
   'POST /api/leads/init-from-token': 'the token is the credential',
   'DELETE /api/leads/test-leads': 'a signed-in admin, or a direct request on this machine outside production (403 otherwise)',
@@ -92,7 +92,13 @@ beforeAll(async () => {
   await ownerEvent(deposit.flowId, 'PAY_DEPOSIT');
   // what the payments and timers workers (not run here) do with a test payment
   const engine = new FlowEngine(pool);
-  const attempt = { flowId: deposit.flowId, jobId: crypto.randomUUID(), purpose: 'deposit', leadId: deposit.leadId, email: deposit.email } as const;
+  const attempt = {
+    flowId: deposit.flowId,
+    jobId: crypto.randomUUID(),
+    purpose: 'deposit',
+    leadId: deposit.leadId,
+    email: deposit.email,
+  } as const;
   ids.paymentIntentId = (await engine.transaction((tx) => recordTestPayment(tx, attempt))).paymentIntentId;
   await engine.apply(deposit.flowId, { type: 'PAYMENT_CONFIRMED', paymentIntentId: ids.paymentIntentId }, 'server');
   // a capture screen: as a Mirror opening, since this returning visitor's new assessment opens at their completed results
@@ -139,10 +145,25 @@ async function seedGradedDiagnostic(visitorId: string): Promise<string> {
 /** Everything a request could have stored, queued or sent, in one comparable row. */
 async function fingerprint() {
   const tables = [
-    'visitors', 'leads', 'flows', 'flow_events', 'jobs', 'email_outbox', 'interactions', 'diagnostics', 'diagnostic_answers',
-    'diagnostic_results', 'survey_responses', 'assessment_results', 'mirror_sessions', 'mirror_messages', 'payment_tracking',
+    'visitors',
+    'leads',
+    'flows',
+    'flow_events',
+    'jobs',
+    'email_outbox',
+    'interactions',
+    'diagnostics',
+    'diagnostic_answers',
+    'diagnostic_results',
+    'survey_responses',
+    'assessment_results',
+    'mirror_sessions',
+    'mirror_messages',
+    'payment_tracking',
   ];
-  const counts = await pool.query(`SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t})::int AS ${t}`).join(', ')}, (SELECT sum(version) FROM flows)::int AS versions`);
+  const counts = await pool.query(
+    `SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t})::int AS ${t}`).join(', ')}, (SELECT sum(version) FROM flows)::int AS versions`,
+  );
   return counts.rows[0];
 }
 
@@ -159,14 +180,21 @@ const scoped: Record<string, () => { request: InjectOptions; ownerStatus: number
   }),
   'GET /api/leads/:id/session': () => ({ request: { method: 'GET', url: `/api/leads/${ids.leadId}/session` }, ownerStatus: 200 }),
   'POST /api/leads/:id/qualification': () => ({
-    request: { method: 'POST', url: `/api/leads/${ids.leadId}/qualification`, payload: { survey: SURVEYS.book_call, assessment: {}, mirrorChat: [] } },
+    request: {
+      method: 'POST',
+      url: `/api/leads/${ids.leadId}/qualification`,
+      payload: { survey: SURVEYS.book_call, assessment: {}, mirrorChat: [] },
+    },
     ownerStatus: 200,
   }),
   'POST /api/functions/workflow-proxy': () => ({
     request: {
       method: 'POST',
       url: '/api/functions/workflow-proxy',
-      payload: { action: 'send-homework', data: { leadId: ids.leadId, email: 'victim@example.net', sendHomework: false, source: 'free_resources' } },
+      payload: {
+        action: 'send-homework',
+        data: { leadId: ids.leadId, email: 'victim@example.net', sendHomework: false, source: 'free_resources' },
+      },
     },
     // the homework job is queued; no worker runs here
     ownerStatus: 202,
@@ -175,19 +203,38 @@ const scoped: Record<string, () => { request: InjectOptions; ownerStatus: number
     request: { method: 'POST', url: '/api/functions/create-payment', payload: { source: 'refundable_deposit', flowId: ids.paymentFlowId } },
     ownerStatus: 200,
   }),
-  'GET /api/payments/verify': () => ({ request: { method: 'GET', url: `/api/payments/verify?paymentIntentId=${ids.paymentIntentId}` }, ownerStatus: 200 }),
-  'POST /api/diagnostics': () => ({ request: { method: 'POST', url: '/api/diagnostics', payload: { leadId: ids.leadId } }, ownerStatus: 201 }),
+  'GET /api/payments/verify': () => ({
+    request: { method: 'GET', url: `/api/payments/verify?paymentIntentId=${ids.paymentIntentId}` },
+    ownerStatus: 200,
+  }),
+  'POST /api/diagnostics': () => ({
+    request: { method: 'POST', url: '/api/diagnostics', payload: { leadId: ids.leadId } },
+    ownerStatus: 201,
+  }),
   'POST /api/diagnostics/:id/answers': () => {
     const first = diagnosticScreens[0]!;
     return {
-      request: { method: 'POST', url: `/api/diagnostics/${ids.diagnosticId}/answers`, payload: { answer: { id: first.id, type: first.type, value: 4, ms: 4000 } } },
+      request: {
+        method: 'POST',
+        url: `/api/diagnostics/${ids.diagnosticId}/answers`,
+        payload: { answer: { id: first.id, type: first.type, value: 4, ms: 4000 } },
+      },
       ownerStatus: 200,
     };
   },
-  'POST /api/diagnostics/:id/complete': () => ({ request: { method: 'POST', url: `/api/diagnostics/${ids.gradedDiagnosticId}/complete`, payload: {} }, ownerStatus: 200 }),
-  'GET /api/diagnostics/:id/results': () => ({ request: { method: 'GET', url: `/api/diagnostics/${ids.gradedDiagnosticId}/results` }, ownerStatus: 200 }),
+  'POST /api/diagnostics/:id/complete': () => ({
+    request: { method: 'POST', url: `/api/diagnostics/${ids.gradedDiagnosticId}/complete`, payload: {} },
+    ownerStatus: 200,
+  }),
+  'GET /api/diagnostics/:id/results': () => ({
+    request: { method: 'GET', url: `/api/diagnostics/${ids.gradedDiagnosticId}/results` },
+    ownerStatus: 200,
+  }),
   'GET /api/reports/:id.pdf': () => ({ request: { method: 'GET', url: `/api/reports/${ids.gradedDiagnosticId}.pdf` }, ownerStatus: 200 }),
-  'POST /api/functions/report-pdf': () => ({ request: { method: 'POST', url: '/api/functions/report-pdf', payload: { diagnosticId: ids.gradedDiagnosticId } }, ownerStatus: 200 }),
+  'POST /api/functions/report-pdf': () => ({
+    request: { method: 'POST', url: '/api/functions/report-pdf', payload: { diagnosticId: ids.gradedDiagnosticId } },
+    ownerStatus: 200,
+  }),
   'POST /api/functions/mirror-llm-response': () => ({
     request: { method: 'POST', url: '/api/functions/mirror-llm-response', payload: { ...mirrorBody(ids.mirrorSessionId), turn: 2 } },
     ownerStatus: 200,
@@ -235,7 +282,11 @@ describe('every lead-, flow-, diagnostic-, Mirror- and payment-scoped public rou
       socket.close();
       return received.at(-1)!;
     };
-    expect(await frames(null, ids.homeworkFlowId)).toEqual({ type: 'error', flowId: ids.homeworkFlowId, error: `No flow with id ${ids.homeworkFlowId}` });
+    expect(await frames(null, ids.homeworkFlowId)).toEqual({
+      type: 'error',
+      flowId: ids.homeworkFlowId,
+      error: `No flow with id ${ids.homeworkFlowId}`,
+    });
     const other = await seedVisitor(pool);
     expect(await frames(`hf_visitor=${other.cookie}`, ids.homeworkFlowId)).toMatchObject({ type: 'error' });
     expect(await frames(owner.cookieHeader(), ids.homeworkFlowId)).toMatchObject({ type: 'subscribed', flowId: ids.homeworkFlowId });
@@ -245,7 +296,11 @@ describe('every lead-, flow-, diagnostic-, Mirror- and payment-scoped public rou
     const tampered = owner.cookies.hf_visitor!.replace(/^.{8}/, '00000000');
     const forged = await app.inject({ method: 'GET', url: `/api/flows/${ids.homeworkFlowId}`, cookies: { hf_visitor: tampered } });
     expect(forged.statusCode).toBe(404);
-    const unsigned = await app.inject({ method: 'GET', url: `/api/flows/${ids.homeworkFlowId}`, cookies: { hf_visitor: owner.cookies.hf_visitor!.split('.')[0]! } });
+    const unsigned = await app.inject({
+      method: 'GET',
+      url: `/api/flows/${ids.homeworkFlowId}`,
+      cookies: { hf_visitor: owner.cookies.hf_visitor!.split('.')[0]! },
+    });
     expect(unsigned.statusCode).toBe(404);
   });
 

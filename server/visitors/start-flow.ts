@@ -28,7 +28,16 @@ async function ownedKnownSession(pool: pg.Pool, visitorId: string, claimed: Know
 }
 
 /** The steps an assessment flow stands at once it has shown its result. */
-const COMPLETED_STEPS = ['results', 'completed_results', 'yes_flow', 'maybe_flow', 'no_flow', 'payment', 'homework_processing', 'payment_success'];
+const COMPLETED_STEPS = [
+  'results',
+  'completed_results',
+  'yes_flow',
+  'maybe_flow',
+  'no_flow',
+  'payment',
+  'homework_processing',
+  'payment_success',
+];
 
 /**
  * The visitor's completed assessment, to show again at completed_results (spec section 4): the
@@ -58,7 +67,11 @@ async function storedAssessment(
  * The answers of a standalone diagnostic this visitor finished (its flow is grading or graded);
  * any other id, or another visitor's diagnostic, is a 404.
  */
-async function finishedStandaloneDiagnostic(pool: pg.Pool, visitorId: string, diagnosticId: string): Promise<{ id: string; answers: DiagnosticAnswers }> {
+async function finishedStandaloneDiagnostic(
+  pool: pg.Pool,
+  visitorId: string,
+  diagnosticId: string,
+): Promise<{ id: string; answers: DiagnosticAnswers }> {
   const found = await pool.query<{ snapshot: unknown }>(
     `SELECT f.snapshot FROM diagnostics g JOIN flows f ON f.id = g.flow_id
      WHERE g.id = $1 AND g.visitor_id = $2 AND f.machine = 'diagnostic' AND f.state IN ('grading', 'graded')`,
@@ -74,7 +87,13 @@ interface StartPlan {
   leadId: string | null;
 }
 
-async function planStart(pool: pg.Pool, visitorId: string, body: FlowStartBody, checked: TokenCheck | undefined, welcomeBack: boolean): Promise<StartPlan> {
+async function planStart(
+  pool: pg.Pool,
+  visitorId: string,
+  body: FlowStartBody,
+  checked: TokenCheck | undefined,
+  welcomeBack: boolean,
+): Promise<StartPlan> {
   switch (body.machine) {
     case 'assessmentFlow': {
       // a returning visitor opens at completed_results, on the lead of the assessment they completed
@@ -82,14 +101,24 @@ async function planStart(pool: pg.Pool, visitorId: string, body: FlowStartBody, 
       const stored = offered ? await storedAssessment(pool, visitorId) : null;
       if (stored) {
         const { result: storedResult, path: storedPath, session: knownSession } = stored;
-        return { input: { mode: body.mode, communityReferral: body.ref === COMMUNITY_REF, knownSession, storedResult, storedPath }, leadId: knownSession.leadId };
+        return {
+          input: { mode: body.mode, communityReferral: body.ref === COMMUNITY_REF, knownSession, storedResult, storedPath },
+          leadId: knownSession.leadId,
+        };
       }
       const standaloneDiagnostic = body.diagnosticId ? await finishedStandaloneDiagnostic(pool, visitorId, body.diagnosticId) : null;
       const token = checked ?? (body.token ? (await initializeFromToken(pool, body.token)).check : null);
       const knownSession = await ownedKnownSession(pool, visitorId, body.knownSession);
       const leadId = (token?.status === 'valid' ? token.leadId : null) ?? knownSession?.leadId ?? null;
       return {
-        input: { mode: body.mode, testingMode: body.testing, token, communityReferral: body.ref === COMMUNITY_REF, knownSession, standaloneDiagnostic },
+        input: {
+          mode: body.mode,
+          testingMode: body.testing,
+          token,
+          communityReferral: body.ref === COMMUNITY_REF,
+          knownSession,
+          standaloneDiagnostic,
+        },
         leadId,
       };
     }

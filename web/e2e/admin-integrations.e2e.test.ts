@@ -54,7 +54,12 @@ describe('the Integrations screen in a real browser', () => {
     const cards = page.locator('[data-integration]');
     expect(await cards.count()).toBe(6);
     await page.getByText('Built-in & Active').waitFor();
-    expect(await page.getByRole('link', { name: /opens in a new tab/ }).first().getAttribute('target')).toBe('_blank');
+    expect(
+      await page
+        .getByRole('link', { name: /opens in a new tab/ })
+        .first()
+        .getAttribute('target'),
+    ).toBe('_blank');
     await page.getByRole('heading', { name: 'Need help connecting?' }).waitFor();
     await page.screenshot({ path: `${SHOTS}/integrations-1280.png`, fullPage: true });
 
@@ -101,7 +106,9 @@ describe('the Integrations screen in a real browser', () => {
     await card.getByText(old).waitFor();
     await card.getByRole('button', { name: 'Rotate secret' }).click();
     await toast(page, 'Signing Secret Rotated').waitFor();
-    const stored = await server.pool.query<{ signing_secret: string }>("SELECT signing_secret FROM integration_settings WHERE key = 'automation'");
+    const stored = await server.pool.query<{ signing_secret: string }>(
+      "SELECT signing_secret FROM integration_settings WHERE key = 'automation'",
+    );
     const fresh = stored.rows[0]!.signing_secret;
     expect(fresh).toMatch(/^whsec_[0-9a-f]{64}$/);
     expect(fresh).not.toBe(old);

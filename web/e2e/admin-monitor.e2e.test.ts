@@ -23,12 +23,23 @@ describe('the team-chat monitor in a real browser', () => {
     const body = JSON.stringify({
       type: 'event_callback',
       event_id: `Ev${randomBytes(6).toString('hex')}`,
-      event: { type: 'message', channel: 'C0LEADERS', bot_id: 'B0HIRING', username: 'Hiring Bot', text, ts: `${Math.floor(Date.now() / 1000)}.${String(sent).padStart(6, '0')}` },
+      event: {
+        type: 'message',
+        channel: 'C0LEADERS',
+        bot_id: 'B0HIRING',
+        username: 'Hiring Bot',
+        text,
+        ts: `${Math.floor(Date.now() / 1000)}.${String(sent).padStart(6, '0')}`,
+      },
     });
     const timestamp = String(Math.floor(Date.now() / 1000));
     const response = await fetch(`${server.url}/api/slack/events`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-slack-request-timestamp': timestamp, 'x-slack-signature': slackSignature(SECRET, timestamp, body) },
+      headers: {
+        'content-type': 'application/json',
+        'x-slack-request-timestamp': timestamp,
+        'x-slack-signature': slackSignature(SECRET, timestamp, body),
+      },
       body,
     });
     expect(response.status).toBe(200);

@@ -22,16 +22,27 @@ describe('the Jobs and Machines screens in a real browser', () => {
   const adminPage = (viewport?: { width: number; height: number }) => openAdminPage(browser, signedIn, viewport);
 
   /** The seeded flow's own visitor, as their browser would send it. */
-  const asVisitor = (seeded: { visitorCookie: string }) => ({ 'content-type': 'application/json', cookie: `${VISITOR_COOKIE}=${seeded.visitorCookie}` });
+  const asVisitor = (seeded: { visitorCookie: string }) => ({
+    'content-type': 'application/json',
+    cookie: `${VISITOR_COOKIE}=${seeded.visitorCookie}`,
+  });
 
   async function flowEvent(seeded: { flowId: string; visitorCookie: string }, type: string) {
-    const response = await fetch(`${server.url}/api/flows/${seeded.flowId}/events`, { method: 'POST', headers: asVisitor(seeded), body: JSON.stringify({ event: { type } }) });
+    const response = await fetch(`${server.url}/api/flows/${seeded.flowId}/events`, {
+      method: 'POST',
+      headers: asVisitor(seeded),
+      body: JSON.stringify({ event: { type } }),
+    });
     expect(response.status, await response.clone().text()).toBe(200);
   }
 
   /** A book_call lead whose flow has moved on from its results to the deposit step (two flow events). */
   async function leadAtDeposit() {
-    const seeded = await seedResultsFlow(server.pool, 'book_call', `ops-live-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`);
+    const seeded = await seedResultsFlow(
+      server.pool,
+      'book_call',
+      `ops-live-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
+    );
     await flowEvent(seeded, 'CONTINUE');
     await flowEvent(seeded, 'PAY_DEPOSIT');
     return seeded;
@@ -56,7 +67,11 @@ describe('the Jobs and Machines screens in a real browser', () => {
       [jobName],
     );
     jobId = inserted.rows[0]!.id;
-    flowId = (await server.pool.query<{ id: string }>("INSERT INTO flows (machine, state, snapshot) VALUES ('assessmentFlow', 'processing.grading', '{}') RETURNING id")).rows[0]!.id;
+    flowId = (
+      await server.pool.query<{ id: string }>(
+        "INSERT INTO flows (machine, state, snapshot) VALUES ('assessmentFlow', 'processing.grading', '{}') RETURNING id",
+      )
+    ).rows[0]!.id;
     signedIn = await signedInAdminState(browser, server.url, server.pool, email);
   });
 
@@ -155,7 +170,9 @@ describe('the Jobs and Machines screens in a real browser', () => {
     await phone.page.locator('[data-live="true"]').waitFor();
     const another = await leadStartingPayment();
     await phone.page.locator(`[data-live-event="waiting"][data-job-id="${another.paymentJobId}"]`).waitFor();
-    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(1);
+    expect(
+      await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBeLessThanOrEqual(1);
     expect(await seriousAxeViolations(phone.page)).toEqual([]);
     await phone.page.screenshot({ path: `${SHOTS}/jobs-live-390.png`, fullPage: true });
     expect(phone.errors).toEqual([]);
@@ -198,7 +215,10 @@ describe('the Jobs and Machines screens in a real browser', () => {
     await page.screenshot({ path: `${SHOTS}/bull-board-1280.png` });
     await page.getByRole('link', { name: 'email', exact: true }).first().click();
     await page.waitForURL(`${server.url}/admin/queues/queue/email**`);
-    await page.getByText(/completed/i).first().waitFor();
+    await page
+      .getByText(/completed/i)
+      .first()
+      .waitFor();
     // only the web fonts it asks Google for are refused (an admin page phones nowhere)
     expect(refused.filter((text) => !text.includes('fonts.googleapis.com'))).toEqual([]);
     expect(errors).toEqual([]);
@@ -229,7 +249,8 @@ describe('the Jobs and Machines screens in a real browser', () => {
     await page.setViewportSize({ width: 2800, height: 1600 });
     // for the picture only: let the diagram's ancestors grow to its full width
     await flow.locator('svg[role="img"]').evaluate((svg) => {
-      for (let node = svg.parentElement; node; node = node.parentElement) Object.assign(node.style, { overflow: 'visible', maxWidth: 'none', width: 'max-content' });
+      for (let node = svg.parentElement; node; node = node.parentElement)
+        Object.assign(node.style, { overflow: 'visible', maxWidth: 'none', width: 'max-content' });
     });
     await flow.locator('svg[role="img"]').screenshot({ path: `${SHOTS}/assessment-flow-diagram.png` });
     expect(errors).toEqual([]);
@@ -255,7 +276,10 @@ describe('the Jobs and Machines screens in a real browser', () => {
     for (const screen of ['jobs', 'machines']) {
       await page.goto(`${server.url}/admin/${screen}`);
       await page.getByRole('heading', { level: 1 }).waitFor();
-      await page.locator(screen === 'jobs' ? '[data-queue]' : '[data-machine]').first().waitFor();
+      await page
+        .locator(screen === 'jobs' ? '[data-queue]' : '[data-machine]')
+        .first()
+        .waitFor();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, screen).toBeLessThanOrEqual(1);
       expect(await seriousAxeViolations(page)).toEqual([]);

@@ -5,7 +5,17 @@ import { flowClient } from '../../test/journey.js';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { createAdmin } from '../../server/auth/admin-users.js';
-import { ADMIN_PASSWORD, DESKTOP, MOBILE, openAdminPage, openPage, signedInAdminState, signInThroughPage, toast, type StorageState } from './pages.js';
+import {
+  ADMIN_PASSWORD,
+  DESKTOP,
+  MOBILE,
+  openAdminPage,
+  openPage,
+  signedInAdminState,
+  signInThroughPage,
+  toast,
+  type StorageState,
+} from './pages.js';
 import { startTestServer, type TestServer } from './server.js';
 
 const SHOTS = '/tmp/shots-admin';
@@ -26,7 +36,9 @@ describe('the admin area in a real browser', () => {
   let signedIn: StorageState;
   const stamp = Date.now();
   const leadEmail = `admin-e2e-lead-${stamp}@example.com`;
-  const longMessage = `Hello from the admin test ${stamp}. ` + 'We would like coaching for our whole leadership team, starting next quarter if possible. '.repeat(2);
+  const longMessage =
+    `Hello from the admin test ${stamp}. ` +
+    'We would like coaching for our whole leadership team, starting next quarter if possible. '.repeat(2);
   let contactId: string;
   let otherContactId: string;
 
@@ -56,7 +68,8 @@ describe('the admin area in a real browser', () => {
   /** Every funnel step and two days of the new-leads table, as the page shows them now. */
   async function chartNumbers(page: Page, days: string[]) {
     const numbers: Record<string, number> = {};
-    for (const step of ['visits', 'captured', 'diagnosticDone', 'surveyDone', 'book_call', 'homework', 'nurture', 'depositsPaid']) numbers[step] = await funnelStep(page, step);
+    for (const step of ['visits', 'captured', 'diagnosticDone', 'surveyDone', 'book_call', 'homework', 'nurture', 'depositsPaid'])
+      numbers[step] = await funnelStep(page, step);
     for (const day of days) numbers[day] = await leadsOn(page, day);
     return numbers;
   }
@@ -112,7 +125,9 @@ describe('the admin area in a real browser', () => {
     expect(expected.totalLeads).toBeGreaterThanOrEqual(1);
     expect(expected.contactMessages).toBeGreaterThanOrEqual(2);
     // a counter whose items have a screen of their own links to it
-    expect(await page.locator('[data-counter="mirrorSessions"]').getByRole('link', { name: 'Mirror Sessions' }).getAttribute('href')).toBe('/admin/mirror-sessions');
+    expect(await page.locator('[data-counter="mirrorSessions"]').getByRole('link', { name: 'Mirror Sessions' }).getAttribute('href')).toBe(
+      '/admin/mirror-sessions',
+    );
     expect(await page.locator('[data-counter="diagnosticsCompleted"]').getByRole('link').count()).toBe(0);
 
     const leads = page.getByRole('region', { name: 'Recent Leads' });
@@ -135,7 +150,9 @@ describe('the admin area in a real browser', () => {
     await server.pool.query("INSERT INTO leads (email, source) VALUES ($1, 'website')", [newer]);
     await page.getByRole('button', { name: 'Refresh' }).click();
     await leads.getByRole('cell', { name: newer }).waitFor();
-    expect(await page.locator('[data-counter="totalLeads"] dd').textContent()).toBe(new Intl.NumberFormat('en-US').format(expected.totalLeads + 1));
+    expect(await page.locator('[data-counter="totalLeads"] dd').textContent()).toBe(
+      new Intl.NumberFormat('en-US').format(expected.totalLeads + 1),
+    );
 
     // a visitor giving their email in the assessment moves a flow: the counter follows without a Refresh
     const visitor = flowClient(server.url);
@@ -143,7 +160,9 @@ describe('the admin area in a real browser', () => {
     const captured = `admin-e2e-live-${stamp}@example.com`;
     await visitor.send(flow.flowId, { type: 'CAPTURE_SUBMIT', name: 'Live Lead', email: captured });
     await leads.getByRole('cell', { name: captured }).waitFor();
-    await expect.poll(() => page.locator('[data-counter="totalLeads"] dd').textContent()).toBe(new Intl.NumberFormat('en-US').format(expected.totalLeads + 2));
+    await expect
+      .poll(() => page.locator('[data-counter="totalLeads"] dd').textContent())
+      .toBe(new Intl.NumberFormat('en-US').format(expected.totalLeads + 2));
 
     // the charts are part of what axe checks
     await page.locator('[data-period="30d"] svg[role="img"]').nth(1).waitFor();
@@ -160,7 +179,11 @@ describe('the admin area in a real browser', () => {
       route.fulfill({
         status: 200,
         contentType: 'application/json',
-        body: JSON.stringify({ counts: { totalLeads: 0, diagnosticsCompleted: 0, mirrorSessions: 0, surveyResponses: 0, contactMessages: 0 }, recentLeads: [], recentMessages: [] }),
+        body: JSON.stringify({
+          counts: { totalLeads: 0, diagnosticsCompleted: 0, mirrorSessions: 0, surveyResponses: 0, contactMessages: 0 },
+          recentLeads: [],
+          recentMessages: [],
+        }),
       }),
     );
     await page.goto(`${server.url}/admin`);
@@ -170,7 +193,11 @@ describe('the admin area in a real browser', () => {
 
     await page.unroute('**/api/admin/overview');
     await page.route('**/api/admin/overview', (route) =>
-      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'boom' }) }),
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'boom' }),
+      }),
     );
     await page.reload();
     const error = toast(page, 'Error');
@@ -191,7 +218,8 @@ describe('the admin area in a real browser', () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    const localDay = (instant: number) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+    const localDay = (instant: number) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
     const today = localDay(Date.now());
     const twoDaysAgo = localDay(Date.now() - 2 * 86_400_000);
 
@@ -207,7 +235,8 @@ describe('the admin area in a real browser', () => {
     expect(days.at(-1)).toBe(today);
     expect(days).toContain(twoDaysAgo);
     const before = await chartNumbers(page, [today, twoDaysAgo]);
-    const revenue = async () => Number(/Revenue \$([\d,.]+)/.exec((await page.locator('[data-revenue]').textContent()) ?? '')![1]!.replace(/,/g, ''));
+    const revenue = async () =>
+      Number(/Revenue \$([\d,.]+)/.exec((await page.locator('[data-revenue]').textContent()) ?? '')![1]!.replace(/,/g, ''));
     const revenueBefore = await revenue();
 
     // a lead two days ago (noon in Tokyo) that went all the way to a paid deposit, and one captured just now
@@ -216,7 +245,10 @@ describe('the admin area in a real browser', () => {
       [`funnel-paid-${stamp}@example.com`, `${twoDaysAgo}T12:00:00+09:00`],
     );
     const paidId = paid.rows[0]!.lead_id;
-    const diagnostic = await server.pool.query("INSERT INTO diagnostics (lead_id, bank_version, status, completed_at) VALUES ($1, '2.0.0', 'completed', now()) RETURNING id", [paidId]);
+    const diagnostic = await server.pool.query(
+      "INSERT INTO diagnostics (lead_id, bank_version, status, completed_at) VALUES ($1, '2.0.0', 'completed', now()) RETURNING id",
+      [paidId],
+    );
     await server.pool.query(
       "INSERT INTO diagnostic_results (diagnostic_id, lead_id, scores, archetype, narrative, bank_version, grading_version) VALUES ($1, $2, '{}', 'Visionary Firebrand', 'A narrative.', '2.0.0', '1')",
       [diagnostic.rows[0].id, paidId],
@@ -251,7 +283,9 @@ describe('the admin area in a real browser', () => {
     await visitor.page.goto(server.url);
     const visitorId = await visitor.page.evaluate(() => sessionStorage.getItem('hf:visitId'));
     expect(visitorId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    await expect.poll(async () => (await server.pool.query('SELECT path FROM site_visits WHERE visitor_id = $1', [visitorId])).rows).toEqual([{ path: '/' }]);
+    await expect
+      .poll(async () => (await server.pool.query('SELECT path FROM site_visits WHERE visitor_id = $1', [visitorId])).rows)
+      .toEqual([{ path: '/' }]);
     await visitor.page.goto(`${server.url}/about`);
     await visitor.page.reload();
     await visitor.page.getByRole('heading', { level: 1 }).waitFor();
@@ -275,12 +309,28 @@ describe('the admin area in a real browser', () => {
   it('shows the charts’ empty texts, and their own error and retry when the funnel cannot be fetched', async () => {
     const { context, page } = await adminPage(MOBILE);
     const isFunnel = (url: URL) => url.pathname === '/api/admin/overview/funnel';
-    const zeros = { visits: 0, captured: 0, diagnosticDone: 0, surveyDone: 0, tiers: { book_call: 0, homework: 0, nurture: 0 }, ungraded: 0, depositsPaid: 0, revenueCents: 0 };
+    const zeros = {
+      visits: 0,
+      captured: 0,
+      diagnosticDone: 0,
+      surveyDone: 0,
+      tiers: { book_call: 0, homework: 0, nurture: 0 },
+      ungraded: 0,
+      depositsPaid: 0,
+      revenueCents: 0,
+    };
     await page.route(isFunnel, (route) =>
       route.fulfill({
         status: 200,
         contentType: 'application/json',
-        body: JSON.stringify({ period: '30d', timeZone: 'UTC', from: '2026-01-01', to: '2026-01-30', funnel: zeros, leadsPerDay: { bucket: 'day', bars: [{ start: '2026-01-30', leads: 0 }] } }),
+        body: JSON.stringify({
+          period: '30d',
+          timeZone: 'UTC',
+          from: '2026-01-01',
+          to: '2026-01-30',
+          funnel: zeros,
+          leadsPerDay: { bucket: 'day', bars: [{ start: '2026-01-30', leads: 0 }] },
+        }),
       }),
     );
     await page.goto(`${server.url}/admin`);
@@ -289,7 +339,11 @@ describe('the admin area in a real browser', () => {
     await page.unroute(isFunnel);
 
     await page.route(isFunnel, (route) =>
-      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'boom' }) }),
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'boom' }),
+      }),
     );
     await page.reload();
     await toast(page, 'Error').waitFor();
@@ -308,7 +362,11 @@ describe('the admin area in a real browser', () => {
     await page.goto(`${server.url}/admin`);
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     await page.route('**/api/admin/data', (route) =>
-      route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ statusCode: 401, error: 'Unauthorized', message: 'Sign in first' }) }),
+      route.fulfill({
+        status: 401,
+        contentType: 'application/json',
+        body: JSON.stringify({ statusCode: 401, error: 'Unauthorized', message: 'Sign in first' }),
+      }),
     );
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Messages' }).click();
     await page.waitForURL(`${server.url}/auth`);
@@ -420,7 +478,11 @@ describe('the admin area in a real browser', () => {
 
     // a failed save is rolled back with the Error toast
     await page.route(`**/api/admin/contact/${contactId}/handled`, (route) =>
-      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'boom' }) }),
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'boom' }),
+      }),
     );
     await grace.getByRole('switch', { name: /Handled/ }).press('Space');
     await toast(page, 'Error').waitFor();
@@ -512,13 +574,17 @@ describe('the admin area in a real browser', () => {
     await page.getByLabel('Confirm new password').fill('my own long passphrase');
     await page.getByRole('button', { name: 'Change Password' }).click();
     await page.getByText('Your current password is not correct.').waitFor();
-    expect((await server.pool.query('SELECT must_change_password FROM users WHERE email = $1', [generated])).rows[0].must_change_password).toBe(true);
+    expect(
+      (await server.pool.query('SELECT must_change_password FROM users WHERE email = $1', [generated])).rows[0].must_change_password,
+    ).toBe(true);
 
     await page.getByLabel('Current password').fill(ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Change Password' }).click();
     await toast(page, 'Password Changed').waitFor();
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-    expect((await server.pool.query('SELECT must_change_password FROM users WHERE email = $1', [generated])).rows[0].must_change_password).toBe(false);
+    expect(
+      (await server.pool.query('SELECT must_change_password FROM users WHERE email = $1', [generated])).rows[0].must_change_password,
+    ).toBe(false);
     // the refused wrong password is the one failed request (Chromium logs its 400)
     expect(problems.errors.filter((error) => !error.includes('status of 400'))).toEqual([]);
     await context.close();

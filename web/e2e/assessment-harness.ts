@@ -61,7 +61,9 @@ export async function backdateDiagnostics(pool: pg.Pool, ms = 12_000): Promise<v
 
 /** Waits for the next event POST of a flow to be answered (after `act` triggers it). */
 export async function postedEvent(page: Page, act: () => Promise<void>): Promise<void> {
-  const answered = page.waitForResponse((response) => /\/api\/flows\/[^/]+\/events$/.test(response.url()) && response.request().method() === 'POST');
+  const answered = page.waitForResponse(
+    (response) => /\/api\/flows\/[^/]+\/events$/.test(response.url()) && response.request().method() === 'POST',
+  );
   await act();
   await answered;
 }
@@ -91,6 +93,21 @@ export async function answerSurvey(page: Page, choices: readonly string[]) {
 }
 
 /** The survey answers that lead to each tier (with a steady diagnostic). */
-export const HOMEWORK = ['I am ready to invest with a payment plan.', 'Within the next 30 days.', 'Important: it has to be solved this year.', 'I want practical tools I can use this week.'];
-export const NURTURE = ['I need a few months to secure the budget.', 'Not for at least 3 months.', 'Exploring: I am more curious than concerned.', 'I am not sure coaching works, but I am willing to find out.'];
-export const BOOK_CALL = ['I am ready to invest now.', 'Immediately.', 'Critical: it is costing us people, results or my health right now.', 'I want to be challenged, even when it is uncomfortable.'];
+export const HOMEWORK = [
+  'I am ready to invest with a payment plan.',
+  'Within the next 30 days.',
+  'Important: it has to be solved this year.',
+  'I want practical tools I can use this week.',
+];
+export const NURTURE = [
+  'I need a few months to secure the budget.',
+  'Not for at least 3 months.',
+  'Exploring: I am more curious than concerned.',
+  'I am not sure coaching works, but I am willing to find out.',
+];
+export const BOOK_CALL = [
+  'I am ready to invest now.',
+  'Immediately.',
+  'Critical: it is costing us people, results or my health right now.',
+  'I want to be challenged, even when it is uncomfortable.',
+];

@@ -54,8 +54,14 @@ describe('the Stately inspector in a development build', () => {
       expect(inspector.url()).toMatch(/^https:\/\/stately\.ai\/inspect/);
       await modalTitle(page).filter({ hasText: 'Welcome' }).waitFor();
       await page.getByRole('dialog').getByLabel('Name').waitFor();
-      await inspector.waitForFunction(() => (window as unknown as { received: Array<{ type?: string; name?: string }> }).received.some((event) => event.type === '@xstate.actor'));
-      const received = await inspector.evaluate(() => (window as unknown as { received: Array<{ type?: string; snapshot?: { value?: unknown } }> }).received);
+      await inspector.waitForFunction(() =>
+        (window as unknown as { received: Array<{ type?: string; name?: string }> }).received.some(
+          (event) => event.type === '@xstate.actor',
+        ),
+      );
+      const received = await inspector.evaluate(
+        () => (window as unknown as { received: Array<{ type?: string; snapshot?: { value?: unknown } }> }).received,
+      );
       const snapshots = received.filter((event) => event.type === '@xstate.actor' || event.type === '@xstate.snapshot');
       expect(snapshots.some((event) => JSON.stringify(event.snapshot?.value ?? '').includes('capture'))).toBe(true);
     } finally {

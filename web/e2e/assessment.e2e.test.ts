@@ -65,7 +65,8 @@ async function capture(page: Page, name: string, width: number, axe: string[]) {
     await page.screenshot({ path: path.join(SHOTS, `${name}-${width}${part ? `-${part + 1}` : ''}.png`) });
   }
   await body.evaluate((el) => el.scrollTo({ top: 0 }));
-  for (const violation of await seriousAxeViolations(page)) axe.push(`${name}: ${violation.id} ${violation.help} ${violation.targets.join(', ')}`);
+  for (const violation of await seriousAxeViolations(page))
+    axe.push(`${name}: ${violation.id} ${violation.help} ${violation.targets.join(', ')}`);
 }
 
 async function captureFirst(page: Page, url: string) {
@@ -88,7 +89,10 @@ async function startDiagnostic(page: Page, email = uniqueEmail('visitor')) {
 /** The diagnostic's answers as the server holds them (the open diagnostic flow of this test). */
 async function serverDiagnostic(flowId: string) {
   const found = await server.pool.query("SELECT state, snapshot->'context' AS context FROM flows WHERE id = $1", [flowId]);
-  return found.rows[0] as { state: string; context: { index: number; answers: Record<string, { value: unknown; timedOut?: boolean; responseTime: number }> } };
+  return found.rows[0] as {
+    state: string;
+    context: { index: number; answers: Record<string, { value: unknown; timedOut?: boolean; responseTime: number }> };
+  };
 }
 
 /** The id of the diagnostic flow this tab is running (kept in sessionStorage). */
@@ -125,7 +129,11 @@ async function answerDiagnostic(page: Page, options: { stopAt?: string; shots?: 
   const seen = new Set<string>();
   for (let step = 0; step < 60; step++) {
     // a diagnostic screen, or the next step of the flow
-    await page.waitForFunction(() => document.querySelector('[role="dialog"] h2')?.textContent !== 'Leadership Diagnostic' || document.querySelector('[data-diagnostic-screen]'));
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[role="dialog"] h2')?.textContent !== 'Leadership Diagnostic' ||
+        document.querySelector('[data-diagnostic-screen]'),
+    );
     if ((await modalTitle(page).textContent()) !== 'Leadership Diagnostic') return;
     const dialog = modal(page);
     const at = await progress(page);
@@ -167,7 +175,10 @@ async function answerDiagnostic(page: Page, options: { stopAt?: string; shots?: 
       await postedEvent(page, () => page.keyboard.press(String([3, 2, 3, 3][(n - 1) % 4])));
     }
     // the next screen (or the end of the diagnostic)
-    await page.waitForFunction((before) => document.querySelector('[data-diagnostic-screen]')?.getAttribute('data-diagnostic-screen') !== before, screenBefore);
+    await page.waitForFunction(
+      (before) => document.querySelector('[data-diagnostic-screen]')?.getAttribute('data-diagnostic-screen') !== before,
+      screenBefore,
+    );
   }
   throw new Error('the diagnostic did not end');
 }
@@ -238,7 +249,10 @@ describe('the assessment modal in a real browser', () => {
         expect(href.searchParams.get('email')).toBe(email);
         expect(href.searchParams.get('name')).toBe('Morgan Reyes');
         // the spec's local test-payment flags
-        const flags = await page.evaluate(() => ({ type: localStorage.getItem('payment_type'), intent: localStorage.getItem('payment_intent_id') }));
+        const flags = await page.evaluate(() => ({
+          type: localStorage.getItem('payment_type'),
+          intent: localStorage.getItem('payment_intent_id'),
+        }));
         expect(flags).toEqual({ type: 'deposit', intent: expect.stringMatching(/^pi_test_/) });
 
         // reopened after paying, the results come back with the deposit paid, and lead back to the booking
@@ -254,7 +268,14 @@ describe('the assessment modal in a real browser', () => {
         await dialog.getByRole('button', { name: 'See Your Results' }).click();
         await modalTitle(page).filter({ hasText: 'Welcome Back' }).waitFor();
         // one deposit, never a second checkout
-        expect((await server.pool.query("SELECT count(*)::int AS n FROM payment_tracking WHERE purpose = 'deposit' AND lead_id = (SELECT lead_id FROM leads WHERE email = $1)", [email])).rows[0].n).toBe(1);
+        expect(
+          (
+            await server.pool.query(
+              "SELECT count(*)::int AS n FROM payment_tracking WHERE purpose = 'deposit' AND lead_id = (SELECT lead_id FROM leads WHERE email = $1)",
+              [email],
+            )
+          ).rows[0].n,
+        ).toBe(1);
 
         expect(axe).toEqual([]);
         expect(problems.errors).toEqual([]);
@@ -264,9 +285,13 @@ describe('the assessment modal in a real browser', () => {
     });
   }
 
-  it("with Stripe, the deposit click opens a tab at once and the checkout the server opened loads in it; a checkout that cannot start says so and closes the tab", async () => {
+  it('with Stripe, the deposit click opens a tab at once and the checkout the server opened loads in it; a checkout that cannot start says so and closes the tab', async () => {
     const fake = await startFakeStripe();
-    const stripeServer = await startAssessmentServer({ STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_WEBHOOK_SECRET: 'whsec_e2e', STRIPE_API_URL: fake.url });
+    const stripeServer = await startAssessmentServer({
+      STRIPE_SECRET_KEY: 'sk_test_fake',
+      STRIPE_WEBHOOK_SECRET: 'whsec_e2e',
+      STRIPE_API_URL: fake.url,
+    });
     // after its workers have stopped (test-finished hooks run last-registered first)
     onTestFinished(async () => {
       await stripeServer.close();
@@ -277,7 +302,9 @@ describe('the assessment modal in a real browser', () => {
     try {
       const seeded = await seedResultsFlow(stripeServer.pool, 'book_call');
       // Stripe's hosted page, answered here: the test never leaves the machine
-      await context.route('https://checkout.stripe.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Checkout</title><h1>Stripe Checkout</h1>' }));
+      await context.route('https://checkout.stripe.com/**', (route) =>
+        route.fulfill({ contentType: 'text/html', body: '<title>Checkout</title><h1>Stripe Checkout</h1>' }),
+      );
       await context.addCookies([{ name: VISITOR_COOKIE, value: seeded.visitorCookie, url: `${stripeServer.url}/api/` }]);
       await page.goto(stripeServer.url);
       await page.evaluate(() => localStorage.setItem('enableTestingMode', 'false'));
@@ -317,7 +344,10 @@ describe('the assessment modal in a real browser', () => {
   it('a personal token link opens the assessment with the visitor known, skipping capture', async () => {
     const token = `tok-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`;
     const email = uniqueEmail('token');
-    await server.pool.query("INSERT INTO lead_tokens (token, email, name, source, expires_at) VALUES ($1, $2, 'Jordan Lee', 'token', now() + interval '1 day')", [token, email]);
+    await server.pool.query(
+      "INSERT INTO lead_tokens (token, email, name, source, expires_at) VALUES ($1, $2, 'Jordan Lee', 'token', now() + interval '1 day')",
+      [token, email],
+    );
     const { context, page, problems } = await openPage(browser, DESKTOP);
     try {
       await page.goto(`${server.url}/?token=${token}`);
@@ -327,7 +357,10 @@ describe('the assessment modal in a real browser', () => {
       const flow = await server.pool.query("SELECT snapshot->'context'->'session' AS session FROM flows WHERE id = $1", [flowId]);
       expect(flow.rows[0].session).toMatchObject({ source: 'token', email, name: 'Jordan Lee', leadToken: token });
       expect(flow.rows[0].session.leadId).toMatch(/^[0-9a-f-]{36}$/);
-      expect(await page.evaluate(() => JSON.parse(sessionStorage.getItem('hf:leadSession') ?? 'null'))).toMatchObject({ email, source: 'token' });
+      expect(await page.evaluate(() => JSON.parse(sessionStorage.getItem('hf:leadSession') ?? 'null'))).toMatchObject({
+        email,
+        source: 'token',
+      });
       expect(problems.errors).toEqual([]);
     } finally {
       await context.close();
@@ -405,7 +438,12 @@ describe('the assessment modal in a real browser', () => {
 
   it("when the server's grading fails, the browser grades the answers itself and says so; the failed job waits for the coach's retry", async () => {
     await startWorkers(server.pool, server.config, ['grading', 'timers'], {
-      grading: { ...gradingProcessor, process: async () => { throw new UnrecoverableError('the grading store is not answering'); } },
+      grading: {
+        ...gradingProcessor,
+        process: async () => {
+          throw new UnrecoverableError('the grading store is not answering');
+        },
+      },
     });
     const { context, page, problems } = await openPage(browser, DESKTOP);
     try {
@@ -490,7 +528,9 @@ describe('the assessment modal in a real browser', () => {
       // an answer in one tab moves the other along (pushed)
       await backdateDiagnostics(server.pool);
       await postedEvent(page, () => page.keyboard.press('4'));
-      await second.waitForFunction(() => document.querySelector('[role="dialog"] [role="progressbar"]')?.getAttribute('aria-valuetext') === '7 of 22');
+      await second.waitForFunction(
+        () => document.querySelector('[role="dialog"] [role="progressbar"]')?.getAttribute('aria-valuetext') === '7 of 22',
+      );
       await expect(heading(second)).resolves.toBe(await heading(page));
       expect(problems.errors).toEqual([]);
     } finally {
@@ -528,10 +568,17 @@ describe('the assessment modal in a real browser', () => {
       // the server's own timer (a timers job, run now rather than in 50 s) records the default answer and pushes the next screen
       await backdateDiagnostics(server.pool, 60_000);
       await promoteTimers(server.pool, queues, flowId);
-      await page.waitForFunction(() => document.querySelector('[role="dialog"] [role="progressbar"]')?.getAttribute('aria-valuetext') === '20 of 22');
+      await page.waitForFunction(
+        () => document.querySelector('[role="dialog"] [role="progressbar"]')?.getAttribute('aria-valuetext') === '20 of 22',
+      );
       await expect(timer.textContent()).resolves.toBe('0:45');
       const diagnostic = await serverDiagnostic(flowId);
-      expect(diagnostic.context.answers.vig_dc).toMatchObject({ type: 'vignette', value: 'dc_partial', timedOut: true, responseTime: 50_000 });
+      expect(diagnostic.context.answers.vig_dc).toMatchObject({
+        type: 'vignette',
+        value: 'dc_partial',
+        timedOut: true,
+        responseTime: 50_000,
+      });
       expect(diagnostic.context.index).toBe(19);
       expect(posted).toEqual([]);
       expect(problems.errors).toEqual([]);
@@ -566,7 +613,10 @@ describe('the assessment modal in a real browser', () => {
 
   it('a homework lead chooses free resources, and a nurture lead is offered the community', async () => {
     await server.workers(['grading', 'timers', 'homework', 'email']);
-    for (const [tier, survey] of [['homework', HOMEWORK], ['nurture', NURTURE]] as const) {
+    for (const [tier, survey] of [
+      ['homework', HOMEWORK],
+      ['nurture', NURTURE],
+    ] as const) {
       const { context, page, problems } = await openPage(browser, tier === 'homework' ? DESKTOP : MOBILE);
       const width = tier === 'homework' ? DESKTOP.width : MOBILE.width;
       context.on('page', (popup) => void popup.close());
@@ -594,7 +644,9 @@ describe('the assessment modal in a real browser', () => {
           await modal(page).getByRole('button', { name: 'Explore Free Resources' }).click();
           await modalTitle(page).filter({ hasText: 'Join the Community' }).waitFor();
           await capture(page, 'no-flow', width, []);
-          await modal(page).getByRole('link', { name: /Join the Free Community/ }).click();
+          await modal(page)
+            .getByRole('link', { name: /Join the Free Community/ })
+            .click();
           await modal(page).getByText('Welcome aboard').waitFor();
         }
         expect(problems.errors).toEqual([]);
@@ -630,7 +682,9 @@ describe('the assessment modal in a real browser', () => {
       for (const [index, line] of lines.entries()) {
         await input.fill(line);
         await input.press('Enter');
-        await dialog.getByText(index === lines.length - 1 ? 'Complete' : `${index + 1}/5 exchanges`, { exact: true }).waitFor({ timeout: 20_000 });
+        await dialog
+          .getByText(index === lines.length - 1 ? 'Complete' : `${index + 1}/5 exchanges`, { exact: true })
+          .waitFor({ timeout: 20_000 });
         if (index === 1) await capture(page, 'mirror', MOBILE.width, []);
       }
       await capture(page, 'mirror-complete', MOBILE.width, []);
@@ -655,7 +709,9 @@ describe('the production build', () => {
     const assets = path.join(WEB_ROOT, 'assets');
     const scripts = readdirSync(assets).filter((file) => file.endsWith('.js'));
     expect(scripts.length).toBeGreaterThan(0);
-    const withInspector = scripts.filter((file) => /xstateinspector|createBrowserInspector|@statelyai/.test(readFileSync(path.join(assets, file), 'utf8')));
+    const withInspector = scripts.filter((file) =>
+      /xstateinspector|createBrowserInspector|@statelyai/.test(readFileSync(path.join(assets, file), 'utf8')),
+    );
     expect(withInspector).toEqual([]);
   });
 });

@@ -125,7 +125,11 @@ describe('sign-in in a real browser', () => {
     await page.waitForURL(`${server.url}/`);
     // the real route always succeeds (it is idempotent), so its failure is simulated here
     await page.route('**/api/auth/sign-out', (route) =>
-      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' }) }),
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' }),
+      }),
     );
     await page.getByRole('banner').getByRole('button', { name: 'Sign Out' }).filter({ visible: true }).click();
     const failure = toast(page, 'Failed to sign out. Please try again.');

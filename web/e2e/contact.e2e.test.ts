@@ -84,7 +84,12 @@ describe('the contact form in a real browser', () => {
     const { context, page, problems } = await openPage(browser);
     await page.goto(`${server.url}/contact`);
     const email = `visitor-${unique()}@example.com`;
-    const values = { name: 'Grace Hopper', email, company: 'Navy Labs', message: 'My team of nine needs to make decisions without me. Can we talk?' };
+    const values = {
+      name: 'Grace Hopper',
+      email,
+      company: 'Navy Labs',
+      message: 'My team of nine needs to make decisions without me. Can we talk?',
+    };
     await fill(page, values);
 
     // hold the real request a moment so the busy state can be seen, then let it through unchanged

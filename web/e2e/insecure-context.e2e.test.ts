@@ -10,7 +10,8 @@ import { modal, modalTitle, openAssessment, startAssessmentServer, type Assessme
  * secure-only APIs. The name site.test is mapped to loopback, so nothing leaves the machine.
  */
 /** Chromium notes that COOP means nothing on an untrustworthy origin: a remark, not the site failing. */
-const errorsBesidesCoop = (errors: string[]) => errors.filter((error) => !error.includes('Cross-Origin-Opener-Policy header has been ignored'));
+const errorsBesidesCoop = (errors: string[]) =>
+  errors.filter((error) => !error.includes('Cross-Origin-Opener-Policy header has been ignored'));
 
 describe('the Mirror on plain http at a non-localhost address', () => {
   let browser: Browser;
@@ -32,7 +33,10 @@ describe('the Mirror on plain http at a non-localhost address', () => {
     await server.workers(['mirror', 'timers']);
     const { context, page, problems } = await openPage(browser);
     await page.goto(`${site}/mirror`);
-    expect(await page.evaluate(() => ({ secure: window.isSecureContext, randomUUID: typeof crypto.randomUUID }))).toEqual({ secure: false, randomUUID: 'undefined' });
+    expect(await page.evaluate(() => ({ secure: window.isSecureContext, randomUUID: typeof crypto.randomUUID }))).toEqual({
+      secure: false,
+      randomUUID: 'undefined',
+    });
     await page.getByRole('heading', { level: 1, name: 'Mirror Demo' }).waitFor();
     const main = page.locator('main');
     await page.getByLabel('Your message').fill('Whether to restructure my team before the next quarter.');

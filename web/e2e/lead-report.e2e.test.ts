@@ -113,7 +113,10 @@ describe("a lead's page reads as a report, for a lead of each tier", () => {
     for (const tier of TIERS) {
       const sent = async () => {
         const rows = await emailsOf(leads[tier].leadId);
-        return rows.filter((row) => row.status === 'sent').map((row) => row.kind).sort();
+        return rows
+          .filter((row) => row.status === 'sent')
+          .map((row) => row.kind)
+          .sort();
       };
       await until(async () => (await sent()).length >= PATHS[tier].emails.length, 30_000);
       expect(await sent()).toEqual([...PATHS[tier].emails].sort());
@@ -135,7 +138,10 @@ describe("a lead's page reads as a report, for a lead of each tier", () => {
       expect(await body.isVisible()).toBe(false);
       await item.getByText('Read the email').click();
       // a line of the body as the SMTP server received it
-      const line = received(email, subject).text.split(/\r?\n/).map((l) => l.trim()).find((l) => l.length > 40)!;
+      const line = received(email, subject)
+        .text.split(/\r?\n/)
+        .map((l) => l.trim())
+        .find((l) => l.length > 40)!;
       expect(line).toBeTruthy();
       await body.getByText(line, { exact: false }).first().waitFor();
     }

@@ -11,7 +11,10 @@ export interface PageProblems {
 }
 
 /** A new page in a fresh context, with its uncaught errors and console errors collected. */
-export async function openPage(browser: Browser, viewport: { width: number; height: number } = DESKTOP): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
+export async function openPage(
+  browser: Browser,
+  viewport: { width: number; height: number } = DESKTOP,
+): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
   const context = await browser.newContext({ viewport, isMobile: viewport.width < 768, hasTouch: viewport.width < 768 });
   const page = await context.newPage();
   const problems: PageProblems = { errors: [] };
@@ -56,7 +59,12 @@ export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 
 /** A new page in a context opened from a signed-in state, with its uncaught errors collected. */
 export async function openAdminPage(browser: Browser, signedIn: StorageState, viewport: { width: number; height: number } = DESKTOP) {
-  const context = await browser.newContext({ viewport, storageState: signedIn, isMobile: viewport.width < 768, hasTouch: viewport.width < 768 });
+  const context = await browser.newContext({
+    viewport,
+    storageState: signedIn,
+    isMobile: viewport.width < 768,
+    hasTouch: viewport.width < 768,
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));

@@ -39,7 +39,11 @@ describe.skipIf(!process.env.SCREENSHOTS)('screenshots of every page', () => {
 
   for (const width of WIDTHS) {
     it(`at ${width} px`, async () => {
-      const context = await browser.newContext({ viewport: { width, height: width < 768 ? 844 : 800 }, deviceScaleFactor: 1, reducedMotion: 'reduce' });
+      const context = await browser.newContext({
+        viewport: { width, height: width < 768 ? 844 : 800 },
+        deviceScaleFactor: 1,
+        reducedMotion: 'reduce',
+      });
       const page = await context.newPage();
       for (const [name, path] of PAGES) {
         await page.goto(`${server.url}${path}`);
@@ -49,7 +53,11 @@ describe.skipIf(!process.env.SCREENSHOTS)('screenshots of every page', () => {
         const height = await page.evaluate(() => document.documentElement.scrollHeight);
         const slice = width < 768 ? 844 : 800;
         for (let top = 0, part = 1; top < height; top += slice, part++) {
-          await page.screenshot({ path: `${DIR}/parts/${name}-${width}-${part}.png`, fullPage: true, clip: { x: 0, y: top, width, height: Math.min(slice, height - top) } });
+          await page.screenshot({
+            path: `${DIR}/parts/${name}-${width}-${part}.png`,
+            fullPage: true,
+            clip: { x: 0, y: top, width, height: Math.min(slice, height - top) },
+          });
         }
       }
       if (width < 768) {

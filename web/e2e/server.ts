@@ -37,7 +37,9 @@ export const WEB_ROOT = process.env.E2E_WEB_ROOT ?? fileURLToPath(new URL('../di
 
 /** The real app, listening on a free loopback port, against this run's database and Redis. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const overrides: Record<string, string> = options.privatePrefix ? { QUEUE_PREFIX: `${inject('queuePrefix')}-w${randomBytes(4).toString('hex')}` } : {};
+  const overrides: Record<string, string> = options.privatePrefix
+    ? { QUEUE_PREFIX: `${inject('queuePrefix')}-w${randomBytes(4).toString('hex')}` }
+    : {};
   const config = testConfig(overrides);
   const pool = createPool(config.DATABASE_URL!, 4);
   const redis = createRedis(config.REDIS_URL!, 'producer');

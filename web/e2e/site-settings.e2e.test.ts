@@ -39,8 +39,14 @@ describe('site settings in a real browser', () => {
 
   /** The href of the platform's link in the footer and in the home page's social section. */
   const socialHrefs = async (page: Page, label: string) => ({
-    footer: await page.locator('footer').getByRole('link', { name: `${label} (opens in a new tab)` }).getAttribute('href'),
-    home: await page.getByRole('main').getByRole('link', { name: new RegExp(`^${label} \\(opens in a new tab\\)`) }).getAttribute('href'),
+    footer: await page
+      .locator('footer')
+      .getByRole('link', { name: `${label} (opens in a new tab)` })
+      .getAttribute('href'),
+    home: await page
+      .getByRole('main')
+      .getByRole('link', { name: new RegExp(`^${label} \\(opens in a new tab\\)`) })
+      .getAttribute('href'),
   });
 
   /** A fresh visitor's home page, once GET /api/config has answered. */
@@ -121,7 +127,11 @@ describe('site settings in a real browser', () => {
     await modalTitle(lead.page).filter({ hasText: 'Welcome Back' }).waitFor();
     await modal(lead.page).getByRole('button', { name: 'Explore Free Resources' }).click();
     await modalTitle(lead.page).filter({ hasText: 'Join the Community' }).waitFor();
-    expect(await modal(lead.page).getByRole('link', { name: /Join the Free Community/ }).getAttribute('href')).toBe(COMMUNITY);
+    expect(
+      await modal(lead.page)
+        .getByRole('link', { name: /Join the Free Community/ })
+        .getAttribute('href'),
+    ).toBe(COMMUNITY);
     expect(lead.problems.errors).toEqual([]);
     await lead.context.close();
   });
@@ -151,7 +161,12 @@ describe('site settings in a real browser', () => {
 
     // the settings page shows where visitors book now
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Site settings' }).click();
-    expect(await page.getByRole('region', { name: 'Booking page' }).getByRole('link', { name: new RegExp(BOOKING) }).getAttribute('href')).toBe(BOOKING);
+    expect(
+      await page
+        .getByRole('region', { name: 'Booking page' })
+        .getByRole('link', { name: new RegExp(BOOKING) })
+        .getAttribute('href'),
+    ).toBe(BOOKING);
     expect(await notice.count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();

@@ -7,9 +7,19 @@ import { startTestServer, type TestServer } from './server.js';
 
 /** Every public page of this slice, with the spec's words that must be on it (spec section 2). */
 const PAGES: Array<{ path: string; status?: number; title: RegExp; h1: RegExp; texts: string[] }> = [
-  { path: '/', title: /Free Leadership Diagnostic/, h1: /Lead with clarity/, texts: ['Take the Free Leadership Diagnostic', 'The Decision Mirror'] },
+  {
+    path: '/',
+    title: /Free Leadership Diagnostic/,
+    h1: /Lead with clarity/,
+    texts: ['Take the Free Leadership Diagnostic', 'The Decision Mirror'],
+  },
   { path: '/survey', title: /Free Leadership Diagnostic/, h1: /Lead with clarity/, texts: ['Take the Free Leadership Diagnostic'] },
-  { path: '/about', title: /^About/, h1: /sat in the chair/, texts: ['The story', 'Core values', 'Take the Free Diagnostic', 'Try the Decision Mirror'] },
+  {
+    path: '/about',
+    title: /^About/,
+    h1: /sat in the chair/,
+    texts: ['The story', 'Core values', 'Take the Free Diagnostic', 'Try the Decision Mirror'],
+  },
   {
     path: '/services',
     title: /^Services/,
@@ -51,7 +61,12 @@ const PAGES: Array<{ path: string; status?: number; title: RegExp; h1: RegExp; t
 /** True as soon as one of the waits succeeds; false when all fail. Never rejects. */
 function firstTrue(waits: Array<Promise<unknown>>): Promise<boolean> {
   return new Promise((resolve) => {
-    const settled = waits.map((wait) => wait.then(() => resolve(true), () => undefined));
+    const settled = waits.map((wait) =>
+      wait.then(
+        () => resolve(true),
+        () => undefined,
+      ),
+    );
     void Promise.all(settled).then(() => resolve(false));
   });
 }
@@ -83,7 +98,10 @@ describe('the public site in a real browser', () => {
         expect(response?.status(), target.path).toBe(target.status ?? 200);
         // Chromium logs the document's own 404 as a console error; that one is intended
         if (target.status === 404) {
-          const own = problems.errors.indexOf('console: Failed to load resource: the server responded with a status of 404 (Not Found)', before);
+          const own = problems.errors.indexOf(
+            'console: Failed to load resource: the server responded with a status of 404 (Not Found)',
+            before,
+          );
           expect(own, target.path).toBeGreaterThanOrEqual(0);
           problems.errors.splice(own, 1);
         }
@@ -124,7 +142,12 @@ describe('the public site in a real browser', () => {
     const { context, page, problems } = await openPage(browser);
     await page.goto(server.url);
     const nav = page.getByRole('navigation', { name: 'Main' });
-    for (const [name, path] of [['About', '/about'], ['Services', '/services'], ['Contact', '/contact'], ['Home', '/']] as const) {
+    for (const [name, path] of [
+      ['About', '/about'],
+      ['Services', '/services'],
+      ['Contact', '/contact'],
+      ['Home', '/'],
+    ] as const) {
       await nav.getByRole('link', { name, exact: true }).click();
       await page.waitForURL(`${server.url}${path}`);
       await expect.poll(() => nav.getByRole('link', { name, exact: true }).getAttribute('aria-current')).toBe('page');
@@ -173,7 +196,11 @@ describe('the public site in a real browser', () => {
         page.getByRole('dialog').waitFor({ timeout: 5_000 }),
       ]);
       if (cta.mobile) await page.getByRole('button', { name: 'Open menu' }).click();
-      await page.getByRole(cta.link ? 'link' : 'button', { name: cta.name, exact: true }).filter({ visible: true }).first().click();
+      await page
+        .getByRole(cta.link ? 'link' : 'button', { name: cta.name, exact: true })
+        .filter({ visible: true })
+        .first()
+        .click();
       expect(await opened, `${cta.path} ${cta.name}`).toBe(true);
       expect(problems.errors, `${cta.path} ${cta.name}`).toEqual([]);
       await context.close();
@@ -243,7 +270,9 @@ describe('the public site in a real browser', () => {
     await page.goto(`${server.url}${missing}?from=newsletter`);
     await page.getByRole('heading', { level: 1, name: 'Oops! Page not found' }).waitFor();
     expect(JSON.parse((await reported).postData() ?? '{}')).toEqual({ path: `${missing}?from=newsletter` });
-    await expect.poll(() => server.logs.find((line) => line.msg === 'page not found' && line.missingPath === `${missing}?from=newsletter`)).toBeTruthy();
+    await expect
+      .poll(() => server.logs.find((line) => line.msg === 'page not found' && line.missingPath === `${missing}?from=newsletter`))
+      .toBeTruthy();
 
     await page.getByRole('main').getByRole('link', { name: 'Return to Home' }).click();
     await page.waitForURL(`${server.url}/`);

@@ -104,7 +104,12 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
       if (item === total - 1) await shots(page, 'diagnostic-late');
       const text = await page.locator('main h2').first().innerText();
       if ((await page.getByRole('button', { name: 'Submit Ranking' }).count()) > 0) {
-        expect(await page.getByRole('list', { name: /priorities/ }).getByRole('listitem').count()).toBeGreaterThan(1);
+        expect(
+          await page
+            .getByRole('list', { name: /priorities/ })
+            .getByRole('listitem')
+            .count(),
+        ).toBeGreaterThan(1);
         expect(await seriousAxeViolations(page)).toEqual([]);
         await shots(page, 'diagnostic-ranking');
       }
@@ -119,13 +124,18 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
     expect([...kinds].sort()).toEqual(['likert', 'ranking', 'vignette+confidence']);
 
     // the flow's grading job stores the answers (as the server's machine recorded them) and the result
-    const resultsStored = async () => (await server.pool.query('SELECT 1 FROM diagnostic_results WHERE diagnostic_id = $1', [diagnosticId])).rowCount;
+    const resultsStored = async () =>
+      (await server.pool.query('SELECT 1 FROM diagnostic_results WHERE diagnostic_id = $1', [diagnosticId])).rowCount;
     await expect.poll(resultsStored, { timeout: 15_000 }).toBe(1);
-    const result = await server.pool.query<{ archetype: string }>('SELECT archetype FROM diagnostic_results WHERE diagnostic_id = $1', [diagnosticId]);
+    const result = await server.pool.query<{ archetype: string }>('SELECT archetype FROM diagnostic_results WHERE diagnostic_id = $1', [
+      diagnosticId,
+    ]);
     const answers = await server.pool.query('SELECT item_id, confidence FROM diagnostic_answers WHERE diagnostic_id = $1', [diagnosticId]);
     expect(answers.rowCount).toBe(total);
     expect(answers.rows.some((row) => row.confidence === 4)).toBe(true);
-    const flow = await server.pool.query('SELECT f.state FROM flows f JOIN diagnostics d ON d.flow_id = f.id WHERE d.id = $1', [diagnosticId]);
+    const flow = await server.pool.query('SELECT f.state FROM flows f JOIN diagnostics d ON d.flow_id = f.id WHERE d.id = $1', [
+      diagnosticId,
+    ]);
     expect(flow.rows).toEqual([{ state: 'graded' }]);
 
     await page.goto(`${server.url}/results`);
@@ -227,7 +237,11 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
     expect(await seriousAxeViolations(page)).toEqual([]);
     await shots(page, 'diagnostic-time-up');
 
-    const flowId = (await server.pool.query<{ flow_id: string }>('SELECT flow_id FROM diagnostics WHERE id = $1', [await page.evaluate(() => localStorage.getItem('hf:diagId'))])).rows[0]!.flow_id;
+    const flowId = (
+      await server.pool.query<{ flow_id: string }>('SELECT flow_id FROM diagnostics WHERE id = $1', [
+        await page.evaluate(() => localStorage.getItem('hf:diagId')),
+      ])
+    ).rows[0]!.flow_id;
     await backdateDiagnostics(server.pool, (limit + 10) * 1000);
     await promoteTimers(server.pool, queues, flowId);
     const next = `Item ${Number(at.split(' ')[1]) + 1} / ${at.split('/ ')[1]}`;
@@ -256,7 +270,10 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
     await page.getByRole('heading', { level: 1, name: 'Mirror Demo' }).waitFor();
     const main = page.locator('main');
     await main.getByText('0/5 exchanges').waitFor();
-    await main.getByText(/difficult decision/).first().waitFor();
+    await main
+      .getByText(/difficult decision/)
+      .first()
+      .waitFor();
     expect(await main.getByRole('checkbox', { name: 'Save this session (optional)' }).isChecked()).toBe(false);
     await main.getByRole('checkbox', { name: 'Save this session (optional)' }).check();
     const input = page.getByLabel('Your message');
@@ -341,7 +358,10 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
     expect(await seriousAxeViolations(admin.page)).toEqual([]);
     await card.getByRole('link', { name: /Dana Whitfield/ }).click();
     await admin.page.waitForURL(new RegExp(`/admin/leads/${lead.rows[0].lead_id}$`));
-    await admin.page.getByRole('list', { name: /^Mirror session of/ }).getByText(messages[2]!).waitFor();
+    await admin.page
+      .getByRole('list', { name: /^Mirror session of/ })
+      .getByText(messages[2]!)
+      .waitFor();
     expect(admin.errors).toEqual([]);
     await admin.context.close();
   }, 120_000);
@@ -354,7 +374,10 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
     for (let i = 1; i <= 5; i++) {
       await input.fill(`Exchange number ${i}: I am thinking about how I delegate.`);
       await input.press('Enter');
-      await page.locator('main').getByText(i < 5 ? `${i}/5 exchanges` : 'Complete', { exact: true }).waitFor({ timeout: 15_000 });
+      await page
+        .locator('main')
+        .getByText(i < 5 ? `${i}/5 exchanges` : 'Complete', { exact: true })
+        .waitFor({ timeout: 15_000 });
     }
     await page.getByRole('button', { name: 'Take Leadership Assessment' }).click();
     await page.getByRole('button', { name: 'Continue without saving' }).click();

@@ -32,13 +32,20 @@ const draft: EmailDraft = {
 async function queue(pool: pg.Pool, options: { maxAttempts?: number } = {}): Promise<string> {
   return inTransaction(pool, async (client) => {
     const id = await queueEmail(client, draft);
-    if (options.maxAttempts) await client.query('UPDATE jobs SET max_attempts = $1 WHERE id = (SELECT job_id FROM email_outbox WHERE id = $2)', [options.maxAttempts, id]);
+    if (options.maxAttempts)
+      await client.query('UPDATE jobs SET max_attempts = $1 WHERE id = (SELECT job_id FROM email_outbox WHERE id = $2)', [
+        options.maxAttempts,
+        id,
+      ]);
     return id;
   });
 }
 
 async function outboxRow(pool: pg.Pool, id: string) {
-  const rows = await pool.query('SELECT e.status, e.provider_message_id, e.error, e.sent_at, j.status AS job_status, j.attempts, j.last_error FROM email_outbox e JOIN jobs j ON j.id = e.job_id WHERE e.id = $1', [id]);
+  const rows = await pool.query(
+    'SELECT e.status, e.provider_message_id, e.error, e.sent_at, j.status AS job_status, j.attempts, j.last_error FROM email_outbox e JOIN jobs j ON j.id = e.job_id WHERE e.id = $1',
+    [id],
+  );
   return rows.rows[0];
 }
 

@@ -125,7 +125,16 @@ async function gradeDiagnostic(tx: FlowTx, flowId: string, answers: DiagnosticAn
        VALUES ($1, $2, $4, $5, $6, $7, $8)
      )
      UPDATE diagnostics SET status = 'completed', completed_at = now() WHERE id = $1`,
-    [diagnostic.id, diagnostic.lead_id, JSON.stringify(answerRows(answers)), result.scores, result.archetype, result.narrative, result.bankVersion, result.gradingVersion],
+    [
+      diagnostic.id,
+      diagnostic.lead_id,
+      JSON.stringify(answerRows(answers)),
+      result.scores,
+      result.archetype,
+      result.narrative,
+      result.bankVersion,
+      result.gradingVersion,
+    ],
   );
   const graded: DiagnosticResult = { archetype: result.archetype, narrative: result.narrative, scores: result.scores };
   await tx.applyIfAllowed(flowId, { type: 'GRADED', result: graded }, 'worker');
@@ -144,7 +153,9 @@ export const gradingProcessor: QueueProcessor = {
     const jobId = job.data.jobRowId;
     return engine.transaction(async (tx) => {
       if ('kind' in request) return gradeDiagnostic(tx, flowId, request.answers);
-      const done = await tx.client.query<{ id: string; tier: string }>('SELECT id, tier FROM assessment_results WHERE job_id = $1', [jobId]);
+      const done = await tx.client.query<{ id: string; tier: string }>('SELECT id, tier FROM assessment_results WHERE job_id = $1', [
+        jobId,
+      ]);
       if (done.rows[0]) return { resultId: done.rows[0].id, tier: done.rows[0].tier, repeated: true };
       const result = gradeAssessment({ answers: request.assessment, survey: request.survey, mirrorChat: request.mirrorChat });
       const resultId = await storeResults(tx.client, { ...request, flowId, jobId }, result);

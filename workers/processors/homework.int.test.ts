@@ -30,7 +30,11 @@ async function setup(sink: SmtpSink | null) {
   });
   // the flow's own visitor, as their browser sends it
   const send = async ({ flowId, visitorCookie }: Seeded, type: string) => {
-    const response = await injectAs(app, { visitorCookie })({ method: 'POST', url: `/api/flows/${flowId}/events`, payload: { event: { type } } });
+    const response = await injectAs(app, { visitorCookie })({
+      method: 'POST',
+      url: `/api/flows/${flowId}/events`,
+      payload: { event: { type } },
+    });
     expect(response.statusCode, response.body).toBe(200);
     return response.json();
   };
@@ -38,7 +42,10 @@ async function setup(sink: SmtpSink | null) {
 }
 
 async function flowOf(pool: pg.Pool, flowId: string) {
-  const row = await pool.query<{ state: string; snapshot: { context: { notice: unknown } } }>('SELECT state, snapshot FROM flows WHERE id = $1', [flowId]);
+  const row = await pool.query<{ state: string; snapshot: { context: { notice: unknown } } }>(
+    'SELECT state, snapshot FROM flows WHERE id = $1',
+    [flowId],
+  );
   return row.rows[0]!;
 }
 
@@ -47,7 +54,10 @@ async function chooseFreeResources(pool: pg.Pool, send: (seeded: Seeded, type: s
   const seeded = await seedResultsFlow(pool, 'homework');
   expect((await send(seeded, 'CONTINUE')).state).toBe('maybe_flow');
   expect((await send(seeded, 'CHOOSE_FREE_RESOURCES')).state).toBe('homework_processing.sending');
-  const job = await pool.query<{ id: string; payload: Record<string, unknown> }>("SELECT id, payload FROM jobs WHERE flow_id = $1 AND queue = 'homework'", [seeded.flowId]);
+  const job = await pool.query<{ id: string; payload: Record<string, unknown> }>(
+    "SELECT id, payload FROM jobs WHERE flow_id = $1 AND queue = 'homework'",
+    [seeded.flowId],
+  );
   expect(job.rows).toHaveLength(1);
   return { ...seeded, job: job.rows[0]! };
 }
@@ -110,7 +120,9 @@ describe('homework processor', () => {
     expect((await send(seeded, 'PAY_FOR_HOMEWORK')).state).toBe('payment');
     // the payment service's verification, applied as the server does
     const engine = new FlowEngine(pool);
-    expect((await engine.apply(flowId, { type: 'PAYMENT_CONFIRMED', paymentIntentId: 'pi_homework' }, 'server')).state).toBe('homework_processing.sending');
+    expect((await engine.apply(flowId, { type: 'PAYMENT_CONFIRMED', paymentIntentId: 'pi_homework' }, 'server')).state).toBe(
+      'homework_processing.sending',
+    );
 
     await startWorkers(pool, config, ['homework'], { homework: homeworkProcessor });
     await until(async () => (await flowOf(pool, flowId)).state === 'payment_success.confirmed');
@@ -151,7 +163,10 @@ describe('homework processor', () => {
     await startWorkers(pool, config, ['homework'], { homework: homeworkProcessor });
     await until(async () => (await flowOf(pool, flowId)).state === 'maybe_flow', 30_000);
 
-    expect((await flowOf(pool, flowId)).snapshot.context.notice).toEqual({ title: null, description: 'Failed to send resources. Please try again.' });
+    expect((await flowOf(pool, flowId)).snapshot.context.notice).toEqual({
+      title: null,
+      description: 'Failed to send resources. Please try again.',
+    });
     expect(sink.attempts).toBe(2);
     const outbox = await pool.query('SELECT status, error FROM email_outbox');
     expect(outbox.rows).toEqual([{ status: 'failed', error: expect.stringContaining('Mailbox full') }]);

@@ -81,7 +81,9 @@ export const homeworkProcessor: QueueProcessor = {
   // If the email did go out and only telling the flow kept failing, the flow still hears the truth.
   onExhausted: async (job, { pool, engine }, error) => {
     const { flowId } = flowIdSchema.parse(job.data.payload);
-    const email = await pool.query<{ id: string; status: string }>('SELECT id, status FROM email_outbox WHERE job_id = $1', [job.data.jobRowId]);
+    const email = await pool.query<{ id: string; status: string }>('SELECT id, status FROM email_outbox WHERE job_id = $1', [
+      job.data.jobRowId,
+    ]);
     const row = email.rows[0];
     const delivered = row?.status === 'sent' || row?.status === 'recorded';
     if (row && !delivered) await markEmailFailed(pool, row.id, error);

@@ -153,7 +153,11 @@ describe('the mirror processor with an LLM', () => {
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]!.body).toMatchObject({
       model: 'coach-test',
-      messages: [{ role: 'system' }, { role: 'assistant', content: MIRROR_WELCOME }, { role: 'user', content: 'Whether to reorganise the support team.' }],
+      messages: [
+        { role: 'system' },
+        { role: 'assistant', content: MIRROR_WELCOME },
+        { role: 'user', content: 'Whether to reorganise the support team.' },
+      ],
     });
   });
 
@@ -177,7 +181,8 @@ describe('the mirror processor, run directly', () => {
     context = { pool, config, log: pino({ level: 'silent' }), engine: new FlowEngine(pool), publishMonitor: async () => {} };
   });
 
-  const job = (flowId: string, request: MirrorReplyRequest) => ({ data: { jobRowId: '0', payload: { flowId, request } } }) as unknown as Job<RelayedJobData>;
+  const job = (flowId: string, request: MirrorReplyRequest) =>
+    ({ data: { jobRowId: '0', payload: { flowId, request } } }) as unknown as Job<RelayedJobData>;
 
   /** A mirror flow seeded straight to awaitingReply, with no reply job queued for it. */
   async function awaiting(events: Array<{ type: string; [key: string]: unknown }>) {
@@ -203,10 +208,15 @@ describe('the mirror processor, run directly', () => {
       REVEALED,
       { type: 'SEND', text: 'Second thing.' },
     ]);
-    const session = await pool.query<{ id: string }>("SELECT snapshot -> 'context' ->> 'sessionId' AS id FROM flows WHERE id = $1", [flowId]);
+    const session = await pool.query<{ id: string }>("SELECT snapshot -> 'context' ->> 'sessionId' AS id FROM flows WHERE id = $1", [
+      flowId,
+    ]);
     const stale = {
       sessionId: session.rows[0]!.id,
-      conversationHistory: [{ role: 'mirror' as const, content: MIRROR_WELCOME }, { role: 'user' as const, content: 'First thing.' }],
+      conversationHistory: [
+        { role: 'mirror' as const, content: MIRROR_WELCOME },
+        { role: 'user' as const, content: 'First thing.' },
+      ],
       turn: 1,
       save: false,
     };

@@ -77,7 +77,8 @@ export const paymentsProcessor: QueueProcessor = {
     }
     return engine.transaction(async (tx) => {
       // tracked only while current: a stale session, never shown, must not look like the latest attempt
-      if (!(await isCurrentAttempt(tx.client, flowId, enteredAt, true))) return { skipped: 'the flow no longer waits for this payment', checkoutSessionId: checkout.sessionId };
+      if (!(await isCurrentAttempt(tx.client, flowId, enteredAt, true)))
+        return { skipped: 'the flow no longer waits for this payment', checkoutSessionId: checkout.sessionId };
       await trackCheckout(tx.client, attempt, checkout.sessionId);
       const flow = await tx.apply(flowId, { type: 'CHECKOUT_OPENED', url: checkout.url }, 'worker');
       return { checkoutSessionId: checkout.sessionId, flowState: flow.state };

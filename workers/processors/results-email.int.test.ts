@@ -10,7 +10,11 @@ import { FlowEngine } from '../../server/flows/engine.js';
 import { createOrUpdateLead } from '../../server/leads/lead-service.js';
 
 async function setup(sink: SmtpSink) {
-  const { config, drop } = await isolatedConfig({ EMAIL_FROM: 'coach@coach.example.com', SMTP_URL: sink.url, PUBLIC_URL: 'https://coach.example.com' });
+  const { config, drop } = await isolatedConfig({
+    EMAIL_FROM: 'coach@coach.example.com',
+    SMTP_URL: sink.url,
+    PUBLIC_URL: 'https://coach.example.com',
+  });
   const pool = createPool(config.DATABASE_URL!, 6);
   onTestFinished(async () => {
     await pool.end();
@@ -31,7 +35,16 @@ async function surveyedFlow(pool: pg.Pool, options: { testingMode?: boolean } = 
       { type: 'LEAD_SAVED', leadId: lead.leadId },
       { type: 'START_DIAGNOSTIC' },
       { type: 'DIAGNOSTIC_COMPLETED', answers: { b1: { type: 'likert', value: 4, responseTime: 4000, timedOut: false } } },
-      { type: 'SURVEY_SUBMITTED', answers: { q1_investment: 'ready_now', q2_time: 'start_immediately', q3_urgency: 'critical', q4_mindset: 'challenge', q5_success: 'Lead better.' } },
+      {
+        type: 'SURVEY_SUBMITTED',
+        answers: {
+          q1_investment: 'ready_now',
+          q2_time: 'start_immediately',
+          q3_urgency: 'critical',
+          q4_mindset: 'challenge',
+          q5_success: 'Lead better.',
+        },
+      },
     ],
     { leadId: lead.leadId, input: { testingMode: options.testingMode ?? false } },
   );
@@ -47,7 +60,9 @@ describe('the results email', () => {
     const result = resultFor('book_call');
     // what the grading job does: GRADED, whose effect writes the email job in the same transaction
     await engine.apply(flowId, { type: 'GRADED', result }, 'worker');
-    const jobs = await pool.query<{ queue: string; name: string }>("SELECT queue, name FROM jobs WHERE flow_id = $1 AND queue = 'email'", [flowId]);
+    const jobs = await pool.query<{ queue: string; name: string }>("SELECT queue, name FROM jobs WHERE flow_id = $1 AND queue = 'email'", [
+      flowId,
+    ]);
     expect(jobs.rows).toEqual([{ queue: 'email', name: 'results' }]);
 
     await startWorkers(pool, config, ['email']);
@@ -67,7 +82,13 @@ describe('the results email', () => {
 
     const outbox = await pool.query('SELECT kind, lead_id, to_address, status, attachments FROM email_outbox');
     expect(outbox.rows).toEqual([
-      { kind: 'results', lead_id: leadId, to_address: email, status: 'sent', attachments: [{ filename: 'leadership-report.pdf', contentType: 'application/pdf', size: expect.any(Number) }] },
+      {
+        kind: 'results',
+        lead_id: leadId,
+        to_address: email,
+        status: 'sent',
+        attachments: [{ filename: 'leadership-report.pdf', contentType: 'application/pdf', size: expect.any(Number) }],
+      },
     ]);
   });
 

@@ -23,7 +23,12 @@ const messageEventSchema = z.object({
 
 const payloadSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('event'), eventId: z.string().min(1), event: z.record(z.string(), z.unknown()) }),
-  z.object({ kind: z.literal('close'), assessmentKey: z.string().min(1).max(200), afterMessageId: z.string().regex(/^\d+$/), marked: z.boolean() }),
+  z.object({
+    kind: z.literal('close'),
+    assessmentKey: z.string().min(1).max(200),
+    afterMessageId: z.string().regex(/^\d+$/),
+    marked: z.boolean(),
+  }),
 ]);
 
 function outcomeFrames(outcome: AssessmentOutcome): MonitorServerFrame[] {
@@ -65,7 +70,12 @@ async function receiveEvent(payload: Extract<SlackJobPayload, { kind: 'event' }>
       assessmentKey: mention.assessmentKey,
     });
     if (stored && mention.assessmentKey) {
-      const close: SlackJobPayload = { kind: 'close', assessmentKey: mention.assessmentKey, afterMessageId: stored.id, marked: mention.completes };
+      const close: SlackJobPayload = {
+        kind: 'close',
+        assessmentKey: mention.assessmentKey,
+        afterMessageId: stored.id,
+        marked: mention.completes,
+      };
       const delayMs = mention.completes ? COMPLETION_SETTLE_MS : config.SLACK_ASSESSMENT_QUIET_MS;
       await insertJob(client, { queue: 'slack', name: 'close-assessment', payload: close, delayMs });
     }

@@ -87,7 +87,9 @@ describe('outgoing webhooks', () => {
     expect(captured.statusCode, captured.body).toBe(200);
 
     await until(() => target.received.length >= 3, 20_000);
-    const job = await pool.query<{ id: string; status: string; attempts: number }>("SELECT id, status, attempts FROM jobs WHERE queue = 'webhooks'");
+    const job = await pool.query<{ id: string; status: string; attempts: number }>(
+      "SELECT id, status, attempts FROM jobs WHERE queue = 'webhooks'",
+    );
     expect(job.rows).toHaveLength(1);
     await until(async () => (await pool.query("SELECT 1 FROM jobs WHERE queue = 'webhooks' AND status = 'completed'")).rowCount === 1);
     expect(target.received.map((delivery) => delivery.status)).toEqual([500, 500, 200]);
@@ -126,8 +128,15 @@ describe('outgoing webhooks', () => {
 
     const browser = injectAs(app);
     const flowId = (await browser({ method: 'POST', url: '/api/flows', payload: {} })).json().flowId as string;
-    await browser({ method: 'POST', url: `/api/flows/${flowId}/events`, payload: { event: { type: 'CAPTURE_SUBMIT', name: 'Ada Lovelace', email: 'ada-refused@example.com' } } });
-    await until(async () => Boolean((await pool.query("SELECT last_error FROM jobs WHERE queue = 'webhooks' AND last_error IS NOT NULL")).rowCount), 20_000);
+    await browser({
+      method: 'POST',
+      url: `/api/flows/${flowId}/events`,
+      payload: { event: { type: 'CAPTURE_SUBMIT', name: 'Ada Lovelace', email: 'ada-refused@example.com' } },
+    });
+    await until(
+      async () => Boolean((await pool.query("SELECT last_error FROM jobs WHERE queue = 'webhooks' AND last_error IS NOT NULL")).rowCount),
+      20_000,
+    );
     const { rows } = await pool.query<{ last_error: string }>("SELECT last_error FROM jobs WHERE queue = 'webhooks'");
     expect(rows[0]!.last_error).toBe('automation webhook: connection refused: nothing listens at that address and port (ECONNREFUSED)');
   });
@@ -163,7 +172,16 @@ describe('outgoing webhooks', () => {
           { type: 'LEAD_SAVED', leadId: lead.leadId },
           { type: 'START_DIAGNOSTIC' },
           { type: 'DIAGNOSTIC_COMPLETED', answers: { b1: { type: 'likert', value: 4, responseTime: 4000, timedOut: false } } },
-          { type: 'SURVEY_SUBMITTED', answers: { q1_investment: 'ready_now', q2_time: 'start_immediately', q3_urgency: 'critical', q4_mindset: 'challenge', q5_success: 'Lead better.' } },
+          {
+            type: 'SURVEY_SUBMITTED',
+            answers: {
+              q1_investment: 'ready_now',
+              q2_time: 'start_immediately',
+              q3_urgency: 'critical',
+              q4_mindset: 'challenge',
+              q5_success: 'Lead better.',
+            },
+          },
         ],
         { leadId: lead.leadId },
       );

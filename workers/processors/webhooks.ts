@@ -13,7 +13,13 @@ export const EVENT_ID_HEADER = 'x-hf-event-id';
 
 const payloadSchema = z.object({
   target: z.enum(['automation', 'team_chat']),
-  body: z.looseObject({ event: z.string(), leadId: z.string(), flowId: z.string(), occurredAt: z.string(), data: z.record(z.string(), z.unknown()) }),
+  body: z.looseObject({
+    event: z.string(),
+    leadId: z.string(),
+    flowId: z.string(),
+    occurredAt: z.string(),
+    data: z.record(z.string(), z.unknown()),
+  }),
 });
 
 /** `sha256=<hex HMAC-SHA256 of the raw body>`, the value of x-hf-signature. */
@@ -23,7 +29,12 @@ export function signBody(rawBody: string, secret: string): string {
 
 /** A Slack-compatible message about a lead who qualified for a call. */
 export function chatMessage(body: LeadEventBody, publicUrl: string): { text: string } {
-  const { name, email, archetype, compositeScore } = body.data as { name?: string; email?: string; archetype?: string; compositeScore?: number };
+  const { name, email, archetype, compositeScore } = body.data as {
+    name?: string;
+    email?: string;
+    archetype?: string;
+    compositeScore?: number;
+  };
   const who = [name, email ? `<${email}>` : ''].filter(Boolean).join(' ') || 'A lead';
   const what = [archetype, compositeScore !== undefined ? `score ${Math.round(compositeScore)}` : ''].filter(Boolean).join(', ');
   return { text: `New book_call lead: ${who}${what ? ` (${what})` : ''}. ${publicUrl.replace(/\/$/, '')}/admin/leads/${body.leadId}` };
@@ -34,8 +45,10 @@ export function chatMessage(body: LeadEventBody, publicUrl: string): { text: str
  * address refused by the filtering agent is not retried: it is the setting that must change.
  */
 function deliveryFailure(target: string, error: unknown): Error {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return new Error(`${target} webhook: timeout: no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`);
-  if (error instanceof Error && /is not allowed/.test(error.message)) return new UnrecoverableError(`${target} webhook: the address is private or reserved, so nothing was sent`);
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return new Error(`${target} webhook: timeout: no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`);
+  if (error instanceof Error && /is not allowed/.test(error.message))
+    return new UnrecoverableError(`${target} webhook: the address is private or reserved, so nothing was sent`);
   return new Error(`${target} webhook: ${networkCause(error) ?? 'the request failed'}`);
 }
 
@@ -60,7 +73,11 @@ export const webhooksProcessor: QueueProcessor = {
     if (target === 'automation' && !row.signing_secret) throw new UnrecoverableError('the automation integration has no signing secret');
 
     const raw = JSON.stringify(target === 'automation' ? body : chatMessage(body as LeadEventBody, config.publicUrl));
-    const headers: Record<string, string> = { 'content-type': 'application/json', [EVENT_ID_HEADER]: job.data.jobRowId, 'user-agent': 'hf-webhooks/1' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      [EVENT_ID_HEADER]: job.data.jobRowId,
+      'user-agent': 'hf-webhooks/1',
+    };
     if (target === 'automation') headers[SIGNATURE_HEADER] = signBody(raw, row.signing_secret!);
     let status: number;
     try {

@@ -22,7 +22,12 @@ export function AssessmentButton({ mode = 'assessment', onClick, ...props }: But
  * that also opens the assessment, so the visitor lands on the section with the modal in front.
  * Modified clicks (new tab, new window) only follow the link.
  */
-export function AssessmentLink({ mode = 'assessment', to = '/#lead-magnets', onClick, ...props }: Omit<ButtonLinkProps, 'to'> & { to?: ButtonLinkProps['to']; mode?: AssessmentMode }) {
+export function AssessmentLink({
+  mode = 'assessment',
+  to = '/#lead-magnets',
+  onClick,
+  ...props
+}: Omit<ButtonLinkProps, 'to'> & { to?: ButtonLinkProps['to']; mode?: AssessmentMode }) {
   const { open } = useAssessment();
   return (
     <ButtonLink

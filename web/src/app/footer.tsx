@@ -15,8 +15,8 @@ export function SiteFooter() {
             <BrandMark dark />
           </Link>
           <p className="mt-5 max-w-sm leading-relaxed">
-            Coaching for founders, executives and senior managers who want to decide faster, delegate with confidence and
-            build teams that trust them.
+            Coaching for founders, executives and senior managers who want to decide faster, delegate with confidence and build teams that
+            trust them.
           </p>
         </div>
 

@@ -11,7 +11,12 @@ import { NAV_LINKS } from './site';
  * Disclosure, not Popover: Popover's positioning engine would add about 25 KB gzip to every
  * page's first load, and this panel needs no positioning.
  */
-function MenuDismissal({ open, close, button, panel }: {
+function MenuDismissal({
+  open,
+  close,
+  button,
+  panel,
+}: {
   open: boolean;
   close: (focus?: HTMLElement) => void;
   button: React.RefObject<HTMLButtonElement | null>;
@@ -86,7 +91,10 @@ export default function MobileMenu({
                       end
                       onClick={() => close()}
                       className={({ isActive }) =>
-                        cx('flex min-h-12 items-center rounded-xl px-3 text-lg font-medium', isActive ? 'bg-sand text-ink' : 'text-muted hover:bg-sand hover:text-ink')
+                        cx(
+                          'flex min-h-12 items-center rounded-xl px-3 text-lg font-medium',
+                          isActive ? 'bg-sand text-ink' : 'text-muted hover:bg-sand hover:text-ink',
+                        )
                       }
                     >
                       {link.label}
@@ -97,7 +105,11 @@ export default function MobileMenu({
               <div className="border-t border-line px-7 py-5">
                 {email ? (
                   <div className="flex flex-wrap items-center justify-between gap-4">
-                    <Link to="/admin" onClick={() => close()} className="flex min-h-11 items-center font-semibold text-ink underline-offset-4 hover:underline">
+                    <Link
+                      to="/admin"
+                      onClick={() => close()}
+                      className="flex min-h-11 items-center font-semibold text-ink underline-offset-4 hover:underline"
+                    >
                       Dashboard
                     </Link>
                     <span className="min-w-0 truncate text-sm text-muted">

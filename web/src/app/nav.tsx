@@ -10,7 +10,6 @@ import { NAV_LINKS } from './site';
 
 const MobileMenu = lazy(() => import('./mobile-menu'));
 
-
 function useSignOut() {
   const { toast } = useToast();
   return async () => {

@@ -46,7 +46,10 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, lazy: async () => ({ Component: (await import('../routes/admin')).OverviewScreen }) },
       { path: 'messages', lazy: async () => ({ Component: (await import('../routes/admin')).MessagesScreen }) },
-      { path: 'mirror-sessions', lazy: async () => ({ Component: (await import('../features/admin/mirror-sessions')).MirrorSessionsScreen }) },
+      {
+        path: 'mirror-sessions',
+        lazy: async () => ({ Component: (await import('../features/admin/mirror-sessions')).MirrorSessionsScreen }),
+      },
       { path: 'leads', lazy: async () => ({ Component: (await import('../features/admin/leads')).LeadsScreen }) },
       { path: 'leads/:id', lazy: async () => ({ Component: (await import('../features/admin/leads-detail')).LeadDetailScreen }) },
       { path: 'integrations', lazy: async () => ({ Component: (await import('../features/admin/integrations')).IntegrationsScreen }) },

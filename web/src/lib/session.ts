@@ -60,7 +60,9 @@ export async function signIn(credentials: { email: string; password: string }): 
  * throws ApiError (400 with `fields` naming currentPassword or newPassword, 401, 429).
  */
 export async function changePassword(passwords: { currentPassword: string; newPassword: string }): Promise<SessionUser> {
-  const answer = await post<{ user: SessionUser; csrfToken: string }>('/api/auth/change-password', passwords, { csrfToken: current.csrfToken });
+  const answer = await post<{ user: SessionUser; csrfToken: string }>('/api/auth/change-password', passwords, {
+    csrfToken: current.csrfToken,
+  });
   set({ status: 'signed-in', user: answer.user, csrfToken: answer.csrfToken });
   return answer.user;
 }
@@ -90,7 +92,11 @@ function subscribe(listener: () => void) {
 
 /** The current session; the first component to ask loads it. */
 export function useSession(): Session {
-  const session = useSyncExternalStore(subscribe, () => current, () => current);
+  const session = useSyncExternalStore(
+    subscribe,
+    () => current,
+    () => current,
+  );
   useEffect(() => {
     if (current.status === 'unknown') void loadSession();
   }, []);

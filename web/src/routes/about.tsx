@@ -38,31 +38,37 @@ export function AboutPage() {
         <div className="grid gap-12 lg:grid-cols-[1.5fr_1fr]">
           <div className="flex max-w-2xl flex-col gap-6 text-lg leading-relaxed text-muted">
             <p>
-              My first leadership role came with a team of twelve and no instructions. I did what most capable people do: I
-              worked harder, answered every question myself and approved everything twice. The team was loyal. They were also
-              waiting for me, all the time.
+              My first leadership role came with a team of twelve and no instructions. I did what most capable people do: I worked harder,
+              answered every question myself and approved everything twice. The team was loyal. They were also waiting for me, all the time.
             </p>
             <p>
               The turning point wasn't a course or a book. After a rough quarter a peer asked me one question:{' '}
-              <em className="text-ink">“Which of these decisions actually needed you?”</em> The honest answer was about a third.
-              Learning to tell the difference changed how I led, and eventually what I wanted to do with my working life.
+              <em className="text-ink">“Which of these decisions actually needed you?”</em> The honest answer was about a third. Learning to
+              tell the difference changed how I led, and eventually what I wanted to do with my working life.
             </p>
             <p>
-              Since then I have coached founders through their first hundred hires, new executives through their first ninety
-              days, and long-serving leaders through reorganisations nobody wanted. The situations differ. The pattern rarely
-              does: capable people who have outgrown the habits that made them successful, and who are ready to build new ones.
+              Since then I have coached founders through their first hundred hires, new executives through their first ninety days, and
+              long-serving leaders through reorganisations nobody wanted. The situations differ. The pattern rarely does: capable people who
+              have outgrown the habits that made them successful, and who are ready to build new ones.
             </p>
           </div>
           <figure className="self-start border-l-2 border-brass pl-6 lg:mt-2">
             <blockquote className="font-serif text-2xl leading-snug text-ink sm:text-3xl">
               “Most leaders don’t need more answers. They need better questions, and someone honest enough to ask them.”
             </blockquote>
-            <figcaption className="mt-5 text-sm font-semibold tracking-wide text-brass-deep uppercase">The idea behind every session</figcaption>
+            <figcaption className="mt-5 text-sm font-semibold tracking-wide text-brass-deep uppercase">
+              The idea behind every session
+            </figcaption>
           </figure>
         </div>
       </Section>
 
-      <Section tone="paper" eyebrow="Core values" title="What you can count on." intro="Four commitments that hold whether we work together for a day or for two years.">
+      <Section
+        tone="paper"
+        eyebrow="Core values"
+        title="What you can count on."
+        intro="Four commitments that hold whether we work together for a day or for two years."
+      >
         <ul className="grid gap-6 sm:grid-cols-2">
           {CORE_VALUES.map((value, index) => (
             <Card as="li" key={value.title} padding="lg">

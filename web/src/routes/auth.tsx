@@ -3,7 +3,13 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { fromPromise } from 'xstate';
 import { MIN_PASSWORD_LENGTH, type Credentials } from '../../../machines/protocol/sign-in';
-import { SIGN_IN_ERROR_TITLE, signInErrorMessage, signInMachine, signInSuccessNotice, type SignedInUser } from '../../../machines/sign-in/sign-in.machine';
+import {
+  SIGN_IN_ERROR_TITLE,
+  signInErrorMessage,
+  signInMachine,
+  signInSuccessNotice,
+  type SignedInUser,
+} from '../../../machines/sign-in/sign-in.machine';
 import { BrandMark } from '../app/brand';
 import { ButtonLink, Button, Card, Field, useToast } from '../components/ui';
 import { loadSession, signIn } from '../lib/session';

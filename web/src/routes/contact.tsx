@@ -40,8 +40,20 @@ function DirectContact({ className }: { className: string }) {
   const { contact } = useSiteSettings();
   if (!contact.email && !contact.phone) return null;
   const rows: Array<[label: string, value: ReactNode]> = [];
-  if (contact.email) rows.push(['Email', <a href={`mailto:${contact.email}`} className={link}>{contact.email}</a>]);
-  if (contact.phone) rows.push(['Phone', <a href={`tel:${contact.phone.replace(/[^+\d]/g, '')}`} className={link}>{contact.phone}</a>]);
+  if (contact.email)
+    rows.push([
+      'Email',
+      <a href={`mailto:${contact.email}`} className={link}>
+        {contact.email}
+      </a>,
+    ]);
+  if (contact.phone)
+    rows.push([
+      'Phone',
+      <a href={`tel:${contact.phone.replace(/[^+\d]/g, '')}`} className={link}>
+        {contact.phone}
+      </a>,
+    ]);
   if (contact.location) rows.push(['Based in', contact.location]);
   if (contact.hours) rows.push(['Hours', contact.hours]);
   return (
@@ -116,8 +128,8 @@ export function ContactPage() {
             </p>
             <h1 className="font-serif text-4xl text-balance text-ink sm:text-display">Let's talk about what you're leading.</h1>
             <p className="mt-6 text-lg leading-relaxed text-muted">
-              A question about coaching, a team you're worried about, or a workshop you're planning: tell us a little about it
-              and we'll get back to you personally.
+              A question about coaching, a team you're worried about, or a workshop you're planning: tell us a little about it and we'll get
+              back to you personally.
             </p>
           </div>
           <Card padding="lg" className="self-start lg:col-start-2 lg:row-span-2 lg:row-start-1">
@@ -176,7 +188,10 @@ export function ContactPage() {
           <ol className="flex flex-col gap-6 lg:col-start-1 lg:row-start-2 lg:self-start" aria-label="What happens next">
             {NEXT_STEPS.map((step, index) => (
               <li key={step.title} className="flex gap-4">
-                <span aria-hidden="true" className="flex size-9 shrink-0 items-center justify-center rounded-full bg-ink font-semibold text-brass">
+                <span
+                  aria-hidden="true"
+                  className="flex size-9 shrink-0 items-center justify-center rounded-full bg-ink font-semibold text-brass"
+                >
                   {index + 1}
                 </span>
                 <div>

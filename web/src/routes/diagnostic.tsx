@@ -142,7 +142,17 @@ function Screens({ flow, actor }: { flow: DiagnosticFlow; actor: Actor<typeof di
   } else if (state === 'interstitial') {
     body = <TimedAhead screens={context.screens} prompt={prompt} busy={busy} onStart={() => flow.send({ type: 'START_TIMED' })} />;
   } else {
-    body = <Item key={screenKey} flow={flow} state={state} screen={screen} clockKey={`${flow.flowId}:${context.index}`} busy={busy} prompt={prompt} />;
+    body = (
+      <Item
+        key={screenKey}
+        flow={flow}
+        state={state}
+        screen={screen}
+        clockKey={`${flow.flowId}:${context.index}`}
+        busy={busy}
+        prompt={prompt}
+      />
+    );
   }
   return (
     <Frame progress={diagnosticProgress(context)} busy={busy}>
@@ -152,13 +162,25 @@ function Screens({ flow, actor }: { flow: DiagnosticFlow; actor: Actor<typeof di
 }
 
 /** 'Timed Questions Ahead': the real timed items and their total time, from the flow's own screens. */
-function TimedAhead({ screens, prompt, busy, onStart }: { screens: Screen[]; prompt: (text: string) => ReactNode; busy: boolean; onStart: () => void }) {
+function TimedAhead({
+  screens,
+  prompt,
+  busy,
+  onStart,
+}: {
+  screens: Screen[];
+  prompt: (text: string) => ReactNode;
+  busy: boolean;
+  onStart: () => void;
+}) {
   const summary = timedSummary(screens);
   return (
     <div className="flex flex-col gap-6">
       {prompt('Timed Questions Ahead')}
       {summary && <p className="text-lg leading-relaxed text-ink">{summary.sentence}</p>}
-      <p className="leading-relaxed text-muted">Each one shows its countdown. If the time runs out, the first option is recorded for you.</p>
+      <p className="leading-relaxed text-muted">
+        Each one shows its countdown. If the time runs out, the first option is recorded for you.
+      </p>
       <div>
         <Button size="lg" disabled={busy} onClick={onStart}>
           Start Timed Questions
@@ -231,7 +253,10 @@ function Item({
         <ol className="flex flex-col gap-2.5" aria-label="Your priorities, most important first">
           {ranking.items.map((item, position) => (
             <li key={item.id} className="flex items-center gap-4 rounded-2xl border border-line bg-paper px-4 py-3 text-ink">
-              <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-ink text-sm font-semibold text-white tabular-nums" aria-hidden="true">
+              <span
+                className="flex size-8 shrink-0 items-center justify-center rounded-full bg-ink text-sm font-semibold text-white tabular-nums"
+                aria-hidden="true"
+              >
                 {position + 1}
               </span>
               <span className="leading-snug">{item.label}</span>
@@ -256,8 +281,17 @@ function Item({
         <fieldset className="flex flex-col gap-2.5">
           <legend className="sr-only">Confidence, from 1 (lowest) to 5 (highest)</legend>
           {vignette.followup.scale.map((label, i) => (
-            <button key={label} type="button" disabled={busy} onClick={() => send({ type: 'SELECT_CONFIDENCE', value: i + 1 })} className={choiceClasses}>
-              <span className="flex size-8 shrink-0 items-center justify-center rounded-full border border-ink/20 text-sm font-semibold tabular-nums" aria-hidden="true">
+            <button
+              key={label}
+              type="button"
+              disabled={busy}
+              onClick={() => send({ type: 'SELECT_CONFIDENCE', value: i + 1 })}
+              className={choiceClasses}
+            >
+              <span
+                className="flex size-8 shrink-0 items-center justify-center rounded-full border border-ink/20 text-sm font-semibold tabular-nums"
+                aria-hidden="true"
+              >
                 {i + 1}
               </span>
               <span>

@@ -58,8 +58,14 @@ function Check() {
 function Hero() {
   return (
     <section aria-labelledby="hero-title" className="relative overflow-hidden bg-sand pt-28 pb-20 sm:pt-36 sm:pb-28">
-      <div aria-hidden="true" className="pointer-events-none absolute -top-40 -right-40 hidden lg:block size-[36rem] rounded-full border border-brass/30" />
-      <div aria-hidden="true" className="pointer-events-none absolute -top-24 -right-24 hidden lg:block size-[28rem] rounded-full border border-brass/20" />
+      <div
+        aria-hidden="true"
+        className="pointer-events-none absolute -top-40 -right-40 hidden lg:block size-[36rem] rounded-full border border-brass/30"
+      />
+      <div
+        aria-hidden="true"
+        className="pointer-events-none absolute -top-24 -right-24 hidden lg:block size-[28rem] rounded-full border border-brass/20"
+      />
       <div className="relative mx-auto grid max-w-6xl items-center gap-14 px-6 sm:px-8 lg:grid-cols-[1.25fr_1fr]">
         <div>
           <Eyebrow>Leadership coaching</Eyebrow>
@@ -67,8 +73,8 @@ function Hero() {
             Lead with clarity when the stakes are highest.
           </h1>
           <p className="mt-6 max-w-xl text-lg leading-relaxed text-pretty text-muted sm:text-xl">
-            For founders, executives and senior managers who carry the weight of every decision. Start with a free leadership
-            diagnostic: see how you decide, delegate and build trust under pressure, and exactly what to work on next.
+            For founders, executives and senior managers who carry the weight of every decision. Start with a free leadership diagnostic:
+            see how you decide, delegate and build trust under pressure, and exactly what to work on next.
           </p>
           <div className="mt-9 flex flex-col gap-3 sm:flex-row sm:flex-wrap">
             <AssessmentButton size="lg">Take the Free Assessment</AssessmentButton>
@@ -97,12 +103,19 @@ function Hero() {
           <p className="text-xs font-semibold tracking-[0.2em] text-brass-deep uppercase">Example result</p>
           <p className="mt-3 font-serif text-2xl text-ink">Trust-Builder Architect</p>
           <p className="mt-2 text-sm leading-relaxed text-muted">
-            Your team follows you because they feel heard. Your growth edge: letting go of decisions you have already
-            delegated.
+            Your team follows you because they feel heard. Your growth edge: letting go of decisions you have already delegated.
           </p>
           <div className="mt-7 flex flex-col gap-5">
             {SAMPLE_PROFILE.map((row) => (
-              <ProgressBar key={row.label} label={row.label} value={row.value} max={100} valueText={`${row.value} / 100`} showLabel tone="brass" />
+              <ProgressBar
+                key={row.label}
+                label={row.label}
+                value={row.value}
+                max={100}
+                valueText={`${row.value} / 100`}
+                showLabel
+                tone="brass"
+              />
             ))}
           </div>
         </Card>
@@ -142,10 +155,12 @@ export function Home() {
         <div className="grid items-start gap-12 lg:grid-cols-[1.2fr_1fr]">
           <div>
             <Eyebrow>Free leadership diagnostic</Eyebrow>
-            <h2 className="font-serif text-3xl text-balance text-ink sm:text-title">See how you lead under pressure, in about ten minutes.</h2>
+            <h2 className="font-serif text-3xl text-balance text-ink sm:text-title">
+              See how you lead under pressure, in about ten minutes.
+            </h2>
             <p className="mt-5 text-lg leading-relaxed text-muted">
-              Built on the patterns we see in hundreds of coaching conversations, the diagnostic looks past what you intend
-              to do and at what you actually do when time is short and the answer is unclear.
+              Built on the patterns we see in hundreds of coaching conversations, the diagnostic looks past what you intend to do and at
+              what you actually do when time is short and the answer is unclear.
             </p>
             <ul className="mt-8 flex flex-col gap-4">
               {DIAGNOSTIC_GAINS.map((gain) => (
@@ -166,7 +181,10 @@ export function Home() {
             <ol className="mt-6 flex flex-col divide-y divide-line">
               {DIAGNOSTIC_PARTS.map((part, index) => (
                 <li key={part.label} className="flex gap-4 py-4 first:pt-0 last:pb-0">
-                  <span aria-hidden="true" className="flex size-9 shrink-0 items-center justify-center rounded-full bg-ink font-semibold text-brass">
+                  <span
+                    aria-hidden="true"
+                    className="flex size-9 shrink-0 items-center justify-center rounded-full bg-ink font-semibold text-brass"
+                  >
                     {index + 1}
                   </span>
                   <div className="min-w-0 flex-1">
@@ -189,8 +207,8 @@ export function Home() {
             <Eyebrow>Try it now</Eyebrow>
             <h2 className="font-serif text-3xl text-balance text-ink sm:text-title">The Decision Mirror</h2>
             <p className="mt-5 text-lg leading-relaxed text-muted">
-              Bring one difficult decision from your current role. In five short exchanges the Mirror answers with questions,
-              not advice, the way a good coach would, so you hear your own thinking more clearly.
+              Bring one difficult decision from your current role. In five short exchanges the Mirror answers with questions, not advice,
+              the way a good coach would, so you hear your own thinking more clearly.
             </p>
             <p className="mt-4 leading-relaxed text-muted">
               It takes about three minutes, and you can keep the conversation or let it go when you're done.

@@ -37,7 +37,10 @@ export function MirrorPage() {
               <h1 id="mirror-title" className="font-serif text-4xl text-balance text-ink sm:text-5xl">
                 Mirror Demo
               </h1>
-              <p className="rounded-full border border-ink/15 bg-white/70 px-4 py-1.5 text-sm font-semibold text-ink tabular-nums" aria-live="polite">
+              <p
+                className="rounded-full border border-ink/15 bg-white/70 px-4 py-1.5 text-sm font-semibold text-ink tabular-nums"
+                aria-live="polite"
+              >
                 {complete ? 'Complete' : `${context.turn}/5 exchanges`}
               </p>
             </div>
@@ -146,7 +149,13 @@ function CompletePanel({ saving, setSaving, sessionId }: { saving: boolean; setS
         </ButtonLink>
       </div>
       {capturing && (
-        <form id="mirror-save" onSubmit={save} noValidate aria-labelledby="mirror-save-title" className="flex flex-col gap-5 rounded-2xl border border-line bg-white p-5 sm:p-6">
+        <form
+          id="mirror-save"
+          onSubmit={save}
+          noValidate
+          aria-labelledby="mirror-save-title"
+          className="flex flex-col gap-5 rounded-2xl border border-line bg-white p-5 sm:p-6"
+        >
           <div className="flex flex-col gap-2">
             <h2 id="mirror-save-title" ref={formHeading} tabIndex={-1} className="font-serif text-2xl text-ink focus:outline-none">
               Save Your Mirror Session

@@ -24,7 +24,10 @@ export function NotFound() {
   return (
     <>
       <title>Page not found | Leadership Coaching</title>
-      <section aria-labelledby="not-found-title" className="flex min-h-screen flex-col items-center justify-center bg-sand px-6 pt-28 pb-20 text-center">
+      <section
+        aria-labelledby="not-found-title"
+        className="flex min-h-screen flex-col items-center justify-center bg-sand px-6 pt-28 pb-20 text-center"
+      >
         <p className="font-serif text-7xl text-brass-deep sm:text-8xl" aria-hidden="true">
           404
         </p>

@@ -8,7 +8,15 @@ export function PaymentSuccessPage() {
       <section aria-labelledby="payment-title" className="flex min-h-screen items-center justify-center bg-sand px-6 pt-28 pb-20">
         <Card padding="lg" className="w-full max-w-lg items-center text-center">
           <span aria-hidden="true" className="flex size-16 items-center justify-center rounded-full bg-ink text-brass">
-            <svg viewBox="0 0 24 24" className="size-8" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round">
+            <svg
+              viewBox="0 0 24 24"
+              className="size-8"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2.2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            >
               <path d="M5 12.5l4.5 4.5L19 7.5" />
             </svg>
           </span>
@@ -19,8 +27,8 @@ export function PaymentSuccessPage() {
             Thank you. Your $250 refundable deposit has been received, and a receipt is on its way to your email.
           </p>
           <p className="mt-3 leading-relaxed text-muted">
-            Next comes your 45-minute strategy session, where we go through your results together and decide whether coaching is
-            the right fit. The deposit is 100% refundable.
+            Next comes your 45-minute strategy session, where we go through your results together and decide whether coaching is the right
+            fit. The deposit is 100% refundable.
           </p>
           <ButtonLink to="/" size="lg" className="mt-9">
             Return Home

@@ -40,7 +40,11 @@ export function ResultsPage() {
   return (
     <>
       <title>Your Results | Leadership Coaching</title>
-      <section aria-labelledby="results-title" className="min-h-screen bg-sand px-5 pt-28 pb-20 sm:px-8 sm:pt-36" aria-busy={load.status === 'loading'}>
+      <section
+        aria-labelledby="results-title"
+        className="min-h-screen bg-sand px-5 pt-28 pb-20 sm:px-8 sm:pt-36"
+        aria-busy={load.status === 'loading'}
+      >
         <div className="mx-auto flex max-w-4xl flex-col gap-8">
           <header className="flex flex-col gap-4">
             <Eyebrow>Leadership Diagnostic</Eyebrow>

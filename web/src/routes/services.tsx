@@ -191,7 +191,12 @@ export function ServicesPage() {
         </AssessmentLink>
       </Section>
 
-      <Section tone="paper" eyebrow="Ways to work together" title="Four formats, one standard." intro="Durations are typical ranges; we agree the exact scope after the diagnostic.">
+      <Section
+        tone="paper"
+        eyebrow="Ways to work together"
+        title="Four formats, one standard."
+        intro="Durations are typical ranges; we agree the exact scope after the diagnostic."
+      >
         <ul className="grid gap-6 md:grid-cols-2">
           {SERVICES.map((service) => (
             <ServiceCard key={service.name} service={service} />
@@ -242,8 +247,8 @@ export function ServicesPage() {
             Find out which kind of coaching would move you furthest.
           </h2>
           <p className="mt-5 text-lg leading-relaxed text-mist">
-            The diagnostic takes about ten minutes and tells us both where to start. If you would rather talk it through first,
-            we reply within 24 hours.
+            The diagnostic takes about ten minutes and tells us both where to start. If you would rather talk it through first, we reply
+            within 24 hours.
           </p>
           <div className="mt-10 flex flex-col items-center justify-center gap-4 sm:flex-row">
             <AssessmentLink variant="accent" size="lg">

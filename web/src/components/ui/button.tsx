@@ -28,7 +28,11 @@ const sizes: Record<ButtonSize, string> = {
 };
 
 /** The class names of a button, for elements that must look like one (links, Headless UI buttons). */
-export function buttonClasses({ variant = 'primary', size = 'md', block = false }: { variant?: ButtonVariant; size?: ButtonSize; block?: boolean } = {}): string {
+export function buttonClasses({
+  variant = 'primary',
+  size = 'md',
+  block = false,
+}: { variant?: ButtonVariant; size?: ButtonSize; block?: boolean } = {}): string {
   return cx(base, variants[variant], sizes[size], block && 'w-full');
 }
 
@@ -55,7 +59,18 @@ function Spinner() {
 }
 
 /** A button in one of four variants and three sizes, with a loading state. */
-export function Button({ variant, size, block, loading = false, loadingText, disabled, className, children, type = 'button', ...rest }: ButtonProps) {
+export function Button({
+  variant,
+  size,
+  block,
+  loading = false,
+  loadingText,
+  disabled,
+  className,
+  children,
+  type = 'button',
+  ...rest
+}: ButtonProps) {
   return (
     <button
       type={type}

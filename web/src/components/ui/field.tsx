@@ -16,8 +16,14 @@ interface FieldOwnProps {
   className?: string;
 }
 
-type InputFieldProps = FieldOwnProps & { multiline?: false; ref?: Ref<HTMLInputElement> } & Omit<InputHTMLAttributes<HTMLInputElement>, 'className'>;
-type TextareaFieldProps = FieldOwnProps & { multiline: true; ref?: Ref<HTMLTextAreaElement> } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'className'>;
+type InputFieldProps = FieldOwnProps & { multiline?: false; ref?: Ref<HTMLInputElement> } & Omit<
+    InputHTMLAttributes<HTMLInputElement>,
+    'className'
+  >;
+type TextareaFieldProps = FieldOwnProps & { multiline: true; ref?: Ref<HTMLTextAreaElement> } & Omit<
+    TextareaHTMLAttributes<HTMLTextAreaElement>,
+    'className'
+  >;
 export type FieldProps = InputFieldProps | TextareaFieldProps;
 
 /** A labelled input or textarea with hint and error text wired to aria-describedby. */

@@ -1,4 +1,13 @@
-export { Button, ButtonLink, ExternalButtonLink, buttonClasses, type ButtonProps, type ButtonLinkProps, type ButtonSize, type ButtonVariant } from './button';
+export {
+  Button,
+  ButtonLink,
+  ExternalButtonLink,
+  buttonClasses,
+  type ButtonProps,
+  type ButtonLinkProps,
+  type ButtonSize,
+  type ButtonVariant,
+} from './button';
 export { Card, type CardProps, type CardTone } from './card';
 export { cx } from './cx';
 export { Field, type FieldProps } from './field';

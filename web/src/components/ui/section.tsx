@@ -66,7 +66,11 @@ export function Section({
             {title && (
               <Heading
                 id={titleId}
-                className={cx('font-serif text-balance', level === 1 ? 'text-4xl sm:text-display' : 'text-3xl sm:text-title', dark ? 'text-white' : 'text-ink')}
+                className={cx(
+                  'font-serif text-balance',
+                  level === 1 ? 'text-4xl sm:text-display' : 'text-3xl sm:text-title',
+                  dark ? 'text-white' : 'text-ink',
+                )}
               >
                 {title}
               </Heading>
@@ -83,7 +87,13 @@ export function Section({
 /** The small uppercase label above a heading. */
 export function Eyebrow({ children, dark = false, className }: { children: ReactNode; dark?: boolean; className?: string }) {
   return (
-    <p className={cx('mb-4 flex items-center gap-3 text-xs font-semibold tracking-[0.22em] uppercase', dark ? 'text-brass-light' : 'text-brass-deep', className)}>
+    <p
+      className={cx(
+        'mb-4 flex items-center gap-3 text-xs font-semibold tracking-[0.22em] uppercase',
+        dark ? 'text-brass-light' : 'text-brass-deep',
+        className,
+      )}
+    >
       <span aria-hidden="true" className={cx('h-px w-8', dark ? 'bg-brass-light' : 'bg-brass')} />
       {children}
     </p>

@@ -121,13 +121,18 @@ function ToastCard({ item, onDismiss }: { item: ToastItem; onDismiss: () => void
     >
       <span
         aria-hidden="true"
-        className={cx('mt-0.5 flex size-6 shrink-0 items-center justify-center rounded-full text-xs font-bold', destructive ? 'bg-danger text-white' : 'bg-ink text-brass')}
+        className={cx(
+          'mt-0.5 flex size-6 shrink-0 items-center justify-center rounded-full text-xs font-bold',
+          destructive ? 'bg-danger text-white' : 'bg-ink text-brass',
+        )}
       >
         {destructive ? '!' : '✓'}
       </span>
       <div className="min-w-0 flex-1">
         {item.title && <p className={cx('font-semibold', destructive && 'text-danger')}>{item.title}</p>}
-        {item.description && <p className={cx('text-sm leading-relaxed text-muted', !item.title && 'text-base font-medium text-ink')}>{item.description}</p>}
+        {item.description && (
+          <p className={cx('text-sm leading-relaxed text-muted', !item.title && 'text-base font-medium text-ink')}>{item.description}</p>
+        )}
       </div>
       <button
         type="button"

@@ -17,7 +17,11 @@ export function ChangePasswordScreen({ email, signOut }: { email: string; signOu
   const [values, setValues] = useState({ currentPassword: '', newPassword: '', confirm: '' });
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
-  const inputs = { currentPassword: useRef<HTMLInputElement>(null), newPassword: useRef<HTMLInputElement>(null), confirm: useRef<HTMLInputElement>(null) };
+  const inputs = {
+    currentPassword: useRef<HTMLInputElement>(null),
+    newPassword: useRef<HTMLInputElement>(null),
+    confirm: useRef<HTMLInputElement>(null),
+  };
 
   const edit = (field: keyof Errors, value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -34,20 +38,29 @@ export function ChangePasswordScreen({ email, signOut }: { email: string; signOu
     event.preventDefault();
     const found: Errors = {};
     if (!values.currentPassword) found.currentPassword = 'Please enter your current password.';
-    if (values.newPassword.length < MIN_NEW_PASSWORD_LENGTH) found.newPassword = `Please choose a password of at least ${MIN_NEW_PASSWORD_LENGTH} characters.`;
+    if (values.newPassword.length < MIN_NEW_PASSWORD_LENGTH)
+      found.newPassword = `Please choose a password of at least ${MIN_NEW_PASSWORD_LENGTH} characters.`;
     else if (values.newPassword === values.currentPassword) found.newPassword = 'Please choose a password different from the current one.';
     if (!found.newPassword && values.confirm !== values.newPassword) found.confirm = 'The two new passwords do not match.';
     if (Object.keys(found).length) return showErrors(found);
     setBusy(true);
     try {
       await changePassword({ currentPassword: values.currentPassword, newPassword: values.newPassword });
-      toast({ title: 'Password Changed', description: 'Your new password is in place. Other sessions were signed out.', variant: 'success' });
+      toast({
+        title: 'Password Changed',
+        description: 'Your new password is in place. Other sessions were signed out.',
+        variant: 'success',
+      });
     } catch (error) {
       setBusy(false);
       if (error instanceof ApiError && (error.fields.currentPassword || error.fields.newPassword)) {
         return showErrors({ currentPassword: error.fields.currentPassword, newPassword: error.fields.newPassword });
       }
-      toast({ title: 'Password not changed', description: error instanceof Error ? error.message : 'Please try again.', variant: 'destructive' });
+      toast({
+        title: 'Password not changed',
+        description: error instanceof Error ? error.message : 'Please try again.',
+        variant: 'destructive',
+      });
     }
   };
 
@@ -58,7 +71,8 @@ export function ChangePasswordScreen({ email, signOut }: { email: string; signOu
           Choose your own password
         </h1>
         <p className="mt-3 text-muted">
-          You signed in as <span className="font-semibold text-ink">{email}</span> with the password generated when the site first started. Choose one of your own to open the admin area.
+          You signed in as <span className="font-semibold text-ink">{email}</span> with the password generated when the site first started.
+          Choose one of your own to open the admin area.
         </p>
         <form className="mt-8 flex flex-col gap-5" noValidate onSubmit={onSubmit} aria-busy={busy}>
           <Field

@@ -30,19 +30,44 @@ const TIER_FILLS: Record<Tier, string> = { book_call: 'fill-brass-deep', homewor
 
 function stepsOf(funnel: FunnelSteps): Step[] {
   const surveyed = { label: 'surveyed', count: funnel.surveyDone };
-  const tiers = (Object.keys(TIER_LABELS) as Tier[]).map(
-    (tier): Step => ({ key: tier, label: TIER_LABELS[tier], count: funnel.tiers[tier], of: surveyed, indent: true, fill: TIER_FILLS[tier] }),
-  );
+  const tiers = (Object.keys(TIER_LABELS) as Tier[]).map((tier): Step => ({
+    key: tier,
+    label: TIER_LABELS[tier],
+    count: funnel.tiers[tier],
+    of: surveyed,
+    indent: true,
+    fill: TIER_FILLS[tier],
+  }));
   return [
     { key: 'visits', label: 'Visits', count: funnel.visits, fill: 'fill-ink' },
     { key: 'captured', label: 'Leads captured', count: funnel.captured, of: { label: 'visits', count: funnel.visits }, fill: 'fill-ink' },
-    { key: 'diagnosticDone', label: 'Diagnostic done', count: funnel.diagnosticDone, of: { label: 'captured', count: funnel.captured }, fill: 'fill-ink' },
-    { key: 'surveyDone', label: 'Survey done', count: funnel.surveyDone, of: { label: 'diagnostic done', count: funnel.diagnosticDone }, fill: 'fill-ink' },
+    {
+      key: 'diagnosticDone',
+      label: 'Diagnostic done',
+      count: funnel.diagnosticDone,
+      of: { label: 'captured', count: funnel.captured },
+      fill: 'fill-ink',
+    },
+    {
+      key: 'surveyDone',
+      label: 'Survey done',
+      count: funnel.surveyDone,
+      of: { label: 'diagnostic done', count: funnel.diagnosticDone },
+      fill: 'fill-ink',
+    },
     ...tiers,
     // only when some are waiting: grading in progress, or a retake asked for
-    ...(funnel.ungraded > 0 ? [{ key: 'ungraded', label: 'Not graded yet', count: funnel.ungraded, of: surveyed, indent: true, fill: 'fill-mist' }] : []),
+    ...(funnel.ungraded > 0
+      ? [{ key: 'ungraded', label: 'Not graded yet', count: funnel.ungraded, of: surveyed, indent: true, fill: 'fill-mist' }]
+      : []),
     // both paid paths: the book-call deposit and paid homework
-    { key: 'depositsPaid', label: 'Paid', count: funnel.depositsPaid, of: { label: 'book call and homework', count: funnel.tiers.book_call + funnel.tiers.homework }, fill: 'fill-success' },
+    {
+      key: 'depositsPaid',
+      label: 'Paid',
+      count: funnel.depositsPaid,
+      of: { label: 'book call and homework', count: funnel.tiers.book_call + funnel.tiers.homework },
+      fill: 'fill-success',
+    },
   ];
 }
 
@@ -84,7 +109,14 @@ export function FunnelChart({ funnel, periodLabel }: { funnel: FunnelSteps; peri
     <div className="flex flex-col gap-3">
       <div ref={ref} style={{ height }}>
         {width > 0 && (
-          <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} className="block font-sans" role="img" aria-label={`Funnel, ${periodLabel}: ${steps.map(describe).join(', ')}.`}>
+          <svg
+            width={width}
+            height={height}
+            viewBox={`0 0 ${width} ${height}`}
+            className="block font-sans"
+            role="img"
+            aria-label={`Funnel, ${periodLabel}: ${steps.map(describe).join(', ')}.`}
+          >
             {steps.map((step, index) => {
               const x = step.indent ? INDENT : 0;
               const track = width - x;
@@ -92,7 +124,14 @@ export function FunnelChart({ funnel, periodLabel }: { funnel: FunnelSteps; peri
               return (
                 <g key={step.key} transform={`translate(0,${index * ROW})`}>
                   <title>{describe(step)}</title>
-                  {step.indent && <path d={`M5,${connectorTop(steps[index - 1])} V${BAR_Y + BAR_H / 2} H${INDENT - 4}`} fill="none" className="stroke-line" strokeWidth={1.5} />}
+                  {step.indent && (
+                    <path
+                      d={`M5,${connectorTop(steps[index - 1])} V${BAR_Y + BAR_H / 2} H${INDENT - 4}`}
+                      fill="none"
+                      className="stroke-line"
+                      strokeWidth={1.5}
+                    />
+                  )}
                   <text x={x} y={14} className="fill-ink text-[13px] font-semibold">
                     {step.label}
                   </text>
@@ -116,7 +155,9 @@ export function FunnelChart({ funnel, periodLabel }: { funnel: FunnelSteps; peri
         <span className="font-semibold">Revenue {moneyFormat.format(funnel.revenueCents / 100)}</span>{' '}
         <span className="text-muted">from these leads' deposits and paid homework, refunds deducted</span>
       </p>
-      <p className="text-xs text-muted">Percentages: of the step above; tiers of the surveyed; payments of the book-call and homework leads.</p>
+      <p className="text-xs text-muted">
+        Percentages: of the step above; tiers of the surveyed; payments of the book-call and homework leads.
+      </p>
       {/* sr-only on a wrapper: a table never shrinks to 1 px and would widen the page */}
       <div className="sr-only">
         <table data-funnel-table>

@@ -4,7 +4,18 @@ type IconProps = SVGProps<SVGSVGElement>;
 
 function Icon({ children, ...rest }: IconProps) {
   return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" className="size-5 shrink-0" {...rest}>
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.75"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      className="size-5 shrink-0"
+      {...rest}
+    >
       {children}
     </svg>
   );

@@ -91,7 +91,15 @@ const CARDS: CardInfo[] = [
 export const CONFIGURATION_SAVED = 'Configuration Saved';
 export const SAVE_FAILURE = 'Failed to save the integration. Please try again.';
 
-function IntegrationCard({ info, setting, onChange }: { info: CardInfo; setting: IntegrationSetting; onChange: (saved: IntegrationSetting) => void }) {
+function IntegrationCard({
+  info,
+  setting,
+  onChange,
+}: {
+  info: CardInfo;
+  setting: IntegrationSetting;
+  onChange: (saved: IntegrationSetting) => void;
+}) {
   const session = useSession();
   const fail = useAdminFailure();
   const { toast } = useToast();
@@ -132,7 +140,11 @@ function IntegrationCard({ info, setting, onChange }: { info: CardInfo; setting:
 
   return (
     <li className="flex">
-      <article aria-labelledby={headingId} data-integration={info.key} className="flex w-full flex-col rounded-3xl border border-line bg-white p-6 shadow-soft">
+      <article
+        aria-labelledby={headingId}
+        data-integration={info.key}
+        className="flex w-full flex-col rounded-3xl border border-line bg-white p-6 shadow-soft"
+      >
         <div className="flex items-start justify-between gap-4">
           <div className="min-w-0">
             <p className="text-xs font-semibold tracking-[0.14em] text-brass-deep uppercase">{info.category}</p>
@@ -156,7 +168,12 @@ function IntegrationCard({ info, setting, onChange }: { info: CardInfo; setting:
                   setting.enabled ? 'bg-success' : 'bg-ink/25',
                 )}
               >
-                <span className={cx('inline-block size-4 rounded-full bg-white shadow transition-transform', setting.enabled ? 'translate-x-6' : 'translate-x-1')} />
+                <span
+                  className={cx(
+                    'inline-block size-4 rounded-full bg-white shadow transition-transform',
+                    setting.enabled ? 'translate-x-6' : 'translate-x-1',
+                  )}
+                />
               </Switch>
             </HeadlessField>
           )}

@@ -73,7 +73,10 @@ export function useInterval(tick: () => void, ms: number, running: boolean) {
 export function LiveIndicator({ live }: { live: boolean }) {
   return (
     <span role="status" className="inline-flex items-center gap-2 text-sm font-semibold text-ink" data-live={live}>
-      <span aria-hidden="true" className={cx('inline-block size-2 rounded-full', live ? 'animate-pulse bg-success motion-reduce:animate-none' : 'bg-danger')} />
+      <span
+        aria-hidden="true"
+        className={cx('inline-block size-2 rounded-full', live ? 'animate-pulse bg-success motion-reduce:animate-none' : 'bg-danger')}
+      />
       {live ? 'Live' : 'Reconnecting...'}
     </span>
   );
@@ -94,7 +97,13 @@ function StatusBadge({ status }: { status: JobStatus }) {
 const numberFormat = new Intl.NumberFormat('en-US');
 
 /** Short column labels for the queue cards. */
-const STATUS_SHORT: Record<JobStatus, string> = { pending: 'pending', enqueued: 'queued', active: 'active', completed: 'done', failed: 'failed' };
+const STATUS_SHORT: Record<JobStatus, string> = {
+  pending: 'pending',
+  enqueued: 'queued',
+  active: 'active',
+  completed: 'done',
+  failed: 'failed',
+};
 
 function QueueCard({
   entry,
@@ -113,7 +122,10 @@ function QueueCard({
   return (
     <li
       data-queue={entry.queue}
-      className={cx('flex flex-col gap-3 rounded-3xl border bg-white p-5 shadow-soft', selected ? 'border-ink' : failed > 0 ? 'border-danger/40' : 'border-line')}
+      className={cx(
+        'flex flex-col gap-3 rounded-3xl border bg-white p-5 shadow-soft',
+        selected ? 'border-ink' : failed > 0 ? 'border-danger/40' : 'border-line',
+      )}
     >
       <div className="flex items-baseline justify-between gap-2">
         <h3 className="font-serif text-xl tracking-tight text-ink">{entry.queue}</h3>
@@ -150,7 +162,17 @@ function QueueCard({
   );
 }
 
-function Select<T extends string>({ label, value, options, onChange }: { label: string; value: T | ''; options: readonly T[]; onChange: (value: T | '') => void }) {
+function Select<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: T | '';
+  options: readonly T[];
+  onChange: (value: T | '') => void;
+}) {
   const id = useId();
   return (
     <div className="flex flex-col gap-1.5">
@@ -217,7 +239,10 @@ function JobRow({ job, retrying, onRetry, onRemove }: { job: AdminJob; retrying:
       )}
       <details className="text-xs">
         <summary className="w-fit cursor-pointer font-semibold text-ink">Job data</summary>
-        <pre className="mt-2 max-h-64 overflow-auto rounded-2xl bg-sand px-3 py-2 font-mono break-words whitespace-pre-wrap text-ink" data-payload>
+        <pre
+          className="mt-2 max-h-64 overflow-auto rounded-2xl bg-sand px-3 py-2 font-mono break-words whitespace-pre-wrap text-ink"
+          data-payload
+        >
           {JSON.stringify(job.payload, null, 2)}
         </pre>
       </details>
@@ -225,7 +250,8 @@ function JobRow({ job, retrying, onRetry, onRemove }: { job: AdminJob; retrying:
         Created <time dateTime={job.created_at}>{formatDateTime(job.created_at)}</time>
         {job.finished_at && (
           <>
-            {' '}· finished <time dateTime={job.finished_at}>{formatDateTime(job.finished_at)}</time>
+            {' '}
+            · finished <time dateTime={job.finished_at}>{formatDateTime(job.finished_at)}</time>
           </>
         )}
       </p>
@@ -255,7 +281,12 @@ function LiveEvents({ events, live }: { events: LiveJobEvent[]; live: boolean })
     return <EmptyState>{live ? 'Waiting for job events...' : 'Connecting to the live feed...'}</EmptyState>;
   }
   return (
-    <div className="max-h-96 overflow-y-auto focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-brass" tabIndex={0} role="region" aria-label="Live job events (scrolls)">
+    <div
+      className="max-h-96 overflow-y-auto focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-brass"
+      tabIndex={0}
+      role="region"
+      aria-label="Live job events (scrolls)"
+    >
       <ol className="divide-y divide-line/70" aria-label="Live job events">
         {events.map((event) => (
           <li key={event.seq} data-live-event={event.event} data-job-id={event.jobId} className="flex flex-col gap-1 px-5 py-3">
@@ -263,7 +294,9 @@ function LiveEvents({ events, live }: { events: LiveJobEvent[]; live: boolean })
               <time dateTime={new Date(event.at).toISOString()} className="text-muted tabular-nums">
                 {timeFormat.format(event.at)}
               </time>
-              <span className={cx('inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold', EVENT_TONE[event.event])}>{event.event}</span>
+              <span className={cx('inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold', EVENT_TONE[event.event])}>
+                {event.event}
+              </span>
               <span className="font-semibold text-ink">{event.queue}</span>
               <span className="min-w-0 font-mono text-xs break-all text-muted">{event.jobId}</span>
             </p>
@@ -276,13 +309,31 @@ function LiveEvents({ events, live }: { events: LiveJobEvent[]; live: boolean })
 }
 
 /** Asks before a job is removed for good. */
-function RemoveJobDialog({ job, busy, onConfirm, onClose }: { job: AdminJob | null; busy: boolean; onConfirm: () => void; onClose: () => void }) {
+function RemoveJobDialog({
+  job,
+  busy,
+  onConfirm,
+  onClose,
+}: {
+  job: AdminJob | null;
+  busy: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
   return (
-    <ConfirmDialog open={job !== null} title="Remove this job?" confirmLabel="Remove job" busyLabel="Removing..." busy={busy} onConfirm={onConfirm} onClose={onClose}>
+    <ConfirmDialog
+      open={job !== null}
+      title="Remove this job?"
+      confirmLabel="Remove job"
+      busyLabel="Removing..."
+      busy={busy}
+      onConfirm={onConfirm}
+      onClose={onClose}
+    >
       {job && (
         <p>
-          <strong className="break-all">{job.name}</strong> on the {job.queue} queue is taken off the queue and out of the job history. It will not run
-          again, and a flow waiting on it will not hear back. This cannot be undone.
+          <strong className="break-all">{job.name}</strong> on the {job.queue} queue is taken off the queue and out of the job history. It
+          will not run again, and a flow waiting on it will not hear back. This cannot be undone.
         </p>
       )}
     </ConfirmDialog>
@@ -358,7 +409,11 @@ export function JobsScreen() {
         const where = target === 'all' ? '' : ` on the ${target} queue`;
         toast(
           retried
-            ? { title: 'Failed jobs retried', description: `${numberFormat.format(retried)} failed ${retried === 1 ? 'job' : 'jobs'}${where} will run again.`, variant: 'success' }
+            ? {
+                title: 'Failed jobs retried',
+                description: `${numberFormat.format(retried)} failed ${retried === 1 ? 'job' : 'jobs'}${where} will run again.`,
+                variant: 'success',
+              }
             : { title: 'Nothing to retry', description: `No failed jobs${where}.` },
         );
         tick();
@@ -425,7 +480,13 @@ export function JobsScreen() {
                 Queues
               </h2>
               <div className="flex flex-wrap gap-2">
-                <Button size="sm" onClick={() => retryFailed('all')} disabled={failedTotal === 0} loading={retryingFailed === 'all'} loadingText="Retrying...">
+                <Button
+                  size="sm"
+                  onClick={() => retryFailed('all')}
+                  disabled={failedTotal === 0}
+                  loading={retryingFailed === 'all'}
+                  loadingText="Retrying..."
+                >
                   Retry all failed{failedTotal > 0 && ` (${numberFormat.format(failedTotal)})`}
                 </Button>
                 <ExternalButtonLink href={BULL_BOARD_URL} variant="secondary" size="sm">
@@ -492,7 +553,13 @@ export function JobsScreen() {
               ) : (
                 <ul className="divide-y divide-line/70" aria-label="Jobs">
                   {list.data.jobs.map((job) => (
-                    <JobRow key={job.id} job={job} retrying={retrying === job.id} onRetry={() => retry(job)} onRemove={() => setRemoving(job)} />
+                    <JobRow
+                      key={job.id}
+                      job={job}
+                      retrying={retrying === job.id}
+                      onRetry={() => retry(job)}
+                      onRemove={() => setRemoving(job)}
+                    />
                   ))}
                 </ul>
               )}

@@ -5,7 +5,18 @@ import { ToastProvider, cx, useToast } from '../../components/ui';
 import { SIGN_OUT_FAILED_TOAST, SIGNED_OUT_STATE } from '../../app/signed-out-notice';
 import { signOut, useSession } from '../../lib/session';
 import { ChangePasswordScreen } from './change-password';
-import { IntegrationsIcon, JobsIcon, LeadsIcon, MachinesIcon, MessagesIcon, MirrorIcon, MonitorIcon, OverviewIcon, SettingsIcon, SidebarIcon } from './icons';
+import {
+  IntegrationsIcon,
+  JobsIcon,
+  LeadsIcon,
+  MachinesIcon,
+  MessagesIcon,
+  MirrorIcon,
+  MonitorIcon,
+  OverviewIcon,
+  SettingsIcon,
+  SidebarIcon,
+} from './icons';
 import { useSidebarState } from './sidebar-state';
 
 interface NavItem {
@@ -50,7 +61,12 @@ function NavList({ compact, onNavigate }: { compact: boolean; onNavigate?: () =>
           >
             {({ isActive }) => (
               <>
-                <span className={cx('flex size-5 items-center justify-center', isActive ? 'text-brass' : 'text-mist group-hover:text-brass-light')}>
+                <span
+                  className={cx(
+                    'flex size-5 items-center justify-center',
+                    isActive ? 'text-brass' : 'text-mist group-hover:text-brass-light',
+                  )}
+                >
                   <ItemIcon />
                 </span>
                 <span className={cx('truncate', compact && 'sr-only')}>{label}</span>
@@ -191,7 +207,10 @@ function Shell({ email }: { email: string }) {
         id="admin-main"
         ref={main}
         tabIndex={-1}
-        className={cx('min-h-screen pt-16 transition-[padding] duration-200 focus:outline-none motion-reduce:transition-none', sidebar.mobile ? '' : compact ? 'pl-12' : 'pl-64')}
+        className={cx(
+          'min-h-screen pt-16 transition-[padding] duration-200 focus:outline-none motion-reduce:transition-none',
+          sidebar.mobile ? '' : compact ? 'pl-12' : 'pl-64',
+        )}
       >
         <div className="mx-auto max-w-6xl px-4 py-8 sm:px-8 sm:py-10">
           <Outlet />

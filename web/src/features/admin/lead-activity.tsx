@@ -18,11 +18,20 @@ export function PaymentsPanel({ payments, onRefund }: { payments: LeadPayment[];
       ) : (
         <ul className="flex flex-col gap-3">
           {payments.map((p) => (
-            <li key={p.id} data-payment={p.id} className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-line p-3">
+            <li
+              key={p.id}
+              data-payment={p.id}
+              className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-line p-3"
+            >
               <div className="min-w-0">
                 <p className="font-semibold text-ink">
-                  {money(p.amount_cents, p.currency)} {p.purpose === 'deposit' ? 'deposit' : 'paid homework'} <Badge tone={statusTone(p.status)}>{p.status}</Badge>
-                  {p.test_mode && <span className="ml-1"><Badge>test</Badge></span>}
+                  {money(p.amount_cents, p.currency)} {p.purpose === 'deposit' ? 'deposit' : 'paid homework'}{' '}
+                  <Badge tone={statusTone(p.status)}>{p.status}</Badge>
+                  {p.test_mode && (
+                    <span className="ml-1">
+                      <Badge>test</Badge>
+                    </span>
+                  )}
                 </p>
                 <p className="text-xs text-muted">
                   {formatDateTime(p.created_at)}
@@ -126,7 +135,13 @@ export function LeadJobsPanel({ jobs, onRetried }: { jobs: LeadJob[]; onRetried:
                 Attempts {j.attempts} of {j.max_attempts} · {formatDateTime(j.created_at)}
               </p>
               {j.last_error && <p className="mt-1 text-sm break-words text-danger">{j.last_error}</p>}
-              <TechnicalDetails items={[['Queue', j.queue], ['Job', j.name], ['Job id', j.id]]} />
+              <TechnicalDetails
+                items={[
+                  ['Queue', j.queue],
+                  ['Job', j.name],
+                  ['Job id', j.id],
+                ]}
+              />
             </li>
           ))}
         </ul>

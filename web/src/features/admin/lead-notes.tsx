@@ -19,7 +19,11 @@ export function NotesPanel({ leadId, notes, onAdded }: { leadId: string; notes: 
     if (!body.trim()) return;
     setBusy(true);
     try {
-      const note = await api<LeadNote>(`/api/admin/leads/${leadId}/notes`, { method: 'POST', body: { body: body.trim() }, csrfToken: session.csrfToken });
+      const note = await api<LeadNote>(`/api/admin/leads/${leadId}/notes`, {
+        method: 'POST',
+        body: { body: body.trim() },
+        csrfToken: session.csrfToken,
+      });
       onAdded(note);
       setBody('');
       toast({ title: 'Note added' });

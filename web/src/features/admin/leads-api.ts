@@ -140,7 +140,14 @@ export interface LeadDetail {
   } | null;
   diagnostics: LeadDiagnostic[];
   surveys: Array<{ id: string; answers: SurveyAnswer[]; survey_score: number | null; created_at: string }>;
-  mirrorSessions: Array<{ id: string; saved: boolean; turns: number; completed: boolean; created_at: string; messages: Array<{ role: string; content: string; turn: number; created_at: string }> }>;
+  mirrorSessions: Array<{
+    id: string;
+    saved: boolean;
+    turns: number;
+    completed: boolean;
+    created_at: string;
+    messages: Array<{ role: string; content: string; turn: number; created_at: string }>;
+  }>;
   payments: LeadPayment[];
   emails: LeadEmail[];
   jobs: LeadJob[];

@@ -101,10 +101,26 @@ export function LeadDetailScreen() {
         <Panel title="Profile" id="lead-profile">
           <Facts
             items={[
-              ['Email', <a href={`mailto:${lead.email}`} className="underline decoration-ink/20 underline-offset-2">{lead.email}</a>],
+              [
+                'Email',
+                <a href={`mailto:${lead.email}`} className="underline decoration-ink/20 underline-offset-2">
+                  {lead.email}
+                </a>,
+              ],
               ['Name', lead.name],
               ['Source', <Badge>{lead.source}</Badge>],
-              ['Tags', lead.tags.length ? <span className="flex flex-wrap gap-1">{lead.tags.map((t) => <Badge key={t}>{t}</Badge>)}</span> : '—'],
+              [
+                'Tags',
+                lead.tags.length ? (
+                  <span className="flex flex-wrap gap-1">
+                    {lead.tags.map((t) => (
+                      <Badge key={t}>{t}</Badge>
+                    ))}
+                  </span>
+                ) : (
+                  '—'
+                ),
+              ],
               ['Created', formatDateTime(lead.created_at)],
               ['Updated', formatDateTime(lead.updated_at)],
               ['Lead id', <span className="font-mono text-sm">{lead.id}</span>],
@@ -120,7 +136,10 @@ export function LeadDetailScreen() {
                 items={[
                   ['Tier', <strong>{tierLabel(result.tier)}</strong>],
                   ['Archetype', result.archetype],
-                  ['Total score', `${result.total_score} (diagnostic ${result.diagnostic_score}, survey ${result.survey_score}, mirror ${result.mirror_score})`],
+                  [
+                    'Total score',
+                    `${result.total_score} (diagnostic ${result.diagnostic_score}, survey ${result.survey_score}, mirror ${result.mirror_score})`,
+                  ],
                   ['Graded', formatDateTime(result.created_at)],
                   ...(result.gaming_detected ? ([['Gaming', <Badge tone="bad">detected</Badge>]] as Array<[string, ReactNode]>) : []),
                   ...(result.fallback ? ([['Fallback', <Badge>local assessment</Badge>]] as Array<[string, ReactNode]>) : []),
@@ -142,7 +161,11 @@ export function LeadDetailScreen() {
             </div>
           )}
         </Panel>
-        <NotesPanel leadId={lead.id} notes={data.notes} onAdded={(note) => update((current) => ({ ...current, notes: [note, ...current.notes] }))} />
+        <NotesPanel
+          leadId={lead.id}
+          notes={data.notes}
+          onAdded={(note) => update((current) => ({ ...current, notes: [note, ...current.notes] }))}
+        />
       </div>
 
       <div className="mt-6 flex flex-col gap-6">
@@ -188,11 +211,18 @@ export function LeadDetailScreen() {
         onClose={() => setConfirmDelete(false)}
       >
         <p>
-          This permanently deletes <strong className="break-all">{lead.email}</strong> and everything about them: results, answers, surveys, Mirror transcripts, payments, emails,
-          jobs, notes and the journey. It cannot be undone.
+          This permanently deletes <strong className="break-all">{lead.email}</strong> and everything about them: results, answers, surveys,
+          Mirror transcripts, payments, emails, jobs, notes and the journey. It cannot be undone.
         </p>
       </ConfirmDialog>
-      <ConfirmDialog open={refunding !== null} title="Refund the deposit?" confirmLabel="Refund" busy={busy} onConfirm={refund} onClose={() => setRefunding(null)}>
+      <ConfirmDialog
+        open={refunding !== null}
+        title="Refund the deposit?"
+        confirmLabel="Refund"
+        busy={busy}
+        onConfirm={refund}
+        onClose={() => setRefunding(null)}
+      >
         <p>{refunding && `${money(refunding.amount_cents, refunding.currency)} goes back to ${lead.email}.`}</p>
       </ConfirmDialog>
     </>

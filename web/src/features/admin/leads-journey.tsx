@@ -39,26 +39,66 @@ export function FlowJourney({ flow }: { flow: LeadFlow }) {
         </h3>
         <p className="text-xs text-muted">Started {formatDateTime(flow.created_at)}</p>
       </div>
-      <TechnicalDetails items={[['Machine', flow.machine], ['Flow id', flow.id], ['State', flow.state], ['Mode', flow.mode]]} />
+      <TechnicalDetails
+        items={[
+          ['Machine', flow.machine],
+          ['Flow id', flow.id],
+          ['State', flow.state],
+          ['Mode', flow.mode],
+        ]}
+      />
       {last === 0 ? (
         <p className="mt-3 text-sm text-muted">No events recorded for this flow yet.</p>
       ) : (
         <>
           <div className="mt-4 flex flex-wrap items-center gap-2 rounded-xl bg-sand/60 p-3" role="group" aria-label="Replay">
-            <Button size="sm" variant="secondary" onClick={() => { setPlaying(false); setStep(0); }} disabled={step === 0}>
+            <Button
+              size="sm"
+              variant="secondary"
+              onClick={() => {
+                setPlaying(false);
+                setStep(0);
+              }}
+              disabled={step === 0}
+            >
               Reset
             </Button>
-            <Button size="sm" variant="secondary" onClick={() => { setPlaying(false); setStep((n) => Math.max(0, n - 1)); }} disabled={step === 0}>
+            <Button
+              size="sm"
+              variant="secondary"
+              onClick={() => {
+                setPlaying(false);
+                setStep((n) => Math.max(0, n - 1));
+              }}
+              disabled={step === 0}
+            >
               Step back
             </Button>
-            <Button size="sm" variant="secondary" onClick={() => { setPlaying(false); setStep((n) => Math.min(last, n + 1)); }} disabled={step >= last}>
+            <Button
+              size="sm"
+              variant="secondary"
+              onClick={() => {
+                setPlaying(false);
+                setStep((n) => Math.min(last, n + 1));
+              }}
+              disabled={step >= last}
+            >
               Step forward
             </Button>
-            <Button size="sm" onClick={() => { if (step >= last) setStep(0); setPlaying((p) => !p); }}>
+            <Button
+              size="sm"
+              onClick={() => {
+                if (step >= last) setStep(0);
+                setPlaying((p) => !p);
+              }}
+            >
               {playing ? 'Pause' : 'Replay'}
             </Button>
             <p className="w-full text-sm break-words sm:ml-auto sm:w-auto sm:text-right" aria-live="polite" data-replay-state>
-              <span className="text-muted">Step {step} of {last}{current ? ` · ${event(current.type)}` : ''} → </span>
+              <span className="text-muted">
+                Step {step} of {last}
+                {current ? ` · ${event(current.type)}` : ''} →{' '}
+              </span>
               <strong className="text-ink">{state(shownState)}</strong>
             </p>
           </div>
@@ -72,7 +112,10 @@ export function FlowJourney({ flow }: { flow: LeadFlow }) {
                 <li key={entry.seq} aria-current={active ? 'step' : undefined} className="relative flex gap-3 pb-4 last:pb-0">
                   <span
                     aria-hidden="true"
-                    className={cx('mt-1.5 size-3 shrink-0 rounded-full border-2', active ? 'border-brass bg-brass' : done ? 'border-ink bg-ink' : 'border-ink/30 bg-white')}
+                    className={cx(
+                      'mt-1.5 size-3 shrink-0 rounded-full border-2',
+                      active ? 'border-brass bg-brass' : done ? 'border-ink bg-ink' : 'border-ink/30 bg-white',
+                    )}
                   />
                   <div className={cx('min-w-0 flex-1 rounded-xl px-3 py-2', active && 'bg-brass/15')}>
                     <p className="flex flex-wrap items-baseline gap-x-2 text-sm">

@@ -75,7 +75,15 @@ export function LeadsPerDayChart({ data, periodLabel, timeZone }: { data: LeadBa
           <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} className="block font-sans" role="img" aria-label={summary}>
             {axisTicks(top).map((tick) => (
               <g key={tick}>
-                <line x1={LEFT} x2={width} y1={y(tick)} y2={y(tick)} className="stroke-line" strokeWidth={1} strokeDasharray={tick === 0 ? undefined : '3 4'} />
+                <line
+                  x1={LEFT}
+                  x2={width}
+                  y1={y(tick)}
+                  y2={y(tick)}
+                  className="stroke-line"
+                  strokeWidth={1}
+                  strokeDasharray={tick === 0 ? undefined : '3 4'}
+                />
                 <text x={LEFT - 8} y={y(tick)} textAnchor="end" dominantBaseline="middle" className="fill-muted text-[11px] tabular-nums">
                   {numberFormat.format(tick)}
                 </text>
@@ -92,7 +100,14 @@ export function LeadsPerDayChart({ data, periodLabel, timeZone }: { data: LeadBa
                   {/* a transparent full-height target, so thin bars still show their tooltip */}
                   <rect x={LEFT + slot * index} y={TOP} width={slot} height={plotHeight} fill="transparent" />
                   {bar.leads > 0 ? (
-                    <rect x={center - barWidth / 2} y={y(bar.leads)} width={barWidth} height={y(0) - y(bar.leads)} rx={Math.min(3, barWidth / 3)} className="fill-ink" />
+                    <rect
+                      x={center - barWidth / 2}
+                      y={y(bar.leads)}
+                      width={barWidth}
+                      height={y(0) - y(bar.leads)}
+                      rx={Math.min(3, barWidth / 3)}
+                      className="fill-ink"
+                    />
                   ) : (
                     <rect x={center - barWidth / 2} y={y(0) - 2} width={barWidth} height={2} className="fill-mist" />
                   )}
@@ -113,7 +128,8 @@ export function LeadsPerDayChart({ data, periodLabel, timeZone }: { data: LeadBa
         )}
       </div>
       <p className="text-sm text-muted">
-        <span className="font-semibold text-ink">{leadsText(total)}</span> · busiest {bucket} {shortDate.format(asDate(busiest.start))} ({numberFormat.format(busiest.leads)})
+        <span className="font-semibold text-ink">{leadsText(total)}</span> · busiest {bucket} {shortDate.format(asDate(busiest.start))} (
+        {numberFormat.format(busiest.leads)})
       </p>
       {/* sr-only on a wrapper: a table never shrinks to 1 px and would widen the page */}
       <div className="sr-only">

@@ -8,7 +8,18 @@ const events = [
   { type: 'LEAD_SAVED', payload: { leadId: '3f1c1c2e-0000-4000-8000-000000000001' } },
   { type: 'START_DIAGNOSTIC', payload: {} },
   { type: 'DIAGNOSTIC_COMPLETED', payload: { answers: { b1: { type: 'likert', value: 4, responseTime: 4000, timedOut: false } } } },
-  { type: 'SURVEY_SUBMITTED', payload: { answers: { q1_investment: 'ready_now', q2_time: 'start_immediately', q3_urgency: 'critical', q4_mindset: 'challenge', q5_success: 'x' } } },
+  {
+    type: 'SURVEY_SUBMITTED',
+    payload: {
+      answers: {
+        q1_investment: 'ready_now',
+        q2_time: 'start_immediately',
+        q3_urgency: 'critical',
+        q4_mindset: 'challenge',
+        q5_success: 'x',
+      },
+    },
+  },
   { type: 'GRADED', payload: { result: resultFor('book_call') } },
 ].map((event, i) => ({ ...event, seq: i + 1, origin: 'client', state_after: 'recorded', created_at: at }));
 

@@ -29,7 +29,14 @@ export interface Replay {
 export function replayFlow(machineName: string, events: FlowEventRow[]): Replay {
   const recordedOnly = (problem: string): Replay => ({
     initial: null,
-    steps: events.map((event) => ({ seq: event.seq, type: event.type, origin: event.origin, created_at: event.created_at, replayed: null, recorded: event.state_after })),
+    steps: events.map((event) => ({
+      seq: event.seq,
+      type: event.type,
+      origin: event.origin,
+      created_at: event.created_at,
+      replayed: null,
+      recorded: event.state_after,
+    })),
     problem,
   });
   const machine = (flowMachines as Record<string, AnyStateMachine | undefined>)[machineName];
@@ -53,7 +60,14 @@ export function replayFlow(machineName: string, events: FlowEventRow[]): Replay 
         problem = `The replay stopped at event ${event.seq} (${event.type}): ${error instanceof Error ? error.message : String(error)}`;
       }
     }
-    steps.push({ seq: event.seq, type: event.type, origin: event.origin, created_at: event.created_at, replayed, recorded: event.state_after });
+    steps.push({
+      seq: event.seq,
+      type: event.type,
+      origin: event.origin,
+      created_at: event.created_at,
+      replayed,
+      recorded: event.state_after,
+    });
   }
   return { initial, steps, problem };
 }

@@ -12,7 +12,11 @@ const inputClass =
 type SortKey = 'email' | 'total_score' | 'created_at';
 
 /** A text filter kept locally while typing and written to the address bar a moment after the last key. */
-function useDebouncedParam(key: string, params: URLSearchParams, setParam: (key: string, value: string) => void): [string, (value: string) => void] {
+function useDebouncedParam(
+  key: string,
+  params: URLSearchParams,
+  setParam: (key: string, value: string) => void,
+): [string, (value: string) => void] {
   const committed = params.get(key) ?? '';
   const [value, setValue] = useState(committed);
   useEffect(() => setValue(committed), [committed]);
@@ -36,11 +40,33 @@ function FilterField({ label, children, id }: { label: string; id: string; child
   );
 }
 
-function SortHeader({ label, column, sort, dir, onSort, className }: { label: string; column: SortKey; sort: SortKey; dir: 'asc' | 'desc'; onSort: (column: SortKey) => void; className?: string }) {
+function SortHeader({
+  label,
+  column,
+  sort,
+  dir,
+  onSort,
+  className,
+}: {
+  label: string;
+  column: SortKey;
+  sort: SortKey;
+  dir: 'asc' | 'desc';
+  onSort: (column: SortKey) => void;
+  className?: string;
+}) {
   const active = sort === column;
   return (
-    <th scope="col" aria-sort={active ? (dir === 'asc' ? 'ascending' : 'descending') : 'none'} className={cx('px-3 py-2 font-semibold', className)}>
-      <button type="button" onClick={() => onSort(column)} className="inline-flex items-center gap-1 rounded uppercase hover:text-ink focus-visible:outline-2 focus-visible:outline-brass">
+    <th
+      scope="col"
+      aria-sort={active ? (dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+      className={cx('px-3 py-2 font-semibold', className)}
+    >
+      <button
+        type="button"
+        onClick={() => onSort(column)}
+        className="inline-flex items-center gap-1 rounded uppercase hover:text-ink focus-visible:outline-2 focus-visible:outline-brass"
+      >
         {label}
         <span aria-hidden="true" className={cx('text-[0.7rem]', !active && 'opacity-30')}>
           {active && dir === 'asc' ? '▲' : '▼'}
@@ -97,7 +123,11 @@ export function LeadsScreen() {
       <title>Leads | Admin | Leadership Coaching</title>
       <ScreenHeader
         title="Leads"
-        description={data ? `${data.total} ${data.total === 1 ? 'lead' : 'leads'}${filtered ? ' match the filters' : ' in total'}.` : 'Everyone who has left their details.'}
+        description={
+          data
+            ? `${data.total} ${data.total === 1 ? 'lead' : 'leads'}${filtered ? ' match the filters' : ' in total'}.`
+            : 'Everyone who has left their details.'
+        }
         actions={
           <>
             <RefreshButton loading={loading} onClick={reload} />
@@ -112,12 +142,25 @@ export function LeadsScreen() {
           <FilterField label="Search leads" id={ids.q}>
             <div className="relative">
               <SearchIcon className="pointer-events-none absolute top-1/2 left-3.5 size-5 -translate-y-1/2 text-muted" />
-              <input id={ids.q} type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder="Name or email" className={cx(inputClass, 'pl-11')} />
+              <input
+                id={ids.q}
+                type="search"
+                value={q}
+                onChange={(e) => setQ(e.target.value)}
+                placeholder="Name or email"
+                className={cx(inputClass, 'pl-11')}
+              />
             </div>
           </FilterField>
         </div>
         <FilterField label="Source" id={ids.source}>
-          <input id={ids.source} value={source} onChange={(e) => setSource(e.target.value.toLowerCase())} placeholder="e.g. website" className={inputClass} />
+          <input
+            id={ids.source}
+            value={source}
+            onChange={(e) => setSource(e.target.value.toLowerCase())}
+            placeholder="e.g. website"
+            className={inputClass}
+          />
         </FilterField>
         <FilterField label="Tier" id={ids.tier}>
           <select id={ids.tier} value={params.get('tier') ?? ''} onChange={(e) => setParam('tier', e.target.value)} className={inputClass}>
@@ -134,10 +177,22 @@ export function LeadsScreen() {
         </FilterField>
         <div className="grid grid-cols-2 gap-3 sm:col-span-2 lg:col-span-1 lg:grid-cols-1">
           <FilterField label="Created from" id={ids.from}>
-            <input id={ids.from} type="date" value={params.get('from') ?? ''} onChange={(e) => setParam('from', e.target.value)} className={inputClass} />
+            <input
+              id={ids.from}
+              type="date"
+              value={params.get('from') ?? ''}
+              onChange={(e) => setParam('from', e.target.value)}
+              className={inputClass}
+            />
           </FilterField>
           <FilterField label="Created to" id={ids.to}>
-            <input id={ids.to} type="date" value={params.get('to') ?? ''} onChange={(e) => setParam('to', e.target.value)} className={inputClass} />
+            <input
+              id={ids.to}
+              type="date"
+              value={params.get('to') ?? ''}
+              onChange={(e) => setParam('to', e.target.value)}
+              className={inputClass}
+            />
           </FilterField>
         </div>
       </search>
@@ -157,17 +212,30 @@ export function LeadsScreen() {
           <EmptyState>{filtered ? 'No leads match these filters' : 'No leads captured yet'}</EmptyState>
         </div>
       ) : (
-        <div className={cx('rounded-3xl border border-line bg-white shadow-soft', loading && 'opacity-70')} aria-busy={loading || undefined}>
+        <div
+          className={cx('rounded-3xl border border-line bg-white shadow-soft', loading && 'opacity-70')}
+          aria-busy={loading || undefined}
+        >
           <div className="overflow-x-auto">
             <table className="w-full min-w-[52rem] text-left text-sm">
-              <caption className="sr-only">Leads, page {page} of {pages}</caption>
+              <caption className="sr-only">
+                Leads, page {page} of {pages}
+              </caption>
               <thead>
                 <tr className="text-xs tracking-wider text-muted uppercase">
                   <SortHeader label="Email" column="email" sort={sort} dir={dir} onSort={onSort} className="pl-6" />
-                  <th scope="col" className="px-3 py-2 font-semibold">Name</th>
-                  <th scope="col" className="px-3 py-2 font-semibold">Source</th>
-                  <th scope="col" className="px-3 py-2 font-semibold">Tier</th>
-                  <th scope="col" className="px-3 py-2 font-semibold">Archetype</th>
+                  <th scope="col" className="px-3 py-2 font-semibold">
+                    Name
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-semibold">
+                    Source
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-semibold">
+                    Tier
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-semibold">
+                    Archetype
+                  </th>
                   <SortHeader label="Score" column="total_score" sort={sort} dir={dir} onSort={onSort} />
                   <SortHeader label="Created" column="created_at" sort={sort} dir={dir} onSort={onSort} className="pr-6" />
                 </tr>
@@ -176,7 +244,10 @@ export function LeadsScreen() {
                 {data.items.map((lead) => (
                   <tr key={lead.id} data-lead={lead.id} className="border-t border-line/70 hover:bg-sand/40">
                     <td className="max-w-64 py-3 pr-3 pl-6">
-                      <Link to={`/admin/leads/${lead.id}`} className="block truncate font-medium text-ink underline decoration-ink/20 underline-offset-2 hover:decoration-ink">
+                      <Link
+                        to={`/admin/leads/${lead.id}`}
+                        className="block truncate font-medium text-ink underline decoration-ink/20 underline-offset-2 hover:decoration-ink"
+                      >
                         {lead.email}
                       </Link>
                     </td>
@@ -195,15 +266,29 @@ export function LeadsScreen() {
               </tbody>
             </table>
           </div>
-          <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-3 border-t border-line px-6 py-3 text-sm text-muted">
+          <nav
+            aria-label="Pagination"
+            className="flex flex-wrap items-center justify-between gap-3 border-t border-line px-6 py-3 text-sm text-muted"
+          >
             <p>
-              Showing {(page - 1) * LEADS_PAGE_SIZE + 1}–{(page - 1) * LEADS_PAGE_SIZE + data.items.length} of {data.total} · Page {page} of {pages}
+              Showing {(page - 1) * LEADS_PAGE_SIZE + 1}–{(page - 1) * LEADS_PAGE_SIZE + data.items.length} of {data.total} · Page {page} of{' '}
+              {pages}
             </p>
             <div className="flex gap-2">
-              <button type="button" className={buttonClasses({ variant: 'secondary', size: 'sm' })} disabled={page <= 1} onClick={() => setParam('page', String(page - 1))}>
+              <button
+                type="button"
+                className={buttonClasses({ variant: 'secondary', size: 'sm' })}
+                disabled={page <= 1}
+                onClick={() => setParam('page', String(page - 1))}
+              >
                 Previous
               </button>
-              <button type="button" className={buttonClasses({ variant: 'secondary', size: 'sm' })} disabled={page >= pages} onClick={() => setParam('page', String(page + 1))}>
+              <button
+                type="button"
+                className={buttonClasses({ variant: 'secondary', size: 'sm' })}
+                disabled={page >= pages}
+                onClick={() => setParam('page', String(page + 1))}
+              >
                 Next
               </button>
             </div>

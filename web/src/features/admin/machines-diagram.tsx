@@ -86,7 +86,8 @@ export function layoutMachine(machine: MachineSummary): DiagramLayout {
   };
   const ancestors = (state: MachineState): MachineState[] => {
     const chain: MachineState[] = [];
-    for (let current: MachineState | undefined = state; current; current = current.parent ? byPath.get(current.parent) : undefined) chain.push(current);
+    for (let current: MachineState | undefined = state; current; current = current.parent ? byPath.get(current.parent) : undefined)
+      chain.push(current);
     return chain;
   };
 
@@ -150,15 +151,19 @@ export function layoutMachine(machine: MachineSummary): DiagramLayout {
   const sweep = (column: MachineState[], neighbours: (state: MachineState) => string[]) => {
     const weights = new Map(
       column.map((state, row) => {
-        const rows = neighbours(state).filter((path) => rowOf.has(path)).map((path) => rowOf.get(path)!);
+        const rows = neighbours(state)
+          .filter((path) => rowOf.has(path))
+          .map((path) => rowOf.get(path)!);
         return [state.path, rows.length ? rows.reduce((a, b) => a + b, 0) / rows.length : row];
       }),
     );
     column.sort((a, b) => weights.get(a.path)! - weights.get(b.path)!);
     column.forEach((state, row) => rowOf.set(state.path, row));
   };
-  const predecessors = (state: MachineState) => edges.filter((edge) => edge.to === state.path && layerOf.get(edge.from)! < layerOf.get(state.path)!).map((edge) => edge.from);
-  const successors = (state: MachineState) => edges.filter((edge) => edge.from === state.path && layerOf.get(edge.to)! > layerOf.get(state.path)!).map((edge) => edge.to);
+  const predecessors = (state: MachineState) =>
+    edges.filter((edge) => edge.to === state.path && layerOf.get(edge.from)! < layerOf.get(state.path)!).map((edge) => edge.from);
+  const successors = (state: MachineState) =>
+    edges.filter((edge) => edge.from === state.path && layerOf.get(edge.to)! > layerOf.get(state.path)!).map((edge) => edge.to);
   for (let pass = 0; pass < 4; pass++) {
     for (let index = 1; index < columns.length; index++) if (columns[index]) sweep(columns[index]!, predecessors);
     for (let index = columns.length - 2; index >= 0; index--) if (columns[index]) sweep(columns[index]!, successors);
@@ -258,8 +263,24 @@ export function MachineDiagram({ machine }: { machine: MachineSummary }) {
           return (
             <g key={`${edge.from}-${edge.to}`} data-edge={`${edge.from}->${edge.to}`}>
               <title>{title}</title>
-              <path d={d} fill="none" className={forward ? 'stroke-ink/45' : 'stroke-brass-deep/70'} strokeWidth={1.3} strokeLinejoin="round" markerEnd={`url(#${markerId})`} />
-              <text x={lx} y={ly} textAnchor="middle" dominantBaseline="middle" className="fill-ink-700 text-[9.5px]" paintOrder="stroke" stroke="white" strokeWidth={3}>
+              <path
+                d={d}
+                fill="none"
+                className={forward ? 'stroke-ink/45' : 'stroke-brass-deep/70'}
+                strokeWidth={1.3}
+                strokeLinejoin="round"
+                markerEnd={`url(#${markerId})`}
+              />
+              <text
+                x={lx}
+                y={ly}
+                textAnchor="middle"
+                dominantBaseline="middle"
+                className="fill-ink-700 text-[9.5px]"
+                paintOrder="stroke"
+                stroke="white"
+                strokeWidth={3}
+              >
                 {label}
               </text>
             </g>
@@ -278,7 +299,10 @@ export function MachineDiagram({ machine }: { machine: MachineSummary }) {
                 width={BOX_W}
                 height={BOX_H}
                 rx={state.transient ? 25 : 12}
-                className={cx(live ? 'fill-brass/15 stroke-brass-deep' : 'fill-white stroke-ink/30', state.type === 'final' && 'stroke-[3px]')}
+                className={cx(
+                  live ? 'fill-brass/15 stroke-brass-deep' : 'fill-white stroke-ink/30',
+                  state.type === 'final' && 'stroke-[3px]',
+                )}
                 strokeWidth={initial ? 2.5 : 1.3}
                 strokeDasharray={state.transient ? '4 3' : undefined}
                 style={live ? { fillOpacity: 0.15 + 0.5 * (state.count / busiest) } : undefined}
@@ -298,7 +322,11 @@ export function MachineDiagram({ machine }: { machine: MachineSummary }) {
               )}
               <g transform={`translate(${BOX_W - 8},${-8})`} data-count={state.count}>
                 <circle r={12} className={live ? 'fill-ink' : 'fill-sand-deep'} />
-                <text textAnchor="middle" dominantBaseline="central" className={cx('text-[10.5px] font-bold', live ? 'fill-white' : 'fill-ink')}>
+                <text
+                  textAnchor="middle"
+                  dominantBaseline="central"
+                  className={cx('text-[10.5px] font-bold', live ? 'fill-white' : 'fill-ink')}
+                >
                   {state.count > 999 ? '999+' : state.count}
                 </text>
               </g>

@@ -14,7 +14,14 @@ function EventRate({ perMinute }: { perMinute: number[] }) {
     <div className="flex items-end gap-3">
       <svg viewBox={`0 0 ${perMinute.length * 3} 24`} width={perMinute.length * 3} height={24} aria-hidden="true" className="shrink-0">
         {perMinute.map((count, index) => (
-          <rect key={index} x={index * 3} y={24 - (count / peak) * 24} width={2} height={Math.max(count ? 1 : 0, (count / peak) * 24)} className="fill-brass-deep" />
+          <rect
+            key={index}
+            x={index * 3}
+            y={24 - (count / peak) * 24}
+            width={2}
+            height={Math.max(count ? 1 : 0, (count / peak) * 24)}
+            className="fill-brass-deep"
+          />
         ))}
       </svg>
       <p className="text-sm text-muted">
@@ -31,15 +38,25 @@ function StatesTable({ machine }: { machine: MachineSummary }) {
       <caption className="sr-only">States of {machine.name}, the flows now in each and where each event leads</caption>
       <thead>
         <tr className="text-xs tracking-wider text-muted uppercase">
-          <th scope="col" className="px-2 py-2 font-semibold">State</th>
-          <th scope="col" className="w-20 px-2 py-2 text-right font-semibold">Flows</th>
-          <th scope="col" className="px-2 py-2 font-semibold">Transitions</th>
+          <th scope="col" className="px-2 py-2 font-semibold">
+            State
+          </th>
+          <th scope="col" className="w-20 px-2 py-2 text-right font-semibold">
+            Flows
+          </th>
+          <th scope="col" className="px-2 py-2 font-semibold">
+            Transitions
+          </th>
         </tr>
       </thead>
       <tbody>
         {machine.states.map((state) => (
           <tr key={state.path} className="border-t border-line/70 align-top" data-state-row={state.path}>
-            <th scope="row" className="px-2 py-2 font-medium text-ink" style={{ paddingLeft: `${0.5 + (state.path.split('.').length - 1) * 1.25}rem` }}>
+            <th
+              scope="row"
+              className="px-2 py-2 font-medium text-ink"
+              style={{ paddingLeft: `${0.5 + (state.path.split('.').length - 1) * 1.25}rem` }}
+            >
               <span className="font-mono text-[0.8rem]">{state.path}</span>
               {state.path === machine.initial && <span className="ml-2 text-xs text-muted">(initial)</span>}
               {state.type === 'compound' && <span className="ml-2 text-xs text-muted">(group)</span>}
@@ -52,7 +69,8 @@ function StatesTable({ machine }: { machine: MachineSummary }) {
                 : state.transitions.map((transition, index) => (
                     <span key={index} className="block">
                       {transition.event}
-                      {transition.guard && ` [${transition.guard}]`} → <span className="font-mono text-[0.8rem] text-ink">{transition.target}</span>
+                      {transition.guard && ` [${transition.guard}]`} →{' '}
+                      <span className="font-mono text-[0.8rem] text-ink">{transition.target}</span>
                     </span>
                   ))}
             </td>
@@ -96,8 +114,8 @@ function MachinePanel({ machine }: { machine: MachineSummary }) {
         <MachineDiagram machine={machine} />
       </div>
       <p className="px-6 pb-3 text-xs text-muted">
-        Boxes are states in columns by how many steps they are from the start (thick border); the dark badge is the number of flows in the state now;
-        dashed boxes pass straight on; ↻ marks events handled in place.
+        Boxes are states in columns by how many steps they are from the start (thick border); the dark badge is the number of flows in the
+        state now; dashed boxes pass straight on; ↻ marks events handled in place.
       </p>
       {machine.global.length > 0 && (
         <p className="px-6 pb-3 text-xs text-muted">Any state takes: {machine.global.map((entry) => entry.event).join(', ')}</p>

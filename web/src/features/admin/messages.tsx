@@ -30,7 +30,12 @@ function HandledSwitch({ message, onChange }: { message: ContactSubmission; onCh
           message.handled ? 'bg-success' : 'bg-ink/25',
         )}
       >
-        <span className={cx('inline-block size-4 rounded-full bg-white shadow transition-transform', message.handled ? 'translate-x-6' : 'translate-x-1')} />
+        <span
+          className={cx(
+            'inline-block size-4 rounded-full bg-white shadow transition-transform',
+            message.handled ? 'translate-x-6' : 'translate-x-1',
+          )}
+        />
       </Switch>
     </Field>
   );
@@ -38,13 +43,19 @@ function HandledSwitch({ message, onChange }: { message: ContactSubmission; onCh
 
 function MessageCard({ message, onHandled }: { message: ContactSubmission; onHandled: (handled: boolean) => void }) {
   return (
-    <li data-message={message.id} className={cx('rounded-3xl border bg-white p-6 shadow-soft', message.handled ? 'border-line' : 'border-brass/60')}>
+    <li
+      data-message={message.id}
+      className={cx('rounded-3xl border bg-white p-6 shadow-soft', message.handled ? 'border-line' : 'border-brass/60')}
+    >
       <article aria-label={`Message from ${message.name}`}>
         <div className="flex flex-wrap items-start justify-between gap-4">
           <div className="min-w-0">
             <h2 className="font-serif text-xl tracking-tight text-ink">{message.name}</h2>
             <p className="mt-0.5 text-sm break-all text-muted">
-              <a href={`mailto:${message.email}`} className="font-medium text-ink-700 underline decoration-ink/20 underline-offset-2 hover:decoration-ink">
+              <a
+                href={`mailto:${message.email}`}
+                className="font-medium text-ink-700 underline decoration-ink/20 underline-offset-2 hover:decoration-ink"
+              >
                 {message.email}
               </a>
               {message.company && <span className="break-normal"> · {message.company}</span>}
@@ -100,7 +111,11 @@ export function MessagesScreen() {
       <title>Messages | Admin | Leadership Coaching</title>
       <ScreenHeader
         title="Messages"
-        description={data ? `${messages.length} ${messages.length === 1 ? 'message' : 'messages'}, ${open} not yet handled.` : 'Every message sent through the contact form.'}
+        description={
+          data
+            ? `${messages.length} ${messages.length === 1 ? 'message' : 'messages'}, ${open} not yet handled.`
+            : 'Every message sent through the contact form.'
+        }
         actions={<RefreshButton loading={loading} onClick={reload} />}
       />
       {failed && !data ? (

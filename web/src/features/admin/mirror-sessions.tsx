@@ -37,7 +37,10 @@ function SessionCard({ session }: { session: MirrorSession }) {
         <div className="flex flex-wrap items-start justify-between gap-3">
           <div className="min-w-0">
             {session.lead ? (
-              <Link to={`/admin/leads/${session.lead.id}`} className="font-semibold break-words text-ink underline decoration-ink/20 underline-offset-2 hover:decoration-ink">
+              <Link
+                to={`/admin/leads/${session.lead.id}`}
+                className="font-semibold break-words text-ink underline decoration-ink/20 underline-offset-2 hover:decoration-ink"
+              >
                 {session.lead.name} <span className="font-normal text-muted">· {session.lead.email}</span>
               </Link>
             ) : (

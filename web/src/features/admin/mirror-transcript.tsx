@@ -12,7 +12,10 @@ export function MirrorTranscript({ messages, label, visitor = 'Lead' }: { messag
       {messages.map((m, i) => (
         <li
           key={i}
-          className={cx('max-w-[85%] rounded-2xl px-4 py-2 break-words', m.role === 'user' ? 'self-end bg-ink text-white' : 'self-start bg-sand text-ink')}
+          className={cx(
+            'max-w-[85%] rounded-2xl px-4 py-2 break-words',
+            m.role === 'user' ? 'self-end bg-ink text-white' : 'self-start bg-sand text-ink',
+          )}
         >
           <span className="sr-only">{m.role === 'user' ? visitor : 'Mirror'}: </span>
           {m.content}

@@ -62,9 +62,15 @@ function Counters({ snapshot }: { snapshot: MonitorSnapshot | null }) {
   return (
     <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
       {COUNTERS.map(({ label, value }) => (
-        <div key={label} data-counter={label} className="flex flex-col-reverse justify-between gap-2 rounded-3xl border border-line bg-white p-5 shadow-soft">
+        <div
+          key={label}
+          data-counter={label}
+          className="flex flex-col-reverse justify-between gap-2 rounded-3xl border border-line bg-white p-5 shadow-soft"
+        >
           <dt className="text-sm font-medium text-muted">{label}</dt>
-          <dd className="font-serif text-4xl tracking-tight text-ink">{snapshot ? numberFormat.format(value(snapshot)) : <Skeleton className="h-10 w-16" />}</dd>
+          <dd className="font-serif text-4xl tracking-tight text-ink">
+            {snapshot ? numberFormat.format(value(snapshot)) : <Skeleton className="h-10 w-16" />}
+          </dd>
         </div>
       ))}
     </dl>
@@ -117,13 +123,19 @@ function RecentBotMessages({ messages }: { messages: BotMessage[] }) {
               <li key={messageKey(message)} className="py-3">
                 <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
                   <span className="font-mono text-xs text-muted">#{message.channel}</span>
-                  {message.bot_id && <span className="rounded-full bg-ink px-2 py-0.5 text-[0.65rem] font-semibold tracking-wider text-brass-light uppercase">Bot</span>}
+                  {message.bot_id && (
+                    <span className="rounded-full bg-ink px-2 py-0.5 text-[0.65rem] font-semibold tracking-wider text-brass-light uppercase">
+                      Bot
+                    </span>
+                  )}
                   <span className="font-medium text-ink">{message.user ?? message.bot_id ?? 'Unknown'}</span>
                   <time className="ml-auto text-xs text-muted" dateTime={at.toISOString()} title={at.toLocaleString()}>
                     {timeFormat.format(at)}
                   </time>
                 </div>
-                <p className="mt-1 text-sm break-words whitespace-pre-line text-ink">{message.text ? <SlackText text={message.text} /> : <span className="text-muted italic">(no text)</span>}</p>
+                <p className="mt-1 text-sm break-words whitespace-pre-line text-ink">
+                  {message.text ? <SlackText text={message.text} /> : <span className="text-muted italic">(no text)</span>}
+                </p>
               </li>
             );
           })}
@@ -149,7 +161,11 @@ export function MonitorScreen() {
     onFrame: (frame) => {
       if (frame.type === 'status') setNotice(frame.status === 'not_configured' ? (frame.message ?? null) : null);
       if (frame.type === 'assessment_error') {
-        toast({ title: MONITOR_TOASTS.assessmentError, description: frame.error || MONITOR_TOASTS.assessmentErrorFallback, variant: 'destructive' });
+        toast({
+          title: MONITOR_TOASTS.assessmentError,
+          description: frame.error || MONITOR_TOASTS.assessmentErrorFallback,
+          variant: 'destructive',
+        });
       } else if (frame.type === 'error') {
         toast({ title: MONITOR_TOASTS.connectionError, description: frame.error, variant: 'destructive' });
       } else {
@@ -208,7 +224,10 @@ export function MonitorScreen() {
       <p role="status" className="-mt-4 mb-6 flex items-center gap-2 text-sm font-medium text-ink">
         <span
           aria-hidden="true"
-          className={cx('size-2.5 rounded-full', connected ? 'bg-success' : online ? 'animate-pulse bg-brass motion-reduce:animate-none' : 'bg-muted')}
+          className={cx(
+            'size-2.5 rounded-full',
+            connected ? 'bg-success' : online ? 'animate-pulse bg-brass motion-reduce:animate-none' : 'bg-muted',
+          )}
         />
         <span data-testid="monitor-status">{status}</span>
         {connection.matches('reconnecting') && <span className="font-normal text-muted">Reconnecting in 3 seconds...</span>}

@@ -51,7 +51,10 @@ function Counters({ counts }: { counts: AdminOverview['counts'] | null }) {
           <dt className={`text-sm font-medium ${index === 0 ? 'text-mist' : 'text-muted'}`}>
             {to ? (
               // the whole card is the link's target; the label is its name
-              <Link to={to} className="underline-offset-2 after:absolute after:inset-0 after:rounded-3xl hover:underline focus-visible:outline-none focus-visible:after:outline-2 focus-visible:after:outline-brass">
+              <Link
+                to={to}
+                className="underline-offset-2 after:absolute after:inset-0 after:rounded-3xl hover:underline focus-visible:outline-none focus-visible:after:outline-2 focus-visible:after:outline-brass"
+              >
                 {label}
               </Link>
             ) : (
@@ -82,9 +85,15 @@ function RecentLeads({ overview }: { overview: AdminOverview }) {
           <table className="w-full table-fixed text-left text-sm">
             <thead>
               <tr className="text-xs tracking-wider text-muted uppercase">
-                <th scope="col" className="px-2 py-2 font-semibold">Email</th>
-                <th scope="col" className="hidden w-28 px-2 py-2 font-semibold sm:table-cell">Source</th>
-                <th scope="col" className="w-28 px-2 py-2 text-right font-semibold">Created</th>
+                <th scope="col" className="px-2 py-2 font-semibold">
+                  Email
+                </th>
+                <th scope="col" className="hidden w-28 px-2 py-2 font-semibold sm:table-cell">
+                  Source
+                </th>
+                <th scope="col" className="w-28 px-2 py-2 text-right font-semibold">
+                  Created
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -95,7 +104,9 @@ function RecentLeads({ overview }: { overview: AdminOverview }) {
                     <span className="mt-1 block text-xs text-muted sm:hidden">{lead.source}</span>
                   </td>
                   <td className="hidden px-2 py-3 sm:table-cell">
-                    <span className="inline-block max-w-full truncate rounded-full bg-sand px-2.5 py-0.5 align-middle text-xs font-medium text-ink">{lead.source}</span>
+                    <span className="inline-block max-w-full truncate rounded-full bg-sand px-2.5 py-0.5 align-middle text-xs font-medium text-ink">
+                      {lead.source}
+                    </span>
                   </td>
                   <td className="px-2 py-3 text-right whitespace-nowrap text-muted">
                     <time dateTime={lead.created_at}>{formatDate(lead.created_at)}</time>
@@ -157,7 +168,14 @@ function PeriodPicker({ value, onChange }: { value: Period; onChange: (period: P
       <legend className="sr-only">Period</legend>
       {PERIODS.map((period) => (
         <label key={period.value} className="cursor-pointer">
-          <input type="radio" name="overview-period" value={period.value} checked={value === period.value} onChange={() => onChange(period.value)} className="peer sr-only" />
+          <input
+            type="radio"
+            name="overview-period"
+            value={period.value}
+            checked={value === period.value}
+            onChange={() => onChange(period.value)}
+            className="peer sr-only"
+          />
           <span className="block rounded-full px-3.5 py-1.5 text-sm font-medium whitespace-nowrap text-muted transition-colors peer-checked:bg-ink peer-checked:text-white peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brass-deep hover:text-ink peer-checked:hover:text-white">
             {period.label}
           </span>
@@ -168,14 +186,24 @@ function PeriodPicker({ value, onChange }: { value: Period; onChange: (period: P
 }
 
 /** The funnel and new-leads charts for the chosen period: loading, empty and error states of their own. */
-function FunnelSection({ period, onPeriod, funnel }: { period: Period; onPeriod: (period: Period) => void; funnel: AdminResource<OverviewFunnel> }) {
+function FunnelSection({
+  period,
+  onPeriod,
+  funnel,
+}: {
+  period: Period;
+  onPeriod: (period: Period) => void;
+  funnel: AdminResource<OverviewFunnel>;
+}) {
   const { data, failed, reload } = funnel;
   const periodLabel = PERIODS.find((p) => p.value === (data?.period ?? period))!.label.toLowerCase();
   const leadsTitle = data?.leadsPerDay.bucket === 'week' ? 'New leads per week' : 'New leads per day';
   return (
     <section aria-label="Funnel and new leads" className="flex flex-col gap-4" data-period={data?.period}>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <p className="max-w-2xl text-sm text-muted">Leads captured in the period, followed through each step. Days are in {TIME_ZONE} time.</p>
+        <p className="max-w-2xl text-sm text-muted">
+          Leads captured in the period, followed through each step. Days are in {TIME_ZONE} time.
+        </p>
         <PeriodPicker value={period} onChange={onPeriod} />
       </div>
       {failed && !data ? (
@@ -223,7 +251,11 @@ export function OverviewScreen() {
   return (
     <>
       <title>Overview | Admin | Leadership Coaching</title>
-      <ScreenHeader title="Overview" description="Your funnel at a glance." actions={<RefreshButton loading={loading || funnel.loading} onClick={refresh} />} />
+      <ScreenHeader
+        title="Overview"
+        description="Your funnel at a glance."
+        actions={<RefreshButton loading={loading || funnel.loading} onClick={refresh} />}
+      />
       {site.data && !site.data.booking.url && <NoBookingPageNotice fallbackUrl={site.data.booking.fallbackUrl} className="mb-6" />}
       {failed && !data ? (
         <ErrorState onRetry={reload} />

@@ -23,11 +23,32 @@ interface Draft {
 }
 
 const CONTACT_FIELDS: Array<{ key: ContactKey; label: string; type: string; autoComplete: string; hint?: string; optional: boolean }> = [
-  { key: 'name', label: 'Name', type: 'text', autoComplete: 'name', hint: 'Yours or your practice’s, as visitors should see it.', optional: false },
-  { key: 'email', label: 'Email', type: 'email', autoComplete: 'email', hint: 'On the contact page and at the foot of every email.', optional: true },
+  {
+    key: 'name',
+    label: 'Name',
+    type: 'text',
+    autoComplete: 'name',
+    hint: 'Yours or your practice’s, as visitors should see it.',
+    optional: false,
+  },
+  {
+    key: 'email',
+    label: 'Email',
+    type: 'email',
+    autoComplete: 'email',
+    hint: 'On the contact page and at the foot of every email.',
+    optional: true,
+  },
   { key: 'phone', label: 'Phone', type: 'tel', autoComplete: 'tel', optional: true },
   { key: 'location', label: 'Location', type: 'text', autoComplete: 'off', hint: 'For example: London, UK', optional: true },
-  { key: 'hours', label: 'Hours', type: 'text', autoComplete: 'off', hint: 'For example: Monday to Friday, 9:00-17:00 GMT', optional: true },
+  {
+    key: 'hours',
+    label: 'Hours',
+    type: 'text',
+    autoComplete: 'off',
+    hint: 'For example: Monday to Friday, 9:00-17:00 GMT',
+    optional: true,
+  },
 ];
 
 function draftOf(settings: SiteSettings): Draft {
@@ -124,7 +145,10 @@ function SettingsForm({ view, onSaved }: { view: SiteSettingsView; onSaved: (sav
 
   return (
     <form onSubmit={save} noValidate className="flex flex-col gap-6" aria-label="Site settings">
-      <FormSection title="Community" description="The free community page: the nurture step of the assessment and the results email link to it.">
+      <FormSection
+        title="Community"
+        description="The free community page: the nurture step of the assessment and the results email link to it."
+      >
         <Field
           label="Community page URL"
           type="url"
@@ -134,7 +158,10 @@ function SettingsForm({ view, onSaved }: { view: SiteSettingsView; onSaved: (sav
           {...field('communityUrl', draft.communityUrl, (d, value) => ({ ...d, communityUrl: value }))}
         />
       </FormSection>
-      <FormSection title="Social links" description="Your profiles, shown on the home page and in the footer. Leave a platform blank to hide it.">
+      <FormSection
+        title="Social links"
+        description="Your profiles, shown on the home page and in the footer. Leave a platform blank to hide it."
+      >
         {SOCIAL_IDS.map((id) => (
           <Field
             key={id}
@@ -146,7 +173,10 @@ function SettingsForm({ view, onSaved }: { view: SiteSettingsView; onSaved: (sav
           />
         ))}
       </FormSection>
-      <FormSection title="Contact details" description="How visitors reach you: on the contact page and at the foot of every email they receive.">
+      <FormSection
+        title="Contact details"
+        description="How visitors reach you: on the contact page and at the foot of every email they receive."
+      >
         {CONTACT_FIELDS.map(({ key, label, type, autoComplete, hint, optional }) => (
           <Field
             key={key}

@@ -34,7 +34,8 @@ export function parseSlackText(text: string): SlackPiece[] {
       if (target.startsWith('@')) pieces.push({ kind: 'text', text: `@${label || target.slice(1)}` });
       else if (target.startsWith('#')) pieces.push({ kind: 'text', text: `#${label || target.slice(1)}` });
       else if (target.startsWith('!')) pieces.push({ kind: 'text', text: `@${label || target.slice(1)}` });
-      else if (SAFE_LINK.test(target)) pieces.push({ kind: 'link', href: unescape(target), text: unescape(label || target.replace(/^mailto:/i, '')) });
+      else if (SAFE_LINK.test(target))
+        pieces.push({ kind: 'link', href: unescape(target), text: unescape(label || target.replace(/^mailto:/i, '')) });
       else pieces.push({ kind: 'text', text: unescape(label || target) });
     } else if (bold !== undefined) pieces.push({ kind: 'bold', text: unescape(bold) });
     else if (italic !== undefined) pieces.push({ kind: 'italic', text: unescape(italic) });

@@ -27,7 +27,19 @@ export function RefreshButton({ loading, onClick }: { loading: boolean; onClick:
 }
 
 /** A white panel with a heading, for the sections of a screen. */
-export function Panel({ title, id, children, footer, className }: { title: string; id: string; children: ReactNode; footer?: ReactNode; className?: string }) {
+export function Panel({
+  title,
+  id,
+  children,
+  footer,
+  className,
+}: {
+  title: string;
+  id: string;
+  children: ReactNode;
+  footer?: ReactNode;
+  className?: string;
+}) {
   return (
     <section aria-labelledby={id} className={cx('flex flex-col rounded-3xl border border-line bg-white shadow-soft', className)}>
       <h2 id={id} className="border-b border-line px-6 py-4 font-serif text-xl tracking-tight">
@@ -46,7 +58,11 @@ export function EmptyState({ children }: { children: ReactNode }) {
 /** The error state of a screen or panel: the spec's message and a retry. */
 export function ErrorState({ onRetry }: { onRetry: () => void }) {
   return (
-    <div role="group" aria-label={ADMIN_ERROR_TITLE} className="flex flex-col items-center gap-4 rounded-3xl border border-danger/25 bg-danger-soft px-6 py-10 text-center">
+    <div
+      role="group"
+      aria-label={ADMIN_ERROR_TITLE}
+      className="flex flex-col items-center gap-4 rounded-3xl border border-danger/25 bg-danger-soft px-6 py-10 text-center"
+    >
       <p className="font-semibold text-danger">{ADMIN_ERROR_TITLE}</p>
       <p className="max-w-md text-ink">{ADMIN_ERROR_MESSAGE}</p>
       <Button size="sm" onClick={onRetry}>

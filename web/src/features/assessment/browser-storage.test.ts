@@ -65,9 +65,19 @@ describe('opening parameters', () => {
       testing: false,
       showTestingPanel: false,
     });
-    expect(openingParameters({ hostname: 'coach.example.com', search: '?test=true' }, store)).toMatchObject({ testing: true, showTestingPanel: false });
-    expect(openingParameters({ hostname: 'coach.example.com', search: '?testing=true' }, store)).toMatchObject({ testing: true, showTestingPanel: true });
-    expect(openingParameters({ hostname: '127.0.0.1', search: '' }, store)).toMatchObject({ token: null, testing: true, showTestingPanel: true });
+    expect(openingParameters({ hostname: 'coach.example.com', search: '?test=true' }, store)).toMatchObject({
+      testing: true,
+      showTestingPanel: false,
+    });
+    expect(openingParameters({ hostname: 'coach.example.com', search: '?testing=true' }, store)).toMatchObject({
+      testing: true,
+      showTestingPanel: true,
+    });
+    expect(openingParameters({ hostname: '127.0.0.1', search: '' }, store)).toMatchObject({
+      token: null,
+      testing: true,
+      showTestingPanel: true,
+    });
   });
 
   it('the local flag turns testing on anywhere, and off on a local host', () => {
@@ -86,7 +96,12 @@ describe('test payment flags', () => {
     recordTestPayment({ paymentIntentId: 'pi_test_1', purpose: 'deposit', amountCents: 25_000 }, store, new Date('2025-01-01T00:00:00Z'));
     expect(store.getItem(STORAGE_KEYS.paymentIntentId)).toBe('pi_test_1');
     expect(store.getItem(STORAGE_KEYS.paymentType)).toBe('deposit');
-    expect(JSON.parse(store.getItem(STORAGE_KEYS.testPayment)!)).toEqual({ paymentIntentId: 'pi_test_1', purpose: 'deposit', amountCents: 25_000, at: '2025-01-01T00:00:00.000Z' });
+    expect(JSON.parse(store.getItem(STORAGE_KEYS.testPayment)!)).toEqual({
+      paymentIntentId: 'pi_test_1',
+      purpose: 'deposit',
+      amountCents: 25_000,
+      at: '2025-01-01T00:00:00.000Z',
+    });
     // the same payment seen again (a re-render, a reload) keeps its first record
     recordTestPayment({ paymentIntentId: 'pi_test_1', purpose: 'deposit', amountCents: 25_000 }, store, new Date('2025-01-02T00:00:00Z'));
     expect(JSON.parse(store.getItem(STORAGE_KEYS.testPayment)!).at).toBe('2025-01-01T00:00:00.000Z');

@@ -24,7 +24,8 @@ export function AssessmentProvider({ children }: { children: ReactNode }) {
   const launcher = useMemo<Launcher>(
     () => ({
       open: (next = 'assessment') => {
-        opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+        opener.current =
+          document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
         setMode(next);
       },
     }),

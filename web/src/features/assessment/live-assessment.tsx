@@ -130,7 +130,10 @@ function FlowScreens({
 
   useEffect(() => {
     let live = true;
-    client.config().then((answer) => live && setConfig(answer), () => {});
+    client.config().then(
+      (answer) => live && setConfig(answer),
+      () => {},
+    );
     return () => {
       live = false;
     };
@@ -183,7 +186,8 @@ function FlowScreens({
   const { paymentIntentId } = context.session;
   const { paymentPurpose } = context;
   useEffect(() => {
-    if (config?.paymentMode === 'test' && paymentIntentId && paymentPurpose) recordTestPayment({ paymentIntentId, purpose: paymentPurpose, amountCents: depositCents });
+    if (config?.paymentMode === 'test' && paymentIntentId && paymentPurpose)
+      recordTestPayment({ paymentIntentId, purpose: paymentPurpose, amountCents: depositCents });
   }, [config?.paymentMode, paymentIntentId, paymentPurpose, depositCents]);
 
   /** A deposit chosen in Stripe mode opens its tab within the click (a later one would be a blocked popup). */
@@ -226,7 +230,11 @@ function FlowScreens({
     case 'mirror':
       body =
         flow.serverState === 'mirror' && confirmed ? (
-          <MirrorStep parentFlowId={flowId} parentVersion={flow.version!} onCompleted={(handover) => send({ type: 'MIRROR_COMPLETED', ...handover })} />
+          <MirrorStep
+            parentFlowId={flowId}
+            parentVersion={flow.version!}
+            onCompleted={(handover) => send({ type: 'MIRROR_COMPLETED', ...handover })}
+          />
         ) : (
           <Waiting title="Opening the Mirror" />
         );
@@ -257,11 +265,18 @@ function FlowScreens({
       body = <GamingStep notice={context.notice} onRetake={() => send({ type: 'RETAKE' })} />;
       break;
     case 'results':
-      body = display.result && !display.pending ? (
-        <ResultsStep result={display.result} tier={tier} localNotice={display.result.fallback} held={flow.held} onContinue={() => send({ type: 'CONTINUE' })} />
-      ) : (
-        waiting
-      );
+      body =
+        display.result && !display.pending ? (
+          <ResultsStep
+            result={display.result}
+            tier={tier}
+            localNotice={display.result.fallback}
+            held={flow.held}
+            onContinue={() => send({ type: 'CONTINUE' })}
+          />
+        ) : (
+          waiting
+        );
       break;
     case 'completed_results':
       body = context.result ? (
@@ -348,7 +363,9 @@ function FlowScreens({
           The connection dropped. Your answers are kept on this device and will be sent as soon as it is back.
         </p>
       )}
-      {flow.error && !flow.offline && <NoticeBox className="mb-5" notice={{ title: null, description: 'Something went wrong. Please try again.' }} />}
+      {flow.error && !flow.offline && (
+        <NoticeBox className="mb-5" notice={{ title: null, description: 'Something went wrong. Please try again.' }} />
+      )}
       {body}
     </>,
     step,
@@ -356,7 +373,8 @@ function FlowScreens({
 }
 
 /** The server's copy has not graded the answers yet: a locally graded result stays on screen meanwhile. */
-const serverIsBehind = (server: ServerFlow) => server.state === 'survey' || server.state.startsWith('processing') || server.state.startsWith('email_capture');
+const serverIsBehind = (server: ServerFlow) =>
+  server.state === 'survey' || server.state.startsWith('processing') || server.state.startsWith('email_capture');
 
 /**
  * Runs the local-fallback policy (machines/local-fallback) beside the flow: told when the local

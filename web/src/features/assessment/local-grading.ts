@@ -10,7 +10,10 @@ import type { FlowResult } from '../../../../machines/protocol/assessment-flow';
 export async function gradeLocally(context: Pick<AssessmentFlowContext, 'answers' | 'survey' | 'mirrorChat'>): Promise<FlowResult> {
   const grading = await import('../../../../machines/grading/index');
   try {
-    return grading.gradeAssessment({ answers: context.answers, survey: context.survey, mirrorChat: context.mirrorChat }, { fallback: true });
+    return grading.gradeAssessment(
+      { answers: context.answers, survey: context.survey, mirrorChat: context.mirrorChat },
+      { fallback: true },
+    );
   } catch {
     return { ...grading.cannedResult(), fallback: true };
   }
@@ -26,7 +29,11 @@ export function isCanned(result: FlowResult): boolean {
  * failed) is replaced by the browser's own grading of the same answers (spec section 8: fall
  * back to local grading; the canned result only when that cannot be used either).
  */
-export function useDisplayResult(context: AssessmentFlowContext): { result: FlowResult | null; graded: 'server' | 'local'; pending: boolean } {
+export function useDisplayResult(context: AssessmentFlowContext): {
+  result: FlowResult | null;
+  graded: 'server' | 'local';
+  pending: boolean;
+} {
   const result = context.result;
   const canGrade = result !== null && isCanned(result) && Object.keys(context.answers).length > 0;
   const [local, setLocal] = useState<{ from: FlowResult; graded: FlowResult } | null>(null);
@@ -41,6 +48,7 @@ export function useDisplayResult(context: AssessmentFlowContext): { result: Flow
     };
   }, [canGrade, result, local, context]);
   if (!result) return { result: null, graded: 'server', pending: false };
-  if (canGrade) return local?.from === result ? { result: local.graded, graded: 'local', pending: false } : { result, graded: 'local', pending: true };
+  if (canGrade)
+    return local?.from === result ? { result: local.graded, graded: 'local', pending: false } : { result, graded: 'local', pending: true };
   return { result, graded: result.fallback ? 'local' : 'server', pending: false };
 }

@@ -6,7 +6,15 @@ import { Button, cx } from '../../components/ui';
  * The Mirror conversation's bubbles and the "reflecting" dots, shared by the modal step and the
  * /mirror page (their containers differ; `assistantClassName` gives the Mirror's bubble its surface).
  */
-export function MirrorMessages({ messages, pending, assistantClassName }: { messages: MirrorTurn[]; pending: boolean; assistantClassName: string }) {
+export function MirrorMessages({
+  messages,
+  pending,
+  assistantClassName,
+}: {
+  messages: MirrorTurn[];
+  pending: boolean;
+  assistantClassName: string;
+}) {
   return (
     <>
       {messages.map((message, index) => (

@@ -16,7 +16,15 @@ import { LiveAssessment, type Frame } from './live-assessment';
  * it at the same step and question. A returning visitor's new flow opens at completed_results:
  * the server finds their completed assessment (testing mode never shows it).
  */
-export default function AssessmentModal({ mode, diagnosticId, onClose }: { mode: AssessmentMode; diagnosticId: string | null; onClose: () => void }) {
+export default function AssessmentModal({
+  mode,
+  diagnosticId,
+  onClose,
+}: {
+  mode: AssessmentMode;
+  diagnosticId: string | null;
+  onClose: () => void;
+}) {
   const ids = useMemo(() => new FlowIdStore(), []);
   // what the page's address says when the modal opens (spec sections 2 to 4), and this tab's (or a recent other tab's) flow
   const [params] = useState(() => openingParameters({ hostname: window.location.hostname, search: window.location.search }));
@@ -41,20 +49,35 @@ export default function AssessmentModal({ mode, diagnosticId, onClose }: { mode:
   }, [ids, mode]);
 
   const frame: Frame = (title, body, step) => (
-    <ModalFrame title={title} step={step} onClose={onClose} testingPanel={params.showTestingPanel ? <TestingPanel onReset={startOver} /> : null}>
+    <ModalFrame
+      title={title}
+      step={step}
+      onClose={onClose}
+      testingPanel={params.showTestingPanel ? <TestingPanel onReset={startOver} /> : null}
+    >
       {body}
     </ModalFrame>
   );
 
   return (
     <Dialog open onClose={onClose} className="relative z-50">
-      <DialogBackdrop transition className="fixed inset-0 bg-ink/55 backdrop-blur-[2px] transition-opacity duration-200 data-closed:opacity-0" />
+      <DialogBackdrop
+        transition
+        className="fixed inset-0 bg-ink/55 backdrop-blur-[2px] transition-opacity duration-200 data-closed:opacity-0"
+      />
       <div className="fixed inset-0 flex items-end justify-center sm:items-center sm:p-6">
         <DialogPanel
           transition
           className="flex h-[100dvh] w-full flex-col bg-paper shadow-lift transition duration-200 ease-out data-closed:translate-y-4 data-closed:opacity-0 sm:h-auto sm:max-h-[min(92vh,64rem)] sm:max-w-2xl sm:rounded-[2rem] sm:border sm:border-line"
         >
-          <LiveAssessment key={session.key} mode={mode} resume={session.resume} start={start} sessionKey={String(session.key)} frame={frame} />
+          <LiveAssessment
+            key={session.key}
+            mode={mode}
+            resume={session.resume}
+            start={start}
+            sessionKey={String(session.key)}
+            frame={frame}
+          />
         </DialogPanel>
       </div>
     </Dialog>
@@ -62,7 +85,19 @@ export default function AssessmentModal({ mode, diagnosticId, onClose }: { mode:
 }
 
 /** The dialog's title bar and scrolling body; a new step moves focus to its title and scrolls to the top. */
-function ModalFrame({ title, step, onClose, testingPanel, children }: { title: string; step: string; onClose: () => void; testingPanel: ReactNode; children: ReactNode }) {
+function ModalFrame({
+  title,
+  step,
+  onClose,
+  testingPanel,
+  children,
+}: {
+  title: string;
+  step: string;
+  onClose: () => void;
+  testingPanel: ReactNode;
+  children: ReactNode;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   const body = useRef<HTMLDivElement>(null);
   const first = useRef(true);
@@ -80,7 +115,11 @@ function ModalFrame({ title, step, onClose, testingPanel, children }: { title: s
       <header className="flex items-start justify-between gap-4 border-b border-line px-5 pt-5 pb-4 sm:px-8 sm:pt-7 sm:pb-5">
         <div className="flex min-w-0 flex-col gap-1">
           <p className="text-xs font-semibold tracking-[0.18em] text-brass-deep uppercase">Leadership assessment</p>
-          <DialogTitle ref={heading} tabIndex={-1} className="font-serif text-[1.7rem] leading-tight text-balance text-ink focus:outline-none sm:text-[2rem]">
+          <DialogTitle
+            ref={heading}
+            tabIndex={-1}
+            className="font-serif text-[1.7rem] leading-tight text-balance text-ink focus:outline-none sm:text-[2rem]"
+          >
             {title}
           </DialogTitle>
         </div>
@@ -108,7 +147,9 @@ function ModalFrame({ title, step, onClose, testingPanel, children }: { title: s
  * of the last 7 days (the server allows it to a signed-in admin, or on this machine outside production).
  */
 function TestingPanel({ onReset }: { onReset: () => void }) {
-  const [testing, setTesting] = useState(() => openingParameters({ hostname: window.location.hostname, search: window.location.search }).testing);
+  const [testing, setTesting] = useState(
+    () => openingParameters({ hostname: window.location.hostname, search: window.location.search }).testing,
+  );
   const [purge, setPurge] = useState<string | null>(null);
   return (
     <details className="mt-10 rounded-2xl border border-dashed border-line bg-white/60 px-4 py-3 text-sm text-muted">
@@ -123,13 +164,22 @@ function TestingPanel({ onReset }: { onReset: () => void }) {
               setTestingFlag(on);
             }}
             aria-labelledby="testing-switch-label"
-            className={cx('relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors', testing ? 'bg-ink' : 'bg-ink/25')}
+            className={cx(
+              'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors',
+              testing ? 'bg-ink' : 'bg-ink/25',
+            )}
           >
-            <span className={cx('inline-block size-4 rounded-full bg-white transition-transform', testing ? 'translate-x-6' : 'translate-x-1')} />
+            <span
+              className={cx('inline-block size-4 rounded-full bg-white transition-transform', testing ? 'translate-x-6' : 'translate-x-1')}
+            />
           </Switch>
         </div>
         <div className="flex flex-wrap gap-3">
-          <button type="button" onClick={onReset} className="rounded-full border border-ink/25 px-4 py-2 font-semibold text-ink hover:border-ink/50">
+          <button
+            type="button"
+            onClick={onReset}
+            className="rounded-full border border-ink/25 px-4 py-2 font-semibold text-ink hover:border-ink/50"
+          >
             Reset flow
           </button>
           <button

@@ -51,7 +51,13 @@ export function ScoreChart({ scores }: { scores: Partial<Record<string, number>>
         )}
         {values.map((v, i) =>
           typeof scores[dimensions[i]!] === 'number' ? (
-            <circle key={dimensions[i]} cx={point(i, dimensions.length, v)[0]} cy={point(i, dimensions.length, v)[1]} r={4} className="fill-ink" />
+            <circle
+              key={dimensions[i]}
+              cx={point(i, dimensions.length, v)[0]}
+              cy={point(i, dimensions.length, v)[1]}
+              r={4}
+              className="fill-ink"
+            />
           ) : null,
         )}
         {dimensions.map((d, i) => {

@@ -48,7 +48,11 @@ afterAll(async () => {
 
 /** Node 20 has no global WebSocket: the socket client takes the `ws` package's. */
 function nodeSocket(): FlowSocket {
-  const socket = new FlowSocket({ url: socketUrlFor(base), createSocket: (url) => new WebSocket(url, { headers: { cookie: browser.cookieHeader() } }) as unknown as SocketLike, backoff: { baseMs: 50, maxMs: 200 } });
+  const socket = new FlowSocket({
+    url: socketUrlFor(base),
+    createSocket: (url) => new WebSocket(url, { headers: { cookie: browser.cookieHeader() } }) as unknown as SocketLike,
+    backoff: { baseMs: 50, maxMs: 200 },
+  });
   sockets.push(socket);
   return socket;
 }
@@ -82,8 +86,14 @@ async function answerDiagnostic(diagnostic: ReturnType<typeof diagnosticSession>
     const state = diagnostic.state();
     if (state !== 'vignette.confidence') await backdate(flowId, 6000);
     if (state === 'interstitial') diagnostic.session.send({ type: 'START_TIMED' });
-    else if (state === 'likert') diagnostic.session.send({ type: 'ANSWER_LIKERT', value: [3, 2, 4, 3][context.index % 4]!, responseTime: 6000 });
-    else if (state === 'vignette.choosing') diagnostic.session.send({ type: 'SELECT_OPTION', optionId: screen.type === 'vignette' ? screen.choiceIds[1]! : '', responseTime: 6000 });
+    else if (state === 'likert')
+      diagnostic.session.send({ type: 'ANSWER_LIKERT', value: [3, 2, 4, 3][context.index % 4]!, responseTime: 6000 });
+    else if (state === 'vignette.choosing')
+      diagnostic.session.send({
+        type: 'SELECT_OPTION',
+        optionId: screen.type === 'vignette' ? screen.choiceIds[1]! : '',
+        responseTime: 6000,
+      });
     else if (state === 'vignette.confidence') diagnostic.session.send({ type: 'SELECT_CONFIDENCE', value: 4 });
     else if (state === 'ranking') {
       const order = [...context.ranking].reverse();
@@ -170,7 +180,9 @@ describe('the browser flow session against the real server', () => {
     await until(() => flowA.session.getView().version === flowB.session.getView().version);
     expect(flowA.state()).toBe('diagnostic');
     expect(flowB.state()).toBe('diagnostic');
-    const events = await pool.query("SELECT count(*)::int AS n FROM flow_events WHERE flow_id = $1 AND type = 'START_DIAGNOSTIC'", [flowId]);
+    const events = await pool.query("SELECT count(*)::int AS n FROM flow_events WHERE flow_id = $1 AND type = 'START_DIAGNOSTIC'", [
+      flowId,
+    ]);
     expect(events.rows[0].n).toBe(1);
   });
 

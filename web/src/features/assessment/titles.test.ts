@@ -15,14 +15,14 @@ describe('step titles', () => {
       const title = (node.meta as { title?: string } | undefined)?.title;
       if (title) expect(STEP_TITLES[node.key]).toBe(title);
     }
-    expect([STEP_TITLES.capture, STEP_TITLES.intro, STEP_TITLES.diagnostic, STEP_TITLES.survey, STEP_TITLES.results, STEP_TITLES.mirror]).toEqual([
-      'Welcome',
-      'Assessment Overview',
-      'Leadership Diagnostic',
-      'Qualification Survey',
-      'Your Results',
-      'Decision Mirror',
-    ]);
+    expect([
+      STEP_TITLES.capture,
+      STEP_TITLES.intro,
+      STEP_TITLES.diagnostic,
+      STEP_TITLES.survey,
+      STEP_TITLES.results,
+      STEP_TITLES.mirror,
+    ]).toEqual(['Welcome', 'Assessment Overview', 'Leadership Diagnostic', 'Qualification Survey', 'Your Results', 'Decision Mirror']);
   });
 
   it('reads the title of a nested state from its top-level step', () => {

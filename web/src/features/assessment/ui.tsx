@@ -8,7 +8,15 @@ export function StepEyebrow({ children }: { children: ReactNode }) {
 }
 
 /** A machine's notice (the spec's words) as an inline message; errors are announced assertively. */
-export function NoticeBox({ notice, tone = 'error', className }: { notice: Notice | null; tone?: 'error' | 'info' | 'success'; className?: string }) {
+export function NoticeBox({
+  notice,
+  tone = 'error',
+  className,
+}: {
+  notice: Notice | null;
+  tone?: 'error' | 'info' | 'success';
+  className?: string;
+}) {
   if (!notice || (!notice.title && !notice.description)) return null;
   return (
     <div
@@ -30,7 +38,12 @@ export function NoticeBox({ notice, tone = 'error', className }: { notice: Notic
 /** A quiet spinner for waiting states (still under prefers-reduced-motion). */
 export function Spinner({ className }: { className?: string }) {
   return (
-    <svg className={cx('animate-spin motion-reduce:animate-none', className ?? 'size-5')} viewBox="0 0 24 24" fill="none" aria-hidden="true">
+    <svg
+      className={cx('animate-spin motion-reduce:animate-none', className ?? 'size-5')}
+      viewBox="0 0 24 24"
+      fill="none"
+      aria-hidden="true"
+    >
       <circle cx="12" cy="12" r="9" stroke="currentColor" strokeOpacity="0.2" strokeWidth="3" />
       <path d="M21 12a9 9 0 0 0-9-9" stroke="currentColor" strokeWidth="3" strokeLinecap="round" />
     </svg>
@@ -54,7 +67,15 @@ export function Waiting({ title, children }: { title: string; children?: ReactNo
 export function DoneMark() {
   return (
     <span className="flex size-16 items-center justify-center rounded-full bg-ink text-brass" aria-hidden="true">
-      <svg viewBox="0 0 24 24" className="size-8" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round">
+      <svg
+        viewBox="0 0 24 24"
+        className="size-8"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2.5"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
         <path d="m5 12.5 4.5 4.5L19 7.5" />
       </svg>
     </span>
@@ -134,7 +155,9 @@ export function ScaleButtons({
               >
                 {value}
               </span>
-              <span className={cx('text-[0.7rem] leading-tight sm:text-xs', selected === value ? 'text-white' : 'text-muted')}>{label}</span>
+              <span className={cx('text-[0.7rem] leading-tight sm:text-xs', selected === value ? 'text-white' : 'text-muted')}>
+                {label}
+              </span>
             </button>
           );
         })}
@@ -145,7 +168,17 @@ export function ScaleButtons({
 }
 
 /** A large option button (vignette choices), lettered A, B, C... with number keys as shortcuts. */
-export function OptionButton({ index, children, onClick, disabled }: { index: number; children: ReactNode; onClick: () => void; disabled?: boolean }) {
+export function OptionButton({
+  index,
+  children,
+  onClick,
+  disabled,
+}: {
+  index: number;
+  children: ReactNode;
+  onClick: () => void;
+  disabled?: boolean;
+}) {
   return (
     <button
       type="button"

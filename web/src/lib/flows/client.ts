@@ -20,9 +20,7 @@ export interface FlowEventObject {
 }
 
 /** The outcome of posting one event: applied (the new flow) or refused with the flow as it is. */
-export type SendOutcome =
-  | { status: 'applied'; flow: ServerFlow }
-  | { status: 'conflict'; flow: ServerFlow; message: string };
+export type SendOutcome = { status: 'applied'; flow: ServerFlow } | { status: 'conflict'; flow: ServerFlow; message: string };
 
 /** Status 0: the request got no answer (offline, server down). */
 export const NETWORK_ERROR = 0;
@@ -80,7 +78,12 @@ export function createFlowClient(options: FlowClientOptions = {}): FlowClient {
   const base = options.baseUrl ?? '';
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
 
-  async function call(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<{ status: number; json: unknown }> {
+  async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<{ status: number; json: unknown }> {
     let response: Response;
     try {
       response = await doFetch(`${base}${path}`, {

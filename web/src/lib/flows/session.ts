@@ -1,11 +1,4 @@
-import {
-  createActor,
-  type Actor,
-  type AnyStateMachine,
-  type EventFromLogic,
-  type InspectionEvent,
-  type Observer,
-} from 'xstate';
+import { createActor, type Actor, type AnyStateMachine, type EventFromLogic, type InspectionEvent, type Observer } from 'xstate';
 import type { FlowMachineName } from '../../../../machines/protocol/api';
 import { canAccept } from '../../../../machines/protocol/can-accept';
 import { FlowApiError, type FlowClient, type FlowStartInput, type ServerFlow } from './client';
@@ -223,7 +216,14 @@ export class FlowSession<TMachine extends AnyStateMachine> {
     const socket = this.options.socket;
     if (socket) {
       this.unsubscribeSocket = socket.subscribe(flowId, {
-        onEvent: (frame) => this.receive({ flowId: frame.flowId, machine: this.options.name, version: frame.version, state: frame.state, snapshot: frame.snapshot }),
+        onEvent: (frame) =>
+          this.receive({
+            flowId: frame.flowId,
+            machine: this.options.name,
+            version: frame.version,
+            state: frame.state,
+            snapshot: frame.snapshot,
+          }),
         onSubscribed: (version) => {
           if (isAhead(version, this.view.version)) void this.refresh();
         },
@@ -300,7 +300,10 @@ export class FlowSession<TMachine extends AnyStateMachine> {
 
   private scheduleRetry(flowId: string, event: AnyEvent): void {
     if (this.retryTimer) clearTimeout(this.retryTimer);
-    const delay = backoffDelay(this.retryAttempt++, { baseMs: this.options.retry?.baseMs ?? 1000, maxMs: this.options.retry?.maxMs ?? 15_000 });
+    const delay = backoffDelay(this.retryAttempt++, {
+      baseMs: this.options.retry?.baseMs ?? 1000,
+      maxMs: this.options.retry?.maxMs ?? 15_000,
+    });
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       if (!this.disposed) void this.post(flowId, event);

@@ -76,7 +76,15 @@ describe('FlowSocket', () => {
     const subscribed: number[] = [];
     flowSocket.subscribe(FLOW, { onEvent: (frame) => events.push(frame.version), onSubscribed: (v) => subscribed.push(v) });
     sockets[0]!.open();
-    const push = { type: 'event', flowId: FLOW, version: 3, origin: 'worker', event: { type: 'GRADED' }, state: 'processing.revealing', snapshot: {} };
+    const push = {
+      type: 'event',
+      flowId: FLOW,
+      version: 3,
+      origin: 'worker',
+      event: { type: 'GRADED' },
+      state: 'processing.revealing',
+      snapshot: {},
+    };
     sockets[0]!.receive({ type: 'subscribed', flowId: FLOW, version: 2 });
     sockets[0]!.receive(push);
     sockets[0]!.receive({ ...push, flowId: OTHER, version: 9 });

@@ -117,7 +117,7 @@ const STARTING: FlowView<AnyStateMachine> = {
   held: false,
 };
 
-const identity = <T,>(value: T) => value;
+const identity = <T>(value: T) => value;
 
 /** The actor's current snapshot, re-rendering on every change (@xstate/react's useSelector). */
 export function useFlowSnapshot<TMachine extends AnyStateMachine>(actor: Actor<TMachine>): SnapshotFrom<TMachine> {

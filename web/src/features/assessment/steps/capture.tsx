@@ -36,11 +36,21 @@ export function CaptureStep({
             ? 'Think through a decision you are facing with five reflective questions, then see how you lead under pressure.'
             : 'In about ten minutes you will see how you decide, delegate and build trust under pressure, and the one next step that fits you best.'}
         </p>
-        <p className="text-sm leading-relaxed text-muted">We will send your results to this address. No spam, and you can unsubscribe at any time.</p>
+        <p className="text-sm leading-relaxed text-muted">
+          We will send your results to this address. No spam, and you can unsubscribe at any time.
+        </p>
       </div>
       <NoticeBox notice={notice} />
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field label="Name" name="name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} required disabled={saving} />
+        <Field
+          label="Name"
+          name="name"
+          autoComplete="name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          required
+          disabled={saving}
+        />
         <Field
           label="Email"
           name="email"

@@ -151,7 +151,19 @@ function ScreenFrame({
   );
 }
 
-function ScreenBody({ state, screen, ranking, clockKey, flow }: { state: string; screen: Screen; ranking: string[]; clockKey: string; flow: DiagnosticFlow }) {
+function ScreenBody({
+  state,
+  screen,
+  ranking,
+  clockKey,
+  flow,
+}: {
+  state: string;
+  screen: Screen;
+  ranking: string[];
+  clockKey: string;
+  flow: DiagnosticFlow;
+}) {
   const clock = useScreenClock(clockKey);
   const answered = () => forgetScreen(clockKey);
   const timed = screen.type === 'vignette' && state === 'vignette.choosing' ? screen.timeLimitSec : null;
@@ -276,7 +288,11 @@ export function Countdown({ left, limit }: { left: number; limit: number }) {
         />
       </svg>
       <div className="flex flex-col leading-tight">
-        <span role="timer" aria-label={`${left} seconds left`} className={cx('text-xl font-semibold tabular-nums', low ? 'text-danger' : 'text-ink')}>
+        <span
+          role="timer"
+          aria-label={`${left} seconds left`}
+          className={cx('text-xl font-semibold tabular-nums', low ? 'text-danger' : 'text-ink')}
+        >
           0:{String(left).padStart(2, '0')}
         </span>
         <span className="text-xs text-muted">time left</span>
@@ -318,9 +334,8 @@ function TimedInterstitial({ screens, onStart }: { screens: Screen[]; onStart: (
         ))}
       </ul>
       <p className="text-base leading-relaxed text-muted">
-        Each scenario shows its own countdown, about {minutes} minutes at most for all {timed.length}. Go with your first instinct: if
-        the time runs out, the first option is recorded for you. After each choice you will be asked how confident you are, without a
-        clock.
+        Each scenario shows its own countdown, about {minutes} minutes at most for all {timed.length}. Go with your first instinct: if the
+        time runs out, the first option is recorded for you. After each choice you will be asked how confident you are, without a clock.
       </p>
       <div>
         <Button size="lg" onClick={onStart}>

@@ -28,7 +28,11 @@ const PARTS = [
         },
       ]
     : []),
-  { label: 'Qualification survey', time: '2-3 minutes', detail: 'Seven short questions about where you are and what you want from coaching.' },
+  {
+    label: 'Qualification survey',
+    time: '2-3 minutes',
+    detail: 'Seven short questions about where you are and what you want from coaching.',
+  },
 ];
 
 /** intro ('Assessment Overview'): the 8-12 minute overview with its parts. */
@@ -45,7 +49,9 @@ export function IntroStep({ onStart, starting }: { onStart: () => void; starting
       <ol className="flex flex-col gap-3">
         {PARTS.map((part, index) => (
           <li key={part.label} className="flex gap-4 rounded-2xl border border-line bg-white p-4 sm:p-5">
-            <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-sand font-serif text-lg text-brass-deep">{index + 1}</span>
+            <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-sand font-serif text-lg text-brass-deep">
+              {index + 1}
+            </span>
             <div className="flex flex-1 flex-col gap-1">
               <div className="flex flex-wrap items-baseline justify-between gap-x-4">
                 <p className="font-semibold text-ink">{part.label}</p>
@@ -56,7 +62,9 @@ export function IntroStep({ onStart, starting }: { onStart: () => void; starting
           </li>
         ))}
       </ol>
-      <p className="text-sm leading-relaxed text-muted">Your answers are saved as you go: if you close this window you can pick up where you left off.</p>
+      <p className="text-sm leading-relaxed text-muted">
+        Your answers are saved as you go: if you close this window you can pick up where you left off.
+      </p>
       <div>
         <Button size="lg" onClick={onStart} loading={starting} loadingText="Starting...">
           Begin the Diagnostic

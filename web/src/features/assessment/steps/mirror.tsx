@@ -53,7 +53,15 @@ export function MirrorStep({
   return <MirrorChat flow={flow} actor={flow.actor} onCompleted={onCompleted} />;
 }
 
-function MirrorChat({ flow, actor, onCompleted }: { flow: MirrorFlow; actor: Actor<typeof browserMirror>; onCompleted: (chat: MirrorHandover) => void }) {
+function MirrorChat({
+  flow,
+  actor,
+  onCompleted,
+}: {
+  flow: MirrorFlow;
+  actor: Actor<typeof browserMirror>;
+  onCompleted: (chat: MirrorHandover) => void;
+}) {
   const snapshot = useFlowSnapshot(actor);
   const { context } = snapshot;
   const state = statePath(snapshot.value);
@@ -76,7 +84,13 @@ function MirrorChat({ flow, actor, onCompleted }: { flow: MirrorFlow; actor: Act
           {complete ? 'Complete' : `${context.turn}/${MIRROR_TURN_LIMIT} exchanges`}
         </p>
       </div>
-      <ol ref={log} role="log" aria-live="polite" aria-label="Conversation with the Mirror" className="flex max-h-[46vh] min-h-48 flex-col gap-3 overflow-y-auto rounded-3xl border border-line bg-white p-4 sm:p-5">
+      <ol
+        ref={log}
+        role="log"
+        aria-live="polite"
+        aria-label="Conversation with the Mirror"
+        className="flex max-h-[46vh] min-h-48 flex-col gap-3 overflow-y-auto rounded-3xl border border-line bg-white p-4 sm:p-5"
+      >
         <MirrorMessages messages={context.messages} pending={pending} assistantClassName="bg-sand" />
       </ol>
       {complete ? (
@@ -85,7 +99,11 @@ function MirrorChat({ flow, actor, onCompleted }: { flow: MirrorFlow; actor: Act
             Thank you for thinking out loud. Next, the leadership diagnostic shows the patterns behind decisions like this one.
           </p>
           <div>
-            <Button size="lg" disabled={!ready} onClick={() => ready && onCompleted({ sessionId: context.sessionId!, chat: context.messages, mirrorFlowId: flow.flowId! })}>
+            <Button
+              size="lg"
+              disabled={!ready}
+              onClick={() => ready && onCompleted({ sessionId: context.sessionId!, chat: context.messages, mirrorFlowId: flow.flowId! })}
+            >
               Continue to the Diagnostic
             </Button>
           </div>

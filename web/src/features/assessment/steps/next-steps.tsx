@@ -10,7 +10,17 @@ import { DoneMark, NoticeBox, Spinner, StepEyebrow, Waiting } from '../ui';
 /** Deposit in dollars for display ($250, spec section 9). */
 const formatDeposit = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { maximumFractionDigits: 0 })}`;
 
-function OutLink({ href, onClick, children, variant = 'primary' }: { href: string; onClick?: () => void; children: string; variant?: 'primary' | 'secondary' }) {
+function OutLink({
+  href,
+  onClick,
+  children,
+  variant = 'primary',
+}: {
+  href: string;
+  onClick?: () => void;
+  children: string;
+  variant?: 'primary' | 'secondary';
+}) {
   return (
     <a
       href={href}
@@ -19,7 +29,9 @@ function OutLink({ href, onClick, children, variant = 'primary' }: { href: strin
       onClick={onClick}
       className={cx(
         'inline-flex min-h-13 items-center justify-center gap-2 rounded-full px-7 text-base font-semibold tracking-tight transition-colors',
-        variant === 'primary' ? 'bg-ink text-white shadow-soft hover:bg-ink-800' : 'border border-ink/25 bg-white/60 text-ink hover:border-ink/50 hover:bg-white',
+        variant === 'primary'
+          ? 'bg-ink text-white shadow-soft hover:bg-ink-800'
+          : 'border border-ink/25 bg-white/60 text-ink hover:border-ink/50 hover:bg-white',
       )}
     >
       {children}
@@ -92,12 +104,16 @@ export function YesFlowStep({
       <div className="flex flex-col gap-3">
         <StepEyebrow>One to one · 45 minutes</StepEyebrow>
         <p className="text-lg leading-relaxed text-ink">
-          A focused working session on your results: what is holding your leadership back, what to change first, and whether coaching is
-          the right way to get there.
+          A focused working session on your results: what is holding your leadership back, what to change first, and whether coaching is the
+          right way to get there.
         </p>
       </div>
       <ul className="flex flex-col gap-2.5">
-        {['Walk through your archetype and six dimension scores together', 'Leave with the two or three changes that matter most', 'An honest view of whether a coaching engagement would help'].map((line) => (
+        {[
+          'Walk through your archetype and six dimension scores together',
+          'Leave with the two or three changes that matter most',
+          'An honest view of whether a coaching engagement would help',
+        ].map((line) => (
           <li key={line} className="flex gap-3 text-[0.95rem] leading-relaxed text-ink">
             <span className="mt-2 size-1.5 shrink-0 rounded-full bg-brass" aria-hidden="true" />
             {line}
@@ -146,8 +162,8 @@ export function MaybeFlowStep({
           <StepEyebrow>Personal homework</StepEyebrow>
           <p className="font-serif text-xl text-ink">A plan written for your results</p>
           <p className="flex-1 text-sm leading-relaxed text-muted">
-            Pay the {formatDeposit(depositCents)} refundable deposit and we email you homework built on your archetype and scores, with
-            your full report.
+            Pay the {formatDeposit(depositCents)} refundable deposit and we email you homework built on your archetype and scores, with your
+            full report.
           </p>
           <Button onClick={onPay}>Pay Deposit and Get Homework</Button>
         </div>
@@ -203,7 +219,11 @@ export function NoFlowStep({
         working on exactly what your results describe.
       </p>
       <ul className="flex flex-col gap-2.5">
-        {['Monthly live Q&A sessions with the coach', 'Guides and templates for each leadership archetype', 'Peers to compare notes with, privately'].map((line) => (
+        {[
+          'Monthly live Q&A sessions with the coach',
+          'Guides and templates for each leadership archetype',
+          'Peers to compare notes with, privately',
+        ].map((line) => (
           <li key={line} className="flex gap-3 text-[0.95rem] leading-relaxed text-ink">
             <span className="mt-2 size-1.5 shrink-0 rounded-full bg-brass" aria-hidden="true" />
             {line}

@@ -14,7 +14,11 @@ export function ProcessingStep({ revealing, offline }: { revealing: boolean; off
         We are scoring your answers across six leadership dimensions and matching your profile to an archetype. This can take up to 3
         minutes, but usually takes about 1 minute.
       </p>
-      {offline && <p className="max-w-md text-sm text-muted">The connection dropped. Your answers are kept on this device and will be sent as soon as it is back.</p>}
+      {offline && (
+        <p className="max-w-md text-sm text-muted">
+          The connection dropped. Your answers are kept on this device and will be sent as soon as it is back.
+        </p>
+      )}
     </div>
   );
 }
@@ -25,8 +29,8 @@ export function GamingStep({ notice, onRetake }: { notice: Notice | null; onReta
     <div className="flex flex-col gap-6">
       <NoticeBox notice={notice} tone="info" className="text-base" />
       <p className="text-base leading-relaxed text-muted">
-        The diagnostic only helps when it reflects how you really lead. Take a breath, read each statement fully, and answer for an
-        ordinary week. Your earlier answers are cleared and the diagnostic starts again.
+        The diagnostic only helps when it reflects how you really lead. Take a breath, read each statement fully, and answer for an ordinary
+        week. Your earlier answers are cleared and the diagnostic starts again.
       </p>
       <div>
         <Button size="lg" onClick={onRetake}>

@@ -42,8 +42,10 @@ export function RankingList({
   );
   const announcements: Announcements = {
     onDragStart: ({ active }) => `Picked up ${labelOf(active.id)}, in position ${positionOf(active.id)} of ${order.length}.`,
-    onDragOver: ({ active, over }) => (over ? `${labelOf(active.id)} is over position ${positionOf(over.id)} of ${order.length}.` : undefined),
-    onDragEnd: ({ active, over }) => (over ? `${labelOf(active.id)} dropped in position ${positionOf(over.id)} of ${order.length}.` : `${labelOf(active.id)} dropped.`),
+    onDragOver: ({ active, over }) =>
+      over ? `${labelOf(active.id)} is over position ${positionOf(over.id)} of ${order.length}.` : undefined,
+    onDragEnd: ({ active, over }) =>
+      over ? `${labelOf(active.id)} dropped in position ${positionOf(over.id)} of ${order.length}.` : `${labelOf(active.id)} dropped.`,
     onDragCancel: ({ active }) => `Moving ${labelOf(active.id)} was cancelled.`,
   };
   const onDragEnd = ({ active, over }: DragEndEvent) => {
@@ -63,7 +65,12 @@ export function RankingList({
         sensors={sensors}
         collisionDetection={closestCenter}
         onDragEnd={onDragEnd}
-        accessibility={{ announcements, screenReaderInstructions: { draggable: 'Press Space to pick up this priority, the arrow keys to move it, and Space again to drop it.' } }}
+        accessibility={{
+          announcements,
+          screenReaderInstructions: {
+            draggable: 'Press Space to pick up this priority, the arrow keys to move it, and Space again to drop it.',
+          },
+        }}
       >
         <SortableContext items={order} strategy={verticalListSortingStrategy}>
           <ol className="flex flex-col gap-2.5" aria-describedby={instructionsId}>

@@ -6,7 +6,10 @@ import { ScoreChart } from '../score-chart';
 import { NoticeBox, StepEyebrow } from '../ui';
 
 /** The spec's notice for results the browser graded itself (section 8). */
-export const LOCAL_RESULTS_NOTICE = { title: 'Assessment Complete', description: 'Results calculated locally due to connectivity issues.' } as const;
+export const LOCAL_RESULTS_NOTICE = {
+  title: 'Assessment Complete',
+  description: 'Results calculated locally due to connectivity issues.',
+} as const;
 
 /** Each tier's next step as the results screen offers it (spec section 4, "Results routing"). */
 export const NEXT_STEP: Record<Tier, { heading: string; body: string; action: string }> = {
@@ -132,7 +135,9 @@ export function ResultsView({
           <ol className="flex flex-col gap-3">
             {details.actions.map((action, index) => (
               <li key={action} className="flex gap-4 rounded-2xl border border-line bg-white p-4">
-                <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-sand font-serif text-brass-deep">{index + 1}</span>
+                <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-sand font-serif text-brass-deep">
+                  {index + 1}
+                </span>
                 <span className="text-[0.95rem] leading-relaxed text-ink">{action}</span>
               </li>
             ))}
@@ -211,8 +216,7 @@ export function CompletedResultsStep({
       localNotice={false}
       intro={
         <p className="text-base leading-relaxed text-muted">
-          These are the results of the assessment you completed. Leaders usually retake it after 6 to 12 months, to see what
-          has changed.
+          These are the results of the assessment you completed. Leaders usually retake it after 6 to 12 months, to see what has changed.
         </p>
       }
       actions={

@@ -83,7 +83,9 @@ export function SurveyStep({ initial, onSubmit }: { initial: SurveyAnswers; onSu
           See My Results
         </Button>
         <p className="text-sm text-muted" aria-live="polite">
-          {missing.length === 0 ? 'All required questions answered.' : `${missing.length} required ${missing.length === 1 ? 'question' : 'questions'} left.`}
+          {missing.length === 0
+            ? 'All required questions answered.'
+            : `${missing.length} required ${missing.length === 1 ? 'question' : 'questions'} left.`}
         </p>
       </div>
     </form>
