@@ -21,6 +21,75 @@ export default tseslint.config(
     files: ['web/src/**/*.tsx'],
     ...jsxA11y.flatConfigs.recommended,
   },
+  // The boundaries between the parts (docs/architecture.md): machines/ is pure logic shared by browser
+  // and server; the browser app never reaches the server's code; workers use the server's library
+  // modules but never the HTTP app.
+  {
+    files: ['machines/**/*.ts'],
+    ignores: ['machines/**/*.test.ts', 'machines/**/*.fixtures.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/**', '**/web/**', '**/workers/**', '**/scripts/**', '**/test/**'],
+              message: 'machines/ imports nothing of the other parts.',
+            },
+            {
+              group: ['node:*', 'react', 'react-dom', 'react-router-dom', 'pg', 'ioredis', 'bullmq', 'fastify'],
+              message: 'machines/ is pure logic: no Node, DOM or framework modules.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    ignores: ['web/src/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/**', '**/workers/**', '**/scripts/**', '**/test/**'],
+              message: 'The browser app imports only web/ and machines/ (shared types live in machines/protocol).',
+            },
+            { group: ['node:*'], message: 'The browser app has no Node modules.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['workers/**/*.ts'],
+    ignores: ['workers/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/app*', '**/server/main*', '**/server/routes/**', '**/server/plugins/**', '**/web/**'],
+              message: 'Workers use the backend library modules, never the HTTP app or the browser app.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/**/*.ts'],
+    ignores: ['server/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/workers/**', '**/web/src/**'], message: 'The server never imports the worker or the browser app.' }] },
+      ],
+    },
+  },
   {
     // Tests read untyped JSON from real HTTP answers and assert on it; typing every body would add
     // nothing the assertions do not already check.

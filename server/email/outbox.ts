@@ -6,16 +6,9 @@ import { insertJob } from '../queues/outbox.js';
 import { inTransaction } from '../db/transaction.js';
 import type { EmailAttachment, SendEmail } from './transport.js';
 
-/** What an email_outbox row is for (the table's CHECK lists the same kinds). */
-export type EmailKind =
-  | 'contact_confirmation'
-  | 'contact_notification'
-  | 'homework'
-  | 'free_resources'
-  | 'sign_in_notice'
-  | 'results'
-  | 'deposit_receipt'
-  | 'refund_confirmation';
+import type { EmailKind } from '../../machines/protocol/operations.js';
+
+export type { EmailKind };
 
 /** An email to store: its content and what it belongs to. */
 export interface EmailDraft {

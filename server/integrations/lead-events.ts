@@ -2,8 +2,7 @@ import type { FlowTx } from '../flows/engine.js';
 import type { FlowRow } from '../flows/flow-store.js';
 import { activeTargets } from './settings.js';
 
-/** The lead events sent to the automation webhook. */
-export type LeadEventName = 'lead.captured' | 'lead.graded' | 'lead.paid';
+import type { LeadEventName, WebhookTarget } from '../../machines/protocol/operations.js';
 
 /** The JSON body of an automation POST (also what a chat message is written from). */
 export interface LeadEventBody {
@@ -16,7 +15,7 @@ export interface LeadEventBody {
 
 /** A webhooks job: which card to send to (its URL is read when sending, never stored in the job) and the body. */
 export interface WebhookJobPayload {
-  target: 'automation' | 'team_chat';
+  target: WebhookTarget;
   body: LeadEventBody;
 }
 

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { AdminLiveJobEvent, AdminLiveJobFrame } from '../../../../machines/protocol/admin-live';
+import { QUEUE_NAMES, type QueueName } from '../../../../machines/protocol/operations';
 import { Button, ExternalButtonLink, cx, useToast } from '../../components/ui';
 import { ApiError, api } from '../../lib/api';
 import { useSession } from '../../lib/session';
@@ -8,10 +9,9 @@ import { useAdminLive, useCoalesced } from './live';
 import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states';
 import { ConfirmDialog } from './confirm-dialog';
 
-/** The queues and statuses of server/queues/names.ts and server/admin/jobs.ts. */
-export const QUEUES = ['grading', 'homework', 'mirror', 'email', 'webhooks', 'slack', 'timers', 'payments'] as const;
+/** The job statuses of server/admin/jobs.ts. */
 export const JOB_STATUSES = ['pending', 'enqueued', 'active', 'completed', 'failed'] as const;
-type Queue = (typeof QUEUES)[number];
+type Queue = QueueName;
 type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** How often the ops screens reload while the live socket is down (with it up, its frames drive reloads). */
@@ -537,7 +537,7 @@ export function JobsScreen() {
                 Job history
               </h2>
               <div className="flex flex-wrap gap-3">
-                <Select label="Queue" value={queue} options={QUEUES} onChange={(value) => (setQueue(value), setPage(1))} />
+                <Select label="Queue" value={queue} options={QUEUE_NAMES} onChange={(value) => (setQueue(value), setPage(1))} />
                 <Select label="Status" value={status} options={JOB_STATUSES} onChange={(value) => (setStatus(value), setPage(1))} />
               </div>
             </div>

@@ -3,9 +3,7 @@ import type { FlowMachineName } from '../../../../machines/protocol/api';
 import type { AssessmentFlowEvent } from '../../../../machines/protocol/assessment-flow';
 import type { DiagnosticEvent } from '../../../../machines/protocol/diagnostic';
 import type { MirrorEvent } from '../../../../machines/protocol/mirror';
-import type { EmailKind } from '../../../../server/email/outbox';
-import type { LeadEventName, WebhookJobPayload } from '../../../../server/integrations/lead-events';
-import type { QueueName } from '../../../../server/queues/names';
+import type { EmailKind, LeadEventName, QueueName, WebhookTarget } from '../../../../machines/protocol/operations';
 
 /*
  * The journey and the jobs in the coach's words: state paths, event types and queue/name pairs of
@@ -152,7 +150,7 @@ export function emailKindName(kind: string): string {
   return EMAIL_KINDS[kind as EmailKind] ?? kind;
 }
 
-const WEBHOOK_TARGETS: Record<WebhookJobPayload['target'], string> = { automation: 'Automation webhook', team_chat: 'Team-chat message' };
+const WEBHOOK_TARGETS: Record<WebhookTarget, string> = { automation: 'Automation webhook', team_chat: 'Team-chat message' };
 const LEAD_EVENTS: Record<LeadEventName, string> = {
   'lead.captured': 'lead captured',
   'lead.graded': 'lead graded',
