@@ -86,7 +86,7 @@ async function holdLead(leadId: string): Promise<pg.Client> {
 
 /** True while a grading transaction waits on a held lead. */
 async function gradingWaits(): Promise<boolean> {
-  const waiting = await pool.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH diagnostic AS%'");
+  const waiting = await pool.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH new_diagnostic AS%'");
   return (waiting.rowCount ?? 0) > 0;
 }
 
