@@ -1,7 +1,6 @@
 // Lint for the whole tree: typescript-eslint's type-checked rules everywhere, React's hook rules and
 // accessibility rules for the browser app, and the boundaries between the four parts.
 import js from '@eslint/js';
-import boundaries from 'eslint-plugin-boundaries';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';

@@ -1,7 +1,0 @@
-export * from './client';
-export * from './inspect';
-export * from './reconcile';
-export * from './session';
-export * from './socket';
-export * from './storage';
-export * from './use-server-flow';
