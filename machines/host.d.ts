@@ -7,9 +7,15 @@ interface HostConsole {
   error(...data: unknown[]): void;
   info(...data: unknown[]): void;
 }
-declare var console: HostConsole;
 
 interface HostCrypto {
   getRandomValues<T extends Uint8Array>(array: T): T;
 }
-declare var crypto: HostCrypto;
+
+declare global {
+  // `var` (not let or const): only a var declaration becomes a property of globalThis
+  var console: HostConsole;
+  var crypto: HostCrypto;
+}
+
+export {};

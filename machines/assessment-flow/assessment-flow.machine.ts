@@ -1,4 +1,5 @@
 import { and, assign, enqueueActions, not, setup } from 'xstate';
+import { effect } from '../effect.js';
 import { qualificationSurvey } from '../content/index.js';
 import { GAMING_MESSAGE } from '../grading/gaming.js';
 import { outcomeFor } from '../grading/outcome.js';
@@ -167,19 +168,23 @@ function requireLeadId(context: AssessmentFlowContext): string {
   return context.session.leadId;
 }
 
+// Only the types of these values matter: setup() infers the machine's context, events and input from
+// them (written inline, the `{} as` would read as redundant where the type is inferred).
+const flowTypes = {
+  context: {} as AssessmentFlowContext,
+  events: {} as AssessmentFlowEvent,
+  input: {} as AssessmentFlowInput,
+};
+
 const flowSetup = setup({
-  types: {
-    context: {} as AssessmentFlowContext,
-    events: {} as AssessmentFlowEvent,
-    input: {} as AssessmentFlowInput,
-  },
+  types: flowTypes,
   actions: {
-    createLead: (_, _request: LeadRequest) => {},
-    requestGrading: (_, _request: GradingRequest) => {},
-    startPayment: (_, _request: PaymentRequest) => {},
-    sendHomework: (_, _request: HomeworkRequest) => {},
-    sendResults: (_, _request: ResultsEmailRequest) => {},
-    sendReceipt: (_, _request: ReceiptRequest) => {},
+    createLead: effect<LeadRequest>(),
+    requestGrading: effect<GradingRequest>(),
+    startPayment: effect<PaymentRequest>(),
+    sendHomework: effect<HomeworkRequest>(),
+    sendResults: effect<ResultsEmailRequest>(),
+    sendReceipt: effect<ReceiptRequest>(),
     clearStoredAssessment: () => {},
     clearSavedAnswers: () => {},
     setNotice: assign((_, notice: Notice) => ({ notice })),

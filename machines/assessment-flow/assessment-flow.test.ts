@@ -587,7 +587,7 @@ describe('assessmentFlow: events and the server', () => {
     const [surveyed] = transition(assessmentFlowMachine, opened, { type: 'DIAGNOSTIC_COMPLETED', answers: sampleAnswers });
     const stored = JSON.parse(JSON.stringify(assessmentFlowMachine.getPersistedSnapshot(surveyed)));
     const restored = assessmentFlowMachine.resolveState(stored);
-    expect((restored.context as AssessmentFlowContext).answers).toEqual(sampleAnswers);
+    expect(restored.context.answers).toEqual(sampleAnswers);
 
     const [processing, effects] = transition(assessmentFlowMachine, restored, {
       type: 'SURVEY_SUBMITTED',
@@ -603,7 +603,7 @@ describe('assessmentFlow: events and the server', () => {
     // The results email the capture step promised, then the 1 s results delay, which the server
     // schedules itself: it arrives as a delayed raise of the event to apply when the time is up.
     expect(delayed).toMatchObject([
-      { type: 'sendResults', params: { leadId: (restored.context as AssessmentFlowContext).session.leadId, result: resultFor('nurture') } },
+      { type: 'sendResults', params: { leadId: restored.context.session.leadId, result: resultFor('nurture') } },
       { type: 'xstate.raise', params: { delay: 1000 } },
     ]);
     // no email for a testing-mode flow, nor for the canned fallback result

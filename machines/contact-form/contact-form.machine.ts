@@ -33,9 +33,7 @@ export const contactFormMachine = setup({
     events: {} as ContactFormEvent,
   },
   actors: {
-    sendContactMessage: fromPromise<void, ContactMessage>(async () => {
-      throw new Error('sendContactMessage is not provided');
-    }),
+    sendContactMessage: fromPromise<void, ContactMessage>(() => Promise.reject(new Error('sendContactMessage is not provided'))),
   },
   actions: {
     edit: assign({

@@ -54,9 +54,7 @@ describe('contactForm', () => {
 
   it('keeps the form on failure and can try again', async () => {
     let fail = true;
-    const { actor, sent } = startWith(async () => {
-      if (fail) throw new Error('smtp down');
-    });
+    const { actor, sent } = startWith(() => (fail ? Promise.reject(new Error('smtp down')) : Promise.resolve()));
     fill(actor, valid);
     actor.send({ type: 'SUBMIT' });
     await waitFor(actor, (s) => s.matches('failure'));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DiagnosticBank, DISPLAY_DIMENSIONS, Dimension, DisplayDimension, flattenBank, timedSummary } from './schemas';
 
 const followup = { prompt: 'How sure?', scale: ['1', '2', '3', '4', '5'] };
-const small = {
+const baselineOnly = {
   version: '9.0.0',
   title: 'Small',
   estimatedMinutes: '1',
@@ -15,6 +15,9 @@ const small = {
       { id: 'a2', prompt: 'B', reverse: true, dimension: 'DCR' },
     ],
   },
+};
+const untimed = {
+  ...baselineOnly,
   advanced_traits: {
     id: 'advanced_traits',
     label: 'Adv',
@@ -29,6 +32,9 @@ const small = {
       { id: 'y', label: 'Y', weights: {} },
     ],
   },
+};
+const small = {
+  ...untimed,
   vignettes: {
     id: 'vignettes',
     label: 'Scenarios',
@@ -79,7 +85,6 @@ describe('flattenBank', () => {
   });
 
   it('works for a baseline-only bank', () => {
-    const { advanced_traits: _a, priority_ranking: _r, vignettes: _v, ...baselineOnly } = small;
     expect(flattenBank(DiagnosticBank.parse(baselineOnly)).map((s) => s.id)).toEqual(['a1', 'a2']);
   });
 });
@@ -95,7 +100,6 @@ describe('timedSummary', () => {
   });
 
   it('is null without timed screens', () => {
-    const { vignettes: _v, ...untimed } = small;
     expect(timedSummary(flattenBank(DiagnosticBank.parse(untimed)))).toBeNull();
   });
 

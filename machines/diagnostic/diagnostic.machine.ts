@@ -1,4 +1,5 @@
 import { and, assign, setup } from 'xstate';
+import { effect } from '../effect.js';
 import type { Screen } from '../content/schemas.js';
 import type { DiagnosticAnswers, RecordedAnswer } from '../protocol/common.js';
 import type { DiagnosticEvent, DiagnosticResult } from '../protocol/diagnostic.js';
@@ -145,16 +146,20 @@ function isPartialRanking(order: readonly string[], ids: readonly string[]): boo
   return new Set(order).size === order.length && order.every((id) => ids.includes(id));
 }
 
+// Only the types of these values matter: setup() infers the machine's context, events, input and
+// output from them (written inline, the `{} as` would read as redundant where the type is inferred).
+const diagnosticTypes = {
+  context: {} as DiagnosticContext,
+  events: {} as DiagnosticEvent,
+  input: {} as DiagnosticInput,
+  output: {} as DiagnosticAnswers,
+};
+
 const diagnosticSetup = setup({
-  types: {
-    context: {} as DiagnosticContext,
-    events: {} as DiagnosticEvent,
-    input: {} as DiagnosticInput,
-    output: {} as DiagnosticAnswers,
-  },
+  types: diagnosticTypes,
   actions: {
-    answerRecorded: (_, _answer: { itemId: string; answer: RecordedAnswer }) => {},
-    requestGrading: (_, _request: DiagnosticGradingRequest) => {},
+    answerRecorded: effect<{ itemId: string; answer: RecordedAnswer }>(),
+    requestGrading: effect<DiagnosticGradingRequest>(),
     startScreen: assign(({ context }) => {
       const screen = currentScreen(context);
       return { chosen: null, ranking: screen.type === 'ranking' ? [...screen.choiceIds] : [] };

@@ -1,4 +1,5 @@
 import { and, fromPromise, not, setup } from 'xstate';
+import { effect } from '../effect.js';
 import type { FlowResult } from '../protocol/assessment-flow.js';
 
 /** The longest the processing notice promises (spec section 2: up to 3 minutes); after it the browser grades. */
@@ -25,12 +26,10 @@ export const localFallbackMachine = setup({
     events: {} as LocalFallbackEvent,
   },
   actors: {
-    gradeLocally: fromPromise<FlowResult>(async () => {
-      throw new Error('gradeLocally is not provided');
-    }),
+    gradeLocally: fromPromise<FlowResult>(() => Promise.reject(new Error('gradeLocally is not provided'))),
   },
   actions: {
-    showLocalResult: (_, _params: { result: FlowResult }) => {},
+    showLocalResult: effect<{ result: FlowResult }>(),
   },
   guards: {
     isGrading: ({ event }) => event.grading,

@@ -1,4 +1,5 @@
 import { and, assign, setup } from 'xstate';
+import { effect } from '../effect.js';
 import { hasText, type MirrorTurn } from '../protocol/common.js';
 import { randomUuid } from '../random-id.js';
 import { MIRROR_TURN_LIMIT, type MirrorEvent, type MirrorReplyRequest } from '../protocol/mirror.js';
@@ -48,7 +49,7 @@ export const mirrorMachine = setup({
   },
   actions: {
     assignSessionId: assign({ sessionId: () => randomUuid() }),
-    requestReply: (_, _request: MirrorReplyRequest) => {},
+    requestReply: effect<MirrorReplyRequest>(),
     appendUserTurn: assign({
       messages: ({ context, event }) =>
         event.type === 'SEND' ? [...context.messages, { role: 'user', content: event.text.trim() }] : context.messages,

@@ -53,10 +53,8 @@ export const signInMachine = setup({
     events: {} as SignInEvent,
   },
   actors: {
-    getSession: fromPromise<SignedInUser | null>(async () => null),
-    signIn: fromPromise<SignedInUser, Credentials>(async () => {
-      throw new Error('signIn is not provided');
-    }),
+    getSession: fromPromise<SignedInUser | null>(() => Promise.resolve(null)),
+    signIn: fromPromise<SignedInUser, Credentials>(() => Promise.reject(new Error('signIn is not provided'))),
   },
   guards: {
     hasValidCredentials: ({ event }) => credentialsSchema.safeParse(event).success,

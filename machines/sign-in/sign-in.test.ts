@@ -9,10 +9,10 @@ function start(options: { session?: SignedInUser | null; signIn?: (c: Credential
   const actor = createActor(
     signInMachine.provide({
       actors: {
-        getSession: fromPromise<SignedInUser | null>(async () => options.session ?? null),
-        signIn: fromPromise<SignedInUser, Credentials>(async ({ input }) => {
+        getSession: fromPromise<SignedInUser | null>(() => Promise.resolve(options.session ?? null)),
+        signIn: fromPromise<SignedInUser, Credentials>(({ input }) => {
           attempts.push(input);
-          return (options.signIn ?? (async (c) => ({ email: c.email })))(input);
+          return (options.signIn ?? ((c) => Promise.resolve({ email: c.email })))(input);
         }),
       },
     }),
@@ -50,10 +50,8 @@ describe('signIn', () => {
   it('shows the mapped error, clears it on edit and can retry', async () => {
     let fail = true;
     const { actor } = start({
-      signIn: async (c) => {
-        if (fail) throw Object.assign(new Error('Invalid login credentials'), { status: 400 });
-        return { email: c.email };
-      },
+      signIn: (c) =>
+        fail ? Promise.reject(Object.assign(new Error('Invalid login credentials'), { status: 400 })) : Promise.resolve({ email: c.email }),
     });
     await waitFor(actor, (s) => s.matches('idle'));
     actor.send(submit);
