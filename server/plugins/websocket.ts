@@ -54,7 +54,7 @@ class SocketsPerAddress {
  * JSON validated with zod; a bad frame gets an error frame naming the problem and the connection
  * stays open.
  */
-export async function websocketEndpoint(app: FastifyInstance, deps: Pick<RouteDeps, 'engine' | 'pushes'>): Promise<void> {
+export function websocketEndpoint(app: FastifyInstance, deps: Pick<RouteDeps, 'engine' | 'pushes'>, done: () => void): void {
   const perAddress = new SocketsPerAddress();
   const refuseCrowdedAddress = async (request: FastifyRequest, reply: FastifyReply) => {
     if (perAddress.take(request.ip)) return;
@@ -133,4 +133,5 @@ export async function websocketEndpoint(app: FastifyInstance, deps: Pick<RouteDe
       });
     },
   );
+  done();
 }

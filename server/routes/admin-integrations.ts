@@ -22,7 +22,7 @@ const guarded = { 401: errorBodySchema, 403: errorBodySchema };
  * webhook URLs, the email-marketing API key) are write-only: read back masked, kept when a save
  * leaves the value out. Analytics is built in and cannot be changed.
  */
-export async function adminIntegrationRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function adminIntegrationRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const policy = outboundPolicy(deps.config);
   app.addHook('onRequest', requireAdmin(deps.pool));
@@ -80,4 +80,5 @@ export async function adminIntegrationRoutes(app: FastifyInstance, deps: RouteDe
         .send({ statusCode: 409, error: 'Conflict', message: 'Save a webhook URL first; its signing secret is made then.' });
     },
   );
+  done();
 }

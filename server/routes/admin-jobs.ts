@@ -22,7 +22,7 @@ import type { RouteDeps } from './deps.js';
 const guarded = { 401: errorBodySchema, 403: errorBodySchema };
 
 /** Ops: the job queues (counts, rows, retry, retry all failed, remove) and the flow machines with their live state counts (issue 6). */
-export async function adminJobRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function adminJobRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', requireAdmin(deps.pool));
   app.addHook('onRequest', async (_request, reply) => {
@@ -79,22 +79,18 @@ export async function adminJobRoutes(app: FastifyInstance, deps: RouteDeps): Pro
         return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `No job with id ${request.params.id}` });
       }
       if ('notFailed' in outcome) {
-        return reply
-          .status(409)
-          .send({
-            statusCode: 409,
-            error: 'Conflict',
-            message: `Only a failed job can be retried; this one is ${outcome.notFailed}, and still on its way`,
-          });
+        return reply.status(409).send({
+          statusCode: 409,
+          error: 'Conflict',
+          message: `Only a failed job can be retried; this one is ${outcome.notFailed}, and still on its way`,
+        });
       }
       if ('redisDown' in outcome) {
-        return reply
-          .status(503)
-          .send({
-            statusCode: 503,
-            error: 'Service Unavailable',
-            message: 'The job queue is not reachable; the job stays failed. Try again shortly.',
-          });
+        return reply.status(503).send({
+          statusCode: 503,
+          error: 'Service Unavailable',
+          message: 'The job queue is not reachable; the job stays failed. Try again shortly.',
+        });
       }
       return outcome.job;
     },
@@ -143,22 +139,18 @@ export async function adminJobRoutes(app: FastifyInstance, deps: RouteDeps): Pro
         return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `No job with id ${request.params.id}` });
       }
       if ('running' in outcome) {
-        return reply
-          .status(409)
-          .send({
-            statusCode: 409,
-            error: 'Conflict',
-            message: 'This job is running now and cannot be removed; wait for it to finish or fail, then remove it.',
-          });
+        return reply.status(409).send({
+          statusCode: 409,
+          error: 'Conflict',
+          message: 'This job is running now and cannot be removed; wait for it to finish or fail, then remove it.',
+        });
       }
       if ('redisDown' in outcome) {
-        return reply
-          .status(503)
-          .send({
-            statusCode: 503,
-            error: 'Service Unavailable',
-            message: 'The job queue is not reachable; the job was not removed. Try again shortly.',
-          });
+        return reply.status(503).send({
+          statusCode: 503,
+          error: 'Service Unavailable',
+          message: 'The job queue is not reachable; the job was not removed. Try again shortly.',
+        });
       }
       return outcome.removed;
     },
@@ -176,4 +168,5 @@ export async function adminJobRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     },
     () => machinesOverview(deps.pool),
   );
+  done();
 }

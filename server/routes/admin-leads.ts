@@ -16,7 +16,7 @@ function notFound(reply: FastifyReply, id: string) {
 }
 
 /** The admin's leads: the paginated table, its CSV export, a lead's page and the data-protection delete. */
-export async function adminLeadRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'pool'>): Promise<void> {
+export function adminLeadRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'pool'>, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', requireAdmin(deps.pool));
   app.addHook('onRequest', async (_request, reply) => {
@@ -84,4 +84,5 @@ export async function adminLeadRoutes(app: FastifyInstance, deps: Pick<RouteDeps
     async (request, reply) =>
       (await deleteLead(deps.pool, request.params.id)) ? { deleted: true as const } : notFound(reply, request.params.id),
   );
+  done();
 }

@@ -113,6 +113,7 @@ class AdminLiveFeed {
     const lastEventId = await streamIdNow(this.redis);
     // Each QueueEvents blocks on a connection of its own made from these options; it must wait
     // for Redis rather than fail, so BullMQ's own reconnect backoff replaces the producer's
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- destructured only to leave it out of the rest (BullMQ's Object.assign would keep an explicit undefined)
     const { retryStrategy: _producerRetries, ...redisOptions } = this.redis.options;
     const connection = { ...redisOptions, maxRetriesPerRequest: null, enableOfflineQueue: true };
     const queueEvents = QUEUE_NAMES.map((queue) => {
@@ -145,10 +146,11 @@ class AdminLiveFeed {
  * again every minute, and the socket closed with 4401 at once when the session ends (AdminSockets). Frames are JSON per
  * machines/protocol/admin-live.ts; anything but a ping gets an error frame and the socket stays open.
  */
-export async function adminLiveRoutes(
+export function adminLiveRoutes(
   app: FastifyInstance,
   deps: Pick<RouteDeps, 'config' | 'pool' | 'redis' | 'pushes' | 'adminSockets'>,
-): Promise<void> {
+  done: () => void,
+): void {
   const feed = new AdminLiveFeed(deps.pushes, deps.redis, deps.config.QUEUE_PREFIX, app.log);
   app.addHook('onClose', () => feed.close());
   app.addHook('onRequest', refuseForeignOrigin);
@@ -168,7 +170,7 @@ export async function adminLiveRoutes(
 
     deps.adminSockets.watch(socket, sessionToken(request), request.log);
 
-    let leave: (() => void) | undefined;
+    let leave: (() => void) | null = null;
     let closed = false;
     socket.on('close', () => {
       closed = true;
@@ -178,4 +180,5 @@ export async function adminLiveRoutes(
     if (closed) return leave();
     send({ type: 'hello' });
   });
+  done();
 }

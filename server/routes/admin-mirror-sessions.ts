@@ -6,7 +6,7 @@ import { errorBodySchema } from '../auth/schemas.js';
 import type { RouteDeps } from './deps.js';
 
 /** GET /api/admin/mirror-sessions: the Mirror conversations the Overview counts, each readable with its lead. */
-export async function adminMirrorSessionRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'pool'>): Promise<void> {
+export function adminMirrorSessionRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'pool'>, done: () => void): void {
   app.addHook('onRequest', requireAdmin(deps.pool));
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -23,4 +23,5 @@ export async function adminMirrorSessionRoutes(app: FastifyInstance, deps: Pick<
     },
     (request) => listMirrorSessions(deps.pool, request.query),
   );
+  done();
 }

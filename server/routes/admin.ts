@@ -28,7 +28,7 @@ function notFound(reply: FastifyReply, what: string, id: string) {
  * The admin API: everything under /api/admin plus the spec's named admin-fetch-data function.
  * The session and CSRF check is a hook on this whole plugin, so no route in it can skip it.
  */
-export async function adminRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'pool'>): Promise<void> {
+export function adminRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'pool'>, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   // onRequest, before the body is parsed: an anonymous caller learns nothing, not even a schema
   app.addHook('onRequest', requireAdmin(deps.pool));
@@ -128,4 +128,5 @@ export async function adminRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'p
       (await setContactHandled(deps.pool, request.params.id, request.body.handled)) ??
       notFound(reply, 'contact message', request.params.id),
   );
+  done();
 }

@@ -24,12 +24,12 @@ import { rateLimits, TooManyRequestsError } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 
 /** A sign-in body that fails validation answers with its field's own text (spec section 8). */
-function signInValidationError(error: FastifyError, _request: unknown, reply: FastifyReply) {
+function signInValidationError(error: FastifyError, _request: unknown, reply: FastifyReply): void {
   if (!error.validation?.length) throw error; // anything else goes to the app's error handler
   const fields: Record<string, string> = {};
   for (const issue of error.validation) fields[issue.instancePath.slice(1) || 'body'] ??= issue.message ?? 'is invalid';
   const message = fields.password ?? Object.values(fields)[0]!;
-  return reply.status(400).send({ statusCode: 400, error: 'Bad Request', message, fields } satisfies ErrorBody);
+  reply.status(400).send({ statusCode: 400, error: 'Bad Request', message, fields } satisfies ErrorBody);
 }
 
 /**

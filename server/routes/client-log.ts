@@ -17,7 +17,7 @@ const notFoundBodySchema = z.object({
  * section 2, "the missing path is logged"). Written to the server log as a warning; rate-limited
  * per IP like the contact form so the log cannot be flooded from a browser.
  */
-export async function clientLogRoutes(app: FastifyInstance, _deps: RouteDeps): Promise<void> {
+export function clientLogRoutes(app: FastifyInstance, _deps: RouteDeps, done: () => void): void {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/client-log/not-found',
     {
@@ -42,4 +42,5 @@ export async function clientLogRoutes(app: FastifyInstance, _deps: RouteDeps): P
       return reply.status(204).send(null);
     },
   );
+  done();
 }

@@ -17,7 +17,7 @@ const bodySchema = contactMessageSchema.extend({
 });
 
 /** POST /api/functions/send-contact-email: the spec's send-contact-email function (section 7). */
-export async function contactRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function contactRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/functions/send-contact-email',
     {
@@ -61,4 +61,5 @@ export async function contactRoutes(app: FastifyInstance, deps: RouteDeps): Prom
       return { ok: true as const, id };
     },
   );
+  done();
 }

@@ -76,7 +76,7 @@ function answerEvents(answer: StandaloneAnswer): { screen: Screen; events: Diagn
       return {
         screen,
         events: [
-          { type: 'REORDER_RANKING', order: order as string[] },
+          { type: 'REORDER_RANKING', order },
           { type: 'CONFIRM_RANKING', responseTime },
         ],
       };
@@ -109,7 +109,7 @@ async function ownDiagnostic(pool: pg.Pool, id: string, visitorId: string | null
  * the machine's events (so the machine times it, on the server's clock), and the flow's own grading
  * job grades the last answer; diagnostic-complete and results-get only read what that job stored.
  */
-export async function diagnosticRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function diagnosticRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['diagnostic'];
 
@@ -242,4 +242,5 @@ export async function diagnosticRoutes(app: FastifyInstance, deps: RouteDeps): P
       return { diagnostic: result };
     },
   );
+  done();
 }

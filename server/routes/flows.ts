@@ -15,7 +15,7 @@ import type { RouteDeps } from './deps.js';
 const params = z.object({ id: z.uuid() });
 
 /** POST /api/flows, GET /api/flows/:id, POST /api/flows/:id/events: the server-authoritative flows, each its visitor's own. */
-export async function flowRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function flowRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.post(
@@ -53,4 +53,5 @@ export async function flowRoutes(app: FastifyInstance, deps: RouteDeps): Promise
       }
     },
   );
+  done();
 }

@@ -23,7 +23,7 @@ const proxyQuery = z.object({ wait: z.enum(['0', '1']).default('0') });
  * answer waits up to 30 s for the job, else it is 202 at once. The other named calls are static
  * routes registered by their own modules, which take precedence over the :name catch-all.
  */
-export async function functionRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function functionRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.post(
@@ -65,4 +65,5 @@ export async function functionRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     async (request, reply) =>
       reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `Unknown function: ${request.params.name}` }),
   );
+  done();
 }

@@ -36,8 +36,8 @@ async function pingRedis(redis: Redis): Promise<unknown> {
 }
 
 /** GET /healthz (the process is up) and GET /readyz (PostgreSQL and Redis both answer). */
-export async function healthRoutes(app: FastifyInstance, deps: { pool: pg.Pool; redis: Redis }): Promise<void> {
-  app.get('/healthz', async () => ({ status: 'ok', uptimeSeconds: Math.round(process.uptime()) }));
+export function healthRoutes(app: FastifyInstance, deps: { pool: pg.Pool; redis: Redis }, done: () => void): void {
+  app.get('/healthz', () => ({ status: 'ok', uptimeSeconds: Math.round(process.uptime()) }));
 
   app.get('/readyz', async (_request, reply) => {
     const [postgres, redis] = await Promise.all([
@@ -56,4 +56,5 @@ export async function healthRoutes(app: FastifyInstance, deps: { pool: pg.Pool; 
     }
     return { status: 'ok', checks: { postgres, redis } };
   });
+  done();
 }

@@ -64,7 +64,7 @@ async function redeemToken(deps: RouteDeps, request: FastifyRequest, reply: Fast
  * the test-lead purge. Each acts only through the caller's own flows. verifyPayment lives with
  * payments, add-lead-note with the admin API.
  */
-export async function leadRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function leadRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['leads'];
 
@@ -162,4 +162,5 @@ export async function leadRoutes(app: FastifyInstance, deps: RouteDeps): Promise
       return { deleted: deleted.rowCount ?? 0 };
     },
   );
+  done();
 }

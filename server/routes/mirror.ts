@@ -45,7 +45,7 @@ async function mayRecordSession(deps: RouteDeps, sessionId: string, visitorId: s
  * is recorded as this visitor's (the visitor cookie is issued if need be); with save as well, the
  * exchange's messages too. Another visitor's session id is not found (404), and nothing is stored.
  */
-export async function mirrorRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function mirrorRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   const replier = mirrorReplierFor(deps.config);
 
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -91,4 +91,5 @@ export async function mirrorRoutes(app: FastifyInstance, deps: RouteDeps): Promi
       return reply;
     },
   );
+  done();
 }

@@ -60,7 +60,7 @@ function sendRefundError(request: FastifyRequest, reply: FastifyReply, error: Re
  * The Stripe webhook in a plugin of its own: it parses JSON bodies as raw bytes, which the
  * signature is computed over, without changing how any other route reads its body.
  */
-async function stripeWebhook(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+function stripeWebhook(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -85,6 +85,7 @@ async function stripeWebhook(app: FastifyInstance, deps: RouteDeps): Promise<voi
       return duplicate ? { received: true as const, duplicate: true as const } : { received: true as const };
     },
   );
+  done();
 }
 
 /** create-payment, the Stripe webhook, verifyPayment and deposit refunds (spec sections 4 and 7). */

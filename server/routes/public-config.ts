@@ -21,7 +21,7 @@ const publicConfigSchema = z.object({
 });
 
 /** GET /api/config: what the browser needs to know about this deployment; never a secret. */
-export async function publicConfigRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function publicConfigRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/config',
     {
@@ -43,4 +43,5 @@ export async function publicConfigRoutes(app: FastifyInstance, deps: RouteDeps):
       };
     },
   );
+  done();
 }

@@ -14,7 +14,7 @@ import type { RouteDeps } from './deps.js';
  * gets it; anyone else gets the same 404 as for a missing one.
  * POST /api/functions/report-pdf is the spec's report-pdf helper: diagnosticId in, pdfUrl out.
  */
-export async function reportRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function reportRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['diagnostic'];
 
@@ -62,4 +62,5 @@ export async function reportRoutes(app: FastifyInstance, deps: RouteDeps): Promi
       return { pdfUrl: `${deps.config.publicUrl}${path}` };
     },
   );
+  done();
 }

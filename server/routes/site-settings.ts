@@ -12,7 +12,7 @@ const guarded = { 401: errorBodySchema, 403: errorBodySchema };
  * details that every page (through GET /api/config) and every email to a visitor use. The booking
  * page is shown beside them but set in Integrations, its one home.
  */
-export async function siteSettingsRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function siteSettingsRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', requireAdmin(deps.pool));
   app.addHook('onRequest', async (_request, reply) => {
@@ -43,4 +43,5 @@ export async function siteSettingsRoutes(app: FastifyInstance, deps: RouteDeps):
     },
     async (request) => saveSiteSettings(deps.pool, request.body, request.admin!.id),
   );
+  done();
 }

@@ -22,7 +22,7 @@ const slackResponse = z.union([
  * JSON bodies as raw bytes, which the v0 signature is computed over. It only verifies, records the
  * event id and queues a job, so Slack hears 200 well within its 3 s.
  */
-async function slackEvents(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+function slackEvents(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   const fail = (statusCode: 400 | 401 | 503, error: string, message: string) => ({ statusCode, error, message });
@@ -78,6 +78,7 @@ async function slackEvents(app: FastifyInstance, deps: RouteDeps): Promise<void>
       return fresh ? { ok: true as const } : { ok: true as const, duplicate: true as const };
     },
   );
+  done();
 }
 
 /**
@@ -87,7 +88,7 @@ async function slackEvents(app: FastifyInstance, deps: RouteDeps): Promise<void>
  * assessment_processed, assessment_error and error frames. Frames come from the workers through
  * Redis, so every server process's monitors hear every event.
  */
-async function teamChatMonitor(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+function teamChatMonitor(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', refuseForeignOrigin);
   app.addHook('onRequest', requireAdmin(deps.pool));
@@ -111,7 +112,7 @@ async function teamChatMonitor(app: FastifyInstance, deps: RouteDeps): Promise<v
       ),
     app.log,
   );
-  app.addHook('onClose', async () => hub.stop());
+  app.addHook('onClose', () => hub.stop());
 
   api.get(
     '/api/admin/monitor',
@@ -146,6 +147,7 @@ async function teamChatMonitor(app: FastifyInstance, deps: RouteDeps): Promise<v
     });
     socket.on('close', stopListening);
   });
+  done();
 }
 
 /** Slack's Events API endpoint and the team-chat monitor it feeds. */

@@ -19,7 +19,7 @@ const visitBodySchema = z.object({
  * user agent): see the site_visits migration. A repeat of the same id on the same UTC day is a
  * no-op, so a retried beacon counts once.
  */
-export async function visitRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function visitRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/visits',
     {
@@ -39,4 +39,5 @@ export async function visitRoutes(app: FastifyInstance, deps: RouteDeps): Promis
       return reply.status(204).send(null);
     },
   );
+  done();
 }
