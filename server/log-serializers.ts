@@ -87,7 +87,7 @@ function scrub(serialized: SerializedError): SerializedError {
   }
   if (serialized.cause && typeof serialized.cause === 'object') scrub(serialized.cause);
   if (Array.isArray(serialized.aggregateErrors))
-    for (const inner of serialized.aggregateErrors) if (inner && typeof inner === 'object') scrub(inner);
+    for (const inner of serialized.aggregateErrors as unknown[]) if (inner && typeof inner === 'object') scrub(inner as SerializedError);
   return serialized;
 }
 

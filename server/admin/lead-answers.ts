@@ -104,7 +104,8 @@ function sectionTitle(bank: DiagnosticBank, screen: Screen): string {
 }
 
 function likertWords(value: unknown): string {
-  const words = typeof value === 'number' ? LIKERT_WORDS[value - 1] : undefined;
+  if (typeof value !== 'number') return retired(value, RETIRED_OPTION);
+  const words = LIKERT_WORDS[value - 1];
   return words ? `${value} – ${words}` : retired(value, RETIRED_OPTION);
 }
 

@@ -51,7 +51,7 @@ export async function listLeads(db: pg.Pool, query: LeadListQuery): Promise<Lead
 }
 
 /** A CSV cell: quoted when needed; a cell a spreadsheet would run as a formula gets a leading quote. */
-export function csvCell(value: unknown): string {
+export function csvCell(value: string | number | boolean | Date | readonly string[] | null | undefined): string {
   let text =
     value === null || value === undefined
       ? ''

@@ -152,7 +152,7 @@ export async function machinesOverview(db: pg.Pool): Promise<MachinesAnswer> {
     ),
   ]);
   const machines = Object.entries(flowMachines).map(([name, machine]) => {
-    const described = describeMachine(name, machine as unknown as AnyStateMachine);
+    const described = describeMachine(name, machine);
     const byPath = new Map(described.states.map((state) => [state.path, state]));
     const unknown: { state: string; count: number }[] = [];
     let totalFlows = 0;

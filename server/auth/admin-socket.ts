@@ -68,10 +68,9 @@ export class AdminSockets {
     let set = this.byHash.get(hash);
     if (!set) this.byHash.set(hash, (set = new Set()));
     set.add(watched);
-    const timer = setInterval(
-      () => check().catch((error: unknown) => log.warn({ err: error }, 'admin socket session check failed')),
-      this.checkEveryMs,
-    );
+    const timer = setInterval(() => {
+      check().catch((error: unknown) => log.warn({ err: error }, 'admin socket session check failed'));
+    }, this.checkEveryMs);
     socket.once('close', () => {
       clearInterval(timer);
       set.delete(watched);

@@ -43,11 +43,11 @@ export async function createAdmin(pool: pg.Pool, email: string, password: string
 export async function resetPassword(pool: pg.Pool, email: string, password: string): Promise<boolean> {
   const passwordHash = await hashPassword(password);
   return inTransaction(pool, async (client) => {
-    const updated = await client.query('UPDATE users SET password_hash = $2, must_change_password = false WHERE email = $1 RETURNING id', [
-      normaliseEmail(email),
-      passwordHash,
-    ]);
-    if (updated.rowCount) await client.query('DELETE FROM sessions WHERE user_id = $1', [updated.rows[0].id]);
+    const updated = await client.query<{ id: string }>(
+      'UPDATE users SET password_hash = $2, must_change_password = false WHERE email = $1 RETURNING id',
+      [normaliseEmail(email), passwordHash],
+    );
+    if (updated.rowCount) await client.query('DELETE FROM sessions WHERE user_id = $1', [updated.rows[0]!.id]);
     return Boolean(updated.rowCount);
   });
 }

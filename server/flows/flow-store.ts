@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { initialTransition, type AnyStateMachine } from 'xstate';
+import { initialTransition, type AnyStateMachine, type ExecutableActionsFrom } from 'xstate';
 import { flowMachines } from '../../machines/index.js';
 import { statePath } from '../../machines/protocol/can-accept.js';
 import type { FlowMachineName, FlowSnapshotResponse } from '../../machines/protocol/api.js';
@@ -84,7 +84,7 @@ export async function startFlow(
   machineName: FlowMachineName,
   input: unknown,
   options: StartOptions = {},
-): Promise<{ row: FlowRow; actions: ReturnType<typeof initialTransition>[1] }> {
+): Promise<{ row: FlowRow; actions: ExecutableActionsFrom<AnyStateMachine>[] }> {
   const machine = machineOf(machineName);
   // a server-clocked machine's first screen is on show from now, by the server's clock
   const startInput = SERVER_CLOCKED.has(machineName) ? { ...(input as object), startedAt: await clockMs(db) } : input;

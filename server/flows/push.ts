@@ -74,7 +74,7 @@ export class PushHub {
     await Promise.race([subscribed.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
   }
 
-  async stop(): Promise<void> {
+  stop(): void {
     this.listeners.clear();
     this.allListeners.clear();
     this.subscriber.disconnect();

@@ -11,7 +11,7 @@ export interface ServerView {
 }
 
 const passThrough: ServerView = {
-  adjust: async (_db, _row, event) => event,
+  adjust: (_db, _row, event) => Promise.resolve(event),
 };
 
 /** A finished child flow (the diagnostic or the Mirror) of the same visitor, or a 400 naming the field. */

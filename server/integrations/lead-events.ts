@@ -66,7 +66,7 @@ export async function queueLeadEventWebhooks(tx: FlowTx, flow: FlowRow, event: {
     tx.insertJob({
       queue: 'webhooks',
       name: `${target}:${name}`,
-      payload: { target, body } satisfies WebhookJobPayload as unknown as Record<string, unknown>,
+      payload: { target, body } satisfies WebhookJobPayload,
       flowId: flow.id,
       leadId: flow.lead_id,
     });

@@ -7,8 +7,9 @@ import { llmReplier } from './llm.js';
 /** Answers a conversation at a turn (1-5) with the Mirror's next reply; throws when it cannot. */
 export type MirrorReplier = (conversationHistory: readonly MirrorTurn[], turn: number) => Promise<MirrorReplyResponse>;
 
-/** The built-in engine: deterministic reflective questions, no network. */
-export const builtInReplier: MirrorReplier = async (conversationHistory, turn) => reflect(conversationHistory, turn);
+/** The built-in engine: deterministic reflective questions, no network (a throw still rejects, as from any replier). */
+export const builtInReplier: MirrorReplier = (conversationHistory, turn) =>
+  new Promise((resolve) => resolve(reflect(conversationHistory, turn)));
 
 /**
  * The configured engine: an OpenAI-compatible model when MIRROR_LLM_BASE_URL and MIRROR_LLM_MODEL

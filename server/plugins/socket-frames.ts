@@ -5,6 +5,12 @@ import { NUL_MESSAGE, unstorableTextAt } from './storable-text.js';
 /** The longest error text a socket error frame carries. */
 const ERROR_MAX = 500;
 
+/** A socket message's text, whichever of ws's shapes it arrives in (a Buffer, an ArrayBuffer or a Buffer's fragments). */
+export function frameText(raw: RawData): string {
+  if (Array.isArray(raw)) return Buffer.concat(raw).toString('utf8');
+  return (Buffer.isBuffer(raw) ? raw : Buffer.from(raw)).toString('utf8');
+}
+
 /**
  * Reads a browser's socket frame: JSON, then the schema. A frame that fails either gets an error
  * text naming the problem (and its field), for an error frame; the connection stays open.
@@ -12,7 +18,7 @@ const ERROR_MAX = 500;
 export function readClientFrame<T>(raw: RawData, schema: z.ZodType<T>): { frame: T } | { error: string } {
   let data: unknown;
   try {
-    data = JSON.parse(raw.toString());
+    data = JSON.parse(frameText(raw));
   } catch {
     return { error: 'Messages must be JSON.' };
   }
