@@ -14,7 +14,7 @@ export async function bullmqBaseline(
 ): Promise<RunStats[]> {
   const queue = new Queue('bench-baseline', { connection, prefix });
   const events = new QueueEvents('bench-baseline', { connection: connection.duplicate(), prefix });
-  const worker = new Worker('bench-baseline', async (job) => ({ echoed: job.data.n }), {
+  const worker = new Worker<{ n: number }, { echoed: number }>('bench-baseline', (job) => Promise.resolve({ echoed: job.data.n }), {
     connection: connection.duplicate(),
     prefix,
     concurrency: workerConcurrency,

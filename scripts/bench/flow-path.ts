@@ -1,10 +1,10 @@
 import WebSocket from 'ws';
+import { flowSocketServerFrameSchema, type FlowSocketServerFrame } from '../../machines/protocol/socket.js';
+import { frameText } from '../../server/plugins/socket-frames.js';
 import { VISITOR_COOKIE } from '../../server/visitors/visitor-cookie.js';
 import { SURVEYS } from '../../test/journey.js';
 import type { SeededFlow } from './seed.js';
 import { measure, type RunStats } from './stats.js';
-
-type Frame = { type: string; event?: { type: string } };
 
 /**
  * One visitor's browser, for one flow: its own cookie and its own client address (the server
@@ -14,10 +14,10 @@ type Frame = { type: string; event?: { type: string } };
 async function visitorBrowser(base: string, flow: SeededFlow, address: string) {
   const headers = { cookie: `${VISITOR_COOKIE}=${flow.visitorCookie}`, 'x-forwarded-for': address };
   const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/api/ws`, { headers });
-  let waiter: ((frame: Frame) => void) | null = null;
-  socket.on('message', (raw) => waiter?.(JSON.parse(raw.toString())));
+  let waiter: ((frame: FlowSocketServerFrame) => void) | null = null;
+  socket.on('message', (raw) => waiter?.(flowSocketServerFrameSchema.parse(JSON.parse(frameText(raw)))));
   await new Promise<void>((resolve, reject) => socket.once('open', () => resolve()).once('error', reject));
-  const when = (match: (frame: Frame) => boolean) =>
+  const when = (match: (frame: FlowSocketServerFrame) => boolean) =>
     new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no push for ${flow.flowId} within 60 s`)), 60_000);
       waiter = (frame) => {
@@ -30,7 +30,7 @@ async function visitorBrowser(base: string, flow: SeededFlow, address: string) {
   const subscribed = when((frame) => frame.type === 'subscribed');
   socket.send(JSON.stringify({ type: 'subscribe', flowId: flow.flowId }));
   await subscribed;
-  return { headers, graded: () => when((frame) => frame.type === 'event' && frame.event?.type === 'GRADED'), close: () => socket.close() };
+  return { headers, graded: () => when((frame) => frame.type === 'event' && frame.event.type === 'GRADED'), close: () => socket.close() };
 }
 
 /** A loopback-only label for the n-th simulated visitor's address (never dialled: a header value). */

@@ -52,7 +52,7 @@ export async function seedSurveyFlows(pool: pg.Pool, count: number, runId: strin
     const rows = leads.rows.map((lead, i) => ({
       lead_id: lead.lead_id,
       visitor_id: visitors.rows[i]!.id,
-      snapshot: JSON.parse(template.replaceAll(LEAD_PLACEHOLDER, lead.lead_id).replaceAll(EMAIL_PLACEHOLDER, lead.email)),
+      snapshot: JSON.parse(template.replaceAll(LEAD_PLACEHOLDER, lead.lead_id).replaceAll(EMAIL_PLACEHOLDER, lead.email)) as unknown,
     }));
     const flows = await pool.query<{ id: string; visitor_id: string }>(
       `INSERT INTO flows (machine, lead_id, visitor_id, state, snapshot, version)

@@ -23,8 +23,8 @@ export class ManagedProcess {
     const child = spawnBundle(this.entry, this.env, 'pipe');
     this.child = child;
     this.expectingExit = false;
-    child.stdout?.on('data', (chunk) => this.keep(chunk));
-    child.stderr?.on('data', (chunk) => this.keep(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => this.keep(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => this.keep(chunk));
     child.once('exit', (code, signal) => {
       if (child !== this.child || this.expectingExit) return;
       this.crashes.push(`${this.name} exited by itself (${signal ?? `code ${code}`}); its last lines:\n${this.output.slice(-2_000)}`);

@@ -155,10 +155,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     };
     const emailsRecorded = async (contactId: string) =>
       (
-        await pool.query("SELECT count(*)::int AS n FROM email_outbox WHERE contact_id = $1 AND status IN ('sent', 'recorded')", [
-          contactId,
-        ])
-      ).rows[0].n === 2;
+        await pool.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM email_outbox WHERE contact_id = $1 AND status IN ('sent', 'recorded')",
+          [contactId],
+        )
+      ).rows[0]!.n === 2;
 
     say(`running ${options.flows} journeys with ${options.concurrency} at a time...`);
     const deadline = Date.now() + Math.max(240_000, options.flows * 400);
@@ -225,8 +226,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const settle = async () => {
       const until = Date.now() + 90_000;
       while (Date.now() < until) {
-        const open = await pool.query("SELECT count(*)::int AS n FROM jobs WHERE status IN ('pending', 'enqueued', 'active')");
-        if (open.rows[0].n === 0) return;
+        const open = await pool.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM jobs WHERE status IN ('pending', 'enqueued', 'active')",
+        );
+        if (open.rows[0]!.n === 0) return;
         await sleep(500);
       }
     };
@@ -249,7 +252,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       if (outcome.done) continue;
       const index = journeys.findIndex((flow) => flow.flowId === outcome.flowId);
       outcomes[at] = await runJourney(base, journeys[index]!, index, resumeDeadline);
-      if (outcomes[at]!.done) resumed += 1;
+      if (outcomes[at].done) resumed += 1;
     }
 
     const longJobRow = await pool.query<{ attempts: number; last_error: string | null; status: string }>(

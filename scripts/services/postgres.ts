@@ -5,7 +5,8 @@ import { spawnTs, stopChild, waitForReady } from './child.js';
 
 export interface RunningService {
   url: string;
-  stop(): Promise<void>;
+  /** A closure, safe to pass around on its own. */
+  stop: () => Promise<void>;
 }
 
 /** Starts the embedded PostgreSQL with its data in `dataDir` and a database named hf. */

@@ -66,7 +66,7 @@ export async function spawnRedis(
   dataDir: string,
   pathVariable = process.env.PATH,
   options: { port?: number } = {},
-): Promise<RunningService & { port: number; kill(): Promise<void> }> {
+): Promise<RunningService & { port: number; kill: () => Promise<void> }> {
   const redisServer = findOnPath('redis-server', pathVariable);
   if (!redisServer) throw new RedisUnavailableError();
   const dir = path.resolve(dataDir);
