@@ -8,6 +8,7 @@ import { freePort } from '../scripts/services/free-port.js';
 import { buildApp } from './app.js';
 import { DATABASE_DOWN_MESSAGE } from './plugins/error-handler.js';
 import { createPool } from './db/pool.js';
+import { frameText } from './plugins/socket-frames.js';
 import { createRedis } from './redis.js';
 
 async function appWith(databaseUrl: string, redisUrl: string) {
@@ -141,7 +142,7 @@ describe('the app over real HTTP and websockets', () => {
         const take = () => (frames.length ? resolve(frames.shift()) : setTimeout(take, 5));
         take();
       });
-    socket.on('message', (data) => frames.push(JSON.parse(data.toString())));
+    socket.on('message', (data) => frames.push(JSON.parse(frameText(data))));
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     expect(await next()).toEqual({ type: 'hello' });
     socket.send('not json');

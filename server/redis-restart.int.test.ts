@@ -13,6 +13,7 @@ import { buildApp } from './app.js';
 import { createAdmin } from './auth/admin-users.js';
 import { createSession, SESSION_COOKIE } from './auth/sessions.js';
 import { createPool } from './db/pool.js';
+import { frameText } from './plugins/socket-frames.js';
 import { insertJob } from './queues/outbox.js';
 import { closeQueues, openQueues } from './queues/queues.js';
 import { createRedis } from './redis.js';
@@ -63,10 +64,14 @@ async function restartRedis(): Promise<number> {
 }
 
 /** Retries `attempt` until it holds (Redis is back, clients are reconnecting) and says how long it took. */
-async function within(ms: number, attempt: () => Promise<boolean>): Promise<number> {
+async function within(ms: number, attempt: () => boolean | Promise<boolean>): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < ms) {
-    if (await attempt().catch(() => false)) return Date.now() - started;
+    try {
+      if (await attempt()) return Date.now() - started;
+    } catch {
+      // not back yet
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`not back within ${ms} ms`);
@@ -86,7 +91,7 @@ describe('after Redis is killed and started again', () => {
     const { token } = await createSession(pool, user.rows[0]!.id);
     const live = new WebSocket(`${base.replace(/^http/, 'ws')}${ADMIN_LIVE_PATH}`, { headers: { cookie: `${SESSION_COOKIE}=${token}` } });
     const liveFrames: Array<{ type: string; flowId?: string; jobId?: string; event?: string }> = [];
-    live.on('message', (raw) => liveFrames.push(JSON.parse(raw.toString())));
+    live.on('message', (raw) => liveFrames.push(JSON.parse(frameText(raw))));
     await new Promise((resolve) => live.once('open', resolve));
 
     const monitorFrames: string[] = [];
@@ -96,7 +101,7 @@ describe('after Redis is killed and started again', () => {
     const publish = monitorPublisher(monitorProducer, prefix);
     const queues = openQueues(createRedis(redisServer.url, 'worker'), prefix);
     try {
-      await within(5_000, async () => liveFrames.some((f) => f.type === 'hello'));
+      await within(5_000, () => liveFrames.some((f) => f.type === 'hello'));
       const downAt = await restartRedis();
 
       // a visitor's event, pushed to their socket again
@@ -106,12 +111,12 @@ describe('after Redis is killed and started again', () => {
         await socket.next((f) => f.type === 'event' && f.flowId === flow.flowId && f.version === sent.json.version, 1_000);
         return true;
       });
-      await within(5_000, async () => liveFrames.some((f) => f.type === 'flow' && f.flowId === flow.flowId));
+      await within(5_000, () => liveFrames.some((f) => f.type === 'flow' && f.flowId === flow.flowId));
 
       // BullMQ's events reach the admin's feed again
       const jobId = await insertJob(pool, { queue: 'email', name: 'after-restart', payload: {} });
       await queues.email.add('after-restart', { jobRowId: jobId, payload: {} }, { jobId });
-      await within(10_000, async () => liveFrames.some((f) => f.type === 'job' && f.jobId === jobId));
+      await within(10_000, () => liveFrames.some((f) => f.type === 'job' && f.jobId === jobId));
 
       // the monitor's channel again
       await within(10_000, async () => {

@@ -42,7 +42,7 @@ export async function seedGradedLead(pool: pg.Pool, tier: Tier, email?: string) 
   let [snapshot] = initialTransition(machine, {});
   let seq = 0;
   for (const { type, ...payload } of events) {
-    [snapshot] = transition(machine, snapshot, { type, ...payload } as never);
+    [snapshot] = transition(machine, snapshot, { type, ...payload });
     seq += 1;
     await pool.query(
       `INSERT INTO flow_events (flow_id, seq, type, payload, origin, state_after, created_at)

@@ -14,6 +14,11 @@ interface StoredFlow {
   snapshot: ReturnType<typeof initialTransition>[0];
 }
 
+/** Runs `answer` now, as an async method without awaits would: its result resolves, a throw rejects. */
+function promised<T>(answer: () => T): Promise<T> {
+  return new Promise((resolve) => resolve(answer()));
+}
+
 /**
  * An in-memory stand-in for the flow server, for unit tests of the session and socket: the same
  * shared machines and pure transitions as server/flows/engine.ts, the version check, the 409 with
@@ -70,51 +75,55 @@ export class FakeFlowServer {
   }
 
   readonly client: FlowClient = {
-    start: async (body) => {
-      this.calls.push('start');
-      const name = body.machine ?? 'assessmentFlow';
-      const machine = flowMachines[name] as AnyStateMachine;
-      const input =
-        name === 'diagnostic'
-          ? { screens: diagnosticScreens.slice(0, 3) }
-          : name === 'assessmentFlow'
-            ? { mode: body.mode, testingMode: body.testing, knownSession: body.knownSession }
-            : undefined;
-      const [snapshot] = initialTransition(machine, input);
-      const flowId = this.nextId();
-      this.flows.set(flowId, { machine: name, version: 0, snapshot });
-      return this.response(flowId);
-    },
-    get: async (flowId) => {
-      this.calls.push('get');
-      if (!this.flows.has(flowId)) throw new FlowApiError(404, `No flow with id ${flowId}`);
-      return this.response(flowId);
-    },
-    send: async (flowId, event, expectedVersion) => {
-      this.calls.push(`send:${event.type}`);
-      if (this.failNextSends.count > 0) {
-        this.failNextSends.count -= 1;
-        if (this.failNextSends.landed) this.apply(flowId, event, 'client');
-        throw new FlowApiError(NETWORK_ERROR, 'offline');
-      }
-      const flow = this.flows.get(flowId);
-      if (!flow) throw new FlowApiError(404, 'gone');
-      if (expectedVersion !== undefined && expectedVersion !== flow.version) {
-        return { status: 'conflict', flow: this.response(flowId), message: 'version' };
-      }
-      const applied = this.apply(flowId, event, 'client');
-      return applied
-        ? { status: 'applied', flow: applied }
-        : { status: 'conflict', flow: this.response(flowId), message: `${event.type} is not allowed` };
-    },
-    config: async () => ({
-      paymentMode: 'test',
-      depositCents: 25_000,
-      mirrorEngine: 'built-in',
-      bookingUrl: null,
-      ...DEFAULT_SITE_SETTINGS,
-    }),
-    purgeTestLeads: async () => 0,
+    start: (body) =>
+      promised(() => {
+        this.calls.push('start');
+        const name = body.machine ?? 'assessmentFlow';
+        const machine = flowMachines[name] as AnyStateMachine;
+        const input =
+          name === 'diagnostic'
+            ? { screens: diagnosticScreens.slice(0, 3) }
+            : name === 'assessmentFlow'
+              ? { mode: body.mode, testingMode: body.testing, knownSession: body.knownSession }
+              : undefined;
+        const [snapshot] = initialTransition(machine, input);
+        const flowId = this.nextId();
+        this.flows.set(flowId, { machine: name, version: 0, snapshot });
+        return this.response(flowId);
+      }),
+    get: (flowId) =>
+      promised(() => {
+        this.calls.push('get');
+        if (!this.flows.has(flowId)) throw new FlowApiError(404, `No flow with id ${flowId}`);
+        return this.response(flowId);
+      }),
+    send: (flowId, event, expectedVersion) =>
+      promised(() => {
+        this.calls.push(`send:${event.type}`);
+        if (this.failNextSends.count > 0) {
+          this.failNextSends.count -= 1;
+          if (this.failNextSends.landed) this.apply(flowId, event, 'client');
+          throw new FlowApiError(NETWORK_ERROR, 'offline');
+        }
+        const flow = this.flows.get(flowId);
+        if (!flow) throw new FlowApiError(404, 'gone');
+        if (expectedVersion !== undefined && expectedVersion !== flow.version) {
+          return { status: 'conflict', flow: this.response(flowId), message: 'version' };
+        }
+        const applied = this.apply(flowId, event, 'client');
+        return applied
+          ? { status: 'applied', flow: applied }
+          : { status: 'conflict', flow: this.response(flowId), message: `${event.type} is not allowed` };
+      }),
+    config: () =>
+      Promise.resolve({
+        paymentMode: 'test',
+        depositCents: 25_000,
+        mirrorEngine: 'built-in',
+        bookingUrl: null,
+        ...DEFAULT_SITE_SETTINGS,
+      }),
+    purgeTestLeads: () => Promise.resolve(0),
   };
 
   /** A socket factory for FlowSocket that talks to this server. */

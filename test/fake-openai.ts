@@ -61,7 +61,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     mode: 'answer',
     answer: () => 'What feels most at stake for you here?',
   };
-  const server = createServer(async (request, response) => {
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const path = new URL(request.url ?? '/', 'http://fake').pathname;
     if (request.method !== 'POST' || path !== '/v1/chat/completions') {
       return json(response, 404, {
@@ -91,6 +91,13 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       case 'answer':
         return json(response, 200, completion(String(recorded.body.model), fake.answer(recorded)));
     }
+  };
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      // a fault of the fake itself (an unreadable body, a throwing `answer`): a 500 naming it
+      const message = `fake OpenAI failed: ${error instanceof Error ? error.message : 'unknown error'}`;
+      json(response, 500, { error: { message, type: 'server_error', param: null, code: null } });
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -18,12 +18,15 @@ interface PlannedFailure {
   message: string;
 }
 
+/** A checkout session as the fake answered it (Stripe's fields, loosely typed). */
+export type FakeCheckoutSession = Record<string, unknown> & { id: string };
+
 export interface FakeStripe {
   /** Base URL to put in STRIPE_API_URL. */
   url: string;
   requests: FakeStripeRequest[];
   /** Checkout sessions created, by id, as they were answered. */
-  sessions: Map<string, Record<string, unknown>>;
+  sessions: Map<string, FakeCheckoutSession>;
   /** Makes the next request to `path` fail as Stripe would (use a 4xx: stripe-node retries 5xx). */
   failNext(path: string, failure: PlannedFailure): void;
   close(): Promise<void>;
@@ -56,7 +59,7 @@ interface LineItem {
   price_data?: { currency?: string; unit_amount?: string };
 }
 
-function checkoutSession(form: Record<string, unknown>): Record<string, unknown> {
+function checkoutSession(form: Record<string, unknown>): FakeCheckoutSession {
   const sessionId = id('cs_test');
   const items = (form.line_items as LineItem[] | undefined) ?? [];
   const total = items.reduce((sum, item) => sum + Number(item.price_data?.unit_amount ?? 0) * Number(item.quantity ?? 1), 0);
@@ -118,11 +121,11 @@ async function readBody(request: IncomingMessage): Promise<string> {
  */
 export async function startFakeStripe(): Promise<FakeStripe> {
   const requests: FakeStripeRequest[] = [];
-  const sessions = new Map<string, Record<string, unknown>>();
+  const sessions = new Map<string, FakeCheckoutSession>();
   const failures = new Map<string, PlannedFailure>();
   const replays = new Map<string, Record<string, unknown>>();
 
-  const server = createServer(async (request, response) => {
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const path = new URL(request.url ?? '/', 'http://fake').pathname;
     const method = request.method ?? 'GET';
     const form = parseStripeForm(await readBody(request));
@@ -140,8 +143,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
 
     let answer: Record<string, unknown>;
     if (method === 'POST' && path === '/v1/checkout/sessions') {
-      answer = checkoutSession(form);
-      sessions.set(answer.id as string, answer);
+      const session = checkoutSession(form);
+      sessions.set(session.id, session);
+      answer = session;
     } else if (method === 'POST' && path === '/v1/refunds') {
       answer = refund(form);
     } else {
@@ -151,6 +155,13 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     }
     if (replayKey) replays.set(replayKey, answer);
     return sendJson(response, 200, answer);
+  };
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      // a fault of the fake itself (an unreadable body): a 500 naming it
+      const message = `fake Stripe failed: ${error instanceof Error ? error.message : 'unknown error'}`;
+      sendJson(response, 500, { error: { type: 'api_error', message } });
+    });
   });
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -3,8 +3,16 @@ import WebSocket from 'ws';
 import { diagnosticScreens } from '../machines/content/index.js';
 import type { DiagnosticAnswers, RecordedAnswer } from '../machines/protocol/common.js';
 import type { FlowSocketServerFrame } from '../machines/protocol/socket.js';
+import { frameText } from '../server/plugins/socket-frames.js';
 import type { Queues } from '../server/queues/queues.js';
 import { browserFetch } from './visitor.js';
+
+/**
+ * A JSON body as the tests read it: untyped, and asserted on directly (eslint.config.js turns the
+ * no-unsafe-* rules off for tests for the same reason).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the one place tests name the untyped JSON of real HTTP answers
+export type TestJson = any;
 
 /** A flow as the API answers it (loosely typed for tests). */
 export interface FlowJson {
@@ -12,7 +20,7 @@ export interface FlowJson {
   machine: string;
   version: number;
   state: string;
-  snapshot: { value: unknown; context: Record<string, any> };
+  snapshot: { value: unknown; context: Record<string, TestJson> };
 }
 
 /** Survey answers that grade to each tier with the steady diagnostic answers below. */
@@ -66,14 +74,14 @@ export function flowClient(base: string, options: { headers?: Record<string, str
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
-  ): Promise<{ status: number; json: any; headers: Headers }> {
+  ): Promise<{ status: number; json: TestJson; headers: Headers }> {
     const response = await browser.fetch(`${base}${path}`, {
       method,
       headers: { ...options.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
-    let json: any = null;
+    let json: TestJson = null;
     try {
       json = text ? JSON.parse(text) : null;
     } catch {
@@ -164,7 +172,7 @@ export async function openSocket(base: string, cookie = '') {
   const frames: FlowSocketServerFrame[] = [];
   const waiters: Array<() => void> = [];
   socket.on('message', (raw) => {
-    frames.push(JSON.parse(raw.toString()));
+    frames.push(JSON.parse(frameText(raw)));
     for (const wake of waiters.splice(0)) wake();
   });
   await new Promise<void>((resolve, reject) => {

@@ -44,7 +44,7 @@ async function row(pool: pg.Pool, id: string) {
   return (await pool.query('SELECT status, attempts, result, last_error FROM jobs WHERE id = $1', [id])).rows[0];
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const started = Date.now();
   while (!(await check())) {
     if (Date.now() - started > timeoutMs) throw new Error('timed out');
@@ -68,9 +68,9 @@ describe('the outbox relay and tracked jobs', () => {
   it('relays only committed rows, with the row id as the BullMQ job id, and records the result', async () => {
     const { pool, queues, relay, work } = await world();
     const seen: string[] = [];
-    work(async (job) => {
+    work((job) => {
       seen.push(String(job.id));
-      return { delivered: job.data.payload.to };
+      return Promise.resolve({ delivered: job.data.payload.to });
     });
     const running = relay({ sweepMs: 60_000 });
     await running.start();
@@ -100,10 +100,9 @@ describe('the outbox relay and tracked jobs', () => {
   it('retries a failing job with backoff and completes it once', async () => {
     const { pool, relay, work } = await world();
     let runs = 0;
-    work(async () => {
+    work(() => {
       runs += 1;
-      if (runs < 3) throw new Error(`transient failure ${runs}`);
-      return { ok: true };
+      return runs < 3 ? Promise.reject(new Error(`transient failure ${runs}`)) : Promise.resolve({ ok: true });
     });
     const id = await commitJob(pool, {});
     await relay().relayPending();
@@ -115,9 +114,9 @@ describe('the outbox relay and tracked jobs', () => {
   it('marks a job failed with its error once its attempts are spent', async () => {
     const { pool, relay, work } = await world();
     let runs = 0;
-    work(async () => {
+    work(() => {
       runs += 1;
-      throw new Error('SMTP said no');
+      return Promise.reject(new Error('SMTP said no'));
     });
     const id = await insertJob(pool, { queue: 'email', name: 'send', payload: {}, maxAttempts: 2 });
     await relay().relayPending();
@@ -138,9 +137,9 @@ describe('the outbox relay and tracked jobs', () => {
     expect(await relay({ lostAfterMs: 0 }).reconcile()).toBe(1);
 
     let runs = 0;
-    work(async () => {
+    work(() => {
       runs += 1;
-      return { sent: true };
+      return Promise.resolve({ sent: true });
     });
     await until(async () => (await row(pool, id))?.status === 'completed');
 
@@ -157,16 +156,16 @@ describe('the outbox relay and tracked jobs', () => {
   it('listens again after PostgreSQL terminates its LISTEN connection, and the process lives on', async () => {
     const { pool, relay, work } = await world();
     const done: string[] = [];
-    work(async (job) => {
+    work((job) => {
       done.push(job.data.jobRowId);
-      return {};
+      return Promise.resolve({});
     });
     // a sweep too slow to matter here: only NOTIFY can move the rows in time
     const running = relay({ sweepMs: 60_000 });
     await running.start();
     cleanups.push(() => running.stop());
     const first = await commitJob(pool, { n: 1 });
-    await until(async () => done.includes(first), 5_000);
+    await until(() => done.includes(first), 5_000);
 
     const { rows } = await pool.query<{ pid: number }>(
       "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
@@ -184,7 +183,7 @@ describe('the outbox relay and tracked jobs', () => {
 
     const started = Date.now();
     const second = await commitJob(pool, { n: 2 });
-    await until(async () => done.includes(second), 5_000);
+    await until(() => done.includes(second), 5_000);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 });

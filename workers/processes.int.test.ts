@@ -76,7 +76,7 @@ async function toSurvey(base: string): Promise<FlowJson & { client: ReturnType<t
 
 /** Holds the lead's row in an open transaction, so every run of its grading job stops half-way, at its update of the lead. */
 async function holdLead(leadId: string): Promise<pg.Client> {
-  const blocker = new pg.Client(config.DATABASE_URL!);
+  const blocker = new pg.Client(config.DATABASE_URL);
   await blocker.connect();
   onTestFinished(() => blocker.end());
   await blocker.query('BEGIN');
@@ -86,7 +86,9 @@ async function holdLead(leadId: string): Promise<pg.Client> {
 
 /** True while a grading transaction waits on a held lead. */
 async function gradingWaits(): Promise<boolean> {
-  const waiting = await pool.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH new_diagnostic AS%'");
+  const waiting = await pool.query(
+    "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH new_diagnostic AS%'",
+  );
   return (waiting.rowCount ?? 0) > 0;
 }
 

@@ -108,7 +108,7 @@ describe('the assessment over HTTP and the socket, from capture to each tier', (
     await client.send(flow.flowId, { type: 'START_DIAGNOSTIC' });
     // claims 6 s per answer but sends them back to back
     const diagnostic = await runDiagnostic(client, { thinkMs: 6000 });
-    const answers = Object.values(diagnostic.snapshot.context.answers) as Array<{ responseTime: number }>;
+    const answers = Object.values<{ responseTime: number }>(diagnostic.snapshot.context.answers);
     expect(answers.every((answer) => answer.responseTime < 2000)).toBe(true);
     await client.send(flow.flowId, { type: 'DIAGNOSTIC_COMPLETED', answers: {}, diagnosticFlowId: diagnostic.flowId });
     await client.send(flow.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.book_call });

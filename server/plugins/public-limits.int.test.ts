@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -8,6 +8,7 @@ import { buildApp } from '../app.js';
 import { createPool } from '../db/pool.js';
 import { createRedis } from '../redis.js';
 import { rateLimits } from './security.js';
+import { frameText } from './socket-frames.js';
 import { MAX_SOCKETS_PER_ADDRESS } from './websocket.js';
 
 /*
@@ -51,7 +52,7 @@ afterAll(async () => {
 /** Sends `count` requests from one address; returns the statuses and the last answer. */
 async function burst(count: number, url: string, payload: unknown, address = newAddress()) {
   const statuses: number[] = [];
-  let last;
+  let last: LightMyRequestResponse | undefined;
   for (let i = 0; i < count; i++) {
     last = await app.inject({ method: 'POST', url, payload: payload as object, headers: { 'x-forwarded-for': address } });
     statuses.push(last.statusCode);
@@ -139,7 +140,7 @@ describe('per-address limits on public writes', () => {
     const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/api/ws`, { headers: { 'x-forwarded-for': newAddress() } });
     const errors: string[] = [];
     socket.on('message', (raw) => {
-      const frame = JSON.parse(raw.toString());
+      const frame = JSON.parse(frameText(raw));
       if (frame.type === 'error') errors.push(frame.error);
     });
     await new Promise((resolve) => socket.once('open', resolve));

@@ -26,9 +26,10 @@ beforeAll(async () => {
   redis = createRedis(config.REDIS_URL!, 'producer');
   app = await buildApp({ config, pool, redis, logger: false });
   // a sibling plugin registered after app.ts's own, as another engineer's routes would be
-  await app.register(async (child) => {
-    child.get('/test/limited', { config: { rateLimit: { max: 2, timeWindow: '1 minute' } } }, async () => ({ ok: true }));
-    child.post('/test/contact-like', { config: { rateLimit: rateLimits.contact } }, async () => ({ ok: true }));
+  await app.register((child, _options, done) => {
+    child.get('/test/limited', { config: { rateLimit: { max: 2, timeWindow: '1 minute' } } }, () => ({ ok: true }));
+    child.post('/test/contact-like', { config: { rateLimit: rateLimits.contact } }, () => ({ ok: true }));
+    done();
   });
 });
 
@@ -103,7 +104,7 @@ describe('security headers', () => {
     const https = Fastify();
     try {
       await security(https, { config: testConfig({ PUBLIC_URL: 'https://coach.example.com' }), redis });
-      https.get('/', async () => 'ok');
+      https.get('/', () => 'ok');
       const response = await https.inject('/');
       expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
       const policy = csp(response.headers['content-security-policy']);
@@ -157,8 +158,9 @@ describe('rate limits', () => {
     registerErrorHandler(isolated);
     try {
       await security(isolated, { config: testConfig(), redis: deadRedis });
-      await isolated.register(async (child) => {
-        child.get('/limited', { config: { rateLimit: { max: 1, timeWindow: '1 minute' } } }, async () => ({ ok: true }));
+      await isolated.register((child, _options, done) => {
+        child.get('/limited', { config: { rateLimit: { max: 1, timeWindow: '1 minute' } } }, () => ({ ok: true }));
+        done();
       });
       const codes = [];
       for (let i = 0; i < 3; i += 1) codes.push((await isolated.inject('/limited')).statusCode);

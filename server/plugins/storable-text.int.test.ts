@@ -10,6 +10,7 @@ import { createAdmin } from '../auth/admin-users.js';
 import { createSession, csrfTokenFor, SESSION_COOKIE } from '../auth/sessions.js';
 import { createPool } from '../db/pool.js';
 import { createRedis } from '../redis.js';
+import { frameText } from './socket-frames.js';
 import { NUL_MESSAGE } from './storable-text.js';
 
 let app: FastifyInstance;
@@ -121,7 +122,7 @@ describe('text PostgreSQL cannot store', () => {
   it('a socket frame with a NUL gets an error frame naming the field, and the socket stays open', async () => {
     const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/api/ws`);
     const frames: Array<{ type: string; error?: string }> = [];
-    socket.on('message', (raw) => frames.push(JSON.parse(raw.toString())));
+    socket.on('message', (raw) => frames.push(JSON.parse(frameText(raw))));
     await new Promise((resolve) => socket.once('open', resolve));
     socket.send(JSON.stringify({ type: 'subscribe', flowId: 'x\u0000' }));
     const deadline = Date.now() + 5_000;

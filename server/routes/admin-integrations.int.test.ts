@@ -7,6 +7,7 @@ import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
 import { createSession, csrfTokenFor } from '../auth/sessions.js';
 import { createPool } from '../db/pool.js';
+import type { Integration, IntegrationKey } from '../integrations/settings.js';
 import { createRedis } from '../redis.js';
 
 /* A database of its own: integration_settings is one row per card for the whole deployment. */
@@ -23,9 +24,9 @@ function asAdmin(options: InjectOptions) {
 const list = async () => {
   const response = await asAdmin({ method: 'GET', url: '/api/admin/integrations' });
   expect(response.statusCode, response.body).toBe(200);
-  return Object.fromEntries((response.json().integrations as Array<{ key: string }>).map((card) => [card.key, card])) as Record<
-    string,
-    any
+  return Object.fromEntries((response.json().integrations as Integration[]).map((card) => [card.key, card])) as Record<
+    IntegrationKey,
+    Integration
   >;
 };
 const put = (key: string, payload: Record<string, unknown>) => asAdmin({ method: 'PUT', url: `/api/admin/integrations/${key}`, payload });

@@ -184,10 +184,9 @@ describe('admin jobs API', () => {
     let calls = 0;
     const { queues } = await startWorkers(pool, config, ['email'], {
       email: {
-        process: async () => {
+        process: () => {
           calls += 1;
-          if (failing) throw new UnrecoverableError('smtp refused');
-          return { sent: true };
+          return failing ? Promise.reject(new UnrecoverableError('smtp refused')) : Promise.resolve({ sent: true });
         },
       },
     });
@@ -220,7 +219,7 @@ describe('admin jobs API', () => {
       pool,
       config,
       ['email'],
-      { email: { process: async () => ({ sent: true }) } },
+      { email: { process: () => Promise.resolve({ sent: true }) } },
       { sweepMs: 60_000 },
     );
     // the table says active, but Redis no longer has the job (lost, or the row was never relayed)
@@ -264,10 +263,9 @@ describe('admin jobs API', () => {
     const ran: string[] = [];
     const { queues } = await startWorkers(pool, config, ['email'], {
       email: {
-        process: async (job) => {
+        process: (job) => {
           ran.push(job.data.jobRowId);
-          if (failing) throw new UnrecoverableError('smtp refused');
-          return { sent: true };
+          return failing ? Promise.reject(new UnrecoverableError('smtp refused')) : Promise.resolve({ sent: true });
         },
       },
     });
@@ -315,9 +313,7 @@ describe('admin jobs API', () => {
   it('removes a waiting job from BullMQ and the jobs table for good, and a failed one with its copy', async () => {
     const { queues } = await startWorkers(pool, config, ['email'], {
       email: {
-        process: async () => {
-          throw new UnrecoverableError('smtp refused');
-        },
+        process: () => Promise.reject(new UnrecoverableError('smtp refused')),
       },
     });
     // the webhooks queue has no worker here: its job waits in BullMQ

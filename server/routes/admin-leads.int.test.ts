@@ -104,12 +104,12 @@ describe('GET /api/admin/leads', () => {
     const response = await asAdmin({ method: 'GET', url: `/api/admin/leads${query}` });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
-    return response.json() as {
+    return response.json<{
       items: Array<{ email: string; total_score: number | null; tags: string[] }>;
       total: number;
       page: number;
       pageSize: number;
-    };
+    }>();
   };
 
   it('pages newest first by default', async () => {

@@ -23,6 +23,7 @@ import type { Config } from '../config/index.js';
 import { createPool } from '../db/pool.js';
 import { PushHub } from '../flows/push.js';
 import { browserFetch } from '../../test/visitor.js';
+import { frameText } from '../plugins/socket-frames.js';
 import { insertJob } from '../queues/outbox.js';
 import { createRedis } from '../redis.js';
 import { adminLiveRoutes } from './admin-live.js';
@@ -72,7 +73,7 @@ async function openLive(url: string, headers: Record<string, string>) {
     socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
   );
   socket.on('message', (raw) => {
-    frames.push(adminLiveServerFrameSchema.parse(JSON.parse(raw.toString())));
+    frames.push(adminLiveServerFrameSchema.parse(JSON.parse(frameText(raw))));
     for (const wake of waiters) wake();
   });
   async function next(match: (frame: AdminLiveServerFrame) => boolean, timeoutMs = 15_000): Promise<AdminLiveServerFrame> {
@@ -166,10 +167,10 @@ describe('the admin live socket', () => {
     const second = await openLive(url(), { cookie: adminCookie });
     await startWorkers(pool, config, ['email'], {
       email: {
-        process: async (job) => {
-          if ((job.data.payload as { fail?: boolean }).fail) throw new UnrecoverableError('smtp refused: mailbox full');
-          return { sent: true };
-        },
+        process: (job) =>
+          (job.data.payload as { fail?: boolean }).fail
+            ? Promise.reject(new UnrecoverableError('smtp refused: mailbox full'))
+            : Promise.resolve({ sent: true }),
       },
     });
     const ok = await insertJob(pool, { queue: 'email', name: 'live-ok', payload: {} });
@@ -205,7 +206,7 @@ describe('the admin live socket', () => {
     first.socket.close();
     await first.closed;
     const again = await openLive(url(), { cookie: adminCookie });
-    await startWorkers(pool, config, ['slack'], { slack: { process: async () => ({ posted: true }) } });
+    await startWorkers(pool, config, ['slack'], { slack: { process: () => Promise.resolve({ posted: true }) } });
     const id = await insertJob(pool, { queue: 'slack', name: 'live-again', payload: {} });
     await again.next((f) => f.type === 'job' && f.jobId === id && f.event === 'completed');
     again.socket.close();
@@ -287,7 +288,7 @@ describe('the admin live socket when the session ends', () => {
       expect(await live.closed).toMatchObject({ code: ADMIN_LIVE_SESSION_ENDED, reason: expect.stringMatching(/sign in again/) });
     } finally {
       await small.close();
-      await pushes.stop();
+      pushes.stop();
     }
   });
 });

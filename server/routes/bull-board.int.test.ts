@@ -88,7 +88,7 @@ describe('bull-board at /admin/queues', () => {
   it('lists every queue through its API, read-only', async () => {
     const response = await app.inject({ method: 'GET', url: `${BULL_BOARD_PATH}/api/queues`, headers: admin });
     expect(response.statusCode, response.body).toBe(200);
-    const { queues } = response.json() as { queues: Array<{ name: string; readOnlyMode: boolean }> };
+    const { queues } = response.json<{ queues: Array<{ name: string; readOnlyMode: boolean }> }>();
     expect(queues.map((queue) => queue.name).sort()).toEqual([...QUEUE_NAMES].sort());
     expect(queues.every((queue) => queue.readOnlyMode)).toBe(true);
   });

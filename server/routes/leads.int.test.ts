@@ -144,7 +144,7 @@ describe('token links', () => {
       b.call('POST', '/api/leads/check-token', { token }),
     ]);
     expect(checks.map((c) => c.json.status).sort()).toEqual(['invalid', 'valid']);
-    const winner = checks[0]!.json.status === 'valid' ? a : b;
+    const winner = checks[0].json.status === 'valid' ? a : b;
     const valid = checks.find((c) => c.json.status === 'valid')!.json;
     const flow = await winner.get(valid.flowId);
     expect(flow.state).toBe('diagnostic');

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '../../test/fake-stripe.js';
+import type { AssessmentFlowContext } from '../../machines/assessment-flow/assessment-flow.machine.js';
+import { startFakeStripe, type FakeCheckoutSession, type FakeStripe } from '../../test/fake-stripe.js';
 import { seedResultsFlow } from '../../test/flows.js';
 import { injectAs, seedVisitor } from '../../test/visitor.js';
 import { isolatedConfig, testConfig } from '../../test/helpers.js';
@@ -104,7 +105,7 @@ function createPayment(app: FastifyInstance, payload: Record<string, unknown>, a
 }
 
 async function flowState(flowId: string) {
-  const found = await pool.query<{ state: string; version: number; context: Record<string, any> }>(
+  const found = await pool.query<{ state: string; version: number; context: AssessmentFlowContext }>(
     "SELECT state, version, snapshot->'context' AS context FROM flows WHERE id = $1",
     [flowId],
   );
@@ -168,12 +169,12 @@ async function checkoutFor(tier: 'book_call' | 'homework', label: string) {
   await stripeWorkers();
   const seeded = await flowAtPayment(tier, label);
   await until(async () => (await flowState(seeded.flowId)).context.checkoutUrl !== null);
-  const sessionId = new URL((await flowState(seeded.flowId)).context.checkoutUrl).pathname.split('/').pop()!;
+  const sessionId = new URL((await flowState(seeded.flowId)).context.checkoutUrl!).pathname.split('/').pop()!;
   return { ...seeded, session: fake.sessions.get(sessionId)! };
 }
 
 /** The session as checkout.session.completed carries it once the visitor has paid. */
-function paidSession(session: Record<string, unknown>): Record<string, unknown> & { payment_intent: string } {
+function paidSession(session: FakeCheckoutSession): FakeCheckoutSession & { payment_intent: string } {
   return { ...session, status: 'complete', payment_status: 'paid', payment_intent: `pi_${randomBytes(12).toString('hex')}` };
 }
 
@@ -205,7 +206,7 @@ describe('startPayment in Stripe mode: the payments job', () => {
       success_url: `${PUBLIC_URL}/payment-success?session_id={CHECKOUT_SESSION_ID}&flow=${flowId}`,
       cancel_url: `${PUBLIC_URL}/payment-canceled?flow=${flowId}`,
     });
-    const items = form.line_items as Array<Record<string, any>>;
+    const items = form.line_items as Array<{ price_data: { product_data: { name: string } } }>;
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ quantity: '1', price_data: { currency: 'usd', unit_amount: '25000' } });
     expect(items[0]!.price_data.product_data.name).toMatch(/100% refundable/i);

@@ -11,6 +11,7 @@ import { createAdmin } from '../auth/admin-users.js';
 import { createSession, deleteSession, SESSION_COOKIE } from '../auth/sessions.js';
 import type { Config } from '../config/index.js';
 import { createPool } from '../db/pool.js';
+import { frameText } from '../plugins/socket-frames.js';
 import { createRedis } from '../redis.js';
 import { slackSignature } from '../slack/signature.js';
 
@@ -84,7 +85,7 @@ function postToSlackEndpoint(body: unknown, options: { secret?: string; timestam
 async function openMonitor(headers: Record<string, string> = { cookie: `${SESSION_COOKIE}=${sessionToken}` }) {
   const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/api/functions/slack-monitor`, { headers });
   const frames: MonitorServerFrame[] = [];
-  socket.on('message', (raw) => frames.push(JSON.parse(raw.toString())));
+  socket.on('message', (raw) => frames.push(JSON.parse(frameText(raw))));
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
     socket.once('unexpected-response', (_request, response) => reject(new Error(`refused with ${response.statusCode}`)));
@@ -198,7 +199,7 @@ describe('without SLACK_SIGNING_SECRET', () => {
       );
       const status = await new Promise<MonitorServerFrame>((resolve, reject) => {
         socket.once('open', () => socket.send(JSON.stringify({ type: 'get_status' })));
-        socket.once('message', (raw) => resolve(JSON.parse(raw.toString())));
+        socket.once('message', (raw) => resolve(JSON.parse(frameText(raw))));
         socket.once('error', reject);
       });
       expect(status).toMatchObject({
@@ -264,7 +265,7 @@ describe('the team-chat monitor socket', () => {
       url: '/api/admin/monitor',
       headers: { cookie: `${SESSION_COOKIE}=${sessionToken}` },
     });
-    const body = snapshot.json() as MonitorSnapshot;
+    const body = snapshot.json<MonitorSnapshot>();
     expect(body.assessments[0]).toMatchObject({ assessmentKey: key, candidateName: 'Jane Doe', messageCount: 3 });
     expect(body.messages[0]!.text).toContain('Status: complete');
     monitor.close();

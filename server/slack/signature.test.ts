@@ -32,9 +32,9 @@ describe('verifySlackSignature', () => {
   it('refuses a body changed after signing', () => {
     const timestamp = String(now);
     const signature = slackSignature(secret, timestamp, body);
-    expect(() => verifySlackSignature({ secret, rawBody: Buffer.from(`${body} `), timestamp, signature, nowSeconds: now })).toThrow(
-      /does not match/,
-    );
+    expect(() =>
+      verifySlackSignature({ secret, rawBody: Buffer.concat([body, Buffer.from(' ')]), timestamp, signature, nowSeconds: now }),
+    ).toThrow(/does not match/);
   });
 
   it('refuses a signature made with another secret', () => {

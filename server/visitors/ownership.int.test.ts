@@ -11,6 +11,7 @@ import { injectAs, seedVisitor, type InjectVisitor } from '../../test/visitor.js
 import { buildApp } from '../app.js';
 import { createPool } from '../db/pool.js';
 import { FlowEngine } from '../flows/engine.js';
+import { frameText } from '../plugins/socket-frames.js';
 import { recordTestPayment } from '../payments/checkout.js';
 import { createRedis } from '../redis.js';
 
@@ -272,7 +273,7 @@ describe('every lead-, flow-, diagnostic-, Mirror- and payment-scoped public rou
       const received: Array<{ type: string; error?: string }> = [];
       await new Promise<void>((resolve, reject) => {
         socket.on('message', (raw) => {
-          const frame = JSON.parse(raw.toString());
+          const frame = JSON.parse(frameText(raw));
           received.push(frame);
           if (frame.type === 'subscribed' || frame.type === 'error') resolve();
         });
