@@ -11,7 +11,6 @@ import { browserFetch } from './visitor.js';
  * A JSON body as the tests read it: untyped, and asserted on directly (eslint.config.js turns the
  * no-unsafe-* rules off for tests for the same reason).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the one place tests name the untyped JSON of real HTTP answers
 export type TestJson = any;
 
 /** A flow as the API answers it (loosely typed for tests). */

@@ -113,7 +113,6 @@ class AdminLiveFeed {
     const lastEventId = await streamIdNow(this.redis);
     // Each QueueEvents blocks on a connection of its own made from these options; it must wait
     // for Redis rather than fail, so BullMQ's own reconnect backoff replaces the producer's
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- destructured only to leave it out of the rest (BullMQ's Object.assign would keep an explicit undefined)
     const { retryStrategy: _producerRetries, ...redisOptions } = this.redis.options;
     const connection = { ...redisOptions, maxRetriesPerRequest: null, enableOfflineQueue: true };
     const queueEvents = QUEUE_NAMES.map((queue) => {
