@@ -92,7 +92,7 @@ function scrub(serialized: SerializedError): SerializedError {
 }
 
 /** pino's error serializer, minus the values a database error quotes. */
-export function serializeError(error: Error): SerializedError {
+function serializeError(error: Error): SerializedError {
   const serialized = pino.stdSerializers.err(error);
   // anything not error-like (null, a string) comes back as it was logged
   return serialized && typeof serialized === 'object' ? scrub(serialized) : serialized;

@@ -3,14 +3,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 /** One chat-completions request the fake received. */
-export interface FakeOpenAIRequest {
+interface FakeOpenAIRequest {
   path: string;
   authorization: string | undefined;
   body: { model?: string; messages?: Array<{ role: string; content: string }>; [key: string]: unknown };
 }
 
 /** How the fake answers chat completions: a reply, a 500, an empty message, or never. */
-export type FakeOpenAIMode = 'answer' | 'fail' | 'empty' | 'hang';
+type FakeOpenAIMode = 'answer' | 'fail' | 'empty' | 'hang';
 
 export interface FakeOpenAI {
   /** Base URL to put in MIRROR_LLM_BASE_URL (ends in /v1). */

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 /** One request the fake received, as the tests assert on it. */
-export interface FakeStripeRequest {
+interface FakeStripeRequest {
   method: string;
   path: string;
   /** The form body with Stripe's bracket notation unfolded: metadata[flowId] -> { metadata: { flowId } }. */

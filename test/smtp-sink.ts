@@ -91,7 +91,7 @@ function collectParts(part: Part, mail: ReceivedMail): void {
 }
 
 /** Parses a raw message (read as latin1, byte for byte) into headers, text, html and attachments. */
-export function parseMail(raw: string, envelopeFrom = '', envelopeTo: string[] = []): ReceivedMail {
+function parseMail(raw: string, envelopeFrom = '', envelopeTo: string[] = []): ReceivedMail {
   const top = splitPart(raw);
   const mail: ReceivedMail = {
     envelopeFrom,

@@ -14,7 +14,7 @@ import { processors, type ProcessorContext, type QueueProcessor } from './proces
 import { finalizeFailed, tracked } from './tracked.js';
 
 /** How often BullMQ looks for jobs whose worker stopped renewing their lock: half the lock, at least 1 s. */
-export const stalledIntervalFor = (lockMs: number) => Math.max(1_000, Math.floor(lockMs / 2));
+const stalledIntervalFor = (lockMs: number) => Math.max(1_000, Math.floor(lockMs / 2));
 
 export interface WorkerSide {
   workers: Worker[];

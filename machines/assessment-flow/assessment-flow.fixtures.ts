@@ -78,7 +78,7 @@ export const sampleEvents: AssessmentFlowEvent[] = [
 ];
 
 /** The flow's effects, recorded in order with their parameters. */
-export type RecordedEffect = { type: string; params: unknown };
+type RecordedEffect = { type: string; params: unknown };
 
 /** Starts the flow on a simulated clock with every effect recorded instead of run. */
 export function startFlow(input: AssessmentFlowInput = {}) {

@@ -7,10 +7,8 @@ import { surveyData } from './survey';
 import { type Archetype, type ArchetypeName, Archetypes, flattenBank, QualificationSurvey, timedSummary } from './schemas';
 
 export * from './schemas';
-export { type BankCandidate, type ContentLogger, type LoadedBanks, loadDiagnosticBanks } from './load';
-
 /** The bundled banks in preference order: v2, then v1, then the built-in four items. */
-export const BANK_CANDIDATES: readonly BankCandidate[] = [
+const BANK_CANDIDATES: readonly BankCandidate[] = [
   { name: 'v2', data: bankV2 },
   { name: 'v1', data: bankV1 },
   { name: 'built-in', data: builtinBank },

@@ -24,20 +24,6 @@ export type Dimension = z.infer<typeof Dimension>;
 /** Every canonical dimension, in the order reports list them. */
 export const DIMENSIONS: readonly Dimension[] = Dimension.options;
 
-/** How reports name each canonical dimension to a visitor or a coach. */
-export const DIMENSION_LABELS: Readonly<Record<Dimension, string>> = {
-  LER: 'Leadership Effectiveness',
-  DCR: 'Delegation Command',
-  TrustDelta: 'Trust Building',
-  OwnershipFault: 'Ownership',
-  DetachmentLoad: 'Healthy Detachment',
-  FrictionSensitivity: 'Friction Awareness',
-  Discipline: 'Discipline',
-  Resilience: 'Resilience',
-  SelfAware: 'Self-Awareness',
-  Vision: 'Vision',
-};
-
 /** The six dimensions the results page shows (spec section 2, "Results"). */
 export const DisplayDimension = z.enum(['LER', 'DCR', 'TBR', 'OAD', 'VIS', 'FAD']);
 /** A results-page dimension. */
@@ -68,37 +54,37 @@ export const Weights = z.partialRecord(Dimension, z.number().min(-1).max(1));
 export type Weights = z.infer<typeof Weights>;
 
 /** One 1-5 agreement statement; reverse items score 6 - value. */
-export const LikertItem = z.object({
+const LikertItem = z.object({
   id,
   prompt: text,
   reverse: z.boolean(),
   dimension: Dimension,
 });
 /** One 1-5 agreement statement. */
-export type LikertItem = z.infer<typeof LikertItem>;
+type LikertItem = z.infer<typeof LikertItem>;
 
 /** A titled group of likert items shown one per screen. */
-export const LikertBlock = z.object({
+const LikertBlock = z.object({
   id,
   label: text,
   instructions: text,
   items: z.array(LikertItem).min(1),
 });
 /** A titled group of likert items. */
-export type LikertBlock = z.infer<typeof LikertBlock>;
+type LikertBlock = z.infer<typeof LikertBlock>;
 
 /** The 1-5 confidence question asked after a vignette choice. */
-export const Followup = z.object({
+const Followup = z.object({
   prompt: text,
   scale: z.array(text).length(5),
 });
 /** The confidence follow-up of a vignette. */
-export type Followup = z.infer<typeof Followup>;
+type Followup = z.infer<typeof Followup>;
 
 /** One choice in a vignette. */
-export const VignetteOption = z.object({ id, label: text, weights: Weights });
+const VignetteOption = z.object({ id, label: text, weights: Weights });
 /** One choice in a vignette. */
-export type VignetteOption = z.infer<typeof VignetteOption>;
+type VignetteOption = z.infer<typeof VignetteOption>;
 
 /** A timed scenario; on timeout the first option is chosen, so it must never be a trap option. */
 export const Vignette = z.object({
@@ -112,9 +98,9 @@ export const Vignette = z.object({
 export type Vignette = z.infer<typeof Vignette>;
 
 /** One thing to rank; its weights count positively when ranked first and negatively when last. */
-export const RankingItem = z.object({ id, label: text, weights: Weights });
+const RankingItem = z.object({ id, label: text, weights: Weights });
 /** One thing to rank. */
-export type RankingItem = z.infer<typeof RankingItem>;
+type RankingItem = z.infer<typeof RankingItem>;
 
 /** A priority ranking shown on one screen in the given default order. */
 export const Ranking = z.object({
@@ -126,14 +112,14 @@ export const Ranking = z.object({
 export type Ranking = z.infer<typeof Ranking>;
 
 /** A titled group of vignettes; its screens form the timed block. */
-export const VignetteBlock = z.object({
+const VignetteBlock = z.object({
   id,
   label: text,
   instructions: text,
   items: z.array(Vignette).min(1),
 });
 /** A titled group of vignettes. */
-export type VignetteBlock = z.infer<typeof VignetteBlock>;
+type VignetteBlock = z.infer<typeof VignetteBlock>;
 
 const BankShape = z.object({
   version: z.string().regex(/^\d+\.\d+\.\d+$/),
@@ -291,7 +277,7 @@ export const ScoredQuestion = z.object({
 export type ScoredQuestion = z.infer<typeof ScoredQuestion>;
 
 /** A free-text survey question; it never changes the score. */
-export const TextQuestion = z.object({
+const TextQuestion = z.object({
   kind: z.literal('text'),
   id,
   prompt: text,
@@ -299,7 +285,7 @@ export const TextQuestion = z.object({
   placeholder: text.optional(),
 });
 /** A free-text survey question. */
-export type TextQuestion = z.infer<typeof TextQuestion>;
+type TextQuestion = z.infer<typeof TextQuestion>;
 
 /** The qualification survey shown after the diagnostic. */
 export const QualificationSurvey = z.object({

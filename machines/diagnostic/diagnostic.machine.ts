@@ -6,7 +6,7 @@ import type { DiagnosticEvent, DiagnosticResult } from '../protocol/diagnostic.j
 import { isLate, TIMED_GRACE_MS, trustedResponseTime } from './response-time.js';
 
 /** The likert value a question gets when its countdown runs out (spec section 9). */
-export const LIKERT_TIMEOUT_VALUE = 3;
+const LIKERT_TIMEOUT_VALUE = 3;
 
 /**
  * How long after a timed screen's deadline (limit plus grace) its timer fires: a timer is due by
@@ -16,7 +16,7 @@ export const LIKERT_TIMEOUT_VALUE = 3;
 const TIMER_SLACK_MS = 500;
 
 /** What the diagnostic machine starts from: the bank's screens in order (content's flattenBank). */
-export interface DiagnosticInput {
+interface DiagnosticInput {
   screens: Screen[];
   /** The standalone /diagnostic: graded by the server after the last answer (the modal's is handed to the assessment). */
   standalone?: boolean;

@@ -1,9 +1,9 @@
 import type { ArchetypeName, Dimension } from '../content/schemas';
 
 /** A dimension at or above this is a clear strength. */
-export const HIGH = 7;
+const HIGH = 7;
 /** A dimension at or below this is a clear gap. */
-export const LOW = 4;
+const LOW = 4;
 
 type Profile = Record<Dimension, number>;
 

@@ -1,7 +1,7 @@
 import { GRADING_VERSION, type AssessmentResult } from './types';
 
 /** The canned narrative of spec section 8. */
-export const CANNED_NARRATIVE = 'Assessment completed with fallback processing';
+const CANNED_NARRATIVE = 'Assessment completed with fallback processing';
 
 /**
  * The result shown when neither the server nor local grading could produce one (spec section 8):

@@ -7,11 +7,11 @@ import type { Answers } from './types';
 export const GAMING_MESSAGE = 'Please take your time to answer thoughtfully. The assessment requires more consideration.';
 
 /** Straight-lining only means something over enough items to include reverse-scored ones. */
-export const STRAIGHT_LINE_MIN_ITEMS = 8;
+const STRAIGHT_LINE_MIN_ITEMS = 8;
 /** Below this many answers a run of quick ones is too small a sample to call rushing. */
-export const RUSHED_MIN_ANSWERS = 4;
+const RUSHED_MIN_ANSWERS = 4;
 /** This many contradictions is a pattern, not a slip. */
-export const CONTRADICTION_LIMIT = 2;
+const CONTRADICTION_LIMIT = 2;
 
 /**
  * Straight-lining: at least 8 likert answers given by the visitor, all with the same value. The

@@ -24,16 +24,7 @@ import { describeTier, tierFor } from './tier';
 import { PART_WEIGHTS, weightedTotal } from './total-score';
 import { GRADING_VERSION, type GradeInput, type GradeResult } from './types';
 
-export { ARCHETYPE_RULES, fallbackArchetype, selectArchetype } from './archetype';
-export { cannedResult, CANNED_NARRATIVE } from './canned';
-export { DIMENSION_WEIGHTS } from './composite-score';
-export { CONTRADICTIONS, findContradictions } from './contradictions';
-export { displayScores } from './display';
-export { detectGaming, GAMING_MESSAGE } from './gaming';
-export { likertAverageLabel } from './leadership-level';
-export { mirrorScore } from './mirror-score';
-export { gradeLetter, outcomeFor, qualificationLabel, type QualificationLabel } from './outcome';
-export { tierFor } from './tier';
+export { cannedResult } from './canned';
 export * from './types';
 
 /** Thrown when answers name a bank version this build does not carry. */

@@ -3,14 +3,14 @@ import { chosenOption, scoredQuestions } from './survey-score';
 import type { SurveyAnswers } from './types';
 
 /** q1, the investment question: one of the two critical questions. */
-export const INVESTMENT_QUESTION = 'q1_investment';
+const INVESTMENT_QUESTION = 'q1_investment';
 /** q2, the start-date question: the other critical question. */
-export const TIMING_QUESTION = 'q2_time';
+const TIMING_QUESTION = 'q2_time';
 
 /** Points off the total for a validation-seeking mindset (q4 'validation'). */
-export const VALIDATION_PENALTY = 15;
+const VALIDATION_PENALTY = 15;
 /** Points added for critical urgency with the money ready (q3 'critical' with q1 ready). */
-export const URGENCY_BONUS = 10;
+const URGENCY_BONUS = 10;
 /** The highest total a lead who needs time on both money and start date can reach. */
 export const DELAY_CAP = 49;
 

@@ -15,10 +15,10 @@ const answerBase = {
 };
 
 /** A recorded likert answer (1-5). */
-export const LikertAnswer = z.object({ type: z.literal('likert'), value: z.number().int().min(1).max(5), ...answerBase });
+const LikertAnswer = z.object({ type: z.literal('likert'), value: z.number().int().min(1).max(5), ...answerBase });
 
 /** A recorded vignette answer: the chosen option id and the 1-5 confidence follow-up. */
-export const VignetteAnswer = z.object({
+const VignetteAnswer = z.object({
   type: z.literal('vignette'),
   value: z.string().min(1),
   confidence: z.number().int().min(1).max(5).optional(),
@@ -26,7 +26,7 @@ export const VignetteAnswer = z.object({
 });
 
 /** A recorded ranking: item ids from first priority to last. */
-export const RankingAnswer = z.object({ type: z.literal('ranking'), value: z.array(z.string().min(1)).min(1), ...answerBase });
+const RankingAnswer = z.object({ type: z.literal('ranking'), value: z.array(z.string().min(1)).min(1), ...answerBase });
 
 /** One recorded answer, keyed in GradeInput.answers by its screen id. */
 export const Answer = z.discriminatedUnion('type', [LikertAnswer, VignetteAnswer, RankingAnswer]);
@@ -63,7 +63,7 @@ export type Tier = z.infer<typeof Tier>;
 export type LeadershipLevel = 'Established Leader' | 'Developing Leader' | 'Emerging Leader';
 
 /** The archetype's copy plus the rule that chose it, for the results page and the coach. */
-export interface ArchetypeDetails extends Archetype {
+interface ArchetypeDetails extends Archetype {
   /** Plain-words reason this archetype was chosen. */
   matchedBecause: string;
 }

@@ -58,5 +58,3 @@ export const flowConflictResponseSchema = z.object({
   message: z.string(),
   flow: flowSnapshotResponseSchema,
 });
-/** The 409 answer to an event the flow does not take. */
-export type FlowConflictResponse = z.infer<typeof flowConflictResponseSchema>;

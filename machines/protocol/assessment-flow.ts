@@ -133,8 +133,6 @@ export const assessmentFlowClientEventSchema = z.discriminatedUnion('type', [
   /** Back to the results from where a path ended (deposit paid, homework sent, community joined). */
   z.object({ type: z.literal('VIEW_RESULTS') }),
 ]);
-/** An event the visitor's browser may send. */
-export type AssessmentFlowClientEvent = z.infer<typeof assessmentFlowClientEventSchema>;
 
 /**
  * What the flow's effects report back: sent by the server or a worker, never accepted from a
@@ -150,8 +148,6 @@ export const assessmentFlowSystemEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('HOMEWORK_SENT') }),
   z.object({ type: z.literal('HOMEWORK_FAILED') }),
 ]);
-/** An event the flow's effects report back. */
-export type AssessmentFlowSystemEvent = z.infer<typeof assessmentFlowSystemEventSchema>;
 
 /** Every event the assessment flow accepts. */
 export const assessmentFlowEventSchema = z.discriminatedUnion('type', [

@@ -21,7 +21,7 @@ export function hasText(text: string): boolean {
 export const emailSchema = z.string().trim().max(320).regex(SIMPLE_EMAIL, 'Please enter a valid email address');
 
 /** Where a lead session came from (spec section 3). */
-export const leadSourceSchema = z.enum(['token', 'community', 'direct']);
+const leadSourceSchema = z.enum(['token', 'community', 'direct']);
 /** Where a lead session came from. */
 export type LeadSource = z.infer<typeof leadSourceSchema>;
 
@@ -66,7 +66,7 @@ export type Tier = z.infer<typeof tierSchema>;
  * responseTime in ms, confidence for a vignette follow-up, and timedOut when the clock answered.
  * Grading owns the shape, so the two can never drift.
  */
-export const recordedAnswerSchema = Answer;
+const recordedAnswerSchema = Answer;
 /** One recorded diagnostic answer. */
 export type RecordedAnswer = Answer;
 

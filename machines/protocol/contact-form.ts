@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { emailSchema, hasText } from './common.js';
 
 /** The contact form's fields (spec section 2, "Contact page"). */
-export const contactFieldSchema = z.enum(['name', 'email', 'company', 'message']);
+const contactFieldSchema = z.enum(['name', 'email', 'company', 'message']);
 /** One contact form field. */
 export type ContactField = z.infer<typeof contactFieldSchema>;
 

@@ -20,7 +20,7 @@ export const diagnosticClientEventSchema = z.discriminatedUnion('type', [
 export type DiagnosticClientEvent = z.infer<typeof diagnosticClientEventSchema>;
 
 /** A standalone diagnostic's graded result: the diagnostic part of grading's result. */
-export const diagnosticResultSchema = z.object({
+const diagnosticResultSchema = z.object({
   archetype: z.string().min(1),
   narrative: z.string(),
   scores: z.record(z.string(), z.number()),
@@ -29,9 +29,7 @@ export const diagnosticResultSchema = z.object({
 export type DiagnosticResult = z.infer<typeof diagnosticResultSchema>;
 
 /** What the standalone diagnostic's grading job reports back: sent by a worker, never accepted from a browser. */
-export const diagnosticSystemEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('GRADED'), result: diagnosticResultSchema }),
-]);
+const diagnosticSystemEventSchema = z.discriminatedUnion('type', [z.object({ type: z.literal('GRADED'), result: diagnosticResultSchema })]);
 
 /** Every event the diagnostic machine accepts. */
 export const diagnosticEventSchema = z.discriminatedUnion('type', [

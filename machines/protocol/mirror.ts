@@ -11,7 +11,7 @@ export const mirrorClientEventSchema = z.discriminatedUnion('type', [
 ]);
 
 /** How the reply effect reports back: the reply, or that none could be had. */
-export const mirrorReplyEventSchema = z.discriminatedUnion('type', [
+const mirrorReplyEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('REPLY_RECEIVED'), response: z.string().min(1).max(4000), isComplete: z.boolean() }),
   z.object({ type: z.literal('REPLY_FAILED') }),
 ]);

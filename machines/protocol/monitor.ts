@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Every event the team-chat monitor connection machine accepts. */
-export const monitorConnectionEventSchema = z.discriminatedUnion('type', [
+const monitorConnectionEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('CONNECT') }),
   z.object({ type: z.literal('DISCONNECT') }),
   z.object({ type: z.literal('SOCKET_OPENED') }),
@@ -13,11 +13,9 @@ export type MonitorConnectionEvent = z.infer<typeof monitorConnectionEventSchema
 
 /** What the monitor's browser sends over its websocket (spec section 7, "Realtime"). */
 export const monitorClientFrameSchema = z.discriminatedUnion('type', [z.object({ type: z.literal('get_status') })]);
-/** A frame the monitor's browser sends. */
-export type MonitorClientFrame = z.infer<typeof monitorClientFrameSchema>;
 
 /** A team-chat bot message (spec section 3); timestamp is seconds since the epoch. */
-export const botMessageSchema = z.object({
+const botMessageSchema = z.object({
   channel: z.string().min(1).max(100),
   bot_id: z.string().max(100).nullable(),
   user: z.string().max(100).nullable(),
@@ -28,7 +26,7 @@ export const botMessageSchema = z.object({
 export type BotMessage = z.infer<typeof botMessageSchema>;
 
 /** An assessment the monitor grouped out of bot messages (spec section 3). */
-export const processedAssessmentSchema = z.object({
+const processedAssessmentSchema = z.object({
   candidateName: z.string().min(1).max(200),
   messageCount: z.number().int().min(1),
   assessmentKey: z.string().min(1).max(200),
@@ -39,7 +37,7 @@ export const processedAssessmentSchema = z.object({
 export type ProcessedAssessment = z.infer<typeof processedAssessmentSchema>;
 
 /** The monitor's counters, all counted in the database. */
-export const monitorStatsSchema = z.object({
+const monitorStatsSchema = z.object({
   totalMessages: z.number().int().min(0),
   assessmentsProcessed: z.number().int().min(0),
   messagesGrouped: z.number().int().min(0),
@@ -51,7 +49,7 @@ export type MonitorStats = z.infer<typeof monitorStatsSchema>;
  * Whether Slack events can arrive: 'listening' with a signing secret, 'not_configured' without one
  * (every event is then refused). The seed leaves the values open.
  */
-export const monitorStatusSchema = z.enum(['listening', 'not_configured']);
+const monitorStatusSchema = z.enum(['listening', 'not_configured']);
 
 /** What the server pushes to the monitor (spec section 7, "Realtime"). */
 export const monitorServerFrameSchema = z.discriminatedUnion('type', [

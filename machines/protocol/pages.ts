@@ -4,7 +4,7 @@
  * Accept header, and any other path outside the API with the page and 404 (which the router shows as
  * the not-found page), so search engines and uptime checks see real statuses.
  */
-export const PUBLIC_PAGES = [
+const PUBLIC_PAGES = [
   '/',
   '/about',
   '/services',
@@ -19,7 +19,7 @@ export const PUBLIC_PAGES = [
 ] as const;
 
 /** The admin area's screens; a lead's page is /admin/leads/<its id>. */
-export const ADMIN_PAGES = [
+const ADMIN_PAGES = [
   '/admin',
   '/admin/messages',
   '/admin/leads',

@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { ManagedProcess, ManagedRedis } from './processes.js';
 
 /** What a fault can reach: the processes, Redis, the database, and a flow kept for the long job. */
-export interface FaultContext {
+interface FaultContext {
   server: ManagedProcess;
   worker: ManagedProcess;
   redis: ManagedRedis;

@@ -3,7 +3,7 @@ import { SURVEYS } from '../../test/journey.js';
 import type { SeededFlow } from '../bench/seed.js';
 
 /** Where each journey is meant to end, by its path through the funnel. */
-export type JourneyPath = 'deposit' | 'paid_homework' | 'free_resources' | 'community';
+type JourneyPath = 'deposit' | 'paid_homework' | 'free_resources' | 'community';
 
 /** The final state each path reaches, and the events that take a flow there from its next step. */
 const PATHS: Record<JourneyPath, { tier: keyof typeof SURVEYS; step: { type: string }; done: string }> = {
@@ -13,7 +13,7 @@ const PATHS: Record<JourneyPath, { tier: keyof typeof SURVEYS; step: { type: str
   community: { tier: 'nurture', step: { type: 'JOIN_COMMUNITY' }, done: 'no_flow.joined' },
 };
 
-export const pathOf = (index: number): JourneyPath => (['deposit', 'free_resources', 'community', 'paid_homework'] as const)[index % 4]!;
+const pathOf = (index: number): JourneyPath => (['deposit', 'free_resources', 'community', 'paid_homework'] as const)[index % 4]!;
 
 /** A loopback-only label for the n-th visitor's address (an X-Forwarded-For value, never dialled). */
 export const addressOf = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;

@@ -7,11 +7,11 @@ import { QUEUE_NAMES, type QueueName } from '../queues/names.js';
 import type { Queues } from '../queues/queues.js';
 
 /** The statuses a job row moves through (the jobs table's CHECK constraint). */
-export const JOB_STATUSES = ['pending', 'enqueued', 'active', 'completed', 'failed'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
+const JOB_STATUSES = ['pending', 'enqueued', 'active', 'completed', 'failed'] as const;
+type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** Rows per page of the jobs table. */
-export const JOBS_PAGE_SIZE = 25;
+const JOBS_PAGE_SIZE = 25;
 /** How long the summary waits for Redis before answering the database's counts alone. */
 const REDIS_TIMEOUT_MS = 1_500;
 
@@ -19,7 +19,7 @@ const statusCounts = z.object(
   Object.fromEntries(JOB_STATUSES.map((status) => [status, z.number().int()])) as Record<JobStatus, z.ZodNumber>,
 );
 
-export const bullCountsSchema = z.object({
+const bullCountsSchema = z.object({
   waiting: z.number().int(),
   active: z.number().int(),
   delayed: z.number().int(),
@@ -69,7 +69,7 @@ export const jobsPageSchema = z.object({
 });
 
 type JobsSummary = z.infer<typeof jobsSummarySchema>;
-export type AdminJob = z.infer<typeof adminJobSchema>;
+type AdminJob = z.infer<typeof adminJobSchema>;
 type JobsPage = z.infer<typeof jobsPageSchema>;
 
 const JOB_COLUMNS = 'id, queue, name, status, attempts, max_attempts, last_error, payload, created_at, finished_at, lead_id, flow_id';

@@ -24,7 +24,7 @@ export interface SurveyAnswerView {
 }
 
 /** One diagnostic screen beside its answer. */
-export interface DiagnosticAnswerView {
+interface DiagnosticAnswerView {
   /** The item's id in the bank. */
   id: string;
   type: string;

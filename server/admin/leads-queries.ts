@@ -64,7 +64,7 @@ export function csvCell(value: string | number | boolean | Date | readonly strin
   return /[",\r\n']/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export const CSV_COLUMNS = ['id', 'email', 'name', 'source', 'tier', 'archetype', 'total_score', 'tags', 'created_at'] as const;
+const CSV_COLUMNS = ['id', 'email', 'name', 'source', 'tier', 'archetype', 'total_score', 'tags', 'created_at'] as const;
 
 /** The filtered set (in the table's order, capped) as CSV with a header row and CRLF line ends. */
 export async function leadsCsv(db: pg.Pool, filters: LeadFilters): Promise<string> {

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { adminLeadSchema, leadNoteSchema } from './schemas.js';
 
 /** At most this many rows per page of the admin lead table. */
-export const LEADS_MAX_PAGE_SIZE = 100;
+const LEADS_MAX_PAGE_SIZE = 100;
 /** The CSV export stops at this many rows. */
 export const LEADS_CSV_LIMIT = 10_000;
 
-export const LEAD_SORTS = ['created_at', 'email', 'total_score'] as const;
+const LEAD_SORTS = ['created_at', 'email', 'total_score'] as const;
 
 const isoDate = z.iso.date('Use a date like 2026-01-31.');
 

@@ -4,16 +4,16 @@ import { z } from 'zod';
 import { flowMachines } from '../../machines/index.js';
 
 /** Minutes of flow events the machines screen charts. */
-export const EVENT_WINDOW_MINUTES = 60;
+const EVENT_WINDOW_MINUTES = 60;
 
-export const machineTransitionSchema = z.object({
+const machineTransitionSchema = z.object({
   event: z.string(),
   /** Dotted path of the target state; the source itself for a targetless (in-place) transition. */
   target: z.string(),
   guard: z.string().nullable(),
 });
 
-export const machineStateSchema = z.object({
+const machineStateSchema = z.object({
   /** Dotted path below the machine, as the flows table stores it ('processing.grading'). */
   path: z.string(),
   key: z.string(),
@@ -28,7 +28,7 @@ export const machineStateSchema = z.object({
   count: z.number().int(),
 });
 
-export const machineSummarySchema = z.object({
+const machineSummarySchema = z.object({
   name: z.string(),
   id: z.string(),
   /** The leaf state a new flow starts in (after following initial children). */
@@ -106,7 +106,7 @@ function initialLeaf(node: AnyStateNode): AnyStateNode {
 }
 
 /** Every state node below the root, depth first, with its transitions; counts are filled in later. */
-export function describeMachine(
+function describeMachine(
   name: string,
   machine: AnyStateMachine,
 ): Omit<z.infer<typeof machineSummarySchema>, 'unknown' | 'totalFlows' | 'eventsPerMinute'> {

@@ -13,7 +13,7 @@ export type MirrorListQuery = z.infer<typeof mirrorListQuerySchema>;
 
 const mirrorMessageSchema = z.object({ role: z.enum(['user', 'mirror']), content: z.string(), turn: z.number().int() });
 
-export const mirrorSessionRowSchema = z.object({
+const mirrorSessionRowSchema = z.object({
   id: z.uuid(),
   created_at: z.date(),
   turns: z.number().int(),
@@ -23,7 +23,7 @@ export const mirrorSessionRowSchema = z.object({
   lead: z.object({ id: z.uuid(), email: z.string(), name: z.string() }).nullable(),
   messages: z.array(mirrorMessageSchema),
 });
-export type MirrorSessionRow = z.infer<typeof mirrorSessionRowSchema>;
+type MirrorSessionRow = z.infer<typeof mirrorSessionRowSchema>;
 
 export const mirrorPageSchema = z.object({
   sessions: z.array(mirrorSessionRowSchema),

@@ -17,7 +17,7 @@ export const adminLeadSchema = z.object({
   created_at: z.date(),
 });
 
-export const adminDiagnosticResultSchema = z.object({
+const adminDiagnosticResultSchema = z.object({
   id: z.uuid(),
   diagnostic_id: z.uuid(),
   lead_id: z.uuid().nullable(),
@@ -28,7 +28,7 @@ export const adminDiagnosticResultSchema = z.object({
   completed_at: z.date(),
 });
 
-export const adminMirrorSessionSchema = z.object({
+const adminMirrorSessionSchema = z.object({
   id: z.uuid(),
   lead_id: z.uuid().nullable(),
   lead_email: z.string().nullable(),
@@ -39,7 +39,7 @@ export const adminMirrorSessionSchema = z.object({
   updated_at: z.date(),
 });
 
-export const adminSurveyResponseSchema = z.object({
+const adminSurveyResponseSchema = z.object({
   id: z.uuid(),
   lead_id: z.uuid(),
   lead_email: z.string().nullable(),

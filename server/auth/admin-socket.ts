@@ -6,9 +6,9 @@ import { ChannelListener } from '../db/channel-listener.js';
 import { readSession, sessionTokenHash } from './sessions.js';
 
 /** How often an open admin socket reads its session again (expiry; a missed announcement). */
-export const ADMIN_SESSION_CHECK_MS = 60_000;
+const ADMIN_SESSION_CHECK_MS = 60_000;
 /** The PostgreSQL channel a deleted session's token hash is announced on (migration session-ended-notice). */
-export const SESSION_ENDED_CHANNEL = 'session_ended';
+const SESSION_ENDED_CHANNEL = 'session_ended';
 
 /** One socket being watched: what ends it, and the re-check of its session. */
 interface Watched {

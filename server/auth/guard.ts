@@ -16,7 +16,7 @@ declare module 'fastify' {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The 403 of every admin route while the account still has its generated first password. */
-export const MUST_CHANGE_PASSWORD_MESSAGE = 'Change your generated password before using the admin area.';
+const MUST_CHANGE_PASSWORD_MESSAGE = 'Change your generated password before using the admin area.';
 
 /** The session cookie of a request (needs @fastify/cookie registered). */
 export function sessionToken(request: FastifyRequest): string | undefined {

@@ -14,7 +14,7 @@ export const errorBodySchema = z.object({
   fields: z.record(z.string(), z.string()).optional(),
 });
 
-export const sessionUserSchema = z.object({
+const sessionUserSchema = z.object({
   id: z.uuid(),
   email: z.string(),
   role: z.literal('admin'),
@@ -23,7 +23,7 @@ export const sessionUserSchema = z.object({
 });
 
 /** The shortest password an admin may choose (a generated one is 20 characters). */
-export const MIN_NEW_PASSWORD_LENGTH = 12;
+const MIN_NEW_PASSWORD_LENGTH = 12;
 
 export const CHANGE_PASSWORD_MESSAGES = {
   wrongCurrent: 'Your current password is not correct.',

@@ -4,9 +4,9 @@ import type pg from 'pg';
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'hf_session';
 /** How long a session lives without use. */
-export const SESSION_TTL_DAYS = 7;
+const SESSION_TTL_DAYS = 7;
 /** How long a session lives at most, however often it is used: then its admin signs in again. */
-export const SESSION_MAX_DAYS = 30;
+const SESSION_MAX_DAYS = 30;
 /** The header a state-changing admin request carries its CSRF token in. */
 export const CSRF_HEADER = 'x-csrf-token';
 

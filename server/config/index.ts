@@ -37,7 +37,7 @@ const optionalText = z
   .transform((value) => (value === '' ? undefined : value))
   .optional();
 
-export const configSchema = z.object({
+const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'expected development, production or test' }).default('development'),
   HOST: z.string().trim().min(1, 'expected a host name or address').default('0.0.0.0'),
   PORT: port.default(3000),

@@ -8,8 +8,6 @@ import type { EmailAttachment, SendEmail } from './transport.js';
 
 import type { EmailKind } from '../../machines/protocol/operations.js';
 
-export type { EmailKind };
-
 /** An email to store: its content and what it belongs to. */
 export interface EmailDraft {
   kind: EmailKind;

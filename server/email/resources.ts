@@ -2,14 +2,14 @@ import type { ArchetypeName } from '../../machines/content/index.js';
 import type { HomeworkSource } from '../../machines/protocol/assessment-flow.js';
 
 /** A book or article worth the lead's time, and why for them. */
-export interface Reading {
+interface Reading {
   title: string;
   author: string;
   why: string;
 }
 
 /** A practice to try at work, with concrete steps. */
-export interface Exercise {
+interface Exercise {
   title: string;
   how: string;
 }

@@ -13,7 +13,7 @@ export interface EmailContent extends Rendered {
 }
 
 /** The contact page's promise, repeated in the confirmation. */
-export const RESPONSE_PROMISE = "We'll respond within 24 hours.";
+const RESPONSE_PROMISE = "We'll respond within 24 hours.";
 
 const signOff: Block = { kind: 'p', text: `Warmly,\nYour coach at ${BRAND.name}` };
 
@@ -45,7 +45,7 @@ function greeting(name: string | null | undefined): Block {
 }
 
 /** The footer of every email to a visitor: how to reach the coach, as the admin's site settings say. */
-export function contactLines(contact: CoachContact): string[] {
+function contactLines(contact: CoachContact): string[] {
   return [contact.name, contact.email, contact.phone, contact.location, contact.hours].filter((line): line is string => Boolean(line));
 }
 

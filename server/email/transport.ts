@@ -9,7 +9,7 @@ export interface EmailAttachment {
 }
 
 /** One message as it goes to the SMTP server. */
-export interface OutgoingEmail {
+interface OutgoingEmail {
   to: string;
   replyTo: string | null;
   subject: string;

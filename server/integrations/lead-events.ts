@@ -14,7 +14,7 @@ export interface LeadEventBody {
 }
 
 /** A webhooks job: which card to send to (its URL is read when sending, never stored in the job) and the body. */
-export interface WebhookJobPayload {
+interface WebhookJobPayload {
   target: WebhookTarget;
   body: LeadEventBody;
 }

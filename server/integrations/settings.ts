@@ -8,10 +8,10 @@ export const INTEGRATION_KEYS = ['payments', 'scheduling', 'automation', 'email_
 export type IntegrationKey = (typeof INTEGRATION_KEYS)[number];
 
 /** Cards whose value is a secret: write-only, read back masked. */
-export const SECRET_KEYS: ReadonlySet<IntegrationKey> = new Set(['automation', 'email_marketing', 'team_chat']);
+const SECRET_KEYS: ReadonlySet<IntegrationKey> = new Set(['automation', 'email_marketing', 'team_chat']);
 
 /** Cards with a configuration field and what the field holds. */
-export const VALUE_KIND: Partial<Record<IntegrationKey, 'url' | 'apiKey'>> = {
+const VALUE_KIND: Partial<Record<IntegrationKey, 'url' | 'apiKey'>> = {
   scheduling: 'url',
   automation: 'url',
   email_marketing: 'apiKey',
@@ -47,7 +47,7 @@ interface SettingRow {
 }
 
 /** A secret shown back: bullets and its last 4 characters (or bullets alone when it is short). */
-export function mask(value: string): string {
+function mask(value: string): string {
   return value.length > 8 ? `••••••••${value.slice(-4)}` : '••••••••';
 }
 

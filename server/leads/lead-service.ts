@@ -4,7 +4,7 @@ import type { LeadSource } from '../../machines/protocol/common.js';
 /** The name a lead gets when none is given (spec section 5). */
 export const DEFAULT_LEAD_NAME = 'Community Member';
 /** The source a lead gets when none is given (spec section 5). */
-export const DEFAULT_LEAD_SOURCE = 'website';
+const DEFAULT_LEAD_SOURCE = 'website';
 /** Tags of a lead created in testing mode (spec section 5). */
 export const TEST_TAGS = ['test', 'testing-phase'] as const;
 

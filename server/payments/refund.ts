@@ -5,7 +5,7 @@ import { queueRefundConfirmation } from './payment-emails.js';
 import { PaymentNotFoundError, toPayment, type Payment, type PaymentRow } from './payment-tracking.js';
 
 /** Only a succeeded payment can be refunded. */
-export class PaymentNotRefundableError extends Error {
+class PaymentNotRefundableError extends Error {
   readonly statusCode = 409;
   constructor(status: string) {
     super(`Only a succeeded payment can be refunded; this one is ${status}.`);
@@ -23,7 +23,7 @@ export class RefundFailedError extends Error {
 }
 
 /** A real payment while the server has no Stripe key: it can only be refunded in the Stripe dashboard. */
-export class StripeNotConfiguredError extends Error {
+class StripeNotConfiguredError extends Error {
   readonly statusCode = 503;
   constructor() {
     super('Stripe is not configured on this server (STRIPE_SECRET_KEY is not set); refund this payment in the Stripe dashboard.');

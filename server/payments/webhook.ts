@@ -10,7 +10,7 @@ interface WebhookLog {
 }
 
 /** How far a signature's timestamp may be from now, either way: Stripe's default, 5 minutes. */
-export const STRIPE_TOLERANCE_SECONDS = 300;
+const STRIPE_TOLERANCE_SECONDS = 300;
 
 /** The signature or the configuration does not let the request be trusted. */
 export class WebhookSignatureError extends Error {

@@ -29,11 +29,11 @@ const FRESH_MS = 2_000;
 /** How often the relay sweeps (pending rows, lost jobs, jobs BullMQ failed by itself). */
 export const SWEEP_MS = 2_000;
 /** How long an unfinished row goes unchanged before the sweep asks BullMQ about its job. */
-export const LOST_AFTER_MS = 5_000;
+const LOST_AFTER_MS = 5_000;
 const DELAY_MS = 'GREATEST(0, floor(extract(epoch FROM run_after - now()) * 1000))::int AS delay_ms';
 
 /** Told of a job BullMQ failed without its processor finishing it (a worker died on it twice). */
-export type OnFailedInQueue = (queue: QueueName, job: Job<RelayedJobData>) => Promise<void>;
+type OnFailedInQueue = (queue: QueueName, job: Job<RelayedJobData>) => Promise<void>;
 
 export interface RelayOptions {
   sweepMs?: number;

@@ -6,7 +6,7 @@ import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 
 /** The longest path the 404 page reports; longer ones are refused rather than logged. */
-export const MAX_REPORTED_PATH = 2000;
+const MAX_REPORTED_PATH = 2000;
 
 const notFoundBodySchema = z.object({
   path: z.string().min(1).max(MAX_REPORTED_PATH),

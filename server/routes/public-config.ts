@@ -6,7 +6,7 @@ import { readSiteSettings, siteSettingsSchema } from '../site/settings.js';
 import type { RouteDeps } from './deps.js';
 
 /** The refundable deposit, in cents ($250). */
-export const DEPOSIT_CENTS = 25_000;
+const DEPOSIT_CENTS = 25_000;
 
 const publicConfigSchema = z.object({
   /** 'test' when no Stripe key is set: the spec's test-payment mode, no money moves. */

@@ -16,8 +16,6 @@ export const slackEnvelopeSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('app_rate_limited') }),
 ]);
-/** A verified Slack request body. */
-export type SlackEnvelope = z.infer<typeof slackEnvelopeSchema>;
 
 /** The 'slack' queue's jobs: one per received event, and the delayed check that records an assessment (marked complete, or quiet). */
 export type SlackJobPayload =

@@ -35,7 +35,7 @@ interface BotMessageRow {
   timestamp: string;
 }
 
-export function toBotMessage(row: BotMessageRow): BotMessage {
+function toBotMessage(row: BotMessageRow): BotMessage {
   return { channel: row.channel, bot_id: row.bot_id, user: row.user, text: row.text, timestamp: Number(row.timestamp) };
 }
 

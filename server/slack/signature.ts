@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Slack's replay window: a request signed longer ago than this (or this far ahead) is refused. */
-export const SLACK_MAX_AGE_SECONDS = 5 * 60;
+const SLACK_MAX_AGE_SECONDS = 5 * 60;
 
 /** Why a request's signature was refused; the text is safe to answer with. */
 export class SlackSignatureError extends Error {

@@ -29,7 +29,7 @@ export interface ProcessorContext {
 export type Processor = (job: Job<RelayedJobData>, context: ProcessorContext) => Promise<unknown>;
 
 /** Runs once when a job has failed for the last time (its retries spent), e.g. to tell the flow. */
-export type OnExhausted = (job: Job<RelayedJobData>, context: ProcessorContext, error: Error) => Promise<void>;
+type OnExhausted = (job: Job<RelayedJobData>, context: ProcessorContext, error: Error) => Promise<void>;
 
 /** How a queue's jobs are processed. */
 export interface QueueProcessor {

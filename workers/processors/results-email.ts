@@ -10,7 +10,7 @@ import { readSiteSettings } from '../../server/site/settings.js';
 import type { Processor } from './index.js';
 
 /** The payload the flow's sendResults effect writes (server/flows/effects.ts). */
-export const resultsEmailPayloadSchema = z.object({
+const resultsEmailPayloadSchema = z.object({
   flowId: z.uuid(),
   request: z.object({ leadId: z.uuid(), result: flowResultSchema }),
 });

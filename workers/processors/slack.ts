@@ -43,7 +43,7 @@ const candidateOf = (text: string) => readAssessmentMention(text).candidateName;
  * Slack may deliver a group's messages out of order, and several are processed at once, so a
  * completion marker is acted on this long after it arrives: messages sent just before it are in.
  */
-export const COMPLETION_SETTLE_MS = 2_000;
+const COMPLETION_SETTLE_MS = 2_000;
 
 /**
  * Stores a bot message (anything else from Slack is acknowledged and dropped) and files it under

@@ -7,9 +7,9 @@ import { outboundPolicy, postWebhook } from '../../server/integrations/outbound.
 import type { QueueProcessor } from './index.js';
 
 /** How long a receiver gets to answer before the attempt counts as failed (and is retried). */
-export const WEBHOOK_TIMEOUT_MS = 10_000;
-export const SIGNATURE_HEADER = 'x-hf-signature';
-export const EVENT_ID_HEADER = 'x-hf-event-id';
+const WEBHOOK_TIMEOUT_MS = 10_000;
+const SIGNATURE_HEADER = 'x-hf-signature';
+const EVENT_ID_HEADER = 'x-hf-event-id';
 
 const payloadSchema = z.object({
   target: z.enum(['automation', 'team_chat']),
@@ -23,12 +23,12 @@ const payloadSchema = z.object({
 });
 
 /** `sha256=<hex HMAC-SHA256 of the raw body>`, the value of x-hf-signature. */
-export function signBody(rawBody: string, secret: string): string {
+function signBody(rawBody: string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
 }
 
 /** A Slack-compatible message about a lead who qualified for a call. */
-export function chatMessage(body: LeadEventBody, publicUrl: string): { text: string } {
+function chatMessage(body: LeadEventBody, publicUrl: string): { text: string } {
   const { name, email, archetype, compositeScore } = body.data as {
     name?: string;
     email?: string;
