@@ -65,7 +65,7 @@ export default function MobileMenu({
 }: {
   defaultOpen: boolean;
   email: string | undefined;
-  onSignOut: () => Promise<void>;
+  onSignOut: () => void;
   onAssessment: () => void;
 }) {
   const button = useRef<HTMLButtonElement>(null);
@@ -121,7 +121,7 @@ export default function MobileMenu({
                       size="sm"
                       onClick={() => {
                         close();
-                        void onSignOut();
+                        onSignOut();
                       }}
                     >
                       Sign Out

@@ -12,13 +12,11 @@ const MobileMenu = lazy(() => import('./mobile-menu'));
 
 function useSignOut() {
   const { toast } = useToast();
-  return async () => {
-    try {
-      await signOut();
-      toast(SIGNED_OUT_TOAST);
-    } catch {
-      toast({ ...SIGN_OUT_FAILED_TOAST, variant: 'destructive' });
-    }
+  return () => {
+    signOut().then(
+      () => toast(SIGNED_OUT_TOAST),
+      () => toast({ ...SIGN_OUT_FAILED_TOAST, variant: 'destructive' }),
+    );
   };
 }
 

@@ -22,7 +22,8 @@ export function SignedOutNotice() {
   useEffect(() => {
     if (!signedOut) return;
     toast(SIGNED_OUT_TOAST);
-    navigate(`${location.pathname}${location.search}${location.hash}`, { replace: true, state: null });
+    // nothing waits for the navigation: the router shows any failure itself
+    void navigate(`${location.pathname}${location.search}${location.hash}`, { replace: true, state: null });
   }, [signedOut, toast, navigate, location.pathname, location.search, location.hash]);
   return null;
 }

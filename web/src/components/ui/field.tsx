@@ -70,6 +70,7 @@ export function Field(props: FieldProps) {
 }
 
 function stripMultiline<T extends { multiline?: boolean }>(props: T): Omit<T, 'multiline'> {
-  const { multiline: _multiline, ...rest } = props;
+  const rest = { ...props };
+  delete rest.multiline;
   return rest;
 }

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useEffectEvent, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { cx } from './cx';
 
@@ -61,32 +61,29 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const api = useMemo(() => ({ toast, dismiss }), [toast, dismiss]);
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
 
   return (
     <ToastContext.Provider value={api}>
       {children}
-      {mounted &&
-        createPortal(
-          <div className="hf-toasts">
-            <div className="sr-only" role="status" aria-live="polite" aria-atomic="true">
-              {announcement.polite}
-            </div>
-            <div className="sr-only" role="alert" aria-live="assertive" aria-atomic="true">
-              {announcement.assertive}
-            </div>
-            <ol
-              aria-label="Notifications"
-              className="pointer-events-none fixed inset-x-0 bottom-0 z-[100] flex flex-col items-center gap-3 p-4 sm:inset-x-auto sm:right-0 sm:items-end sm:p-6"
-            >
-              {toasts.map((item) => (
-                <ToastCard key={item.id} item={item} onDismiss={() => dismiss(item.id)} />
-              ))}
-            </ol>
-          </div>,
-          document.body,
-        )}
+      {createPortal(
+        <div className="hf-toasts">
+          <div className="sr-only" role="status" aria-live="polite" aria-atomic="true">
+            {announcement.polite}
+          </div>
+          <div className="sr-only" role="alert" aria-live="assertive" aria-atomic="true">
+            {announcement.assertive}
+          </div>
+          <ol
+            aria-label="Notifications"
+            className="pointer-events-none fixed inset-x-0 bottom-0 z-[100] flex flex-col items-center gap-3 p-4 sm:inset-x-auto sm:right-0 sm:items-end sm:p-6"
+          >
+            {toasts.map((item) => (
+              <ToastCard key={item.id} item={item} onDismiss={() => dismiss(item.id)} />
+            ))}
+          </ol>
+        </div>,
+        document.body,
+      )}
     </ToastContext.Provider>
   );
 }
@@ -94,12 +91,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 function ToastCard({ item, onDismiss }: { item: ToastItem; onDismiss: () => void }) {
   const [paused, setPaused] = useState(false);
   const remaining = useRef(item.duration);
-  const dismissRef = useRef(onDismiss);
-  dismissRef.current = onDismiss;
+  const dismissWhenDue = useEffectEvent(() => onDismiss());
   useEffect(() => {
     if (paused) return;
     const started = Date.now();
-    const timer = window.setTimeout(() => dismissRef.current(), remaining.current);
+    const timer = window.setTimeout(() => dismissWhenDue(), remaining.current);
     return () => {
       window.clearTimeout(timer);
       remaining.current = Math.max(800, remaining.current - (Date.now() - started));
