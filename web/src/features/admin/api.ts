@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useToast } from '../../components/ui';
 import { ApiError, api } from '../../lib/api';
@@ -49,7 +49,8 @@ export function useAdminFailure() {
     (error: unknown, description: string = ADMIN_ERROR_MESSAGE) => {
       if (error instanceof ApiError && error.status === 401) {
         void loadSession();
-        navigate('/auth', { replace: true });
+        // nothing waits for the navigation: the router shows any failure itself
+        void navigate('/auth', { replace: true });
         return;
       }
       toast({ title: ADMIN_ERROR_TITLE, description, variant: 'destructive' });
@@ -71,27 +72,27 @@ export interface AdminResource<T> {
 /** Loads an admin endpoint on mount and on reload(); failures go through useAdminFailure. */
 export function useAdminResource<T>(path: string): AdminResource<T> {
   const fail = useAdminFailure();
-  const failRef = useRef(fail);
-  failRef.current = fail;
+  const onFailure = useEffectEvent((error: unknown) => fail(error));
   const [data, setData] = useState<T | null>(null);
-  const [loading, setLoading] = useState(true);
   const [failed, setFailed] = useState(false);
   const [generation, setGeneration] = useState(0);
+  // the request (path and generation) that last settled: loading until the current one has
+  const [settled, setSettled] = useState<{ path: string; generation: number } | null>(null);
+  const loading = settled?.path !== path || settled.generation !== generation;
 
   useEffect(() => {
     const controller = new AbortController();
-    setLoading(true);
     api<T>(path, { signal: controller.signal }).then(
       (answer) => {
         setData(answer);
         setFailed(false);
-        setLoading(false);
+        setSettled({ path, generation });
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
         setFailed(true);
-        setLoading(false);
-        failRef.current(error);
+        setSettled({ path, generation });
+        onFailure(error);
       },
     );
     return () => controller.abort();

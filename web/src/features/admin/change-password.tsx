@@ -17,11 +17,9 @@ export function ChangePasswordScreen({ email, signOut }: { email: string; signOu
   const [values, setValues] = useState({ currentPassword: '', newPassword: '', confirm: '' });
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
-  const inputs = {
-    currentPassword: useRef<HTMLInputElement>(null),
-    newPassword: useRef<HTMLInputElement>(null),
-    confirm: useRef<HTMLInputElement>(null),
-  };
+  const currentPasswordInput = useRef<HTMLInputElement>(null);
+  const newPasswordInput = useRef<HTMLInputElement>(null);
+  const confirmInput = useRef<HTMLInputElement>(null);
 
   const edit = (field: keyof Errors, value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -30,6 +28,7 @@ export function ChangePasswordScreen({ email, signOut }: { email: string; signOu
 
   const showErrors = (found: Errors) => {
     setErrors(found);
+    const inputs = { currentPassword: currentPasswordInput, newPassword: newPasswordInput, confirm: confirmInput };
     const first = (['currentPassword', 'newPassword', 'confirm'] as const).find((field) => found[field]);
     if (first) inputs[first].current?.focus();
   };
@@ -74,9 +73,10 @@ export function ChangePasswordScreen({ email, signOut }: { email: string; signOu
           You signed in as <span className="font-semibold text-ink">{email}</span> with the password generated when the site first started.
           Choose one of your own to open the admin area.
         </p>
-        <form className="mt-8 flex flex-col gap-5" noValidate onSubmit={onSubmit} aria-busy={busy}>
+        {/* onSubmit() shows its own failures */}
+        <form className="mt-8 flex flex-col gap-5" noValidate onSubmit={(event) => void onSubmit(event)} aria-busy={busy}>
           <Field
-            ref={inputs.currentPassword}
+            ref={currentPasswordInput}
             label="Current password"
             name="currentPassword"
             type="password"
@@ -87,7 +87,7 @@ export function ChangePasswordScreen({ email, signOut }: { email: string; signOu
             onChange={(e) => edit('currentPassword', e.target.value)}
           />
           <Field
-            ref={inputs.newPassword}
+            ref={newPasswordInput}
             label="New password"
             name="newPassword"
             type="password"
@@ -100,7 +100,7 @@ export function ChangePasswordScreen({ email, signOut }: { email: string; signOu
             onChange={(e) => edit('newPassword', e.target.value)}
           />
           <Field
-            ref={inputs.confirm}
+            ref={confirmInput}
             label="Confirm new password"
             name="confirm"
             type="password"

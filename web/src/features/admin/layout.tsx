@@ -83,22 +83,26 @@ function SignOutButton({ className }: { className?: string }) {
   const navigate = useNavigate();
   const { toast } = useToast();
   const [busy, setBusy] = useState(false);
+  const leave = () => {
+    setBusy(true);
+    signOut().then(
+      () => {
+        // the site's own toast says so: this area's toasts leave with it; nothing waits for the
+        // navigation (the router shows any failure itself)
+        void navigate('/', { replace: true, state: SIGNED_OUT_STATE });
+      },
+      () => {
+        setBusy(false);
+        toast({ ...SIGN_OUT_FAILED_TOAST, variant: 'destructive' });
+      },
+    );
+  };
   return (
     <button
       type="button"
       disabled={busy}
       aria-busy={busy || undefined}
-      onClick={async () => {
-        setBusy(true);
-        try {
-          await signOut();
-          // the site's own toast says so: this area's toasts leave with it
-          navigate('/', { replace: true, state: SIGNED_OUT_STATE });
-        } catch {
-          setBusy(false);
-          toast({ ...SIGN_OUT_FAILED_TOAST, variant: 'destructive' });
-        }
-      }}
+      onClick={leave}
       className={cx(
         'inline-flex min-h-9 items-center rounded-full border border-ink/20 px-4 text-sm font-semibold text-ink transition-colors hover:border-ink/50 hover:bg-white disabled:opacity-60',
         className,

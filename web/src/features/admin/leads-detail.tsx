@@ -32,7 +32,8 @@ export function LeadDetailScreen() {
     try {
       await api(`/api/admin/leads/${id}`, { method: 'DELETE', csrfToken: session.csrfToken });
       toast({ title: 'Lead deleted', description: 'The lead and everything about it were removed.' });
-      navigate('/admin/leads', { replace: true });
+      // nothing waits for the navigation: the router shows any failure itself
+      void navigate('/admin/leads', { replace: true });
     } catch (error) {
       fail(error, 'Failed to delete the lead. Please try again.');
       setBusy(false);
@@ -207,7 +208,8 @@ export function LeadDetailScreen() {
         title="Delete this lead?"
         confirmLabel="Delete lead"
         busy={busy}
-        onConfirm={deleteLead}
+        // deleteLead() and refund() report their own failures
+        onConfirm={() => void deleteLead()}
         onClose={() => setConfirmDelete(false)}
       >
         <p>
@@ -220,7 +222,7 @@ export function LeadDetailScreen() {
         title="Refund the deposit?"
         confirmLabel="Refund"
         busy={busy}
-        onConfirm={refund}
+        onConfirm={() => void refund()}
         onClose={() => setRefunding(null)}
       >
         <p>{refunding && `${money(refunding.amount_cents, refunding.currency)} goes back to ${lead.email}.`}</p>

@@ -14,12 +14,10 @@ export function FlowJourney({ flow }: { flow: LeadFlow }) {
   const [playing, setPlaying] = useState(false);
   const last = replay.steps.length;
 
+  // the replay stops at the last event
+  if (playing && step >= last) setPlaying(false);
   useEffect(() => {
-    if (!playing) return;
-    if (step >= last) {
-      setPlaying(false);
-      return;
-    }
+    if (!playing || step >= last) return;
     const timer = setTimeout(() => setStep((n) => n + 1), 700);
     return () => clearTimeout(timer);
   }, [playing, step, last]);

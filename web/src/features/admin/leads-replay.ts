@@ -54,7 +54,7 @@ export function replayFlow(machineName: string, events: FlowEventRow[]): Replay 
     let replayed: string | null = null;
     if (!problem) {
       try {
-        [snapshot] = transition(machine, snapshot, { ...event.payload, type: event.type } as never);
+        [snapshot] = transition(machine, snapshot, { ...event.payload, type: event.type });
         replayed = statePath(snapshot.value);
       } catch (error) {
         problem = `The replay stopped at event ${event.seq} (${event.type}): ${error instanceof Error ? error.message : String(error)}`;

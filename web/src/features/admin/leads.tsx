@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { buttonClasses, cx } from '../../components/ui';
 import { formatDate, useAdminResource } from './api';
@@ -19,13 +19,18 @@ function useDebouncedParam(
 ): [string, (value: string) => void] {
   const committed = params.get(key) ?? '';
   const [value, setValue] = useState(committed);
-  useEffect(() => setValue(committed), [committed]);
+  // the address changed (Back, a link, a reset): the field shows it
+  const [shown, setShown] = useState(committed);
+  if (shown !== committed) {
+    setShown(committed);
+    setValue(committed);
+  }
+  const commit = useEffectEvent((typed: string) => setParam(key, typed));
   useEffect(() => {
     if (value === committed) return;
-    const timer = setTimeout(() => setParam(key, value), 300);
+    const timer = setTimeout(() => commit(value), 300);
     return () => clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [value]);
+  }, [value, committed]);
   return [value, setValue];
 }
 
@@ -86,11 +91,11 @@ export function LeadsScreen() {
   // Every change starts from the latest address, including changes not yet rendered: a debounced
   // text filter firing after a quick select must not write back the address it saw when typed.
   const latest = useRef({ rendered: params, pending: params });
-  if (latest.current.rendered !== params) latest.current = { rendered: params, pending: params };
   const update = (change: (next: URLSearchParams) => void, replace: boolean) => {
-    const next = new URLSearchParams(latest.current.pending);
+    const base = latest.current.rendered === params ? latest.current.pending : params;
+    const next = new URLSearchParams(base);
     change(next);
-    latest.current.pending = next;
+    latest.current = { rendered: params, pending: next };
     setParams(next, { replace });
   };
   const setParam = (key: string, value: string) =>

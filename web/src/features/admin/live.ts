@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import {
   ADMIN_LIVE_PATH,
   ADMIN_LIVE_SESSION_ENDED,
@@ -47,8 +47,8 @@ export function parseAdminLiveFrame(data: unknown): AdminLiveServerFrame | null 
  * admin shell then sends the visitor to sign in) instead of reconnecting.
  */
 export function useAdminLive(handlers: AdminLiveHandlers = {}): { live: boolean } {
-  const handlersRef = useRef(handlers);
-  handlersRef.current = handlers;
+  const onFlow = useEffectEvent((frame: AdminLiveFlowFrame) => handlers.onFlow?.(frame));
+  const onJob = useEffectEvent((frame: AdminLiveJobFrame) => handlers.onJob?.(frame));
   const [live, setLive] = useState(false);
 
   useEffect(() => {
@@ -67,8 +67,8 @@ export function useAdminLive(handlers: AdminLiveHandlers = {}): { live: boolean 
       current.onmessage = (message) => {
         const frame = parseAdminLiveFrame(message.data);
         if (frame?.type === 'hello') setLive(true);
-        else if (frame?.type === 'flow') handlersRef.current.onFlow?.(frame);
-        else if (frame?.type === 'job') handlersRef.current.onJob?.(frame);
+        else if (frame?.type === 'flow') onFlow(frame);
+        else if (frame?.type === 'job') onJob(frame);
       };
       current.onclose = (event) => {
         clearInterval(ping);
@@ -93,8 +93,11 @@ export function useAdminLive(handlers: AdminLiveHandlers = {}): { live: boolean 
 
 /** Coalesces calls of `callback`: a burst of calls runs it once, `ms` after the first (so a steady stream still runs it every `ms`). */
 export function useCoalesced(callback: () => void, ms: number): () => void {
+  // the latest callback, for a timer that fires after later renders
   const callbackRef = useRef(callback);
-  callbackRef.current = callback;
+  useEffect(() => {
+    callbackRef.current = callback;
+  });
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
   return useCallback(() => {

@@ -107,6 +107,7 @@ function MachinePanel({ machine }: { machine: MachineSummary }) {
       </div>
       <div
         className="overflow-x-auto px-2 py-4 focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-brass"
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scroll container needs a tab stop so the keyboard can scroll it (axe: scrollable-region-focusable)
         tabIndex={0}
         role="group"
         aria-label={`${machine.name} diagram (scrolls sideways)`}

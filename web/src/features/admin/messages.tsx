@@ -82,7 +82,7 @@ export function MessagesScreen() {
   const [query, setQuery] = useState('');
   const searchId = useId();
 
-  const messages = data?.contactSubmissions ?? [];
+  const messages = useMemo(() => data?.contactSubmissions ?? [], [data]);
   const shown = useMemo(() => messages.filter((message) => matches(message, query.trim())), [messages, query]);
   const open = messages.filter((message) => !message.handled).length;
 

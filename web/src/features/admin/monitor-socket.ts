@@ -20,7 +20,7 @@ export function monitorSocketUrl(origin: string): string {
  * the machine. Its cleanup detaches the handlers before closing, so a manual Disconnect is never
  * reported back as a close to reconnect from.
  */
-export function monitorSocketActor(handlers: { current: MonitorSocketHandlers }) {
+export function monitorSocketActor(handlers: MonitorSocketHandlers) {
   return fromCallback<EventObject>(({ sendBack }) => {
     // a throw here (e.g. a refused URL) is the machine's init failure
     const socket = new WebSocket(monitorSocketUrl(window.location.origin));
@@ -39,11 +39,11 @@ export function monitorSocketActor(handlers: { current: MonitorSocketHandlers })
         console.warn('Ignoring an unreadable monitor message', error);
         return;
       }
-      handlers.current.onFrame(frame);
+      handlers.onFrame(frame);
     };
     socket.onerror = () => sendBack({ type: 'SOCKET_ERROR', message: monitorTexts.socketError });
     socket.onclose = (event) => {
-      handlers.current.onClosed(event.code, opened);
+      handlers.onClosed(event.code, opened);
       sendBack({ type: 'SOCKET_CLOSED' });
     };
     return () => {

@@ -1,5 +1,5 @@
 import { useMachine } from '@xstate/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { monitorConnectionMachine, monitorStatusText } from '../../../../machines/monitor-connection/monitor-connection.machine';
 import { ADMIN_LIVE_SESSION_ENDED } from '../../../../machines/protocol/admin-live';
@@ -156,33 +156,38 @@ export function MonitorScreen() {
   const snapshot = useAdminResource<MonitorSnapshot>('/api/admin/monitor');
   // the server's word on Slack itself, e.g. that no signing secret is set
   const [notice, setNotice] = useState<string | null>(null);
-  const handlers = useRef<MonitorSocketHandlers>(null!);
-  handlers.current = {
-    onFrame: (frame) => {
-      if (frame.type === 'status') setNotice(frame.status === 'not_configured' ? (frame.message ?? null) : null);
-      if (frame.type === 'assessment_error') {
-        toast({
-          title: MONITOR_TOASTS.assessmentError,
-          description: frame.error || MONITOR_TOASTS.assessmentErrorFallback,
-          variant: 'destructive',
-        });
-      } else if (frame.type === 'error') {
-        toast({ title: MONITOR_TOASTS.connectionError, description: frame.error, variant: 'destructive' });
-      } else {
-        snapshot.update((current) => applyFrame(current, frame));
-      }
-    },
-    onClosed: (code, opened) => {
-      if (code === ADMIN_LIVE_SESSION_ENDED) {
-        void loadSession();
-        navigate('/auth', { replace: true });
-      } else if (!opened) {
-        // a refused handshake says nothing about why: the snapshot's request does (a 401 goes to /auth)
-        snapshot.reload();
-      }
-    },
-  };
-  const machine = useMemo(() => monitorConnectionMachine.provide({ actors: { socket: monitorSocketActor(handlers) } }), []);
+  // toast, navigate, update and reload keep their identity across renders, so the machine (which
+  // useMachine takes once) is made once
+  const { update, reload } = snapshot;
+  const machine = useMemo(() => {
+    const handlers: MonitorSocketHandlers = {
+      onFrame: (frame) => {
+        if (frame.type === 'status') setNotice(frame.status === 'not_configured' ? (frame.message ?? null) : null);
+        if (frame.type === 'assessment_error') {
+          toast({
+            title: MONITOR_TOASTS.assessmentError,
+            description: frame.error || MONITOR_TOASTS.assessmentErrorFallback,
+            variant: 'destructive',
+          });
+        } else if (frame.type === 'error') {
+          toast({ title: MONITOR_TOASTS.connectionError, description: frame.error, variant: 'destructive' });
+        } else {
+          update((current) => applyFrame(current, frame));
+        }
+      },
+      onClosed: (code, opened) => {
+        if (code === ADMIN_LIVE_SESSION_ENDED) {
+          void loadSession();
+          // nothing waits for the navigation: the router shows any failure itself
+          void navigate('/auth', { replace: true });
+        } else if (!opened) {
+          // a refused handshake says nothing about why: the snapshot's request does (a 401 goes to /auth)
+          reload();
+        }
+      },
+    };
+    return monitorConnectionMachine.provide({ actors: { socket: monitorSocketActor(handlers) } });
+  }, [toast, navigate, update, reload]);
   const [connection, send, actor] = useMachine(machine);
   const status = monitorStatusText(connection);
   const online = connection.matches('online');
@@ -204,7 +209,6 @@ export function MonitorScreen() {
   }, [actor, toast]);
 
   // a (re)connection reloads what the socket did not carry while it was down
-  const { reload } = snapshot;
   useEffect(() => {
     if (connected) reload();
   }, [connected, reload]);

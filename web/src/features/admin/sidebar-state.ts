@@ -41,6 +41,8 @@ export function useSidebarState(): SidebarState {
   const mobile = useIsMobile();
   const [expanded, setExpanded] = useState(readSidebarCookie);
   const [sheetOpen, setSheetOpen] = useState(false);
+  // the sheet is the narrow screen's sidebar: it closes when the screen widens
+  if (!mobile && sheetOpen) setSheetOpen(false);
 
   const toggle = useCallback(() => {
     if (mobile) {
@@ -63,10 +65,6 @@ export function useSidebarState(): SidebarState {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [toggle]);
-
-  useEffect(() => {
-    if (!mobile) setSheetOpen(false);
-  }, [mobile]);
 
   return { mobile, expanded, sheetOpen, setSheetOpen, toggle };
 }

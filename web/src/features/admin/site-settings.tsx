@@ -116,7 +116,11 @@ function SettingsForm({ view, onSaved }: { view: SiteSettingsView; onSaved: (sav
     onChange: (event: ChangeEvent<HTMLInputElement>) => {
       const typed = event.target.value;
       setDraft((current) => apply(current, typed));
-      setErrors(({ [name]: _cleared, ...rest }) => rest);
+      setErrors((current) => {
+        const rest = { ...current };
+        delete rest[name];
+        return rest;
+      });
     },
   });
 

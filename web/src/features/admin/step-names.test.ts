@@ -20,7 +20,7 @@ interface Node {
 /** Every state node of a machine below its root, from the machine's own definition. */
 function stateNodes(machine: AnyStateMachine): Node[] {
   const walk = (node: Node): Node[] => [node, ...Object.values(node.states).flatMap(walk)];
-  return walk(machine.root as unknown as Node).slice(1);
+  return walk(machine.root).slice(1);
 }
 
 const machines = Object.entries(flowMachines) as Array<[FlowMachineName, AnyStateMachine]>;
