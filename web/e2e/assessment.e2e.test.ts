@@ -440,9 +440,7 @@ describe('the assessment modal in a real browser', () => {
     await startWorkers(server.pool, server.config, ['grading', 'timers'], {
       grading: {
         ...gradingProcessor,
-        process: async () => {
-          throw new UnrecoverableError('the grading store is not answering');
-        },
+        process: () => Promise.reject(new UnrecoverableError('the grading store is not answering')),
       },
     });
     const { context, page, problems } = await openPage(browser, DESKTOP);

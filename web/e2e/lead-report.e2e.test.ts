@@ -90,7 +90,7 @@ async function emailsOf(leadId: string) {
 /** The message the SMTP server received for `to` with `subject`. */
 function received(to: string, subject: string): ReceivedMail {
   const mail = sink.messages.find((m) => m.envelopeTo.includes(to) && m.subject === subject);
-  const got = sink.messages.map((m) => `${m.subject} -> ${m.envelopeTo}`).join('; ');
+  const got = sink.messages.map((m) => `${m.subject} -> ${m.envelopeTo.join(', ')}`).join('; ');
   if (!mail) throw new Error(`no mail "${subject}" to ${to}; got ${got}`);
   return mail;
 }

@@ -50,12 +50,13 @@ export function AuthPage() {
   const done = state.matches('redirect');
   useEffect(() => {
     if (!done) return;
+    // nothing waits for the navigation: the router shows any failure itself
     if (submitted.current) {
       toast({ title: signInSuccessNotice.title, description: signInSuccessNotice.description, variant: 'success' });
-      navigate(AFTER_SIGN_IN, { replace: true });
+      void navigate(AFTER_SIGN_IN, { replace: true });
     } else {
       // already signed in: spec section 2 sends the visitor home
-      navigate('/', { replace: true });
+      void navigate('/', { replace: true });
     }
   }, [done, navigate, toast]);
 

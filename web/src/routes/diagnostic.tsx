@@ -65,7 +65,8 @@ function StandaloneDiagnostic({ flowId, diagnosticId }: { flowId: string; diagno
   // where the assessment opens on the qualification survey for this diagnostic
   const finished = flow.serverState === 'grading' || flow.serverState === 'graded';
   useEffect(() => {
-    if (finished && flow.pending === 0) navigate('/survey', { state: { diagnosticId } });
+    // nothing waits for the navigation: the router shows any failure itself
+    if (finished && flow.pending === 0) void navigate('/survey', { state: { diagnosticId } });
   }, [finished, flow.pending, navigate, diagnosticId]);
   if (!flow.actor) return <Preparing />;
   return <Screens flow={flow} actor={flow.actor} />;

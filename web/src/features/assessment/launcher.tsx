@@ -15,7 +15,10 @@ const AssessmentModal = lazy(() => import('./modal'));
 
 /** Provides `open()` to every call to action and mounts the modal while it is open. */
 export function AssessmentProvider({ children }: { children: ReactNode }) {
-  const [mode, setMode] = useState<AssessmentMode | null>(null);
+  // a personal link (?token=...) opens the assessment at once: the token pre-fills the visitor and skips capture
+  const [mode, setMode] = useState<AssessmentMode | null>(() =>
+    new URLSearchParams(window.location.search).get('token') ? 'assessment' : null,
+  );
   // a standalone diagnostic the visitor just finished, which the opening assessment goes on from
   const [diagnosticId, setDiagnosticId] = useState<string | null>(null);
   // The dialog returns focus to the element that opened it. Headless UI tracks focus only from
@@ -39,21 +42,22 @@ export function AssessmentProvider({ children }: { children: ReactNode }) {
     // after the dialog has gone (and with it the inert state of the page)
     if (element) window.requestAnimationFrame(() => element.isConnected && element.focus());
   }, []);
-  // a personal link (?token=...) opens the assessment at once: the token pre-fills the visitor and skips capture
-  useEffect(() => {
-    if (new URLSearchParams(window.location.search).get('token')) setMode('assessment');
-  }, []);
   // the standalone diagnostic ends on /survey with its id: the assessment opens on the survey for it,
   // once (the id leaves the history entry, so Back or a reload does not start it again)
   const location = useLocation();
   const navigate = useNavigate();
-  useEffect(() => {
-    const finished = (location.state as { diagnosticId?: unknown } | null)?.diagnosticId;
-    if (location.pathname !== '/survey' || typeof finished !== 'string') return;
-    setDiagnosticId(finished);
+  const finished = (location.state as { diagnosticId?: unknown } | null)?.diagnosticId;
+  const survey = location.pathname === '/survey' && typeof finished === 'string' ? finished : null;
+  const [opened, setOpened] = useState<string | null>(null);
+  if (survey && opened !== location.key) {
+    setOpened(location.key);
+    setDiagnosticId(survey);
     setMode('assessment');
-    navigate(location.pathname, { replace: true, state: null });
-  }, [location, navigate]);
+  }
+  useEffect(() => {
+    // nothing waits for the navigation: the router shows any failure itself
+    if (survey) void navigate(location.pathname, { replace: true, state: null });
+  }, [survey, location.pathname, navigate]);
   return (
     <LauncherContext.Provider value={launcher}>
       {children}

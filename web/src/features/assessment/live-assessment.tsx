@@ -59,26 +59,14 @@ export function LiveAssessment({
   frame: Frame;
 }) {
   const ids = useMemo(() => new FlowIdStore(), []);
-  const flowIdRef = useRef<string | null>(resume);
-  // the one action the browser performs: forgetting this tab's copies of a retaken diagnostic
-  const machine = useMemo(
-    () =>
-      browserAssessmentFlow({
-        clearSavedAnswers: () => {
-          const flowId = flowIdRef.current;
-          if (!flowId) return;
-          ids.forgetAll(`child:${flowId}:diagnostic:`);
-          removeWithPrefix(sessionStore(), 'hf:shown:');
-        },
-      }),
-    [ids],
-  );
+  const [savedAnswers] = useState(() => tabSavedAnswers(ids, resume));
+  const machine = useMemo(() => browserAssessmentFlow(savedAnswers), [savedAnswers]);
   const flow = useServerFlow('assessmentFlow', machine, {
     flowId: resume,
     start,
     sessionKey,
     onFlowId: (flowId) => {
-      flowIdRef.current = flowId;
+      savedAnswers.follow(flowId);
       ids.set(flowSlot(mode), flowId);
     },
   });
@@ -98,6 +86,24 @@ export function LiveAssessment({
     );
   }
   return <FlowScreens flow={flow} actor={flow.actor} mode={mode} frame={frame} reopened={resume !== null} />;
+}
+
+/**
+ * The one action the browser performs for the flow it follows (`resume`, then each id the server
+ * confirms): forgetting this tab's copies of a retaken diagnostic and its screens' clocks.
+ */
+function tabSavedAnswers(ids: FlowIdStore, resume: string | null) {
+  let flowId = resume;
+  return {
+    follow: (next: string) => {
+      flowId = next;
+    },
+    clearSavedAnswers: () => {
+      if (!flowId) return;
+      ids.forgetAll(`child:${flowId}:diagnostic:`);
+      removeWithPrefix(sessionStore(), 'hf:shown:');
+    },
+  };
 }
 
 /** Where a path ends: reopened there, the modal shows the results again with it (VIEW_RESULTS). */
@@ -376,6 +382,16 @@ function FlowScreens({
 const serverIsBehind = (server: ServerFlow) =>
   server.state === 'survey' || server.state.startsWith('processing') || server.state.startsWith('email_capture');
 
+/** The local-fallback policy grading `latest.context` and showing the result through `latest.applyLocal`. */
+function localFallbackPolicy(latest: {
+  current: { context: Parameters<typeof gradeLocally>[0]; applyLocal: AssessmentFlow['applyLocal'] };
+}) {
+  return localFallbackMachine.provide({
+    actors: { gradeLocally: fromPromise(() => gradeLocally(latest.current.context)) },
+    actions: { showLocalResult: (_, { result }) => void latest.current.applyLocal({ type: 'GRADED', result }, serverIsBehind) },
+  });
+}
+
 /**
  * Runs the local-fallback policy (machines/local-fallback) beside the flow: told when the local
  * copy waits for grading and whether the server can be reached, it grades in the browser when the
@@ -384,16 +400,13 @@ const serverIsBehind = (server: ServerFlow) =>
  * too, and once it is, the server's result is the one shown.
  */
 function useLocalFallback(flow: AssessmentFlow, grading: boolean, context: Parameters<typeof gradeLocally>[0]) {
+  // what the policy's actor and action read when they run: the flow as of the latest render
   const latest = useRef({ context, applyLocal: flow.applyLocal });
-  latest.current = { context, applyLocal: flow.applyLocal };
-  const machine = useMemo(
-    () =>
-      localFallbackMachine.provide({
-        actors: { gradeLocally: fromPromise(() => gradeLocally(latest.current.context)) },
-        actions: { showLocalResult: (_, { result }) => void latest.current.applyLocal({ type: 'GRADED', result }, serverIsBehind) },
-      }),
-    [],
-  );
+  useEffect(() => {
+    latest.current = { context, applyLocal: flow.applyLocal };
+  });
+  // eslint-disable-next-line react-hooks/refs -- the machine only keeps its actor and action; they read the ref when they run, never during render
+  const machine = useMemo(() => localFallbackPolicy(latest), []);
   const policy = useActorRef(machine);
   useEffect(() => {
     policy.send({ type: 'FLOW_CHANGED', grading, offline: flow.offline });

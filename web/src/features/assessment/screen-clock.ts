@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { safeRemove, safeSet, sessionStore, type KeyValueStore } from '../../lib/flows/storage';
 
 /** Whole seconds left on a countdown of `limitSec` started at `startedAt`, never below zero. */
@@ -53,8 +53,7 @@ export function useScreenClock(key: string): { shownAt: number; elapsedMs: () =>
  */
 export function useCountdown(shownAt: number, limitSec: number | null, active: boolean, onExpire: () => void): number | null {
   const [now, setNow] = useState(() => Date.now());
-  const expire = useRef(onExpire);
-  expire.current = onExpire;
+  const expire = useEffectEvent(() => onExpire());
   const fired = useRef<number | null>(null);
   useEffect(() => {
     if (!active || limitSec === null) return;
@@ -63,7 +62,7 @@ export function useCountdown(shownAt: number, limitSec: number | null, active: b
       setNow(at);
       if (secondsLeft(shownAt, limitSec, at) === 0 && fired.current !== shownAt) {
         fired.current = shownAt;
-        expire.current();
+        expire();
       }
     };
     tick();

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyStateMachine } from 'xstate';
 import WebSocket from 'ws';
 import type { Config } from '../../../../server/config/index';
 import { buildApp } from '../../../../server/app';
@@ -73,7 +74,7 @@ function diagnosticSession(socket: FlowSocket | null) {
   return { session, snapshot, state: () => statePath(snapshot().value) };
 }
 
-const settled = (session: FlowSession<any>) => until(() => session.getView().pending === 0, 10_000);
+const settled = (session: FlowSession<AnyStateMachine>) => until(() => session.getView().pending === 0, 10_000);
 const email = () => `web-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
 /** Answers the diagnostic the way the modal does, each screen backdated so the server sees 6 s of thought. */

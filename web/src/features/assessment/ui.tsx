@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, type ReactNode } from 'react';
 import { cx } from '../../components/ui';
 import type { Notice } from '../../../../machines/protocol/common';
 
@@ -92,8 +92,7 @@ function isTyping(target: EventTarget | null): boolean {
  * vignette's options. Ignored while typing or with a modifier key held.
  */
 export function useNumberKeys(count: number, active: boolean, onPick: (value: number) => void): void {
-  const pick = useRef(onPick);
-  pick.current = onPick;
+  const pick = useEffectEvent((value: number) => onPick(value));
   useEffect(() => {
     if (!active) return;
     const onKey = (event: KeyboardEvent) => {
@@ -101,7 +100,7 @@ export function useNumberKeys(count: number, active: boolean, onPick: (value: nu
       const value = Number(event.key);
       if (Number.isInteger(value) && value >= 1 && value <= count) {
         event.preventDefault();
-        pick.current(value);
+        pick(value);
       }
     };
     window.addEventListener('keydown', onKey);

@@ -141,7 +141,7 @@ export class FlowSession<TMachine extends AnyStateMachine> {
     if (!actor || this.view.held || this.disposed) return false;
     if (!canAccept(this.options.machine, actor.getSnapshot(), event)) return false;
     actor.send(event);
-    this.queue.push(event as AnyEvent);
+    this.queue.push(event);
     this.update({ pending: this.pendingCount() });
     this.pump();
     return true;

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useEffectEvent, useState, useSyncExternalStore } from 'react';
 import type { Actor, AnyStateMachine, EventFromLogic, SnapshotFrom } from 'xstate';
 import type { FlowMachineName } from '../../../../machines/protocol/api';
 import { createFlowClient, type FlowClient, type FlowStartInput, type ServerFlow } from './client';
@@ -64,11 +64,11 @@ export function useServerFlow<TMachine extends AnyStateMachine>(
   const { sessionKey = '' } = options;
   const [session, setSession] = useState<FlowSession<TMachine> | null>(null);
   // the latest options without re-opening the session on every render
-  const [latestOptions] = useState(() => ({ current: options }));
-  latestOptions.current = options;
+  const readOptions = useEffectEvent(() => options);
+  const onFlowId = useEffectEvent((flowId: string) => options.onFlowId?.(flowId));
 
   useEffect(() => {
-    const current = latestOptions.current;
+    const current = readOptions();
     const socket = current.socket === undefined ? sharedFlowSocket() : current.socket;
     const created = new FlowSession<TMachine>({
       name,
@@ -77,16 +77,17 @@ export function useServerFlow<TMachine extends AnyStateMachine>(
       socket,
       inspect: inspectOption(),
       pollMs: current.pollMs,
-      onFlowId: (flowId) => latestOptions.current.onFlowId?.(flowId),
+      onFlowId: (flowId) => onFlowId(flowId),
       startKey: `${name}:${sessionKey}:${current.flowId ?? ''}:${JSON.stringify(current.start ?? null)}`,
     });
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the session is made here (it opens requests and a socket, and cleanup disposes it), so render learns of it only from here
     setSession(created);
     void created.start({ flowId: current.flowId, start: current.start });
     return () => {
       created.dispose();
       setSession((existing) => (existing === created ? null : existing));
     };
-  }, [name, machine, sessionKey, latestOptions]);
+  }, [name, machine, sessionKey]);
 
   const view = useSyncExternalStore(
     useCallback((listener: () => void) => session?.subscribe(listener) ?? (() => {}), [session]),

@@ -262,10 +262,12 @@ function VignetteChoice({
 
 /** The visible countdown (role=timer) and, separately, a live region that speaks only at a few moments. */
 export function Countdown({ left, limit }: { left: number; limit: number }) {
-  const [spoken, setSpoken] = useState('');
+  // A live region speaks when its text changes, so the words go in only at the moments worth
+  // saying, and stay until the next one.
+  const liveRegion = useRef<HTMLSpanElement>(null);
   useEffect(() => {
     const words = countdownAnnouncement(left, limit);
-    if (words) setSpoken(words);
+    if (words && liveRegion.current) liveRegion.current.textContent = words;
   }, [left, limit]);
   const low = left <= 10;
   const radius = 20;
@@ -297,9 +299,7 @@ export function Countdown({ left, limit }: { left: number; limit: number }) {
         </span>
         <span className="text-xs text-muted">time left</span>
       </div>
-      <span className="sr-only" aria-live="polite" aria-atomic="true">
-        {spoken}
-      </span>
+      <span ref={liveRegion} className="sr-only" aria-live="polite" aria-atomic="true" />
     </div>
   );
 }
