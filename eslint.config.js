@@ -6,7 +6,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['web/dist/**', '.data/**', 'node_modules/**', 'docs/**'] },
+  { ignores: ['dist/**', 'web/dist/**', '.data/**', 'node_modules/**', 'docs/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

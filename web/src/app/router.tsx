@@ -18,7 +18,7 @@ function lazyPage(path: string, load: () => Promise<ComponentType>): RouteObject
  * The site's routes (spec section 2). The home page ships in the first bundle (it is also /survey);
  * every other page is loaded on demand.
  */
-export const routes: RouteObject[] = [
+const routes: RouteObject[] = [
   {
     Component: RootLayout,
     errorElement: <RouteError />,

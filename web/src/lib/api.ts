@@ -22,7 +22,7 @@ export interface ApiOptions {
 }
 
 /** Status 0: the request never got an answer (offline, server down, aborted). */
-export const NETWORK_ERROR_STATUS = 0;
+const NETWORK_ERROR_STATUS = 0;
 
 /**
  * Calls a JSON endpoint of this site's API. Resolves with the parsed body (undefined for 204) and

@@ -1,4 +1,4 @@
-import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
+import { useSyncExternalStore } from 'react';
 import { DEFAULT_SITE_SETTINGS, siteSettingsFrom, type SiteSettings } from '../../../machines/site-settings';
 
 /*
@@ -33,20 +33,11 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Settings given from outside (a page rendered on the server, a test) instead of fetched. */
-const GivenSettings = createContext<SiteSettings | null>(null);
-
-export function SiteSettingsProvider({ settings, children }: { settings: SiteSettings; children: ReactNode }) {
-  return <GivenSettings.Provider value={settings}>{children}</GivenSettings.Provider>;
-}
-
 /** The site settings now: the one way pages read them. */
 export function useSiteSettings(): SiteSettings {
-  const given = useContext(GivenSettings);
-  const loaded = useSyncExternalStore(
+  return useSyncExternalStore(
     subscribe,
     () => current,
     () => DEFAULT_SITE_SETTINGS,
   );
-  return given ?? loaded;
 }

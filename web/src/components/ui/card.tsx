@@ -1,7 +1,7 @@
 import type { ElementType, HTMLAttributes, ReactNode } from 'react';
 import { cx } from './cx';
 
-export type CardTone = 'white' | 'sand' | 'ink';
+type CardTone = 'white' | 'sand' | 'ink';
 
 export interface CardProps extends HTMLAttributes<HTMLElement> {
   /** The element to render (article for self-contained content, li inside lists). */

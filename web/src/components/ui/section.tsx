@@ -1,7 +1,7 @@
 import { useId, type HTMLAttributes, type ReactNode } from 'react';
 import { cx } from './cx';
 
-export type SectionTone = 'paper' | 'sand' | 'white' | 'ink';
+type SectionTone = 'paper' | 'sand' | 'white' | 'ink';
 
 export interface SectionProps extends Omit<HTMLAttributes<HTMLElement>, 'title'> {
   tone?: SectionTone;

@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useEffectEvent, useM
 import { createPortal } from 'react-dom';
 import { cx } from './cx';
 
-export type ToastVariant = 'default' | 'success' | 'destructive';
+type ToastVariant = 'default' | 'success' | 'destructive';
 
 export interface ToastOptions {
   /** Bold first line; null or omitted for a description-only toast (e.g. 'Welcome back!'). */
@@ -26,7 +26,7 @@ interface ToastApi {
 }
 
 /** Spec section 9: toast durations of 3 s and 4 s. */
-export const TOAST_DURATION = { default: 3_000, destructive: 4_000 } as const;
+const TOAST_DURATION = { default: 3_000, destructive: 4_000 } as const;
 
 const ToastContext = createContext<ToastApi | null>(null);
 

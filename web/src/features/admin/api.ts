@@ -121,7 +121,7 @@ export function formatDateTime(iso: string): string {
 }
 
 /** Spec section 9: message previews are cut at 100 characters, plus an ellipsis. */
-export const MESSAGE_PREVIEW_LENGTH = 100;
+const MESSAGE_PREVIEW_LENGTH = 100;
 
 export function preview(message: string): string {
   return message.length > MESSAGE_PREVIEW_LENGTH ? `${message.slice(0, MESSAGE_PREVIEW_LENGTH)}...` : message;

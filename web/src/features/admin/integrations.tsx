@@ -88,8 +88,8 @@ const CARDS: CardInfo[] = [
   },
 ];
 
-export const CONFIGURATION_SAVED = 'Configuration Saved';
-export const SAVE_FAILURE = 'Failed to save the integration. Please try again.';
+const CONFIGURATION_SAVED = 'Configuration Saved';
+const SAVE_FAILURE = 'Failed to save the integration. Please try again.';
 
 function IntegrationCard({
   info,
@@ -229,7 +229,7 @@ function IntegrationCard({
   );
 }
 
-export const SECRET_ROTATED = 'Signing Secret Rotated';
+const SECRET_ROTATED = 'Signing Secret Rotated';
 
 /** The automation signing secret and a Rotate button: a new secret is also made whenever the URL changes. */
 function SigningSecret({ secret, onChange }: { secret: string; onChange: (saved: IntegrationSetting) => void }) {

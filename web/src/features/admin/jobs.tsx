@@ -10,7 +10,7 @@ import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from '.
 import { ConfirmDialog } from './confirm-dialog';
 
 /** The job statuses of server/admin/jobs.ts. */
-export const JOB_STATUSES = ['pending', 'enqueued', 'active', 'completed', 'failed'] as const;
+const JOB_STATUSES = ['pending', 'enqueued', 'active', 'completed', 'failed'] as const;
 type Queue = QueueName;
 type JobStatus = (typeof JOB_STATUSES)[number];
 
@@ -19,12 +19,12 @@ export const FALLBACK_POLL_MS = 30_000;
 /** How soon after a live frame the ops screens reload (a burst of frames makes one reload). */
 export const LIVE_RELOAD_MS = 400;
 /** Job events the live stream keeps, newest first. */
-export const LIVE_EVENTS_KEPT = 50;
+const LIVE_EVENTS_KEPT = 50;
 /** bull-board, served by the server (server/routes/bull-board.ts), not by this app's router. */
-export const BULL_BOARD_URL = '/admin/queues';
+const BULL_BOARD_URL = '/admin/queues';
 export const RETRY_FAILURE = 'Failed to retry the job. Please try again.';
-export const RETRY_ALL_FAILURE = 'Failed to retry the failed jobs. Please try again.';
-export const REMOVE_FAILURE = 'Failed to remove the job. Please try again.';
+const RETRY_ALL_FAILURE = 'Failed to retry the failed jobs. Please try again.';
+const REMOVE_FAILURE = 'Failed to remove the job. Please try again.';
 
 /** GET /api/admin/jobs/summary (server/admin/jobs.ts jobsSummarySchema). */
 export interface JobsSummary {

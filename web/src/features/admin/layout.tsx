@@ -27,7 +27,7 @@ interface NavItem {
 }
 
 /** The sidebar's items: the spec's five, the Mirror sessions, then the operations screens and the site settings. */
-export const ADMIN_NAV: NavItem[] = [
+const ADMIN_NAV: NavItem[] = [
   { to: '/admin', label: 'Overview', icon: OverviewIcon, end: true },
   { to: '/admin/leads', label: 'Leads', icon: LeadsIcon },
   { to: '/admin/integrations', label: 'Integrations', icon: IntegrationsIcon },

@@ -8,7 +8,7 @@ export function tierLabel(tier: string | null): string {
   return tier ? (TIER_LABELS[tier as Tier] ?? tier) : '—';
 }
 
-export interface LeadRow {
+interface LeadRow {
   id: string;
   email: string;
   name: string;
@@ -69,7 +69,7 @@ export interface LeadPayment {
 }
 
 /** A survey question beside its answer in words (null: an optional question left blank). */
-export interface SurveyAnswer {
+interface SurveyAnswer {
   id: string;
   question: string;
   answer: string | null;
@@ -87,7 +87,7 @@ export interface DiagnosticAnswer {
 }
 
 /** One diagnostic the lead took, its answers grouped by the bank's sections in the order shown. */
-export interface LeadDiagnostic {
+interface LeadDiagnostic {
   id: string;
   bank_version: string;
   started_at: string;
@@ -156,7 +156,7 @@ export interface LeadDetail {
 }
 
 /** The filter keys the table keeps in the address bar and passes to the API. */
-export const FILTER_KEYS = ['q', 'source', 'tier', 'tag', 'from', 'to', 'sort', 'dir'] as const;
+const FILTER_KEYS = ['q', 'source', 'tier', 'tag', 'from', 'to', 'sort', 'dir'] as const;
 
 /** The API query for the table's address-bar parameters, dropping blanks and values the server would refuse. */
 export function apiQuery(params: URLSearchParams, withPage: boolean): string {

@@ -3,7 +3,7 @@ import { flowMachines } from '../../../../machines/index';
 import { statePath } from '../../../../machines/protocol/can-accept';
 import type { FlowEventRow } from './leads-api';
 
-export interface ReplayStep {
+interface ReplayStep {
   seq: number;
   type: string;
   origin: string;

@@ -11,7 +11,7 @@ import {
 import { loadSession } from '../../lib/session';
 
 /** How long after an unexpected close the socket tries again. */
-export const RECONNECT_MS = 3_000;
+const RECONNECT_MS = 3_000;
 /** Keep-alive: proxies close sockets that stay silent (flow and job events can be minutes apart). */
 const PING_MS = 25_000;
 
@@ -23,12 +23,12 @@ export interface AdminLiveHandlers {
 }
 
 /** The live socket of the page's own origin: ws://host/api/admin/live, or wss:// under https. */
-export function adminLiveUrl(origin: string = window.location.origin): string {
+function adminLiveUrl(origin: string = window.location.origin): string {
   return `${origin.replace(/^http/, 'ws')}${ADMIN_LIVE_PATH}`;
 }
 
 /** A server frame, or null (warned about) for one that is not JSON or not in the protocol. */
-export function parseAdminLiveFrame(data: unknown): AdminLiveServerFrame | null {
+function parseAdminLiveFrame(data: unknown): AdminLiveServerFrame | null {
   try {
     const parsed = adminLiveServerFrameSchema.safeParse(JSON.parse(String(data)));
     if (parsed.success) return parsed.data;

@@ -2,13 +2,13 @@ import { useId } from 'react';
 import { cx } from '../../components/ui';
 
 /** GET /api/admin/machines (server/admin/machines.ts machinesSchema). */
-export interface MachineTransition {
+interface MachineTransition {
   event: string;
   target: string;
   guard: string | null;
 }
 
-export interface MachineState {
+interface MachineState {
   path: string;
   key: string;
   parent: string | null;
@@ -30,14 +30,14 @@ export interface MachineSummary {
   eventsPerMinute: number[];
 }
 
-export interface DiagramNode {
+interface DiagramNode {
   state: MachineState;
   layer: number;
   x: number;
   y: number;
 }
 
-export interface DiagramEdge {
+interface DiagramEdge {
   from: string;
   to: string;
   events: string[];
@@ -56,13 +56,13 @@ export interface DiagramLayout {
   totalHeight: number;
 }
 
-export interface EdgeRoute {
+interface EdgeRoute {
   kind: 'direct' | 'over' | 'under';
   lane: number;
 }
 
-export const BOX_W = 150;
-export const BOX_H = 50;
+const BOX_W = 150;
+const BOX_H = 50;
 const COL_GAP = 120;
 const ROW_GAP = 34;
 const LANE_GAP = 15;
@@ -76,7 +76,7 @@ const PAD_X = 64;
  * targets resolve to their initial leaf; a compound state's own transitions leave from each of
  * its leaves; edges between the same two states merge into one arrow with all their events.
  */
-export function layoutMachine(machine: MachineSummary): DiagramLayout {
+function layoutMachine(machine: MachineSummary): DiagramLayout {
   const byPath = new Map(machine.states.map((state) => [state.path, state]));
   const leaves = machine.states.filter((state) => state.type !== 'compound' && state.type !== 'parallel' && state.type !== 'history');
   const resolve = (path: string): string => {

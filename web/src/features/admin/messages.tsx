@@ -7,7 +7,7 @@ import { formatDateTime, useAdminFailure, useAdminResource, type AdminData, type
 import { SearchIcon } from './icons';
 import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states';
 
-export const HANDLED_FAILURE = 'Failed to update the message. Please try again.';
+const HANDLED_FAILURE = 'Failed to update the message. Please try again.';
 
 function matches(message: ContactSubmission, query: string): boolean {
   if (!query) return true;

@@ -10,7 +10,7 @@ export interface MonitorSocketHandlers {
 }
 
 /** The monitor socket's address on the page's own origin (ws, or wss under https). */
-export function monitorSocketUrl(origin: string): string {
+function monitorSocketUrl(origin: string): string {
   return `${origin.replace(/^http/, 'ws')}/api/functions/slack-monitor`;
 }
 

@@ -19,7 +19,7 @@ import { SlackText } from './slack-text';
 import { EmptyState, ErrorState, Panel, ScreenHeader, Skeleton } from './states';
 
 /** Spec section 8: the monitor's toasts. */
-export const MONITOR_TOASTS = {
+const MONITOR_TOASTS = {
   assessmentError: 'Assessment Error',
   assessmentErrorFallback: 'Failed to process assessment',
   connectionError: 'Connection Error',

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 
 /** The sidebar cookie: 'true' expanded, 'false' collapsed to icons; kept 7 days (spec section 9). */
-export const SIDEBAR_COOKIE = 'sidebar_state';
-export const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7;
+const SIDEBAR_COOKIE = 'sidebar_state';
+const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7;
 /** Spec section 9: below 768 px the sidebar is a sheet over the page. */
-export const MOBILE_QUERY = '(max-width: 767px)';
+const MOBILE_QUERY = '(max-width: 767px)';
 
-export function readSidebarCookie(): boolean {
+function readSidebarCookie(): boolean {
   const match = document.cookie.split('; ').find((part) => part.startsWith(`${SIDEBAR_COOKIE}=`));
   return match ? match.slice(SIDEBAR_COOKIE.length + 1) !== 'false' : true;
 }
@@ -15,7 +15,7 @@ function writeSidebarCookie(expanded: boolean) {
   document.cookie = `${SIDEBAR_COOKIE}=${expanded}; path=/admin; max-age=${SIDEBAR_COOKIE_MAX_AGE}; samesite=lax`;
 }
 
-export function useIsMobile(): boolean {
+function useIsMobile(): boolean {
   const [mobile, setMobile] = useState(() => window.matchMedia(MOBILE_QUERY).matches);
   useEffect(() => {
     const query = window.matchMedia(MOBILE_QUERY);

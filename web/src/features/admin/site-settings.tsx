@@ -10,7 +10,7 @@ import { useAdminFailure, useAdminResource } from './api';
 import { NoBookingPageNotice, SITE_SETTINGS_PATH, type SiteSettingsView } from './booking-notice';
 import { ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states';
 
-export const SETTINGS_SAVED = 'Settings saved';
+const SETTINGS_SAVED = 'Settings saved';
 const SETTINGS_NOT_SAVED = 'Some fields need a change';
 
 type ContactKey = keyof SiteSettings['contact'];

@@ -15,7 +15,7 @@ import type { EmailKind, LeadEventName, QueueName, WebhookTarget } from '../../.
 /** Every key of T must be named; names of keys T does not (yet) have are allowed. */
 type Names<T extends string> = Record<T, string> & Record<string, string>;
 
-export const MACHINE_NAMES: Record<FlowMachineName, string> = {
+const MACHINE_NAMES: Record<FlowMachineName, string> = {
   assessmentFlow: 'Assessment',
   diagnostic: 'Leadership diagnostic',
   mirror: 'Decision Mirror chat',
@@ -134,7 +134,7 @@ export const DELAY_NAMES: Record<FlowMachineName, Record<string, string>> = {
 };
 
 /** What each email is, as the coach would say it (email_outbox.kind, also the name of its email job). */
-export const EMAIL_KINDS: Record<EmailKind, string> = {
+const EMAIL_KINDS: Record<EmailKind, string> = {
   results: 'Results',
   deposit_receipt: 'Deposit receipt',
   refund_confirmation: 'Refund confirmation',

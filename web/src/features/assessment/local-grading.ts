@@ -20,7 +20,7 @@ export async function gradeLocally(context: Pick<AssessmentFlowContext, 'answers
 }
 
 /** A canned result: the server could not grade and sent the standard one (no archetype details). */
-export function isCanned(result: FlowResult): boolean {
+function isCanned(result: FlowResult): boolean {
   return result.fallback && result.archetypeDetails === null;
 }
 

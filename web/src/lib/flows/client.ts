@@ -14,13 +14,13 @@ export type FlowStartInput = z.input<typeof flowStartBodySchema>;
 export type ServerFlow = FlowSnapshotResponse;
 
 /** An event for a flow, as posted to /api/flows/:id/events. */
-export interface FlowEventObject {
+interface FlowEventObject {
   type: string;
   [key: string]: unknown;
 }
 
 /** The outcome of posting one event: applied (the new flow) or refused with the flow as it is. */
-export type SendOutcome = { status: 'applied'; flow: ServerFlow } | { status: 'conflict'; flow: ServerFlow; message: string };
+type SendOutcome = { status: 'applied'; flow: ServerFlow } | { status: 'conflict'; flow: ServerFlow; message: string };
 
 /** Status 0: the request got no answer (offline, server down). */
 export const NETWORK_ERROR = 0;

@@ -6,7 +6,7 @@ import { backoffDelay, isAhead, jsonEqual, latest } from './reconcile';
 import type { FlowSocket, FlowSocketStatus } from './socket';
 
 /** Where a session is in getting hold of its flow. */
-export type FlowSessionStatus = 'starting' | 'ready' | 'error';
+type FlowSessionStatus = 'starting' | 'ready' | 'error';
 
 /** What a session shows its users; a new object whenever anything in it changes. */
 export interface FlowView<TMachine extends AnyStateMachine> {

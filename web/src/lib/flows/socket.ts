@@ -2,7 +2,7 @@ import { flowSocketServerFrameSchema, type FlowSocketClientFrame, type FlowSocke
 import { backoffDelay } from './reconcile';
 
 /** A push: one event applied to a subscribed flow, with the snapshot it produced. */
-export type FlowPushFrame = Extract<FlowSocketServerFrame, { type: 'event' }>;
+type FlowPushFrame = Extract<FlowSocketServerFrame, { type: 'event' }>;
 
 /** What a subscriber hears about its flow. */
 export interface FlowSocketListener {

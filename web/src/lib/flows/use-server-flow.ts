@@ -16,7 +16,7 @@ export function sharedFlowClient(): FlowClient {
 }
 
 /** The page's one flow socket, shared by every flow it follows. */
-export function sharedFlowSocket(): FlowSocket | null {
+function sharedFlowSocket(): FlowSocket | null {
   if (typeof window === 'undefined' || typeof WebSocket === 'undefined') return null;
   return (browserSocket ??= new FlowSocket({ url: socketUrlFor(window.location.origin) }));
 }

@@ -15,7 +15,7 @@ import { RankingList } from './ranking';
 import { ScreenHeading } from './screen-heading';
 
 /** The likert scale's words, 1 to 5. */
-export const LIKERT_LABELS = ['Strongly disagree', 'Disagree', 'Neutral', 'Agree', 'Strongly agree'] as const;
+const LIKERT_LABELS = ['Strongly disagree', 'Disagree', 'Neutral', 'Agree', 'Strongly agree'] as const;
 
 type DiagnosticFlow = ServerFlowHandle<typeof browserDiagnostic>;
 

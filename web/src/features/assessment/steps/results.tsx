@@ -12,7 +12,7 @@ export const LOCAL_RESULTS_NOTICE = {
 } as const;
 
 /** Each tier's next step as the results screen offers it (spec section 4, "Results routing"). */
-export const NEXT_STEP: Record<Tier, { heading: string; body: string; action: string }> = {
+const NEXT_STEP: Record<Tier, { heading: string; body: string; action: string }> = {
   book_call: {
     heading: 'Your next step: a 45-minute strategy session',
     body: 'Your answers point to a leader ready for focused, one-to-one work. In a 45-minute strategy session we map what to change first and what it would take.',
@@ -33,7 +33,7 @@ export const NEXT_STEP: Record<Tier, { heading: string; body: string; action: st
 type NextStep = { eyebrow?: string; heading: string; body: string; action: string };
 
 /** Where a visitor's path ended, as their results shown again tell it, with the way back there. */
-export function pathStep(path: CompletedPath, email: string | null): NextStep {
+function pathStep(path: CompletedPath, email: string | null): NextStep {
   const eyebrow = 'Where you are';
   switch (path.kind) {
     case 'deposit_paid':
@@ -72,7 +72,7 @@ export function pathStep(path: CompletedPath, email: string | null): NextStep {
  * as a chart, key insights, the archetype's three actions and the tier's next step (or, shown
  * again, where the visitor's path ended).
  */
-export function ResultsView({
+function ResultsView({
   result,
   tier,
   localNotice,
