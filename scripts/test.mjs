@@ -1,10 +1,12 @@
-// `npm test`: the whole suite on a fresh clone. Installs and builds what is missing, typechecks,
-// then runs every vitest project (unit, integration against real PostgreSQL and Redis, browser
-// end-to-end). Extra arguments go to vitest: `npm test -- --project unit`.
+// `npm test`: the whole suite on a fresh clone. Installs and builds what is missing, runs the static
+// checks (typechecks, lint with the part boundaries, format, knip), then every vitest project (unit,
+// integration against real PostgreSQL and Redis, browser end-to-end). Extra arguments go to vitest
+// (and skip the static checks unless --typecheck is among them): `npm test -- --project unit`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, ensureInstalled, ensureWebBuilt } from './lib/ensure.mjs';
+import { runStaticChecks } from './static-checks.mjs';
 
 ensureInstalled();
 ensureWebBuilt();
@@ -13,13 +15,11 @@ const bin = (pkg, file) => path.join(ROOT, 'node_modules', pkg, file);
 const args = process.argv.slice(2);
 
 if (!args.length || args.includes('--typecheck')) {
-  process.stdout.write('Typechecking (tsc --noEmit) ...\n');
-  const tsc = spawnSync(process.execPath, [bin('typescript', 'bin/tsc'), '--noEmit', '-p', ROOT], { cwd: ROOT, stdio: 'inherit' });
-  if (tsc.status !== 0) {
-    process.stdout.write('Typecheck failed.\n0 passed, 1 failed\n');
+  if (!runStaticChecks()) {
+    process.stdout.write('Static checks failed.\n0 passed, 1 failed\n');
     process.exit(1);
   }
-  process.stdout.write('Typecheck passed.\n');
+  process.stdout.write('Static checks passed.\n');
 }
 
 const resultsDir = path.join(ROOT, '.data', 'test-results');
