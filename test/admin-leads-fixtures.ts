@@ -5,7 +5,7 @@ import { flowMachines } from '../machines/index.js';
 import { resultFor } from '../machines/assessment-flow/assessment-flow.fixtures.js';
 import { statePath } from '../machines/protocol/can-accept.js';
 import type { Tier } from '../machines/protocol/common.js';
-import { seedResultsFlow } from './flows.js';
+import { seedResultsFlow, surveyedEvents } from './flows.js';
 
 /**
  * For the admin leads tests: a graded lead (seedResultsFlow) with everything its page shows —
@@ -21,23 +21,7 @@ export async function seedGradedLead(pool: pg.Pool, tier: Tier, email?: string) 
     qualificationReasoning: ['Ready to invest now.', 'Critical urgency.'],
     scores: { LER: 81, DCR: 64, TBR: 72, VIS: 90 },
   };
-  const events: Array<{ type: string; [key: string]: unknown }> = [
-    { type: 'CAPTURE_SUBMIT', name: 'Test Lead', email: seeded.email },
-    { type: 'LEAD_SAVED', leadId },
-    { type: 'START_DIAGNOSTIC' },
-    { type: 'DIAGNOSTIC_COMPLETED', answers: { b1: { type: 'likert', value: 4, responseTime: 4000, timedOut: false } } },
-    {
-      type: 'SURVEY_SUBMITTED',
-      answers: {
-        q1_investment: 'ready_now',
-        q2_time: 'start_immediately',
-        q3_urgency: 'critical',
-        q4_mindset: 'challenge',
-        q5_success: 'Lead better.',
-      },
-    },
-    { type: 'GRADED', result: resultFor(tier) },
-  ];
+  const events = [...surveyedEvents({ name: 'Test Lead', email: seeded.email, leadId }), { type: 'GRADED', result: resultFor(tier) }];
   const machine = flowMachines.assessmentFlow as AnyStateMachine;
   let [snapshot] = initialTransition(machine, {});
   let seq = 0;

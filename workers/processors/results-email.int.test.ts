@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { resultFor } from '../../machines/assessment-flow/assessment-flow.fixtures.js';
-import { seedFlow } from '../../test/flows.js';
+import { seedFlow, surveyedEvents } from '../../test/flows.js';
 import { isolatedConfig } from '../../test/helpers.js';
 import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink.js';
 import { startWorkers, until } from '../../test/worker-harness.js';
@@ -27,27 +27,10 @@ async function setup(sink: SmtpSink) {
 async function surveyedFlow(pool: pg.Pool, options: { testingMode?: boolean } = {}) {
   const email = `results-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
   const lead = await createOrUpdateLead(pool, { email, name: 'Grace Hopper' });
-  const flowId = await seedFlow(
-    pool,
-    'assessmentFlow',
-    [
-      { type: 'CAPTURE_SUBMIT', name: 'Grace Hopper', email },
-      { type: 'LEAD_SAVED', leadId: lead.leadId },
-      { type: 'START_DIAGNOSTIC' },
-      { type: 'DIAGNOSTIC_COMPLETED', answers: { b1: { type: 'likert', value: 4, responseTime: 4000, timedOut: false } } },
-      {
-        type: 'SURVEY_SUBMITTED',
-        answers: {
-          q1_investment: 'ready_now',
-          q2_time: 'start_immediately',
-          q3_urgency: 'critical',
-          q4_mindset: 'challenge',
-          q5_success: 'Lead better.',
-        },
-      },
-    ],
-    { leadId: lead.leadId, input: { testingMode: options.testingMode ?? false } },
-  );
+  const flowId = await seedFlow(pool, 'assessmentFlow', surveyedEvents({ name: 'Grace Hopper', email, leadId: lead.leadId }), {
+    leadId: lead.leadId,
+    input: { testingMode: options.testingMode ?? false },
+  });
   return { flowId, leadId: lead.leadId, email };
 }
 
@@ -80,6 +63,8 @@ describe('the results email', () => {
     expect(mail.attachments[0]).toMatchObject({ filename: 'leadership-report.pdf', contentType: 'application/pdf' });
     expect(mail.attachments[0]!.content.subarray(0, 5).toString()).toBe('%PDF-');
 
+    // the sink has the mail before the worker's transaction marks its row sent
+    await until(async () => (await pool.query("SELECT 1 FROM email_outbox WHERE status = 'sent'")).rowCount === 1);
     const outbox = await pool.query('SELECT kind, lead_id, to_address, status, attachments FROM email_outbox');
     expect(outbox.rows).toEqual([
       {

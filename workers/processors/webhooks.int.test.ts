@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { resultFor } from '../../machines/assessment-flow/assessment-flow.fixtures.js';
-import { seedFlow } from '../../test/flows.js';
+import { seedFlow, surveyedEvents } from '../../test/flows.js';
 import { injectAs } from '../../test/visitor.js';
 import { isolatedConfig } from '../../test/helpers.js';
 import { startWorkers, until } from '../../test/worker-harness.js';
@@ -164,27 +164,9 @@ describe('outgoing webhooks', () => {
     const grade = async (tier: 'book_call' | 'homework') => {
       const email = `grade-${tier}-${Date.now()}@example.com`;
       const lead = await createOrUpdateLead(pool, { email, name: 'Katherine Johnson' });
-      const flowId = await seedFlow(
-        pool,
-        'assessmentFlow',
-        [
-          { type: 'CAPTURE_SUBMIT', name: 'Katherine Johnson', email },
-          { type: 'LEAD_SAVED', leadId: lead.leadId },
-          { type: 'START_DIAGNOSTIC' },
-          { type: 'DIAGNOSTIC_COMPLETED', answers: { b1: { type: 'likert', value: 4, responseTime: 4000, timedOut: false } } },
-          {
-            type: 'SURVEY_SUBMITTED',
-            answers: {
-              q1_investment: 'ready_now',
-              q2_time: 'start_immediately',
-              q3_urgency: 'critical',
-              q4_mindset: 'challenge',
-              q5_success: 'Lead better.',
-            },
-          },
-        ],
-        { leadId: lead.leadId },
-      );
+      const flowId = await seedFlow(pool, 'assessmentFlow', surveyedEvents({ name: 'Katherine Johnson', email, leadId: lead.leadId }), {
+        leadId: lead.leadId,
+      });
       const engine = new FlowEngine(pool);
       const flow = await engine.apply(flowId, { type: 'GRADED', result: resultFor(tier) }, 'worker');
       expect(flow.state).toBe('processing.revealing');
