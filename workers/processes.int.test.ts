@@ -172,7 +172,7 @@ describe('real server and worker processes', () => {
     await second.exited;
 
     // BullMQ fails it ("stalled more than allowable limit") without calling the processor: the
-    // relay's sweep finalises the row, and the flow hears it failed for good (the spec's fallback)
+    // relay's sweep finalises the row, and the flow hears it failed for good (the product's fallback)
     const startedAt = Date.now();
     await startWorker(env);
     await until(

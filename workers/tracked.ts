@@ -4,7 +4,7 @@ import type { ProcessorContext, QueueProcessor } from './processors/index.js';
 
 /**
  * Marks a job's row failed for good and tells its processor (onExhausted: e.g. the flow moves to
- * its failure state with the spec's words). Used when the processor's last attempt throws, and
+ * its failure state with the product's words). Used when the processor's last attempt throws, and
  * when BullMQ fails a job by itself (a job whose worker died twice "stalled more than allowable
  * limit") without ever calling the processor.
  */

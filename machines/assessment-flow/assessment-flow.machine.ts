@@ -25,13 +25,13 @@ import {
 } from '../protocol/common.js';
 import { paymentFailureNotices, type PaymentFailureReason, type PaymentPurpose } from '../protocol/payment.js';
 
-/** How long the processing notice stays after grading before the results show (spec section 2). */
+/** How long the processing notice stays after grading before the results show. */
 export const RESULTS_DELAY_MS = 1000;
 
-/** The name a community visitor gets when they leave it empty (spec section 5). */
+/** The name a community visitor gets when they leave it empty. */
 export const COMMUNITY_MEMBER_NAME = 'Community Member';
 
-/** The flow's own messages, word for word from spec sections 5 and 8. */
+/** The flow's own messages, word for word from the product copy. */
 export const assessmentFlowNotices = {
   captureFailed: { title: 'Error', description: 'Failed to start assessment. Please try again.' },
   emailCaptureFailed: { title: null, description: 'Something went wrong. Please try again.' },
@@ -45,7 +45,7 @@ export const assessmentFlowNotices = {
   freeResourcesFailed: { title: null, description: 'Failed to send resources. Please try again.' },
 } as const satisfies Record<string, Notice>;
 
-/** What the assessment flow holds: the lead session of spec section 3 and the journey so far. */
+/** What the assessment flow holds: the lead session and the journey so far. */
 export interface AssessmentFlowContext {
   mode: FlowMode;
   testingMode: boolean;
@@ -75,7 +75,7 @@ export interface LeadRequest {
   testingMode: boolean;
 }
 
-/** The lead-assessment payload of spec section 7, less the timestamp the effect adds. */
+/** The lead-assessment payload, less the timestamp the effect adds. */
 export interface GradingRequest {
   leadId: string;
   email: string | null;
@@ -112,7 +112,7 @@ export interface PaymentRequest {
   email: string | null;
 }
 
-/** The send-homework payload of spec section 7. */
+/** The send-homework payload. */
 export interface HomeworkRequest {
   leadId: string | null;
   email: string | null;
@@ -122,7 +122,7 @@ export interface HomeworkRequest {
   diagnosticData: FlowResult | null;
 }
 
-/** The survey's required questions left unanswered (spec section 5: q1 to q5), in survey order. */
+/** The survey's required questions left unanswered (q1 to q5), in survey order. */
 export function missingSurveyAnswers(answers: SurveyAnswers): string[] {
   return qualificationSurvey.questions
     .filter((question) => {
@@ -133,7 +133,7 @@ export function missingSurveyAnswers(answers: SurveyAnswers): string[] {
     .map((question) => question.id);
 }
 
-/** The next-step tier of a result (spec section 4's outcome mapping). */
+/** The next-step tier of a result. */
 export function resultTier(result: FlowResult): Tier {
   return outcomeFor(result.qualification);
 }
@@ -156,7 +156,7 @@ function openingSession(input: ReturnType<typeof assessmentFlowInputSchema.parse
     const { source, leadId, email, name } = token;
     return { ...blankSession, source, leadToken: token.token, leadId, email, name };
   }
-  // A link whose token failed takes the normal capture path (spec section 4), whatever else is known.
+  // A link whose token failed takes the normal capture path, whatever else is known.
   if (token?.status === 'invalid') return blankSession;
   if (knownSession) return { ...blankSession, ...knownSession };
   return communityReferral ? { ...blankSession, source: 'community' } : blankSession;
@@ -284,7 +284,7 @@ const flowSetup = setup({
 
 /**
  * CONTINUE from the results: a paid deposit goes back to its confirmation (never to a second
- * deposit), anything else to the tier's flow (spec section 4, "Results routing").
+ * deposit), anything else to the tier's flow.
  */
 const routeByTier = [
   { guard: { type: 'hasPath', params: { kind: 'deposit_paid', booked: true } }, target: '#assessmentFlow.payment_success.booked' },
@@ -318,7 +318,7 @@ const paymentFailed = [
 ] as const;
 
 /**
- * The assessment modal (spec sections 2 and 4): the fifteen steps of the spec's table, plus the
+ * The assessment modal: the fifteen steps of the spec's table, plus the
  * transient `opening` decision and the `payment` wait between a deposit choice and its outcome.
  *
  * Effects are named actions with no-op defaults, and their outcomes are events (LEAD_SAVED, GRADED,

@@ -60,7 +60,7 @@ function pathsFrom(input: AssessmentFlowInput) {
   return getShortestPaths(assessmentFlowMachine, { input, events: eventsFor, serializeState });
 }
 
-/** The spec's table of modal steps (section 2) with the titles it gives. */
+/** The product's table of modal steps with the titles it gives. */
 const specSteps: Record<string, string | null> = {
   capture: 'Welcome',
   intro: 'Assessment Overview',

@@ -311,7 +311,7 @@ describe('assessmentFlow: results routing', () => {
     expect(actor.getSnapshot().value).toEqual({ payment_success: 'booked' });
   });
 
-  it('returns to yes_flow with the spec notice when the checkout could not start; a new attempt forgets the old checkout', () => {
+  it('returns to yes_flow with the product notice when the checkout could not start; a new attempt forgets the old checkout', () => {
     const { actor, effectTypes } = atResults('book_call');
     actor.send({ type: 'CONTINUE' });
     actor.send({ type: 'PAY_DEPOSIT' });

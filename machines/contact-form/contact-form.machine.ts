@@ -2,7 +2,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import type { Notice } from '../protocol/common.js';
 import { contactMessageSchema, type ContactField, type ContactFormEvent, type ContactMessage } from '../protocol/contact-form.js';
 
-/** The contact form's toasts, word for word from spec section 8. */
+/** The contact form's toasts, word for word from the product copy. */
 export const contactFormNotices = {
   success: {
     title: 'Message Sent Successfully!',

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Archetypes } from './schemas';
 
-/** The eight archetypes of spec section 9 (unvalidated; index.ts validates them at load). */
+/** The eight archetypes (unvalidated; index.ts validates them at load). */
 export const archetypeData = [
   {
     name: 'High-Functioning Isolationist',

@@ -12,7 +12,7 @@ import {
 } from './index';
 
 describe('diagnosticBank (v2)', () => {
-  it('is version 2.0.0 with the block sizes of spec section 3', () => {
+  it('is version 2.0.0 with the block sizes', () => {
     expect(diagnosticBank.version).toBe('2.0.0');
     expect(diagnosticBank.baseline.items).toHaveLength(8);
     expect(diagnosticBank.advanced_traits?.items).toHaveLength(9);
@@ -106,7 +106,7 @@ describe('qualificationSurvey', () => {
     expect(question('q1_investment')?.prompt).toContain('$25,000-50,000');
   });
 
-  it('flags the options the qualification rules of spec section 5 name', () => {
+  it('flags the options the qualification rules name', () => {
     expect(flags('q1_investment')).toEqual({
       ready_now: 'ready',
       payment_terms: 'ready',

@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 /**
  * The one canonical dimension model every score is computed on (1-10, default 5, higher is stronger).
- * The first six carry the composite weights of spec section 3; Discipline, Resilience and SelfAware
- * complete the diagnostic-score mean of spec section 9; Vision feeds the results page's VIS and the
+ * The first six carry the composite weights; Discipline, Resilience and SelfAware
+ * complete the diagnostic-score mean; Vision feeds the results page's VIS and the
  * Visionary Firebrand archetype, which no other dimension can tell apart.
  */
 export const Dimension = z.enum([
@@ -24,7 +24,7 @@ export type Dimension = z.infer<typeof Dimension>;
 /** Every canonical dimension, in the order reports list them. */
 export const DIMENSIONS: readonly Dimension[] = Dimension.options;
 
-/** The six dimensions the results page shows (spec section 2, "Results"). */
+/** The six dimensions the results page shows. */
 export const DisplayDimension = z.enum(['LER', 'DCR', 'TBR', 'OAD', 'VIS', 'FAD']);
 /** A results-page dimension. */
 export type DisplayDimension = z.infer<typeof DisplayDimension>;
@@ -245,7 +245,7 @@ export function timedSummary(screens: readonly Screen[]): TimedSummary | null {
 }
 
 /**
- * What an option means to the qualification rules of spec section 5, which read these flags rather
+ * What an option means to the qualification rules, which read these flags rather
  * than option ids: 'disqualify' forces nurture; 'delay' on both q1 and q2 caps the total at 49;
  * 'validation' costs 15; 'critical' adds 10 when q1 is 'ready'; 'ready' on both q1 and q2 is
  * required for book_call.
@@ -295,7 +295,7 @@ export const QualificationSurvey = z.object({
 /** The qualification survey. */
 export type QualificationSurvey = z.infer<typeof QualificationSurvey>;
 
-/** The eight archetype names of spec section 9. */
+/** The eight archetype names. */
 export const ArchetypeName = z.enum([
   'High-Functioning Isolationist',
   'Command-First Driver',

@@ -5,7 +5,7 @@ import type { DiagnosticAnswers, RecordedAnswer } from '../protocol/common.js';
 import type { DiagnosticEvent, DiagnosticResult } from '../protocol/diagnostic.js';
 import { isLate, TIMED_GRACE_MS, trustedResponseTime } from './response-time.js';
 
-/** The likert value a question gets when its countdown runs out (spec section 9). */
+/** The likert value a question gets when its countdown runs out. */
 const LIKERT_TIMEOUT_VALUE = 3;
 
 /**
@@ -54,7 +54,7 @@ export function timeLimitSec(screen: Screen): number | null {
 }
 
 /**
- * The answer recorded when a screen's countdown runs out (spec section 4): likert 3, a vignette's
+ * The answer recorded when a screen's countdown runs out: likert 3, a vignette's
  * first option, a ranking as placed so far with unplaced items after it in default order.
  */
 export function timeoutAnswer(screen: Screen, placed: readonly string[]): RecordedAnswer {
@@ -277,7 +277,7 @@ const announce = {
 const timedOut = { target: '#diagnostic.advance', actions: ['recordTimeout', announce] } as const;
 
 /**
- * The diagnostic (spec section 4, "Diagnostic (modal)"): one screen at a time with progress n of
+ * The diagnostic: one screen at a time with progress n of
  * total; 'Timed Questions Ahead' before the first timed screen; a timed screen's limit enforced by
  * the machine itself on the server's clock (every event the server applies carries `at`): its
  * timer records the timeout answer, and an answer arriving after the limit plus the network grace

@@ -1,4 +1,4 @@
-/** Network grace after a timed question's limit before an answer counts as late (issue 4). */
+/** Network grace after a timed question's limit before an answer counts as late. */
 export const TIMED_GRACE_MS = 2000;
 /** How far a browser's claimed response time may exceed the server's own measure (clock skew). */
 const CLAIM_OVER_MS = 1000;

@@ -68,7 +68,7 @@ export interface ArchetypeChoice {
   because: string;
 }
 
-/** The fallback rule of spec section 9: Command-First Driver if LER >= TrustDelta, else Trust-Builder Architect. */
+/** The fallback rule of Command-First Driver if LER >= TrustDelta, else Trust-Builder Architect. */
 export function fallbackArchetype(d: Profile): ArchetypeChoice {
   return d.LER >= d.TrustDelta
     ? { name: 'Command-First Driver', because: `no profile matched clearly, and LER ${d.LER} is at least TrustDelta ${d.TrustDelta}` }

@@ -4,7 +4,7 @@ import { outcomeFor } from './outcome';
 import { GRADING_VERSION } from './types';
 
 describe('cannedResult', () => {
-  it('is the fallback of spec section 8', () => {
+  it('is the fallback', () => {
     const result = cannedResult();
     expect(result).toMatchObject({
       qualification: 'nurture',

@@ -1,10 +1,10 @@
 import { GRADING_VERSION, type AssessmentResult } from './types';
 
-/** The canned narrative of spec section 8. */
+/** The canned narrative. */
 const CANNED_NARRATIVE = 'Assessment completed with fallback processing';
 
 /**
- * The result shown when neither the server nor local grading could produce one (spec section 8):
+ * The result shown when neither the server nor local grading could produce one:
  * nurture, Emerging Leader, and the fixed scores 65 (leadership), 60 (delegation) and 70 (vision),
  * which land on LER, DCR and VIS of the results page.
  */

@@ -6,7 +6,7 @@ const profile = (overrides: Partial<Record<Dimension, number>> = {}) =>
   ({ ...Object.fromEntries(DIMENSIONS.map((d) => [d, 5])), ...overrides }) as Record<Dimension, number>;
 
 describe('compositeScore', () => {
-  it('uses the weights of spec section 3, summing to 1', () => {
+  it('uses the weights, summing to 1', () => {
     expect(DIMENSION_WEIGHTS).toEqual({
       LER: 0.2,
       DCR: 0.2,

@@ -1,7 +1,7 @@
 import type { Dimension } from '../content/schemas';
 import { clamp, round, tenToPercent } from './scale';
 
-/** The dimension weights of spec section 3; they sum to 1. */
+/** The dimension weights; they sum to 1. */
 export const DIMENSION_WEIGHTS = {
   LER: 0.2,
   DCR: 0.2,

@@ -26,7 +26,7 @@ describe('holds', () => {
 });
 
 describe('findContradictions', () => {
-  it('has the three pairs and penalties of spec section 5', () => {
+  it('has the three pairs and penalties', () => {
     expect(CONTRADICTIONS.map((c) => [c.first, c.second, c.penalty])).toEqual([
       [{ likert: 'dcr1' }, { vignette: 'vig_scale', option: 'scale_maintain' }, 10],
       [{ likert: 'own1' }, { likert: 'b2' }, 15],

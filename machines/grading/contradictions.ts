@@ -18,7 +18,7 @@ export interface Contradiction {
 }
 
 /**
- * The contradiction penalties of spec section 5. "X with Y" means the visitor holds both X and Y
+ * The contradiction penalties. "X with Y" means the visitor holds both X and Y
  * (see Claim): each pair is worded so that agreeing with both is self-contradictory.
  */
 export const CONTRADICTIONS: readonly Contradiction[] = [

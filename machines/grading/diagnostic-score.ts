@@ -1,7 +1,7 @@
 import type { Dimension } from '../content/schemas';
 import { clamp, mean, round, tenToPercent } from './scale';
 
-/** The six scale values whose mean is the diagnostic score (spec section 9). */
+/** The six scale values whose mean is the diagnostic score. */
 export const DIAGNOSTIC_SCORE_DIMENSIONS: readonly Dimension[] = [
   'Discipline',
   'Resilience',

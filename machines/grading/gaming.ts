@@ -3,7 +3,7 @@ import type { Contradiction } from './contradictions';
 import { FAST_RESPONSE_MS } from './timing';
 import type { Answers } from './types';
 
-/** The retake prompt shown when gaming is detected (spec section 8). */
+/** The retake prompt shown when gaming is detected. */
 export const GAMING_MESSAGE = 'Please take your time to answer thoughtfully. The assessment requires more consideration.';
 
 /** Straight-lining only means something over enough items to include reverse-scored ones. */

@@ -217,7 +217,7 @@ describe('gradeAssessment: banks', () => {
 });
 
 describe('GradeInput', () => {
-  it('accepts the shape of spec section 3', () => {
+  it('accepts the shape', () => {
     const input = {
       answers: {
         b1: { type: 'likert', value: 4, responseTime: 3_000 },

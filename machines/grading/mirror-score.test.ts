@@ -7,7 +7,7 @@ const names = (chat: MirrorTurn[]) => mirrorScore(chat).fired.map((s) => s.name)
 const long = 'Last week in the planning meeting with my two directors I';
 
 describe('mirrorScore', () => {
-  it('carries the adjustments of spec section 9', () => {
+  it('carries the adjustments', () => {
     expect(MIRROR_SIGNALS.map((s) => [s.name, s.delta])).toEqual([
       ['takes ownership', 10],
       ['asks questions', 5],

@@ -16,7 +16,7 @@ const words = (turn: string) => turn.split(/\s+/).filter(Boolean).length;
 const CONCRETE =
   /\b(yesterday|today|last (week|month|quarter|year)|this (week|month|morning)|for (example|instance)|when (i|we|she|he|they)|in the meeting|one time|once)\b|\d/i;
 
-/** The Mirror adjustments of spec section 9, in the order the reasoning lists them. */
+/** The Mirror adjustments, in the order the reasoning lists them. */
 export const MIRROR_SIGNALS: readonly MirrorSignal[] = [
   {
     name: 'takes ownership',

@@ -4,7 +4,7 @@ import type { Tier } from './types';
 /** The older fallback grading labels by total score. */
 export type QualificationLabel = 'QUALIFIED' | 'MAYBE' | 'NURTURE';
 
-/** The spec's tier label for a total: QUALIFIED at 70+, MAYBE at 50 to under 70, NURTURE below 50. */
+/** The product's tier label for a total: QUALIFIED at 70+, MAYBE at 50 to under 70, NURTURE below 50. */
 export function qualificationLabel(totalScore: number): QualificationLabel {
   if (totalScore >= BOOK_CALL_THRESHOLD) return 'QUALIFIED';
   if (totalScore >= HOMEWORK_THRESHOLD) return 'MAYBE';
@@ -19,7 +19,7 @@ export function gradeLetter(label: string): 'A' | 'B' | 'C' {
 }
 
 /**
- * The results routing of spec section 4, for whatever a grader sent back: book_call or A gives
+ * The results routing, for whatever a grader sent back: book_call or A gives
  * book_call, homework or B gives homework, and QUALIFIED and MAYBE (fallback grading) likewise;
  * anything else, including nothing, gives nurture.
  */

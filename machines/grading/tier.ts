@@ -1,6 +1,6 @@
 import type { Tier } from './types';
 
-/** book_call needs at least this total (spec section 9). */
+/** book_call needs at least this total. */
 export const BOOK_CALL_THRESHOLD = 70;
 /** homework needs at least this total; below it is nurture. */
 export const HOMEWORK_THRESHOLD = 50;
@@ -13,7 +13,7 @@ export interface TierConditions {
 }
 
 /**
- * The tier of spec section 5: nurture when disqualified; book_call at 70+ with q1 and q2 ready;
+ * The tier of Nurture when disqualified; book_call at 70+ with q1 and q2 ready;
  * homework at 50+ otherwise (including 70+ leads who are not ready on q1 or q2); nurture below 50.
  */
 export function tierFor(totalScore: number, conditions: TierConditions): Tier {

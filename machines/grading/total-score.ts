@@ -1,6 +1,6 @@
 import { round } from './scale';
 
-/** How the three parts weigh in the total (spec section 9). */
+/** How the three parts weigh in the total. */
 export const PART_WEIGHTS = { diagnostic: 0.35, survey: 0.35, mirror: 0.3 } as const;
 
 /** The total before survey modifiers: 0.35 diagnostic + 0.35 survey + 0.30 mirror, to a whole number. */

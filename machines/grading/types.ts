@@ -54,7 +54,7 @@ export type Answers = GradeInput['answers'];
 /** A map of survey question id to option id or free text. */
 export type SurveyAnswers = GradeInput['survey'];
 
-/** The three next steps of spec section 4. */
+/** The three next steps. */
 export const Tier = z.enum(['book_call', 'homework', 'nurture']);
 /** A next-step tier. */
 export type Tier = z.infer<typeof Tier>;
@@ -68,7 +68,7 @@ interface ArchetypeDetails extends Archetype {
   matchedBecause: string;
 }
 
-/** The result object of spec section 3, common to graded and canned results. */
+/** The result object, common to graded and canned results. */
 export interface AssessmentResult {
   archetype: ArchetypeName | LeadershipLevel;
   narrative: string;

@@ -2,7 +2,7 @@ import { and, fromPromise, not, setup } from 'xstate';
 import { effect } from '../effect.js';
 import type { FlowResult } from '../protocol/assessment-flow.js';
 
-/** The longest the processing notice promises (spec section 2: up to 3 minutes); after it the browser grades. */
+/** The longest the processing notice promises (up to 3 minutes); after it the browser grades. */
 export const PROCESSING_WINDOW_MS = 3 * 60 * 1000;
 /** How long an unreachable server is waited for at processing before the browser grades. */
 export const OFFLINE_GRACE_MS = 8000;
@@ -14,7 +14,7 @@ export const OFFLINE_GRACE_MS = 8000;
 export type LocalFallbackEvent = { type: 'FLOW_CHANGED'; grading: boolean; offline: boolean };
 
 /**
- * When the browser grades an assessment itself (spec section 8's offline fallback): the server
+ * When the browser grades an assessment itself: the server
  * could not be reached at the survey for OFFLINE_GRACE_MS, or no result came within
  * PROCESSING_WINDOW_MS. The web provides `gradeLocally` (the shared grading engine, marked
  * fallback) and `showLocalResult`, which puts the result on screen without sending it; the

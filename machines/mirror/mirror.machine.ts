@@ -4,16 +4,16 @@ import { hasText, type MirrorTurn } from '../protocol/common.js';
 import { randomUuid } from '../random-id.js';
 import { MIRROR_TURN_LIMIT, type MirrorEvent, type MirrorReplyRequest } from '../protocol/mirror.js';
 
-/** The Mirror's opening message: a difficult decision in the visitor's current role (spec section 2). */
+/** The Mirror's opening message: a difficult decision in the visitor's current role. */
 export const MIRROR_WELCOME =
   "Welcome to The Mirror. Think of a difficult decision you're facing in your current role right now. What is it, and what makes it hard?";
 
-/** The Mirror's answer when no reply could be had (spec section 8). */
+/** The Mirror's answer when no reply could be had. */
 export const MIRROR_FALLBACK_REPLY = "I'm having trouble processing that right now. Can you tell me more about what's on your mind?";
 
 /** What one Mirror conversation holds. */
 export interface MirrorContext {
-  /** Generated at the first send (spec section 4). */
+  /** Generated at the first send. */
   sessionId: string | null;
   /** Completed exchanges, 0 to 5. */
   turn: number;
@@ -31,7 +31,7 @@ export interface MirrorOutput {
 }
 
 /**
- * The Mirror chat demo (spec section 4): turns 0 to 5; sending is blocked while a reply is
+ * The Mirror chat demo: turns 0 to 5; sending is blocked while a reply is
  * pending, on blank input and once complete; input is trimmed; a session id is made at the first
  * send; the chat completes when the reply says so or after the fifth exchange. Replies show after
  * 1.5 s (1 s for the fallback).

@@ -1,7 +1,7 @@
 import { assign, fromCallback, setup, type EventObject, type SnapshotFrom } from 'xstate';
 import type { MonitorConnectionEvent } from '../protocol/monitor.js';
 
-/** The monitor's status line and connection errors, word for word from spec sections 2 and 8. */
+/** The monitor's status line and connection errors, word for word from the product copy. */
 export const monitorTexts = {
   connected: 'Connected to Slack',
   connecting: 'Connecting to Slack...',
@@ -16,7 +16,7 @@ export interface MonitorConnectionContext {
 }
 
 /**
- * The team-chat monitor's websocket (spec section 4): disconnected -> connecting -> connected,
+ * The team-chat monitor's websocket: disconnected -> connecting -> connected,
  * reconnecting 3 s after an unexpected close. The web provides `socket`, a callback actor that
  * opens the socket, reports SOCKET_OPENED / SOCKET_CLOSED / SOCKET_ERROR and closes it in its
  * cleanup. Because the socket lives only inside `online`, a manual Disconnect stops the actor

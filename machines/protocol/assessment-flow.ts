@@ -11,7 +11,7 @@ import {
 import { MIRROR_TURN_LIMIT } from './mirror.js';
 import { checkoutUrlSchema, paymentFailureReasonSchema, paymentIntentIdSchema } from './payment.js';
 
-/** How homework is delivered: after a paid deposit, or as free resources (spec section 4). */
+/** How homework is delivered: after a paid deposit, or as free resources. */
 export const homeworkSourceSchema = z.enum(['paid_homework', 'free_resources']);
 /** How homework is delivered. */
 export type HomeworkSource = z.infer<typeof homeworkSourceSchema>;
@@ -61,7 +61,7 @@ export const tokenCheckSchema = z.discriminatedUnion('status', [
   z.object({
     status: z.literal('valid'),
     token: z.string().min(1),
-    /** community when the token record says so, otherwise token (spec section 4). */
+    /** community when the token record says so, otherwise token. */
     source: z.enum(['token', 'community']),
     leadId: z.uuid().nullable(),
     email: z.string().max(320).nullable(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Answer } from '../grading/types.js';
 
 /**
- * The spec's "simple" email check (something@something.something): deliberately loose, because the
+ * The product's "simple" email check (something@something.something): deliberately loose, because the
  * mailbox, not a regex, is the real test, and the database CHECK is looser still.
  */
 export const SIMPLE_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -20,12 +20,12 @@ export function hasText(text: string): boolean {
 /** A trimmed email address that passes the simple check. */
 export const emailSchema = z.string().trim().max(320).regex(SIMPLE_EMAIL, 'Please enter a valid email address');
 
-/** Where a lead session came from (spec section 3). */
+/** Where a lead session came from. */
 const leadSourceSchema = z.enum(['token', 'community', 'direct']);
 /** Where a lead session came from. */
 export type LeadSource = z.infer<typeof leadSourceSchema>;
 
-/** The lead session kept per browser tab (spec section 3). */
+/** The lead session kept per browser tab. */
 export const leadSessionSchema = z.object({
   source: leadSourceSchema,
   leadToken: z.string().min(1).nullable(),
@@ -40,7 +40,7 @@ export const leadSessionSchema = z.object({
 /** The lead session kept per browser tab. */
 export type LeadSession = z.infer<typeof leadSessionSchema>;
 
-/** The shorter lead-session form (spec section 3) a returning tab already knows. */
+/** The shorter lead-session form a returning tab already knows. */
 export const knownSessionSchema = leadSessionSchema.pick({
   leadId: true,
   email: true,
@@ -56,7 +56,7 @@ export const flowModeSchema = z.enum(['assessment', 'mirror']);
 /** Which screen the assessment modal opened as. */
 export type FlowMode = z.infer<typeof flowModeSchema>;
 
-/** The three next steps a result routes to (spec section 4). */
+/** The three next steps a result routes to. */
 export const tierSchema = z.enum(['book_call', 'homework', 'nurture']);
 /** A qualification tier. */
 export type Tier = z.infer<typeof tierSchema>;
@@ -80,7 +80,7 @@ export const surveyAnswersSchema = z.record(z.string().min(1).max(60), z.string(
 /** Survey answers keyed by question id. */
 export type SurveyAnswers = z.infer<typeof surveyAnswersSchema>;
 
-/** One Mirror chat turn (spec section 3). */
+/** One Mirror chat turn. */
 export const mirrorTurnSchema = z.object({
   role: z.enum(['user', 'mirror']),
   content: z.string().min(1).max(4000),

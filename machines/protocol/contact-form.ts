@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { emailSchema, hasText } from './common.js';
 
-/** The contact form's fields (spec section 2, "Contact page"). */
+/** The contact form's fields. */
 const contactFieldSchema = z.enum(['name', 'email', 'company', 'message']);
 /** One contact form field. */
 export type ContactField = z.infer<typeof contactFieldSchema>;
 
-/** A sendable contact message: the send-contact-email body of spec section 7. */
+/** A sendable contact message: the send-contact-email body. */
 export const contactMessageSchema = z.object({
   name: z.string().trim().min(1).max(200),
   email: emailSchema,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { mirrorTurnSchema } from './common.js';
 
-/** Exchanges in one Mirror conversation (spec section 9). */
+/** Exchanges in one Mirror conversation. */
 export const MIRROR_TURN_LIMIT = 5;
 
 /** What the visitor does in the Mirror chat. */
@@ -21,7 +21,7 @@ export const mirrorEventSchema = z.discriminatedUnion('type', [...mirrorClientEv
 /** An event of the Mirror machine. */
 export type MirrorEvent = z.infer<typeof mirrorEventSchema>;
 
-/** The mirror-llm-response body (spec section 7), plus the session to store turns under when saving. */
+/** The mirror-llm-response body, plus the session to store turns under when saving. */
 export const mirrorReplyRequestSchema = z.object({
   sessionId: z.uuid(),
   conversationHistory: z
@@ -34,7 +34,7 @@ export const mirrorReplyRequestSchema = z.object({
 /** A request for the Mirror's next reply. */
 export type MirrorReplyRequest = z.infer<typeof mirrorReplyRequestSchema>;
 
-/** The mirror-llm-response answer (spec section 7). */
+/** The mirror-llm-response answer. */
 export const mirrorReplyResponseSchema = z.object({
   response: z.string().min(1).max(4000),
   isComplete: z.boolean(),

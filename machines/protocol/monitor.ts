@@ -8,10 +8,10 @@ export type MonitorConnectionEvent =
   | { type: 'SOCKET_CLOSED' }
   | { type: 'SOCKET_ERROR'; message: string };
 
-/** What the monitor's browser sends over its websocket (spec section 7, "Realtime"). */
+/** What the monitor's browser sends over its websocket. */
 export const monitorClientFrameSchema = z.discriminatedUnion('type', [z.object({ type: z.literal('get_status') })]);
 
-/** A team-chat bot message (spec section 3); timestamp is seconds since the epoch. */
+/** A team-chat bot message; timestamp is seconds since the epoch. */
 const botMessageSchema = z.object({
   channel: z.string().min(1).max(100),
   bot_id: z.string().max(100).nullable(),
@@ -22,7 +22,7 @@ const botMessageSchema = z.object({
 /** A team-chat bot message. */
 export type BotMessage = z.infer<typeof botMessageSchema>;
 
-/** An assessment the monitor grouped out of bot messages (spec section 3). */
+/** An assessment the monitor grouped out of bot messages. */
 const processedAssessmentSchema = z.object({
   candidateName: z.string().min(1).max(200),
   messageCount: z.number().int().min(1),
@@ -48,7 +48,7 @@ export type MonitorStats = z.infer<typeof monitorStatsSchema>;
  */
 const monitorStatusSchema = z.enum(['listening', 'not_configured']);
 
-/** What the server pushes to the monitor (spec section 7, "Realtime"). */
+/** What the server pushes to the monitor. */
 export const monitorServerFrameSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('status'),
@@ -78,6 +78,6 @@ export const monitorSnapshotSchema = z.object({
 /** The monitor's opening snapshot. */
 export type MonitorSnapshot = z.infer<typeof monitorSnapshotSchema>;
 
-/** The spec's list lengths (section 9). */
+/** The product's list lengths. */
 export const MONITOR_MESSAGE_LIMIT = 50;
 export const MONITOR_ASSESSMENT_LIMIT = 20;

@@ -1,5 +1,5 @@
 /**
- * The site's pages (spec section 2's route table), as both the browser's router (web/src/app/router.tsx)
+ * The site's pages, as both the browser's router (web/src/app/router.tsx)
  * and the server know them: the server answers these with the page and 200 whatever the request's
  * Accept header, and any other path outside the API with the page and 404 (which the router shows as
  * the not-found page), so search engines and uptime checks see real statuses.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Notice } from './common.js';
 
-/** The refundable deposit, and the test payment's amount, in cents (spec section 9: $250, 25000). */
+/** The refundable deposit, and the test payment's amount, in cents ($250, 25000). */
 export const DEPOSIT_AMOUNT_CENTS = 25_000;
 
 /** What a deposit pays for: the strategy session, or the homework path of the maybe flow. */
@@ -14,7 +14,7 @@ export const paymentFailureReasonSchema = z.enum(['start_failed', 'canceled', 'v
 /** Why a payment attempt ended without money received. */
 export type PaymentFailureReason = z.infer<typeof paymentFailureReasonSchema>;
 
-/** The message for each way a payment can fail, word for word from spec sections 2 and 8. */
+/** The message for each way a payment can fail, word for word from the product copy. */
 export const paymentFailureNotices: Readonly<Record<PaymentFailureReason, Notice>> = {
   start_failed: {
     title: 'Payment Failed',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The shortest password sign-in accepts (spec section 5). */
+/** The shortest password sign-in accepts. */
 export const MIN_PASSWORD_LENGTH = 6;
 
 /** What the sign-in form submits: email required and email-shaped, password at least 6 characters. */

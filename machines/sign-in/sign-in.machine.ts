@@ -2,10 +2,10 @@ import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import type { Notice } from '../protocol/common.js';
 import { credentialsSchema, type Credentials, type SignInEvent } from '../protocol/sign-in.js';
 
-/** The toast shown after a successful sign-in (spec section 2, "Auth page"). */
+/** The toast shown after a successful sign-in. */
 export const signInSuccessNotice: Notice = { title: null, description: 'Welcome back!' };
 
-/** The title of every sign-in failure toast (spec section 8). */
+/** The title of every sign-in failure toast. */
 export const SIGN_IN_ERROR_TITLE = 'Authentication Error';
 
 const errorMessages = {
@@ -16,7 +16,7 @@ const errorMessages = {
 } as const;
 
 /**
- * The spec's sign-in error text for a failure. Reads a typed `code` first and falls back to the
+ * The product's sign-in error text for a failure. Reads a typed `code` first and falls back to the
  * provider's wording, because auth providers differ in which of the two they give.
  */
 export function signInErrorMessage(error: unknown): string {
@@ -44,7 +44,7 @@ export interface SignInContext {
 
 /**
  * The sign-in page: an existing session redirects at once; otherwise idle -> submitting ->
- * redirect or error (spec section 4). The web provides `getSession` and `signIn`; the defaults
+ * redirect or error. The web provides `getSession` and `signIn`; the defaults
  * find no session and refuse to sign in.
  */
 export const signInMachine = setup({

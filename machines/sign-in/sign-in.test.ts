@@ -77,7 +77,7 @@ describe('signIn', () => {
     [new Error('Password should be at least 6 characters'), 'Password should be at least 6 characters long.'],
     [new Error('network down'), 'An error occurred during authentication.'],
     [undefined, 'An error occurred during authentication.'],
-  ])('maps %o to the spec text', (error, text) => {
+  ])('maps %o to the product text', (error, text) => {
     expect(signInErrorMessage(error)).toBe(text);
   });
 

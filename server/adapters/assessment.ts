@@ -31,17 +31,17 @@ import { startVisitorFlow } from '../visitors/start-flow.js';
 import { latestOwnedAssessment, notFound, ownedFlow, ownedLeadFlow } from '../visitors/owned.js';
 
 /**
- * The spec's named calls (createOrUpdateLead, getSession, submitQualificationData, the workflow
+ * The named calls (createOrUpdateLead, getSession, submitQualificationData, the workflow
  * proxy's lead-assessment and send-homework) as adapters: each is an event on the caller's own
- * assessment flow, applied by the flow engine, and answers in the spec's shape once the flow's own
+ * assessment flow, applied by the flow engine, and answers in the product's shape once the flow's own
  * jobs have done the work. None grades, emails or stores anything by itself, and none reaches a
  * lead through another visitor's flow.
  */
 
-/** The spec's message for grading asked for before a lead exists (section 5). */
+/** The product's message for grading asked for before a lead exists. */
 export const NO_LEAD_MESSAGE = 'No lead ID found. Please complete email capture first.';
 
-/** The longest an adapter waits for the flow's job (spec section 7: the proxy's 30 s timeout). */
+/** The longest an adapter waits for the flow's job (the proxy's 30 s timeout). */
 export const ADAPTER_WAIT_MS = 30_000;
 
 /** Applies a visitor's event to their own flow; a refusal is a 409 naming where the flow stands. */
@@ -65,7 +65,7 @@ async function applyVisitorEvent(
 export const captureBodySchema = z.object({
   email: emailSchema,
   name: z.string().trim().max(200).optional(),
-  /** Testing mode (spec section 5): a new lead tagged test and testing-phase, no dedupe. */
+  /** Testing mode: a new lead tagged test and testing-phase, no dedupe. */
   testing: z.boolean().default(false),
   /** The visitor's assessment flow to capture on; default: their open capture, else a new flow. */
   flowId: z.uuid().optional(),
@@ -110,7 +110,7 @@ export async function captureLead(deps: RouteDeps, request: FastifyRequest, repl
   const after = await applyVisitorEvent(deps, visitorId, flowId, event);
   const session = assessmentSessionOf(after.snapshot);
   if (!session?.leadId) {
-    // the email-capture form's own checks (spec section 5), or the lead could not be written
+    // the email-capture form's own checks, or the lead could not be written
     const notice = noticeOf(after.snapshot);
     if (!notice?.description || notice.description === assessmentFlowNotices.captureFailed.description) {
       throw new HttpError(503, assessmentFlowNotices.captureFailed.description);
@@ -152,9 +152,9 @@ export async function leadSessionFor(deps: RouteDeps, visitorId: string | null, 
 // ---- lead-assessment / submitQualificationData -----------------------------------------------------
 
 /**
- * The spec's lead-assessment payload (section 7). Only leadId and survey are used: the diagnostic
+ * The product's lead-assessment payload. Only leadId and survey are used: the diagnostic
  * answers and the Mirror chat are the ones the server recorded in the visitor's own flows, never
- * a copy sent here; the rest is accepted for the spec's shape and ignored.
+ * a copy sent here; the rest is accepted for the product's shape and ignored.
  */
 export const leadAssessmentSchema = z.object({
   leadId: z.uuid().nullish(),
@@ -171,7 +171,7 @@ export const leadAssessmentSchema = z.object({
 
 const isGrading = (flow: FlowSnapshotResponse) => flow.state === 'processing.grading';
 
-/** The flow's result in the shape the spec's caller reads (section 7's assessment response fields). */
+/** The flow's result in the shape the product's caller reads. */
 function assessmentAnswer(flow: FlowSnapshotResponse): Record<string, unknown> | null {
   const result = assessmentResultOf(flow.snapshot);
   if (!result) return null;
@@ -232,7 +232,7 @@ export async function submitAssessment(
 
 // ---- send-homework -----------------------------------------------------------------------------------
 
-/** The spec's send-homework payload (section 7); email, name and diagnosticData are the flow's own, not these. */
+/** The product's send-homework payload; email, name and diagnosticData are the flow's own, not these. */
 export const sendHomeworkSchema = z.object({
   leadId: z.uuid().nullish(),
   email: z.string().max(320).nullish(),

@@ -106,7 +106,7 @@ export async function addLeadNote(db: pg.Pool, leadId: string, authorId: string,
   return added[0] ?? null;
 }
 
-/** Testing-mode clean-up (spec sections 5 and 7): test-tagged leads created in the last 7 days. */
+/** Testing-mode clean-up: test-tagged leads created in the last 7 days. */
 export async function purgeTestLeads(db: pg.Pool): Promise<number> {
   const deleted = await db.query("DELETE FROM leads WHERE $1 = ANY (tags) AND created_at > now() - interval '7 days'", [TEST_TAGS[0]]);
   return deleted.rowCount ?? 0;

@@ -59,7 +59,7 @@ export const adminContactSubmissionSchema = z.object({
   created_at: z.date(),
 });
 
-/** The spec's admin data bundle (section 3), answered by admin-fetch-data. */
+/** The product's admin data bundle, answered by admin-fetch-data. */
 export const adminDataSchema = z.object({
   leads: z.array(adminLeadSchema),
   diagnosticResults: z.array(adminDiagnosticResultSchema),
@@ -68,7 +68,7 @@ export const adminDataSchema = z.object({
   contactSubmissions: z.array(adminContactSubmissionSchema),
 });
 
-/** The overview screen: five counters, the latest 5 leads and the latest 3 messages (spec section 2). */
+/** The overview screen: five counters, the latest 5 leads and the latest 3 messages. */
 export const adminOverviewSchema = z.object({
   counts: z.object({
     totalLeads: z.number().int(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Sign-in failure texts (spec section 8), copied exactly. */
+/** Sign-in failure texts, copied exactly. */
 export const SIGN_IN_MESSAGES = {
   invalidCredentials: 'Invalid email or password. Please try again.',
   shortPassword: 'Password should be at least 6 characters long.',

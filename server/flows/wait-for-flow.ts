@@ -5,7 +5,7 @@ import type { PushHub } from './push.js';
 /**
  * Waits until a flow stands where `settled` says (a grading result arrived, homework went out),
  * hearing the flow's pushes, and gives the flow as it is when the time is up. The flow is read once
- * after listening starts, so an event applied in between is not missed. The spec's named calls use
+ * after listening starts, so an event applied in between is not missed. The named calls use
  * it to answer in their old request-response shape while the work itself runs as the flow's jobs.
  */
 export async function waitForFlow(

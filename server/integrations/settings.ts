@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { checkWebhookTarget, type OutboundPolicy, WebhookTargetError } from './outbound.js';
 
-/** The integration cards, in the spec's order; the integration_settings CHECK lists the same keys. */
+/** The integration cards, in the product's order; the integration_settings CHECK lists the same keys. */
 export const INTEGRATION_KEYS = ['payments', 'scheduling', 'automation', 'email_marketing', 'team_chat', 'analytics'] as const;
 export type IntegrationKey = (typeof INTEGRATION_KEYS)[number];
 

@@ -1,11 +1,11 @@
 import type pg from 'pg';
 import type { LeadSource } from '../../machines/protocol/common.js';
 
-/** The name a lead gets when none is given (spec section 5). */
+/** The name a lead gets when none is given. */
 export const DEFAULT_LEAD_NAME = 'Community Member';
-/** The source a lead gets when none is given (spec section 5). */
+/** The source a lead gets when none is given. */
 const DEFAULT_LEAD_SOURCE = 'website';
-/** Tags of a lead created in testing mode (spec section 5). */
+/** Tags of a lead created in testing mode. */
 export const TEST_TAGS = ['test', 'testing-phase'] as const;
 
 export interface LeadInput {
@@ -42,7 +42,7 @@ function toRecord(row: LeadRow, created: boolean): LeadRecord {
 }
 
 /**
- * createOrUpdateLead (spec sections 5 and 7): outside testing mode an address already known
+ * createOrUpdateLead: outside testing mode an address already known
  * (case-insensitively) returns the existing lead, whose name is filled in if it was the default;
  * testing mode always creates a new lead tagged test and testing-phase. The insert relies on the
  * partial unique index, so two requests racing with one address still make one lead.

@@ -7,7 +7,7 @@ import { checkToken } from './tokens.js';
 /**
  * initializeFromToken: checks the link's token and, when it is valid, makes sure a lead stands
  * behind it (the token's own, or one made from the email it carries) and records the visit as a
- * website_visit interaction with the token and source (spec section 3).
+ * website_visit interaction with the token and source.
  */
 export async function initializeFromToken(pool: pg.Pool, token: string): Promise<{ check: TokenCheck; session: KnownSession | null }> {
   const check = await checkToken(pool, token);

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { TokenCheck } from '../../machines/protocol/assessment-flow.js';
 
 /**
- * The check-token rule (spec section 4): not found -> invalid; past expiry -> invalid and expired;
+ * The check-token rule: not found -> invalid; past expiry -> invalid and expired;
  * otherwise valid, and a non-reusable unused token is stamped used. The stamp is one conditional
  * UPDATE, so of two requests racing for a single-use token exactly one gets it.
  */

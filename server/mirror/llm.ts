@@ -45,7 +45,7 @@ function cleanReply(content: string | null | undefined): string {
 
 /**
  * The LLM engine: one chat completion per reply. Throws on any failure (network, timeout, an
- * error status, an empty answer); the caller turns that into the spec's fallback.
+ * error status, an empty answer); the caller turns that into the product's fallback.
  */
 export function llmReplier(settings: LlmSettings) {
   const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;

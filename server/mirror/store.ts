@@ -30,7 +30,7 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
 /**
  * Records the session (turns, completion, the save choice) and, when saving, the exchange's two
  * messages, inside the caller's transaction. A session id already used by another flow or visitor
- * is left alone. A storage failure is rolled back to a savepoint and only logged (spec section 8), so the
+ * is left alone. A storage failure is rolled back to a savepoint and only logged, so the
  * reply itself is never lost with it. Returns whether it was recorded.
  */
 export async function recordExchange(client: pg.ClientBase, exchange: MirrorExchange, log: Log): Promise<boolean> {

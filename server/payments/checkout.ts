@@ -5,7 +5,7 @@ import { DEPOSIT_AMOUNT_CENTS, paymentFailureNotices, type PaymentPurpose } from
 import type { FlowTx } from '../flows/engine.js';
 import { scheduleEvent } from '../flows/effects.js';
 
-/** Spec section 4: "the test payment ... calls success after 1 s". */
+/** "the test payment ... calls success after 1 s". */
 const TEST_PAYMENT_SETTLE_MS = 1000;
 const CURRENCY = 'usd';
 const PRODUCT_NAME = 'Refundable Deposit (100% refundable)';
@@ -28,7 +28,7 @@ export class CheckoutStartError extends Error {
     /** Trying again cannot help (a refused request, a bad key), as opposed to a network or Stripe outage. */
     readonly final: boolean,
   ) {
-    // the spec's words, shown to the visitor as they are
+    // the product's words, shown to the visitor as they are
     super(paymentFailureNotices.start_failed.description!, { cause });
     this.name = 'CheckoutStartError';
   }

@@ -13,7 +13,7 @@ const CREATE_PAYMENT_WAIT_MS = 30_000;
 /** The deposit each next step takes: the strategy session's, or paid homework's. */
 const CHOICE_AT: Readonly<Record<string, string>> = { yes_flow: 'PAY_DEPOSIT', maybe_flow: 'PAY_FOR_HOMEWORK' };
 
-/** What create-payment answers (spec section 7): the checkout's url, or the test payment. */
+/** What create-payment answers: the checkout's url, or the test payment. */
 export type PaymentStartAnswer = { mode: 'stripe'; url: string } | { mode: 'test'; paymentIntentId: string };
 
 /** The checkout did not start (502), or not within the wait (504); the message is the spec's, for the visitor. */
@@ -45,7 +45,7 @@ function outcomeOf(flow: FlowSnapshotResponse, mode: 'stripe' | 'test'): Outcome
 }
 
 /**
- * create-payment (spec section 7) as an adapter: on the visitor's own flow standing at yes_flow or
+ * create-payment as an adapter: on the visitor's own flow standing at yes_flow or
  * maybe_flow it applies PAY_DEPOSIT or PAY_FOR_HOMEWORK (a flow already at `payment` keeps the
  * attempt under way), then waits for what the flow's payments job reports: the checkout's url, or
  * in test-payment mode the confirmation. Nothing is started here: the flow's startPayment effect

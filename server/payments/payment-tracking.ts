@@ -72,7 +72,7 @@ export function toPayment(row: PaymentRow): Payment {
 type PaymentLookup = { paymentIntentId: string } | { sessionId: string };
 
 /**
- * verifyPayment (spec section 7): what payment_tracking says about one payment of the visitor's
+ * verifyPayment: what payment_tracking says about one payment of the visitor's
  * own flows, or PaymentNotFoundError (also for anyone else's payment: an intent id is no credential).
  */
 export async function findPayment(

@@ -14,7 +14,7 @@ export async function openApi(app: FastifyInstance): Promise<void> {
     openapi: {
       info: {
         title: 'Leadership funnel API',
-        description: "Flows, the lead service, the spec's named functions, payments and admin.",
+        description: 'Flows, the lead service, the named functions, payments and admin.',
         version: '1.0.0',
       },
     },

@@ -1,7 +1,7 @@
 import { archetypes } from '../../machines/content/index.js';
 import type { Tier } from '../../machines/protocol/common.js';
 
-/** The archetype's tagline and three actions (spec section 9), or starter actions for the level labels. */
+/** The archetype's tagline and three actions, or starter actions for the level labels. */
 export function archetypeCopy(archetype: string): { tagline: string | null; actions: readonly string[] } {
   const found = archetypes.find((a) => a.name === archetype);
   if (found) return { tagline: found.tagline, actions: found.actions };
@@ -15,7 +15,7 @@ export function archetypeCopy(archetype: string): { tagline: string | null; acti
   };
 }
 
-/** What the report recommends next, by tier (spec sections 4 and 9); null for a diagnostic graded without the survey. */
+/** What the report recommends next, by tier; null for a diagnostic graded without the survey. */
 export function nextStep(tier: Tier | null): { title: string; body: string } {
   switch (tier) {
     case 'book_call':

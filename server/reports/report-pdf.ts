@@ -5,7 +5,7 @@ import type { Tier } from '../../machines/protocol/common.js';
 import { BRAND } from '../email/layout.js';
 import { archetypeCopy, nextStep } from './content.js';
 
-/** What a report shows: the result object of spec section 3, reduced to its printable parts. */
+/** What a report shows: the result object, reduced to its printable parts. */
 export interface ReportInput {
   archetype: string;
   narrative: string;
@@ -31,7 +31,7 @@ export interface ReportOptions {
 
 /** The printable parts of a graded result, as the flow and assessment_results hold it. */
 export type GradedResult = Pick<ReportInput, 'archetype' | 'narrative' | 'scores' | 'keyInsights' | 'fallback'> & {
-  /** A tier, or an older grader's label; mapped by the spec's outcome rules. */
+  /** A tier, or an older grader's label; mapped by the product's outcome rules. */
   qualification: string;
 };
 
@@ -47,7 +47,7 @@ export function reportOf(result: GradedResult): ReportInput {
   };
 }
 
-/** The spec's results-page note for a fallback result (section 2). */
+/** The product's results-page note for a fallback result. */
 const FALLBACK_NOTE = 'Results generated using our comprehensive local assessment system.';
 const FOOTNOTE = 'Scores run from 0 to 100. Retake the diagnostic in 6-12 months to see how you have moved.';
 

@@ -21,7 +21,7 @@ import type { RouteDeps } from './deps.js';
 
 const guarded = { 401: errorBodySchema, 403: errorBodySchema };
 
-/** Ops: the job queues (counts, rows, retry, retry all failed, remove) and the flow machines with their live state counts (issue 6). */
+/** Ops: the job queues (counts, rows, retry, retry all failed, remove) and the flow machines with their live state counts. */
 export function adminJobRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', requireAdmin(deps.pool));

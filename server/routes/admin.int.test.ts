@@ -231,7 +231,7 @@ describe('admin access control, for every admin route the app has', () => {
 });
 
 describe('admin data', () => {
-  it('admin-fetch-data and GET /api/admin/data answer the spec’s bundle, newest first', async () => {
+  it('admin-fetch-data and GET /api/admin/data answer the documented bundle, newest first', async () => {
     const older = await insertLead({
       createdAt: new Date(Date.now() - 60_000).toISOString(),
       tier: 'homework',

@@ -25,7 +25,7 @@ function notFound(reply: FastifyReply, what: string, id: string) {
 }
 
 /**
- * The admin API: everything under /api/admin plus the spec's named admin-fetch-data function.
+ * The admin API: everything under /api/admin plus the named admin-fetch-data function.
  * The session and CSRF check is a hook on this whole plugin, so no route in it can skip it.
  */
 export function adminRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'pool'>, done: () => void): void {

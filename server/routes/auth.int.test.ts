@@ -99,7 +99,7 @@ describe('sign-in', () => {
     expect((await signIn(email, PASSWORD)).statusCode).toBe(200);
   });
 
-  it('answers 401 with the spec text for a wrong password and for an unknown email alike, setting no cookie', async () => {
+  it('answers 401 with the product text for a wrong password and for an unknown email alike, setting no cookie', async () => {
     const email = await newAdmin();
     const wrong = await signIn(email, 'not the password');
     const unknown = await signIn(`nobody-${randomBytes(6).toString('hex')}@example.com`, PASSWORD);
@@ -110,7 +110,7 @@ describe('sign-in', () => {
     }
   });
 
-  it('answers 400 with the spec text for a password shorter than 6 characters', async () => {
+  it('answers 400 with the product text for a password shorter than 6 characters', async () => {
     const response = await signIn(await newAdmin(), '12345');
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({

@@ -23,7 +23,7 @@ import type { ErrorBody } from '../plugins/error-handler.js';
 import { rateLimits, TooManyRequestsError } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 
-/** A sign-in body that fails validation answers with its field's own text (spec section 8). */
+/** A sign-in body that fails validation answers with its field's own text. */
 function signInValidationError(error: FastifyError, _request: unknown, reply: FastifyReply): void {
   if (!error.validation?.length) throw error; // anything else goes to the app's error handler
   const fields: Record<string, string> = {};

@@ -13,8 +13,8 @@ const notFoundBodySchema = z.object({
 });
 
 /**
- * POST /api/client-log/not-found: the 404 page reports the path a visitor could not find (spec
- * section 2, "the missing path is logged"). Written to the server log as a warning; rate-limited
+ * POST /api/client-log/not-found: the 404 page reports the path a visitor could not find.
+ * Written to the server log as a warning; rate-limited
  * per IP like the contact form so the log cannot be flooded from a browser.
  */
 export function clientLogRoutes(app: FastifyInstance, _deps: RouteDeps, done: () => void): void {

@@ -16,7 +16,7 @@ const bodySchema = contactMessageSchema.extend({
   message: z.string().trim().min(1, 'Message is required').max(10_000),
 });
 
-/** POST /api/functions/send-contact-email: the spec's send-contact-email function (section 7). */
+/** POST /api/functions/send-contact-email: the send-contact-email function. */
 export function contactRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/functions/send-contact-email',

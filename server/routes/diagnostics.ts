@@ -14,7 +14,7 @@ import { notFound, ownedLeadFlow } from '../visitors/owned.js';
 import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 
-/** An answer as the standalone page sends it (spec section 3): id, type, value, confidence, ms. */
+/** An answer as the standalone page sends it: id, type, value, confidence, ms. */
 const standaloneAnswerSchema = z.object({
   id: z.string().min(1).max(60),
   type: z.enum(['likert', 'vignette', 'ranking']),
@@ -33,7 +33,7 @@ const resultSchema = z.object({
   completed_at: z.string(),
 });
 
-/** How long diagnostic-complete waits for the flow's grading job (spec section 7: the calls' 30 s). */
+/** How long diagnostic-complete waits for the flow's grading job (the calls' 30 s). */
 const COMPLETE_WAIT_MS = 30_000;
 
 const invalid = (message: string) => new HttpError(400, message);
@@ -104,7 +104,7 @@ async function ownDiagnostic(pool: pg.Pool, id: string, visitorId: string | null
 }
 
 /**
- * The standalone diagnostic's helper calls (spec section 7) as adapters over a diagnostic flow the
+ * The standalone diagnostic's helper calls as adapters over a diagnostic flow the
  * server runs, like the modal's: diagnostic-start starts it, diagnostic-answer turns an answer into
  * the machine's events (so the machine times it, on the server's clock), and the flow's own grading
  * job grades the last answer; diagnostic-complete and results-get only read what that job stored.

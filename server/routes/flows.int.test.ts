@@ -186,7 +186,7 @@ describe('flows over HTTP', () => {
     );
   });
 
-  it('testing mode never offers the completed assessment, and forgets it (spec section 4)', async () => {
+  it('testing mode never offers the completed assessment, and forgets it', async () => {
     const seeded = await seedResultsFlow(pool, 'book_call');
     const returning = injectAs(app, { visitorCookie: seeded.visitorCookie });
     const testing = await returning({ method: 'POST', url: '/api/flows', payload: { testing: true } });

@@ -16,7 +16,7 @@ const proxyBody = z.object({ action: z.string().min(1).max(60), data: z.record(z
 const proxyQuery = z.object({ wait: z.enum(['0', '1']).default('0') });
 
 /**
- * The spec's workflow proxy at POST /api/functions/workflow-proxy (only lead-assessment and
+ * The product's workflow proxy at POST /api/functions/workflow-proxy (only lead-assessment and
  * send-homework; anything else is 'Unknown action: {name}'), and a 404 for a function name nobody
  * serves. Both actions are events on the caller's own assessment flow (server/adapters/assessment.ts):
  * the flow's jobs grade and email, so a lead id gives a stranger nothing (404). With ?wait=1 the
@@ -48,7 +48,7 @@ export function functionRoutes(app: FastifyInstance, deps: RouteDeps, done: () =
       if (action === 'send-homework') {
         const { flowId, outcome } = await sendHomework(deps, request.visitorId, parseData(sendHomeworkSchema, data), waitMs);
         if (outcome === 'failed') {
-          // spec section 8: the maybe flow's send-homework failure is re-thrown to the caller
+          // The maybe flow's send-homework failure is re-thrown to the caller
           return reply
             .status(502)
             .send({ statusCode: 502, error: 'Bad Gateway', message: 'Failed to send homework. Please contact support.', flowId });

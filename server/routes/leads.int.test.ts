@@ -76,7 +76,7 @@ describe('createOrUpdateLead and getSession', () => {
     const stranger = flowClient(base, { headers: { 'x-forwarded-for': '203.0.113.7' } });
     const again = await stranger.call('POST', '/api/leads', { email: email.toUpperCase(), name: 'Mallory Stone' });
     expect(again.status).toBe(200);
-    // the same lead row (the spec's dedupe), but nothing of it comes back: not Dana's name, not her flow
+    // the same lead row (the product's dedupe), but nothing of it comes back: not Dana's name, not her flow
     expect(again.json).toMatchObject({ leadId: saved.json.leadId, name: 'Mallory Stone', email: email.toUpperCase(), tags: [] });
     expect(again.json.flowId).not.toBe(saved.json.flowId);
     expect((await stranger.call('GET', `/api/flows/${saved.json.flowId}`)).status).toBe(404);
@@ -233,7 +233,7 @@ describe('lead-assessment and submitQualificationData', () => {
     expect((await visitor().call('POST', '/api/functions/no-such-thing', {})).status).toBe(404);
   });
 
-  it('refuses lead-assessment without a lead id with the spec message, an unknown lead with 404, and names bad data fields', async () => {
+  it('refuses lead-assessment without a lead id with the product message, an unknown lead with 404, and names bad data fields', async () => {
     const noLead = await visitor().call('POST', '/api/functions/workflow-proxy', {
       action: 'lead-assessment',
       data: { survey: SURVEYS.homework },

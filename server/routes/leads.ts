@@ -59,7 +59,7 @@ async function redeemToken(deps: RouteDeps, request: FastifyRequest, reply: Fast
 }
 
 /**
- * The lead service of spec section 7 as REST adapters (server/adapters/assessment.ts):
+ * The lead service as REST adapters (server/adapters/assessment.ts):
  * initializeFromToken, check-token, getSession, createOrUpdateLead, submitQualificationData and
  * the test-lead purge. Each acts only through the caller's own flows. verifyPayment lives with
  * payments, add-lead-note with the admin API.

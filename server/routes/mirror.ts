@@ -14,7 +14,7 @@ const turnSchema = z.object({
   content: z.string().trim().min(1, 'must not be blank').max(4000),
 });
 
-/** The spec's mirror-llm-response body, plus the session to store the exchange under. */
+/** The product's mirror-llm-response body, plus the session to store the exchange under. */
 const bodySchema = z
   .object({
     conversationHistory: z
@@ -41,7 +41,7 @@ async function mayRecordSession(deps: RouteDeps, sessionId: string, visitorId: s
 
 /**
  * POST /api/functions/mirror-llm-response: the Mirror's reply to a conversation outside a flow.
- * A failed reply still answers 200, with the spec's fallback line. With a sessionId the session
+ * A failed reply still answers 200, with the product's fallback line. With a sessionId the session
  * is recorded as this visitor's (the visitor cookie is issued if need be); with save as well, the
  * exchange's messages too. Another visitor's session id is not found (404), and nothing is stored.
  */

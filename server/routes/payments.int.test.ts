@@ -242,7 +242,7 @@ describe('startPayment in Stripe mode: the payments job', () => {
     expect(await trackedPayments(flowId)).toHaveLength(1);
   });
 
-  it("a Stripe refusal becomes PAYMENT_FAILED start_failed: the flow is back at its next step with the spec's notice, nothing tracked", async () => {
+  it("a Stripe refusal becomes PAYMENT_FAILED start_failed: the flow is back at its next step with the product's notice, nothing tracked", async () => {
     await stripeWorkers();
     fake.failNext('/v1/checkout/sessions', {
       status: 400,
@@ -297,7 +297,7 @@ describe('create-payment (the adapter)', () => {
     expect(await trackedPayments(flowId)).toHaveLength(1);
   });
 
-  it('answers 502 with the spec message when Stripe refuses', async () => {
+  it('answers 502 with the product message when Stripe refuses', async () => {
     await stripeWorkers();
     const { flowId } = await flowAtNextStep('homework', 'adapter-refused');
     fake.failNext('/v1/checkout/sessions', {
@@ -457,7 +457,7 @@ describe('the Stripe webhook', () => {
     expect((await trackedPayments(flowId))[0]).toMatchObject({ purpose: 'paid_homework', status: 'succeeded' });
   });
 
-  it('an expired checkout is canceled and returns the waiting flow to yes_flow with the spec notice', async () => {
+  it('an expired checkout is canceled and returns the waiting flow to yes_flow with the product notice', async () => {
     const { flowId, session } = await checkoutFor('book_call', 'expired');
     const response = await sendWebhook(stripeApp, stripeEvent('checkout.session.expired', { ...session, status: 'expired' }));
     expect(response.statusCode, response.body).toBe(200);
@@ -557,7 +557,7 @@ describe('test-payment mode', () => {
     expect(receipt.text_body).toContain('100% refundable');
   });
 
-  it("create-payment answers the spec's test shape once confirmed; a double click gets the same payment", async () => {
+  it("create-payment answers the product's test shape once confirmed; a double click gets the same payment", async () => {
     await testModeWorkers();
     const { flowId } = await flowAtNextStep('homework', 'test-adapter');
     const [first, second] = await Promise.all([createPayment(testApp, { flowId }), createPayment(testApp, { flowId })]);

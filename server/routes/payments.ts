@@ -88,7 +88,7 @@ function stripeWebhook(app: FastifyInstance, deps: RouteDeps, done: () => void):
   done();
 }
 
-/** create-payment, the Stripe webhook, verifyPayment and deposit refunds (spec sections 4 and 7). */
+/** create-payment, the Stripe webhook, verifyPayment and deposit refunds. */
 export async function paymentRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const stripe = createStripeClient(deps.config);

@@ -9,7 +9,7 @@ import type { RouteDeps } from './deps.js';
 const DEPOSIT_CENTS = 25_000;
 
 const publicConfigSchema = z.object({
-  /** 'test' when no Stripe key is set: the spec's test-payment mode, no money moves. */
+  /** 'test' when no Stripe key is set: the product's test-payment mode, no money moves. */
   paymentMode: z.enum(['stripe', 'test']),
   depositCents: z.number().int(),
   /** 'llm' when an OpenAI-compatible endpoint answers the Mirror, else the built-in engine. */

@@ -12,7 +12,7 @@ import type { RouteDeps } from './deps.js';
  * browser keeps): one stable URL per diagnostic, built on request from the stored result, so a
  * re-grade shows at once and nothing is cached on disk. Only the visitor whose diagnostic it is
  * gets it; anyone else gets the same 404 as for a missing one.
- * POST /api/functions/report-pdf is the spec's report-pdf helper: diagnosticId in, pdfUrl out.
+ * POST /api/functions/report-pdf is the report-pdf helper: diagnosticId in, pdfUrl out.
  */
 export function reportRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();

@@ -82,7 +82,7 @@ function slackEvents(app: FastifyInstance, deps: RouteDeps, done: () => void): v
 }
 
 /**
- * The team-chat monitor (spec sections 2 and 7): its opening snapshot at GET /api/admin/monitor and
+ * The team-chat monitor: its opening snapshot at GET /api/admin/monitor and
  * its socket at /api/functions/slack-monitor, both for admins only. The socket speaks the spec's
  * protocol: the browser sends {type: get_status} and hears status, slack_message,
  * assessment_processed, assessment_error and error frames. Frames come from the workers through

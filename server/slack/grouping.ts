@@ -1,5 +1,5 @@
 /**
- * How bot messages become assessments (issue 6 leaves the rule to us; the README repeats it).
+ * How bot messages become assessments (the README repeats the rule).
  *
  * A bot message belongs to an assessment when its text names a key: `Assessment: <key>`,
  * `Assessment #<key>`, `Assessment ID: <key>` or `Assessment key: <key>` (any case; the key is

@@ -9,7 +9,7 @@ import { initializeFromToken } from '../leads/token-session.js';
 import type { RouteDeps } from '../routes/deps.js';
 import { notFound, ownedLeadFlow } from './owned.js';
 
-/** The ref value the community platform puts on its links (spec: "the community-platform marker"). */
+/** The ref value the community platform puts on its links ("the community-platform marker"). */
 const COMMUNITY_REF = 'community';
 
 function knownSessionOf({ leadId, email, name, source, leadToken }: LeadSession): KnownSession {
@@ -40,7 +40,7 @@ const COMPLETED_STEPS = [
 ];
 
 /**
- * The visitor's completed assessment, to show again at completed_results (spec section 4): the
+ * The visitor's completed assessment, to show again at completed_results: the
  * newest of their own (non-testing) assessment flows that got past its results since they last
  * asked to retake, with its result, where its path ended and its lead session. Another visitor's
  * result, even for the same email address, is never found.

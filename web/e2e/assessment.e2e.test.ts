@@ -315,7 +315,7 @@ describe('the assessment modal in a real browser', () => {
       await modalTitle(page).filter({ hasText: 'Book Your Strategy Session' }).waitFor();
       const pay = dialog.getByRole('button', { name: /Pay \$250 Refundable Deposit/ });
 
-      // Stripe refuses: the flow comes back with the spec's notice and the blank tab goes
+      // Stripe refuses: the flow comes back with the product's notice and the blank tab goes
       fake.failNext('/v1/checkout/sessions', { status: 400, type: 'invalid_request_error', message: 'No such price' });
       const blank = context.waitForEvent('page');
       await pay.click();

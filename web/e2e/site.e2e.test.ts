@@ -5,7 +5,7 @@ import { launchBrowser } from './browser.js';
 import { DESKTOP, MOBILE, openPage } from './pages.js';
 import { startTestServer, type TestServer } from './server.js';
 
-/** Every public page of this slice, with the spec's words that must be on it (spec section 2). */
+/** Every public page of this slice, with the product's words that must be on it. */
 const PAGES: Array<{ path: string; status?: number; title: RegExp; h1: RegExp; texts: string[] }> = [
   {
     path: '/',

@@ -185,7 +185,7 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
       if (item < total) await page.locator('main h2').first().filter({ hasNotText: text }).waitFor();
     }
     await page.waitForURL(`${server.url}/survey`);
-    // the home page (spec), with the assessment open on the qualification survey for this diagnostic
+    // the home page, with the assessment open on the qualification survey for this diagnostic
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     await modalTitle(page).filter({ hasText: 'Qualification Survey' }).waitFor({ timeout: 15_000 });
     await answerSurvey(page, HOMEWORK);

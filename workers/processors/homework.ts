@@ -36,7 +36,7 @@ async function recipientOf(pool: pg.Pool, leadId: string): Promise<{ email: stri
 }
 
 /**
- * send-homework (spec section 7): emails the lead the resources for their archetype (the full
+ * send-homework: emails the lead the resources for their archetype (the full
  * four-week programme when paid, a lighter set when free) with the PDF report attached, then tells
  * the flow HOMEWORK_SENT.
  *

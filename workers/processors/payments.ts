@@ -43,7 +43,7 @@ function stripeFor(config: Config): Stripe | null {
 }
 
 /**
- * startPayment (spec section 4, "Payment"). In test-payment mode: a succeeded test payment and
+ * startPayment. In test-payment mode: a succeeded test payment and
  * PAYMENT_CONFIRMED one second later. With Stripe: a Checkout Session keyed by this job's row (a
  * retry gets the same session), tracked as pending, and CHECKOUT_OPENED with its url for the
  * visitor's browser; the webhook settles it. An attempt the visitor has since left (canceled, or
@@ -71,7 +71,7 @@ export const paymentsProcessor: QueueProcessor = {
       checkout = await openCheckout(stripe, config.publicUrl, attempt);
     } catch (error) {
       if (!(error instanceof CheckoutStartError)) throw error;
-      // what Stripe said goes to the job's error for the coach (never the key: Stripe masks it); the visitor hears the spec's words
+      // what Stripe said goes to the job's error for the coach (never the key: Stripe masks it); the visitor hears the product's words
       const detail = `Stripe did not open the checkout: ${JSON.stringify(stripeErrorSummary(error.cause))}`;
       throw error.final ? new UnrecoverableError(detail) : new Error(detail);
     }
@@ -84,7 +84,7 @@ export const paymentsProcessor: QueueProcessor = {
       return { checkoutSessionId: checkout.sessionId, flowState: flow.state };
     });
   },
-  // A checkout that could not be started, for good: the flow goes back to its next step with the spec's notice.
+  // A checkout that could not be started, for good: the flow goes back to its next step with the product's notice.
   onExhausted: async (job, { config, engine }) => {
     const { flowId, enteredAt } = flowIdSchema.parse(job.data.payload);
     const reason = stripeFor(config) ? 'start_failed' : 'test_failed';

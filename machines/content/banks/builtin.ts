@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { DiagnosticBank } from '../schemas';
 
 /**
- * The last-resort bank of spec section 3: four likert items on LER, DCR, OwnershipFault and
+ * The last-resort bank of Four likert items on LER, DCR, OwnershipFault and
  * TrustDelta, used only when both bundled banks fail validation.
  */
 export const builtinBank = {

@@ -1,5 +1,5 @@
 /*
- * Count decision (issue 3). The seed says "21 items" and "50 seconds total for questions 19 to 21",
+ * Count decision. The seed says "21 items" and "50 seconds total for questions 19 to 21",
  * but its own blocks make 22 screens: 8 baseline and 9 advanced-trait likert items, 1 priority
  * ranking and 4 vignettes. Its "21" counts the questions answered on a scale or by a choice and
  * leaves out the ranking, and its "50 seconds" is vig_dc's limit alone. What the visitor sees must

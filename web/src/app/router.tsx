@@ -15,7 +15,7 @@ function lazyPage(path: string, load: () => Promise<ComponentType>): RouteObject
 }
 
 /**
- * The site's routes (spec section 2). The home page ships in the first bundle (it is also /survey);
+ * The site's routes. The home page ships in the first bundle (it is also /survey);
  * every other page is loaded on demand.
  */
 const routes: RouteObject[] = [

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useToast } from '../components/ui';
 
-/** Spec section 2: the sign-out toasts. */
+/** The sign-out toasts. */
 export const SIGNED_OUT_TOAST = { title: 'Signed out', description: "You've been successfully signed out." } as const;
 export const SIGN_OUT_FAILED_TOAST = { title: 'Error', description: 'Failed to sign out. Please try again.' } as const;
 

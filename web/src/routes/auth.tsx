@@ -17,12 +17,12 @@ import { loadSession, signIn } from '../lib/session';
 /** The email rule of an input of type email (what the browser itself would accept). */
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
 
-/** Where a successful sign-in lands (spec section 2: the toast, then /). */
+/** Where a successful sign-in lands (the toast, then /). */
 const AFTER_SIGN_IN = '/';
 
 type Errors = { email?: string; password?: string };
 
-/** `/auth`: sign-in only (spec section 2), run by the shared sign-in machine. */
+/** `/auth`: sign-in only, run by the shared sign-in machine. */
 export function AuthPage() {
   const navigate = useNavigate();
   const { toast } = useToast();
@@ -55,7 +55,7 @@ export function AuthPage() {
       toast({ title: signInSuccessNotice.title, description: signInSuccessNotice.description, variant: 'success' });
       void navigate(AFTER_SIGN_IN, { replace: true });
     } else {
-      // already signed in: spec section 2 sends the visitor home
+      // already signed in: the page sends the visitor home
       void navigate('/', { replace: true });
     }
   }, [done, navigate, toast]);
@@ -76,7 +76,7 @@ export function AuthPage() {
     setErrors(found);
     if (found.email) return emailInput.current?.focus();
     if (found.password) {
-      // the spec's toast for a short password (section 8), besides the message under the field
+      // the spec's toast for a short password, besides the message under the field
       if (password) toast({ title: SIGN_IN_ERROR_TITLE, description: found.password, variant: 'destructive' });
       return passwordInput.current?.focus();
     }

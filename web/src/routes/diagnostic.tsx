@@ -19,13 +19,13 @@ const choiceClasses =
 
 type DiagnosticFlow = ServerFlowHandle<typeof browserDiagnostic>;
 
-/** The spec's answer to a failed start (section 8): a browser alert with the error message. */
+/** The product's answer to a failed start: a browser alert with the error message. */
 function alertError(error: unknown): void {
   window.alert(error instanceof Error ? error.message : String(error));
 }
 
 /**
- * `/diagnostic`: the standalone diagnostic (spec sections 2 and 4). On open the old stored
+ * `/diagnostic`: the standalone diagnostic. On open the old stored
  * diagnostic is forgotten and a new one started (diagnostic-start, hf:diagId): a diagnostic flow
  * the server runs, as the modal's, with this page sending the machine's events. The server times
  * the answers and the timed items, and grades the last answer; once it has the last one the
@@ -61,7 +61,7 @@ function StandaloneDiagnostic({ flowId, diagnosticId }: { flowId: string; diagno
   useEffect(() => {
     if (flow.status === 'error' && flow.error) alertError(flow.error);
   }, [flow.status, flow.error]);
-  // the server has every answer (it grades them now, or already has): on to the survey (spec),
+  // the server has every answer (it grades them now, or already has): on to the survey,
   // where the assessment opens on the qualification survey for this diagnostic
   const finished = flow.serverState === 'grading' || flow.serverState === 'graded';
   useEffect(() => {

@@ -10,7 +10,7 @@ import { standaloneMirror } from '../features/standalone/mirror-machine';
 import { FlowIdStore } from '../lib/flows/storage';
 
 /**
- * `/mirror`: the Mirror chat demo (spec sections 2, 4 and 9): five exchanges, replies revealed
+ * `/mirror`: the Mirror chat demo: five exchanges, replies revealed
  * after 1.5 s (1 s for the fallback), then the way on to the assessment or to contact.
  */
 export function MirrorPage() {

@@ -6,7 +6,7 @@ import { post } from '../lib/api';
 /** Paths already reported from this tab, so a re-render or StrictMode's second effect does not log twice. */
 const reported = new Set<string>();
 
-/** Tells the server log which path a visitor could not find (spec section 2: the missing path is logged). */
+/** Tells the server log which path a visitor could not find (the missing path is logged). */
 function reportMissingPath(path: string) {
   if (reported.has(path)) return;
   reported.add(path);

@@ -5,14 +5,14 @@ import { ScoreChart } from '../features/assessment/score-chart';
 import { getResults, reportUrl, type DiagnosticResult } from '../features/standalone/api';
 import { storedDiagnosticId } from '../features/standalone/storage';
 
-/** The note shown when the fallback flag is set (spec section 2). */
+/** The note shown when the fallback flag is set. */
 const FALLBACK_NOTE = 'Results generated using our comprehensive local assessment system.';
 
 type Load = { status: 'loading' } | { status: 'done'; result: DiagnosticResult | null };
 
 /**
- * `/results`: the standalone diagnostic's result (spec section 2). Without a stored hf:diagId the
- * visitor goes to /survey; a failed load shows a browser alert (spec section 8) and the empty state.
+ * `/results`: the standalone diagnostic's result. Without a stored hf:diagId the
+ * visitor goes to /survey; a failed load shows a browser alert and the empty state.
  */
 export function ResultsPage() {
   const [diagnosticId] = useState(() => storedDiagnosticId());

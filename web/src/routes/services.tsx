@@ -4,7 +4,7 @@ import { ButtonLink, Card, cx, Eyebrow, Section } from '../components/ui';
 interface Service {
   name: string;
   subtitle: string;
-  /** The positioning tag; 'Most Popular' marks the featured card (spec section 2). */
+  /** The positioning tag; 'Most Popular' marks the featured card. */
   tag: string;
   duration: string;
   description: string;

@@ -10,7 +10,7 @@ export interface ToastOptions {
   description?: string | null;
   /** destructive: an error, announced assertively and shown in red */
   variant?: ToastVariant;
-  /** Milliseconds on screen; defaults to 3 s, 4 s for destructive (spec section 9). Paused on hover and focus. */
+  /** Milliseconds on screen; defaults to 3 s, 4 s for destructive. Paused on hover and focus. */
   duration?: number;
 }
 
@@ -25,7 +25,7 @@ interface ToastApi {
   dismiss: (id: number) => void;
 }
 
-/** Spec section 9: toast durations of 3 s and 4 s. */
+/** Toast durations of 3 s and 4 s. */
 const TOAST_DURATION = { default: 3_000, destructive: 4_000 } as const;
 
 const ToastContext = createContext<ToastApi | null>(null);

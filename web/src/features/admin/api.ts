@@ -4,7 +4,7 @@ import { useToast } from '../../components/ui';
 import { ApiError, api } from '../../lib/api';
 import { loadSession } from '../../lib/session';
 
-/** Spec section 8: the toast for any admin data failure. */
+/** The toast for any admin data failure. */
 export const ADMIN_ERROR_TITLE = 'Error';
 export const ADMIN_ERROR_MESSAGE = 'Failed to fetch admin data. Please check your credentials and try again.';
 
@@ -120,7 +120,7 @@ export function formatDateTime(iso: string): string {
   return dateTimeFormat.format(new Date(iso));
 }
 
-/** Spec section 9: message previews are cut at 100 characters, plus an ellipsis. */
+/** Message previews are cut at 100 characters, plus an ellipsis. */
 const MESSAGE_PREVIEW_LENGTH = 100;
 
 export function preview(message: string): string {

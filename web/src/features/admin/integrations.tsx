@@ -295,7 +295,7 @@ function SupportCard() {
   );
 }
 
-/** /admin/integrations: the spec's cards, stored on the server. */
+/** /admin/integrations: the product's cards, stored on the server. */
 export function IntegrationsScreen() {
   const { data, loading, failed, reload, update } = useAdminResource<{ integrations: IntegrationSetting[] }>('/api/admin/integrations');
   const [category, setCategory] = useState<'All' | Category>('All');

@@ -26,7 +26,7 @@ interface NavItem {
   end?: boolean;
 }
 
-/** The sidebar's items: the spec's five, the Mirror sessions, then the operations screens and the site settings. */
+/** The sidebar's items: the product's five, the Mirror sessions, then the operations screens and the site settings. */
 const ADMIN_NAV: NavItem[] = [
   { to: '/admin', label: 'Overview', icon: OverviewIcon, end: true },
   { to: '/admin/leads', label: 'Leads', icon: LeadsIcon },

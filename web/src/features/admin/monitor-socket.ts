@@ -16,7 +16,7 @@ function monitorSocketUrl(origin: string): string {
 
 /**
  * The `socket` actor of the monitor connection machine: opens the socket, asks for the status on
- * open (spec section 7), hands every valid frame to the page and reports the connection's events to
+ * open, hands every valid frame to the page and reports the connection's events to
  * the machine. Its cleanup detaches the handlers before closing, so a manual Disconnect is never
  * reported back as a close to reconnect from.
  */
@@ -35,7 +35,7 @@ export function monitorSocketActor(handlers: MonitorSocketHandlers) {
       try {
         frame = monitorServerFrameSchema.parse(JSON.parse(String(message.data)));
       } catch (error) {
-        // spec section 8: unparseable messages are only logged
+        // Unparseable messages are only logged
         console.warn('Ignoring an unreadable monitor message', error);
         return;
       }

@@ -18,7 +18,7 @@ import { monitorSocketActor, type MonitorSocketHandlers } from './monitor-socket
 import { SlackText } from './slack-text';
 import { EmptyState, ErrorState, Panel, ScreenHeader, Skeleton } from './states';
 
-/** Spec section 8: the monitor's toasts. */
+/** The monitor's toasts. */
 const MONITOR_TOASTS = {
   assessmentError: 'Assessment Error',
   assessmentErrorFallback: 'Failed to process assessment',
@@ -31,7 +31,7 @@ const timeFormat = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '
 /** A bot message's identity: Slack's channel and ts name one message. */
 const messageKey = (message: BotMessage) => `${message.channel}:${message.timestamp}`;
 
-/** Applies a pushed frame to what the screen shows; the lists keep the spec's latest 50 and 20. */
+/** Applies a pushed frame to what the screen shows; the lists keep the product's latest 50 and 20. */
 function applyFrame(current: MonitorSnapshot, frame: MonitorServerFrame): MonitorSnapshot {
   switch (frame.type) {
     case 'status':
@@ -146,7 +146,7 @@ function RecentBotMessages({ messages }: { messages: BotMessage[] }) {
 }
 
 /**
- * /admin/monitor, the team-chat monitor (spec sections 2, 4, 7, 8): connects on opening; the
+ * /admin/monitor, the team-chat monitor: connects on opening; the
  * counters and lists load from GET /api/admin/monitor on each (re)connection, then follow the
  * socket's frames. A close the admin did not ask for reconnects after 3 s; Disconnect does not.
  */

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
 
-/** The sidebar cookie: 'true' expanded, 'false' collapsed to icons; kept 7 days (spec section 9). */
+/** The sidebar cookie: 'true' expanded, 'false' collapsed to icons; kept 7 days. */
 const SIDEBAR_COOKIE = 'sidebar_state';
 const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7;
-/** Spec section 9: below 768 px the sidebar is a sheet over the page. */
+/** Below 768 px the sidebar is a sheet over the page. */
 const MOBILE_QUERY = '(max-width: 767px)';
 
 function readSidebarCookie(): boolean {

@@ -55,7 +55,7 @@ export function EmptyState({ children }: { children: ReactNode }) {
   return <p className="py-8 text-center text-muted">{children}</p>;
 }
 
-/** The error state of a screen or panel: the spec's message and a retry. */
+/** The error state of a screen or panel: the product's message and a retry. */
 export function ErrorState({ onRetry }: { onRetry: () => void }) {
   return (
     <div

@@ -3,7 +3,7 @@ import type { PaymentPurpose } from '../../../../machines/protocol/payment';
 import { localStore, readJson, safeRemove, safeSet, sessionStore, writeJson, type KeyValueStore } from '../../lib/flows/storage';
 
 /**
- * The spec's browser storage keys (section 3) this build still needs, and the few it adds
+ * The product's browser storage keys this build still needs, and the few it adds
  * (hf:leadSession, hf:testPayment). A completed assessment is not kept here: the server stores it
  * with the grading and opens a returning visitor's flow at completed_results.
  */
@@ -23,7 +23,7 @@ export const STORAGE_KEYS = {
 /** The slot a mode's assessment flow is kept under (FlowIdStore). */
 export const flowSlot = (mode: FlowMode) => `assessment:${mode}`;
 
-/** A stored email is forgotten after 30 days (spec section 9). */
+/** A stored email is forgotten after 30 days. */
 export const EMAIL_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Remembers the visitor's email for 30 days (hf:userEmail with hf:emailTimestamp). */
@@ -64,7 +64,7 @@ export function forgetLeadSession(store: KeyValueStore = sessionStore()): void {
 }
 
 /**
- * The test payment's local flags (spec section 4: "the test payment sets local flags"), once per
+ * The test payment's local flags ("the test payment sets local flags"), once per
  * payment: the flow shows the same confirmed payment on every later render and reload.
  */
 export function recordTestPayment(
@@ -89,7 +89,7 @@ export interface PageContext {
   search: string;
 }
 
-/** What the page's address and the local flag say (spec sections 2, 4 and 5). */
+/** What the page's address and the local flag say. */
 export interface OpeningParameters {
   token: string | null;
   ref: string | null;
@@ -100,7 +100,7 @@ export interface OpeningParameters {
    * results screen locally.
    */
   testing: boolean;
-  /** The testing panel shows only on a local host or with testing=true (spec section 2). */
+  /** The testing panel shows only on a local host or with testing=true. */
   showTestingPanel: boolean;
 }
 

@@ -1,7 +1,7 @@
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 
-/** Which screen the assessment modal opens as (spec: the Mirror CTA opens it as 'Decision Mirror'). */
+/** Which screen the assessment modal opens as (the Mirror CTA opens it as 'Decision Mirror'). */
 export type AssessmentMode = 'assessment' | 'mirror';
 
 interface Launcher {

@@ -156,7 +156,7 @@ function FlowScreens({
     if (step === 'results' && !flow.held) ids.unshare(flowSlot(mode));
   }, [step, flow.held, ids, mode]);
 
-  // spec section 8: results graded in the browser are announced, once
+  // Results graded in the browser are announced, once
   const announced = useRef(false);
   useEffect(() => {
     if (step === 'results' && display.result?.fallback && !display.pending && !announced.current) {
@@ -188,7 +188,7 @@ function FlowScreens({
     if (step !== 'payment') closeUnusedCheckoutTab();
   }, [step]);
 
-  // spec section 4: the test payment sets local flags (once the server has confirmed it)
+  // The test payment sets local flags (once the server has confirmed it)
   const { paymentIntentId } = context.session;
   const { paymentPurpose } = context;
   useEffect(() => {
@@ -395,7 +395,7 @@ function localFallbackPolicy(latest: {
 /**
  * Runs the local-fallback policy (machines/local-fallback) beside the flow: told when the local
  * copy waits for grading and whether the server can be reached, it grades in the browser when the
- * server cannot (spec section 8). The result goes to the local copy only, held while the server is
+ * server cannot. The result goes to the local copy only, held while the server is
  * behind; the survey is still sent as soon as the server answers, so the flow is graded there
  * too, and once it is, the server's result is the one shown.
  */

@@ -5,7 +5,7 @@ import type { FlowResult } from '../../../../machines/protocol/assessment-flow';
 /**
  * Grades the flow's answers in the browser with the shared engine (loaded on demand, so the
  * modal does not carry the grading code until it is needed). If even that fails, the canned
- * result (spec section 8). Either way the result is marked fallback.
+ * result. Either way the result is marked fallback.
  */
 export async function gradeLocally(context: Pick<AssessmentFlowContext, 'answers' | 'survey' | 'mirrorChat'>): Promise<FlowResult> {
   const grading = await import('../../../../machines/grading/index');
@@ -26,7 +26,7 @@ function isCanned(result: FlowResult): boolean {
 
 /**
  * The result to show: the flow's, except that a canned result from the server (its grading
- * failed) is replaced by the browser's own grading of the same answers (spec section 8: fall
+ * failed) is replaced by the browser's own grading of the same answers (Fall
  * back to local grading; the canned result only when that cannot be used either).
  */
 export function useDisplayResult(context: AssessmentFlowContext): {

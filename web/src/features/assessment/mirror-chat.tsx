@@ -45,7 +45,7 @@ export function MirrorMessages({
 }
 
 /**
- * The Mirror's message box: Enter sends, Shift+Enter adds a line (spec section 2), with the optional
+ * The Mirror's message box: Enter sends, Shift+Enter adds a line, with the optional
  * save checkbox. `onSend` says whether the message was taken; only then is the box cleared.
  */
 export function MirrorComposer({

@@ -10,7 +10,7 @@ import type { AssessmentMode } from './launcher';
 import { LiveAssessment, type Frame } from './live-assessment';
 
 /**
- * The assessment modal (spec section 2): a Headless UI dialog (focus trapped, returned to the
+ * The assessment modal: a Headless UI dialog (focus trapped, returned to the
  * opener on close, Esc and the close button close it) around the shared assessmentFlow machine,
  * run as a server flow. Closing keeps the flow: opening again, reloading or another tab resumes
  * it at the same step and question. A returning visitor's new flow opens at completed_results:
@@ -26,7 +26,7 @@ export default function AssessmentModal({
   onClose: () => void;
 }) {
   const ids = useMemo(() => new FlowIdStore(), []);
-  // what the page's address says when the modal opens (spec sections 2 to 4), and this tab's (or a recent other tab's) flow
+  // what the page's address says when the modal opens, and this tab's (or a recent other tab's) flow
   const [params] = useState(() => openingParameters({ hostname: window.location.hostname, search: window.location.search }));
   // going on from a standalone diagnostic is a new flow, not the one this tab had
   const [session, setSession] = useState(() => ({ resume: diagnosticId ? null : ids.get(flowSlot(mode)), key: 0 }));
@@ -142,7 +142,7 @@ function ModalFrame({
 }
 
 /**
- * Testing mode's tools (spec sections 2 and 6): only on a local host or with ?testing=true.
+ * Testing mode's tools: only on a local host or with ?testing=true.
  * Reset starts a new flow with no lead session; Purge deletes test-tagged leads
  * of the last 7 days (the server allows it to a signed-in admin, or on this machine outside production).
  */

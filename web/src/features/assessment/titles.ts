@@ -2,7 +2,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { statePath } from '../../../../machines/protocol/can-accept';
 
 /**
- * The modal's title per step (spec section 2's table). Where the machine names a title in its
+ * The modal's title per step. Where the machine names a title in its
  * meta (capture, intro, diagnostic, survey, results, mirror) that title is used; the table
  * describes the others only in parentheses, so they get titles written here.
  */

@@ -7,7 +7,7 @@ export function StepEyebrow({ children }: { children: ReactNode }) {
   return <p className="text-xs font-semibold tracking-[0.18em] text-brass-deep uppercase">{children}</p>;
 }
 
-/** A machine's notice (the spec's words) as an inline message; errors are announced assertively. */
+/** A machine's notice (the product's words) as an inline message; errors are announced assertively. */
 export function NoticeBox({
   notice,
   tone = 'error',

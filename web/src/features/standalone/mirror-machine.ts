@@ -2,7 +2,7 @@ import { post } from '../../lib/api';
 import { mirrorMachine } from '../../../../machines/mirror/mirror.machine';
 import type { MirrorReplyRequest } from '../../../../machines/protocol/mirror';
 
-/** The mirror-llm-response answer (spec section 7). */
+/** The mirror-llm-response answer. */
 interface MirrorReply {
   response: string;
   isComplete: boolean;
@@ -11,7 +11,7 @@ interface MirrorReply {
 /**
  * The standalone Mirror: the shared machine (turns, blocking, session id, 1.5 s / 1 s reveal)
  * with its reply fetched from mirror-llm-response. Any failure becomes REPLY_FAILED, which the
- * machine answers with the spec's fallback line.
+ * machine answers with the product's fallback line.
  */
 export const standaloneMirror = mirrorMachine.provide({
   actions: {

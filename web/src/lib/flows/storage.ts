@@ -82,7 +82,7 @@ export function removeWithPrefix(store: KeyValueStore, prefix: string): void {
   }
 }
 
-/** Reads JSON checked by `schema`; anything else stored there is corrupt and is removed (spec section 4). */
+/** Reads JSON checked by `schema`; anything else stored there is corrupt and is removed. */
 export function readJson<T>(store: KeyValueStore, key: string, schema: z.ZodType<T>): T | null {
   let raw: string | null;
   try {

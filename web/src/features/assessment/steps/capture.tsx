@@ -4,8 +4,7 @@ import type { Notice } from '../../../../../machines/protocol/common';
 import { NoticeBox, StepEyebrow } from '../ui';
 
 /**
- * capture ('Welcome'): name and email, both required; no format check at this step (spec
- * section 5), so the button is simply disabled until both have text.
+ * capture ('Welcome'): name and email, both required; no format check at this step, so the button is simply disabled until both have text.
  */
 export function CaptureStep({
   mode,

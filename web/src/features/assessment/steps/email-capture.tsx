@@ -5,7 +5,7 @@ import type { LeadSession, Notice } from '../../../../../machines/protocol/commo
 import { NoticeBox, StepEyebrow } from '../ui';
 
 /**
- * email_capture ('Save Your Details'): the machine validates (spec section 5) and its notice is
+ * email_capture ('Save Your Details'): the machine validates and its notice is
  * shown on the field it concerns; typing clears it (EMAIL_EDITED). Fields are disabled for a
  * community-source visitor whose details came from the community platform; a community visitor
  * who arrived by a bare referral has no email on file yet, so the fields stay open for them

@@ -3,7 +3,7 @@ import { diagnosticScreens, timedQuestions } from '../../../../../machines/conte
 import { StepEyebrow } from '../ui';
 
 /*
- * The spec's intro says "timed scenarios 1 minute", but the real timed block is the four
+ * The product's intro says "timed scenarios 1 minute", but the real timed block is the four
  * vignettes with 50 + 45 + 40 + 45 = 180 seconds between them (machines/content/banks/v2.ts
  * explains the counts). What the visitor reads must be true, so the timed part's time and
  * question count come from content's timedQuestions, and the other parts keep the spec's

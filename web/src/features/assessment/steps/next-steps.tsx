@@ -7,7 +7,7 @@ import { useSiteSettings } from '../../../lib/site-settings';
 import { schedulingUrl } from '../links';
 import { DoneMark, NoticeBox, Spinner, StepEyebrow, Waiting } from '../ui';
 
-/** Deposit in dollars for display ($250, spec section 9). */
+/** Deposit in dollars for display ($250). */
 const formatDeposit = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { maximumFractionDigits: 0 })}`;
 
 function OutLink({
@@ -245,7 +245,7 @@ export function NoFlowStep({
  * url arrives in the snapshot (CHECKOUT_OPENED) and loads in the tab the click opened (or behind
  * a link when there is none); in test-payment mode the server confirms about a second later.
  * Either way PAYMENT_CONFIRMED arrives by push, and a checkout that could not start comes back as
- * the next step with the spec's notice.
+ * the next step with the product's notice.
  */
 export function PaymentStep({
   checkoutUrl,

@@ -2,7 +2,7 @@ import { Button } from '../../../components/ui';
 import type { Notice } from '../../../../../machines/protocol/common';
 import { NoticeBox, Spinner } from '../ui';
 
-/** processing: the notice of spec section 2; the result arrives by push, then shows after 1 s. */
+/** processing: the notice; the result arrives by push, then shows after 1 s. */
 export function ProcessingStep({ revealing, offline }: { revealing: boolean; offline: boolean }) {
   return (
     <div role="status" className="flex flex-col items-center gap-6 py-10 text-center">

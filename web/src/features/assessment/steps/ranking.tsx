@@ -17,7 +17,7 @@ import type { Ranking } from '../../../../../machines/content/schemas';
 import { ScreenHeading } from './screen-heading';
 
 /**
- * The priority ranking (spec section 4): starts in the bank's default order, reordered by drag
+ * The priority ranking: starts in the bank's default order, reordered by drag
  * and drop or by keyboard (focus an item, Space to pick it up, arrow keys to move, Space to drop),
  * both through @dnd-kit's sortable; each new order is sent as REORDER_RANKING. Confirm is enabled
  * only when every item is placed.

@@ -5,13 +5,13 @@ import type { Tier } from '../../../../../machines/protocol/common';
 import { ScoreChart } from '../score-chart';
 import { NoticeBox, StepEyebrow } from '../ui';
 
-/** The spec's notice for results the browser graded itself (section 8). */
+/** The product's notice for results the browser graded itself. */
 export const LOCAL_RESULTS_NOTICE = {
   title: 'Assessment Complete',
   description: 'Results calculated locally due to connectivity issues.',
 } as const;
 
-/** Each tier's next step as the results screen offers it (spec section 4, "Results routing"). */
+/** Each tier's next step as the results screen offers it. */
 const NEXT_STEP: Record<Tier, { heading: string; body: string; action: string }> = {
   book_call: {
     heading: 'Your next step: a 45-minute strategy session',
