@@ -5,6 +5,63 @@ import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+const PARTS = ['machines', 'core', 'server', 'workers', 'web', 'test', 'scripts'];
+const climbs = [
+  { regex: '^(\\.\\./){3,}', message: "Import through the part's alias (#machines/, #core/, #web/ ...) instead of climbing three levels." },
+  {
+    regex: `^(\\.\\./)+(${PARTS.join('|')})/`,
+    message: 'Another part is imported through its alias (#machines/, #core/, #server/ ...), never by a relative path.',
+  },
+];
+const only = (allowed, why) => ({
+  regex: `^#(?!(${allowed.join('|')})/)`,
+  message: why,
+});
+
+/** no-restricted-imports per part: what a part's own (non-test) modules may import. Tests may reach the harness. */
+function boundaries() {
+  const rule = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns: [...climbs, ...patterns] }] });
+  const tests = ['**/*.test.{ts,tsx}', '**/*.fixtures.ts'];
+  return [
+    { files: ['**/*.{ts,tsx,mjs}'], rules: rule() },
+    {
+      files: ['machines/**/*.ts'],
+      ignores: tests,
+      rules: rule(only(['machines'], 'machines/ is pure logic and imports nothing of the other parts.'), {
+        group: ['node:*', 'react', 'react-dom', 'react-router-dom', 'pg', 'ioredis', 'bullmq', 'fastify'],
+        message: 'machines/ is pure logic: no Node, DOM or framework modules.',
+      }),
+    },
+    {
+      files: ['core/**/*.ts'],
+      ignores: tests,
+      rules: rule(
+        only(['machines', 'core'], 'The backend core (core/) serves the HTTP app and the workers; it imports only machines/ and itself.'),
+      ),
+    },
+    {
+      files: ['server/**/*.ts'],
+      ignores: tests,
+      rules: rule(
+        only(['machines', 'core', 'server'], 'The HTTP app imports machines/ and the core, never the workers or the browser app.'),
+      ),
+    },
+    {
+      files: ['workers/**/*.ts'],
+      ignores: tests,
+      rules: rule(only(['machines', 'core', 'workers'], 'Workers run on the core (core/), never on the HTTP app (server/).')),
+    },
+    {
+      files: ['web/src/**/*.{ts,tsx}'],
+      ignores: tests,
+      rules: rule(only(['machines', 'web'], 'The browser app imports only web/ and machines/ (shared types live in machines/protocol).'), {
+        group: ['node:*'],
+        message: 'The browser app has no Node modules.',
+      }),
+    },
+  ];
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'web/dist/**', '.data/**', 'node_modules/**', 'docs/**'] },
   js.configs.recommended,
@@ -22,75 +79,9 @@ export default tseslint.config(
     files: ['web/src/**/*.tsx'],
     ...jsxA11y.flatConfigs.recommended,
   },
-  // The boundaries between the parts (docs/architecture.md): machines/ is pure logic shared by browser
-  // and server; the browser app never reaches the server's code; workers use the server's library
-  // modules but never the HTTP app.
-  {
-    files: ['machines/**/*.ts'],
-    ignores: ['machines/**/*.test.ts', 'machines/**/*.fixtures.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/server/**', '**/web/**', '**/workers/**', '**/scripts/**', '**/test/**'],
-              message: 'machines/ imports nothing of the other parts.',
-            },
-            {
-              group: ['node:*', 'react', 'react-dom', 'react-router-dom', 'pg', 'ioredis', 'bullmq', 'fastify'],
-              message: 'machines/ is pure logic: no Node, DOM or framework modules.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['web/src/**/*.{ts,tsx}'],
-    ignores: ['web/src/**/*.test.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/server/**', '**/workers/**', '**/scripts/**', '**/test/**'],
-              message: 'The browser app imports only web/ and machines/ (shared types live in machines/protocol).',
-            },
-            { group: ['node:*'], message: 'The browser app has no Node modules.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['workers/**/*.ts'],
-    ignores: ['workers/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/server/app*', '**/server/main*', '**/server/routes/**', '**/server/plugins/**', '**/web/**'],
-              message: 'Workers use the backend library modules, never the HTTP app or the browser app.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['server/**/*.ts'],
-    ignores: ['server/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['**/workers/**', '**/web/src/**'], message: 'The server never imports the worker or the browser app.' }] },
-      ],
-    },
-  },
+  // The boundaries between the parts (docs/architecture.md). Each part is imported through its alias
+  // (package.json "imports"); a relative path may not climb into another part, nor more than two levels.
+  ...boundaries(),
   {
     // Tests read untyped JSON from real HTTP answers and assert on it; typing every body would add
     // nothing the assertions do not already check.

@@ -9,7 +9,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{machines,server,workers,web,scripts}/**/*.test.{ts,tsx}'],
+          include: ['{machines,core,server,workers,web,scripts}/**/*.test.{ts,tsx}'],
           exclude: ['**/node_modules/**', '**/*.int.test.ts', '**/*.e2e.test.ts'],
         },
       },
@@ -17,7 +17,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['{machines,server,workers,web,scripts}/**/*.int.test.ts'],
+          include: ['{machines,core,server,workers,web,scripts}/**/*.int.test.ts'],
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

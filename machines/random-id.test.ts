@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { randomUuid } from './random-id';
+import { randomUuid } from './random-id.js';
 
 describe('randomUuid', () => {
   afterEach(() => vi.unstubAllGlobals());

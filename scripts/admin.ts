@@ -5,10 +5,10 @@
  */
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { loadConfigOrExit } from '../server/config/index.js';
-import { AdminExistsError, createAdmin, resetPassword } from '../server/auth/admin-users.js';
-import { createPool } from '../server/db/pool.js';
-import { migrate } from '../server/db/migrate.js';
+import { loadConfigOrExit } from '#core/config/index.js';
+import { AdminExistsError, createAdmin, resetPassword } from '#server/auth/admin-users.js';
+import { createPool } from '#core/db/pool.js';
+import { migrate } from '#core/db/migrate.js';
 import { connectableDatabase } from './services/postgres.js';
 
 const MIN_PASSWORD = 12;

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assessmentFlowMachine } from '../machines/assessment-flow/assessment-flow.machine.js';
+import { assessmentFlowMachine } from '#machines/assessment-flow/assessment-flow.machine.js';
 import { DIAGRAM_DIR, namedImplementations, renderDiagrams, repoRoot, toMermaid } from './machines-diagram.js';
 
 const STALE = 'is stale: run `npm run machines:diagram` and commit docs/machines/';

@@ -7,13 +7,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
-import { assessmentFlowMachine } from '../machines/assessment-flow/assessment-flow.machine.js';
-import { contactFormMachine } from '../machines/contact-form/contact-form.machine.js';
-import { diagnosticMachine } from '../machines/diagnostic/diagnostic.machine.js';
-import { localFallbackMachine } from '../machines/local-fallback/local-fallback.machine.js';
-import { mirrorMachine } from '../machines/mirror/mirror.machine.js';
-import { monitorConnectionMachine } from '../machines/monitor-connection/monitor-connection.machine.js';
-import { signInMachine } from '../machines/sign-in/sign-in.machine.js';
+import { assessmentFlowMachine } from '#machines/assessment-flow/assessment-flow.machine.js';
+import { contactFormMachine } from '#machines/contact-form/contact-form.machine.js';
+import { diagnosticMachine } from '#machines/diagnostic/diagnostic.machine.js';
+import { localFallbackMachine } from '#machines/local-fallback/local-fallback.machine.js';
+import { mirrorMachine } from '#machines/mirror/mirror.machine.js';
+import { monitorConnectionMachine } from '#machines/monitor-connection/monitor-connection.machine.js';
+import { signInMachine } from '#machines/sign-in/sign-in.machine.js';
 
 /** Where the diagrams go, relative to the repository root. */
 export const DIAGRAM_DIR = 'docs/machines';

@@ -6,8 +6,8 @@
  *   npm run slack:event -- $'Assessment: LDR-7\nStatus: complete'
  */
 import { randomBytes } from 'node:crypto';
-import { loadConfigOrExit } from '../server/config/index.js';
-import { slackSignature } from '../server/slack/signature.js';
+import { loadConfigOrExit } from '#core/config/index.js';
+import { slackSignature } from '#core/slack/signature.js';
 
 const text = process.argv.slice(2).join(' ').trim();
 if (!text) {

@@ -6,7 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { inject } from 'vitest';
 import { ROOT } from './services/child.js';
 import { freePort } from './services/free-port.js';
-import { scratchDatabase } from '../test/helpers.js';
+import { scratchDatabase } from '#test/helpers.js';
 
 /*
  * `NODE_ENV=production npm start` on a fresh clone of this commit: npm ci must still install the

@@ -5,4 +5,4 @@ ensureInstalled();
 ensureWebBuilt();
 const { register } = await import('tsx/esm/api');
 register();
-await import('./supervise.ts');
+await import('./supervise.js');

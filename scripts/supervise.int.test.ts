@@ -4,8 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { freePort } from './services/free-port.js';
-import { runTs } from '../test/processes.js';
-import { scratchDatabase, testEnv } from '../test/helpers.js';
+import { runTs } from '#test/processes.js';
+import { scratchDatabase, testEnv } from '#test/helpers.js';
 
 async function expectCleanStop(run: ReturnType<typeof runTs>) {
   const sentAt = Date.now();

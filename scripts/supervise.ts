@@ -7,7 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfigOrExit } from '../server/config/index.js';
+import { loadConfigOrExit } from '#core/config/index.js';
 import { ensureServerBuilt } from './lib/ensure.mjs';
 import { spawnBundle } from './services/child.js';
 import { startEmbeddedPostgres } from './services/postgres.js';

@@ -3,13 +3,13 @@ import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { testConfig } from '../test/helpers.js';
-import { freePort } from '../scripts/services/free-port.js';
+import { testConfig } from '#test/helpers.js';
+import { freePort } from '#scripts/services/free-port.js';
 import { buildApp } from './app.js';
 import { DATABASE_DOWN_MESSAGE } from './plugins/error-handler.js';
-import { createPool } from './db/pool.js';
+import { createPool } from '#core/db/pool.js';
 import { frameText } from './plugins/socket-frames.js';
-import { createRedis } from './redis.js';
+import { createRedis } from '#core/redis.js';
 
 async function appWith(databaseUrl: string, redisUrl: string) {
   const config = testConfig();

@@ -3,10 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from '../test/helpers.js';
+import { testConfig } from '#test/helpers.js';
 import { buildApp } from './app.js';
-import { createPool } from './db/pool.js';
-import { createRedis } from './redis.js';
+import { createPool } from '#core/db/pool.js';
+import { createRedis } from '#core/redis.js';
 
 let app: FastifyInstance;
 let pool: pg.Pool;

@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { freePort } from '../scripts/services/free-port.js';
-import { flowClient } from '../test/journey.js';
-import { runTs } from '../test/processes.js';
-import { scratchDatabase, testEnv } from '../test/helpers.js';
+import { freePort } from '#scripts/services/free-port.js';
+import { flowClient } from '#test/journey.js';
+import { runTs } from '#test/processes.js';
+import { scratchDatabase, testEnv } from '#test/helpers.js';
 
 describe('server/main.ts as a process', () => {
   it('exits non-zero naming the variable when the configuration is bad', async () => {

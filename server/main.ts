@@ -1,10 +1,10 @@
-import { loadConfigOrExit, requireUrl } from './config/index.js';
+import { loadConfigOrExit, requireUrl } from '#core/config/index.js';
 import { buildApp } from './app.js';
 import { ensureAdmin } from './auth/admin-users.js';
-import { createPool } from './db/pool.js';
-import { migrate } from './db/migrate.js';
-import { createRedis } from './redis.js';
-import { onShutdown } from './shutdown.js';
+import { createPool } from '#core/db/pool.js';
+import { migrate } from '#core/db/migrate.js';
+import { createRedis } from '#core/redis.js';
+import { onShutdown } from '#core/shutdown.js';
 
 const config = loadConfigOrExit();
 const pool = createPool(requireUrl(config, 'DATABASE_URL'), config.PG_POOL_MAX);

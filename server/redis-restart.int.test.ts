@@ -5,19 +5,19 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ADMIN_LIVE_PATH } from '../machines/protocol/admin-live.js';
-import { spawnRedis } from '../scripts/services/redis.js';
-import { isolatedConfig } from '../test/helpers.js';
-import { flowClient, openSocket } from '../test/journey.js';
+import { ADMIN_LIVE_PATH } from '#machines/protocol/admin-live.js';
+import { spawnRedis } from '#scripts/services/redis.js';
+import { isolatedConfig } from '#test/helpers.js';
+import { flowClient, openSocket } from '#test/journey.js';
 import { buildApp } from './app.js';
 import { createAdmin } from './auth/admin-users.js';
 import { createSession, SESSION_COOKIE } from './auth/sessions.js';
-import { createPool } from './db/pool.js';
+import { createPool } from '#core/db/pool.js';
 import { frameText } from './plugins/socket-frames.js';
-import { insertJob } from './queues/outbox.js';
-import { closeQueues, openQueues } from './queues/queues.js';
-import { createRedis } from './redis.js';
-import { MonitorHub, monitorPublisher } from './slack/monitor-hub.js';
+import { insertJob } from '#core/queues/outbox.js';
+import { closeQueues, openQueues } from '#core/queues/queues.js';
+import { createRedis } from '#core/redis.js';
+import { MonitorHub, monitorPublisher } from '#core/slack/monitor-hub.js';
 
 /*
  * Redis is SIGKILLed and started again on its port (as a crash and a supervisor's restart would

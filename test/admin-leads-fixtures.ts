@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { initialTransition, transition, type AnyStateMachine } from 'xstate';
 import type pg from 'pg';
-import { flowMachines } from '../machines/index.js';
-import { resultFor } from '../machines/assessment-flow/assessment-flow.fixtures.js';
-import { statePath } from '../machines/protocol/can-accept.js';
-import type { Tier } from '../machines/protocol/common.js';
+import { flowMachines } from '#machines/index.js';
+import { resultFor } from '#machines/assessment-flow/assessment-flow.fixtures.js';
+import { statePath } from '#machines/protocol/can-accept.js';
+import type { Tier } from '#machines/protocol/common.js';
 import { seedResultsFlow, surveyedEvents } from './flows.js';
 
 /**

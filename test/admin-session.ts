@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { createAdmin } from '../server/auth/admin-users.js';
-import { createSession, csrfTokenFor } from '../server/auth/sessions.js';
+import { createAdmin } from '#server/auth/admin-users.js';
+import { createSession, csrfTokenFor } from '#server/auth/sessions.js';
 
 /**
  * A new admin with a live session, for tests that call admin routes: the session cookie's value,

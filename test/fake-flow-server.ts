@@ -1,12 +1,12 @@
 import { initialTransition, transition, type AnyStateMachine } from 'xstate';
-import { flowMachines } from '../machines/index';
-import type { FlowMachineName } from '../machines/protocol/api';
-import { statePath } from '../machines/protocol/can-accept';
-import { diagnosticScreens } from '../machines/content/index';
-import { DEFAULT_SITE_SETTINGS } from '../machines/site-settings';
-import type { FlowSocketServerFrame } from '../machines/protocol/socket';
-import { FlowApiError, NETWORK_ERROR, type FlowClient, type ServerFlow } from '../web/src/lib/flows/client';
-import type { SocketLike } from '../web/src/lib/flows/socket';
+import { flowMachines } from '#machines/index.js';
+import type { FlowMachineName } from '#machines/protocol/api.js';
+import { statePath } from '#machines/protocol/can-accept.js';
+import { diagnosticScreens } from '#machines/content/index.js';
+import { DEFAULT_SITE_SETTINGS } from '#machines/site-settings.js';
+import type { FlowSocketServerFrame } from '#machines/protocol/socket.js';
+import { FlowApiError, NETWORK_ERROR, type FlowClient, type ServerFlow } from '#web/lib/flows/client.js';
+import type { SocketLike } from '#web/lib/flows/socket.js';
 
 interface StoredFlow {
   machine: FlowMachineName;
@@ -21,7 +21,7 @@ function promised<T>(answer: () => T): Promise<T> {
 
 /**
  * An in-memory stand-in for the flow server, for unit tests of the session and socket: the same
- * shared machines and pure transitions as server/flows/engine.ts, the version check, the 409 with
+ * shared machines and pure transitions as core/flows/engine.ts, the version check, the 409 with
  * the flow, createLead's immediate LEAD_SAVED follow-up, and pushes to fake sockets. Not a model
  * of everything the server does (no timers, no server-side timing).
  */

@@ -1,11 +1,11 @@
 import { initialTransition, transition, type AnyStateMachine } from 'xstate';
 import type pg from 'pg';
-import { flowMachines } from '../machines/index.js';
-import { resultFor } from '../machines/assessment-flow/assessment-flow.fixtures.js';
-import type { FlowMachineName } from '../machines/protocol/api.js';
-import { statePath } from '../machines/protocol/can-accept.js';
-import type { Tier } from '../machines/protocol/common.js';
-import { createOrUpdateLead } from '../server/leads/lead-service.js';
+import { flowMachines } from '#machines/index.js';
+import { resultFor } from '#machines/assessment-flow/assessment-flow.fixtures.js';
+import type { FlowMachineName } from '#machines/protocol/api.js';
+import { statePath } from '#machines/protocol/can-accept.js';
+import type { Tier } from '#machines/protocol/common.js';
+import { createOrUpdateLead } from '#core/leads/lead-service.js';
 import { seedVisitor } from './visitor.js';
 
 /**

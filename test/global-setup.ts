@@ -7,9 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { migrate } from '../server/db/migrate.js';
-import { postgresAnswers, startEmbeddedPostgres } from '../scripts/services/postgres.js';
-import { redisAnswers, spawnRedis } from '../scripts/services/redis.js';
+import { migrate } from '#core/db/migrate.js';
+import { postgresAnswers, startEmbeddedPostgres } from '#scripts/services/postgres.js';
+import { redisAnswers, spawnRedis } from '#scripts/services/redis.js';
 import { Redis } from 'ioredis';
 
 declare module 'vitest' {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { inject, onTestFinished } from 'vitest';
 import pg from 'pg';
-import { loadConfig, type Config } from '../server/config/index.js';
-import { migrate } from '../server/db/migrate.js';
+import { loadConfig, type Config } from '#core/config/index.js';
+import { migrate } from '#core/db/migrate.js';
 
 /** A Config for this test run's database, Redis and queue prefix, with any overrides. */
 export function testConfig(overrides: Record<string, string> = {}): Config {

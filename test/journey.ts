@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import WebSocket from 'ws';
-import { diagnosticScreens } from '../machines/content/index.js';
-import type { DiagnosticAnswers, RecordedAnswer } from '../machines/protocol/common.js';
-import type { FlowSocketServerFrame } from '../machines/protocol/socket.js';
-import { frameText } from '../server/plugins/socket-frames.js';
-import type { Queues } from '../server/queues/queues.js';
+import { diagnosticScreens } from '#machines/content/index.js';
+import type { DiagnosticAnswers, RecordedAnswer } from '#machines/protocol/common.js';
+import type { FlowSocketServerFrame } from '#machines/protocol/socket.js';
+import { frameText } from '#server/plugins/socket-frames.js';
+import type { Queues } from '#core/queues/queues.js';
 import { browserFetch } from './visitor.js';
 
 /**

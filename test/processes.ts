@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { onTestFinished } from 'vitest';
-import { spawnTs } from '../scripts/services/child.js';
+import { spawnTs } from '#scripts/services/child.js';
 
 export interface RunningProcess {
   child: ChildProcess;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sign } from '@fastify/cookie';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type pg from 'pg';
-import { loadSigningKey, VISITOR_COOKIE } from '../server/visitors/visitor-cookie.js';
+import { loadSigningKey, VISITOR_COOKIE } from '#server/visitors/visitor-cookie.js';
 
 /**
  * A visitor made straight in the database, with the signed cookie value their browser would hold

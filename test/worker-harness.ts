@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { pino } from 'pino';
 import { inject, onTestFinished } from 'vitest';
-import type { Config } from '../server/config/index.js';
-import type { QueueName } from '../server/queues/names.js';
-import type { RelayOptions } from '../server/queues/relay.js';
-import { createRedis } from '../server/redis.js';
-import { buildWorker } from '../workers/build.js';
-import type { QueueProcessor } from '../workers/processors/index.js';
+import type { Config } from '#core/config/index.js';
+import type { QueueName } from '#core/queues/names.js';
+import type { RelayOptions } from '#core/queues/relay.js';
+import { createRedis } from '#core/redis.js';
+import { buildWorker } from '#workers/build.js';
+import type { QueueProcessor } from '#workers/processors/index.js';
 
 /**
  * The worker side run in the test's own process: an outbox relay and BullMQ workers for `queues`

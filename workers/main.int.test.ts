@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runTs } from '../test/processes.js';
-import { testEnv } from '../test/helpers.js';
+import { runTs } from '#test/processes.js';
+import { testEnv } from '#test/helpers.js';
 
 describe('workers/main.ts as a process', () => {
   it('connects, reports ready and stops on SIGTERM with exit 0 within 10 s', async () => {

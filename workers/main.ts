@@ -1,9 +1,9 @@
 import { once } from 'node:events';
-import { loadConfigOrExit, requireUrl } from '../server/config/index.js';
-import { createPool } from '../server/db/pool.js';
-import { createLogger } from '../server/logger.js';
-import { createRedis } from '../server/redis.js';
-import { onShutdown } from '../server/shutdown.js';
+import { loadConfigOrExit, requireUrl } from '#core/config/index.js';
+import { createPool } from '#core/db/pool.js';
+import { createLogger } from '#core/logger.js';
+import { createRedis } from '#core/redis.js';
+import { onShutdown } from '#core/shutdown.js';
 import { buildWorker } from './build.js';
 import { startHeartbeat } from './heartbeat.js';
 

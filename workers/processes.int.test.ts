@@ -4,19 +4,19 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { freePort } from '../scripts/services/free-port.js';
-import { spawnRedis } from '../scripts/services/redis.js';
-import { buildApp } from '../server/app.js';
-import { createPool } from '../server/db/pool.js';
-import { createRedis } from '../server/redis.js';
-import type { Config } from '../server/config/index.js';
-import { isolatedConfig, testEnv } from '../test/helpers.js';
-import { backdater, flowClient, openSocket, runDiagnostic, SURVEYS, type FlowJson } from '../test/journey.js';
-import { runTs, type RunningProcess } from '../test/processes.js';
-import { privatePrefix, startWorkers, until } from '../test/worker-harness.js';
-import { retryJob } from '../server/admin/jobs.js';
-import { closeQueues, openQueues } from '../server/queues/queues.js';
-import { SWEEP_MS } from '../server/queues/relay.js';
+import { freePort } from '#scripts/services/free-port.js';
+import { spawnRedis } from '#scripts/services/redis.js';
+import { buildApp } from '#server/app.js';
+import { createPool } from '#core/db/pool.js';
+import { createRedis } from '#core/redis.js';
+import type { Config } from '#core/config/index.js';
+import { isolatedConfig, testEnv } from '#test/helpers.js';
+import { backdater, flowClient, openSocket, runDiagnostic, SURVEYS, type FlowJson } from '#test/journey.js';
+import { runTs, type RunningProcess } from '#test/processes.js';
+import { privatePrefix, startWorkers, until } from '#test/worker-harness.js';
+import { retryJob } from '#server/admin/jobs.js';
+import { closeQueues, openQueues } from '#core/queues/queues.js';
+import { SWEEP_MS } from '#core/queues/relay.js';
 
 /** A Redis connection for the test's own admin calls, closed when the test ends. */
 function retryRedis() {

@@ -1,5 +1,5 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { RelayedJobData } from '../server/queues/relay.js';
+import type { RelayedJobData } from '#core/queues/relay.js';
 import type { ProcessorContext, QueueProcessor } from './processors/index.js';
 
 /**

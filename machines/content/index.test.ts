@@ -9,7 +9,7 @@ import {
   flattenBank,
   qualificationSurvey,
   timedQuestions,
-} from './index';
+} from './index.js';
 
 describe('diagnosticBank (v2)', () => {
   it('is version 2.0.0 with the block sizes', () => {

@@ -1,12 +1,12 @@
-import { archetypeData } from './archetypes';
-import { builtinBank } from './banks/builtin';
-import { bankV1 } from './banks/v1';
-import { bankV2 } from './banks/v2';
-import { type BankCandidate, loadDiagnosticBanks } from './load';
-import { surveyData } from './survey';
-import { type Archetype, type ArchetypeName, Archetypes, flattenBank, QualificationSurvey, timedSummary } from './schemas';
+import { archetypeData } from './archetypes.js';
+import { builtinBank } from './banks/builtin.js';
+import { bankV1 } from './banks/v1.js';
+import { bankV2 } from './banks/v2.js';
+import { type BankCandidate, loadDiagnosticBanks } from './load.js';
+import { surveyData } from './survey.js';
+import { type Archetype, type ArchetypeName, Archetypes, flattenBank, QualificationSurvey, timedSummary } from './schemas.js';
 
-export * from './schemas';
+export * from './schemas.js';
 /** The bundled banks in preference order: v2, then v1, then the built-in four items. */
 const BANK_CANDIDATES: readonly BankCandidate[] = [
   { name: 'v2', data: bankV2 },

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { builtinBank } from './banks/builtin';
-import { bankV1 } from './banks/v1';
-import { bankV2 } from './banks/v2';
-import { loadDiagnosticBanks } from './load';
+import { builtinBank } from './banks/builtin.js';
+import { bankV1 } from './banks/v1.js';
+import { bankV2 } from './banks/v2.js';
+import { loadDiagnosticBanks } from './load.js';
 
 function recorder() {
   const messages: string[] = [];

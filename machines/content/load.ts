@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DiagnosticBank } from './schemas';
+import { DiagnosticBank } from './schemas.js';
 
 /** Where content loading reports problems; console in the browser, pino on the server. */
 export interface ContentLogger {

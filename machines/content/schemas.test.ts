@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DiagnosticBank, DISPLAY_DIMENSIONS, Dimension, DisplayDimension, flattenBank, timedSummary } from './schemas';
+import { DiagnosticBank, DISPLAY_DIMENSIONS, Dimension, DisplayDimension, flattenBank, timedSummary } from './schemas.js';
 
 const followup = { prompt: 'How sure?', scale: ['1', '2', '3', '4', '5'] };
 const baselineOnly = {

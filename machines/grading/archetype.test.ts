@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ArchetypeName, DIMENSIONS, type Dimension } from '../content/schemas';
-import { ARCHETYPE_RULES, fallbackArchetype, selectArchetype } from './archetype';
+import { ArchetypeName, DIMENSIONS, type Dimension } from '../content/schemas.js';
+import { ARCHETYPE_RULES, fallbackArchetype, selectArchetype } from './archetype.js';
 
 const profile = (overrides: Partial<Record<Dimension, number>> = {}) =>
   ({ ...Object.fromEntries(DIMENSIONS.map((d) => [d, 6])), ...overrides }) as Record<Dimension, number>;

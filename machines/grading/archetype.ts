@@ -1,4 +1,4 @@
-import type { ArchetypeName, Dimension } from '../content/schemas';
+import type { ArchetypeName, Dimension } from '../content/schemas.js';
 
 /** A dimension at or above this is a clear strength. */
 const HIGH = 7;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cannedResult } from './canned';
-import { outcomeFor } from './outcome';
-import { GRADING_VERSION } from './types';
+import { cannedResult } from './canned.js';
+import { outcomeFor } from './outcome.js';
+import { GRADING_VERSION } from './types.js';
 
 describe('cannedResult', () => {
   it('is the fallback', () => {

@@ -1,4 +1,4 @@
-import { GRADING_VERSION, type AssessmentResult } from './types';
+import { GRADING_VERSION, type AssessmentResult } from './types.js';
 
 /** The canned narrative. */
 const CANNED_NARRATIVE = 'Assessment completed with fallback processing';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DIMENSIONS, type Dimension } from '../content/schemas';
-import { compositeScore, DIMENSION_WEIGHTS } from './composite-score';
+import { DIMENSIONS, type Dimension } from '../content/schemas.js';
+import { compositeScore, DIMENSION_WEIGHTS } from './composite-score.js';
 
 const profile = (overrides: Partial<Record<Dimension, number>> = {}) =>
   ({ ...Object.fromEntries(DIMENSIONS.map((d) => [d, 5])), ...overrides }) as Record<Dimension, number>;

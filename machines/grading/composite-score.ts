@@ -1,5 +1,5 @@
-import type { Dimension } from '../content/schemas';
-import { clamp, round, tenToPercent } from './scale';
+import type { Dimension } from '../content/schemas.js';
+import { clamp, round, tenToPercent } from './scale.js';
 
 /** The dimension weights; they sum to 1. */
 export const DIMENSION_WEIGHTS = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CONTRADICTIONS, findContradictions, holds } from './contradictions';
-import type { Answer, Answers } from './types';
+import { CONTRADICTIONS, findContradictions, holds } from './contradictions.js';
+import type { Answer, Answers } from './types.js';
 
 const likert = (value: number, timedOut = false): Answer => ({ type: 'likert', value, responseTime: 5_000, timedOut });
 const vignette = (value: string, timedOut = false): Answer => ({ type: 'vignette', value, responseTime: 5_000, timedOut });

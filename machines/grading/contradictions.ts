@@ -1,4 +1,4 @@
-import type { Answers } from './types';
+import type { Answers } from './types.js';
 
 /**
  * One side of a contradiction. A likert statement is *held* when answered 4 or 5 (agree or

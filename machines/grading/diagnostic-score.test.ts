@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DIMENSIONS, type Dimension } from '../content/schemas';
-import { diagnosticScore } from './diagnostic-score';
+import { DIMENSIONS, type Dimension } from '../content/schemas.js';
+import { diagnosticScore } from './diagnostic-score.js';
 
 const profile = (overrides: Partial<Record<Dimension, number>> = {}) =>
   ({ ...Object.fromEntries(DIMENSIONS.map((d) => [d, 5])), ...overrides }) as Record<Dimension, number>;

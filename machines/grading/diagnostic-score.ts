@@ -1,5 +1,5 @@
-import type { Dimension } from '../content/schemas';
-import { clamp, mean, round, tenToPercent } from './scale';
+import type { Dimension } from '../content/schemas.js';
+import { clamp, mean, round, tenToPercent } from './scale.js';
 
 /** The six scale values whose mean is the diagnostic score. */
 export const DIAGNOSTIC_SCORE_DIMENSIONS: readonly Dimension[] = [

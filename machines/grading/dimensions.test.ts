@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { diagnosticBank } from '../content';
-import { DiagnosticBank, flattenBank } from '../content/schemas';
-import { dimensionScore, likertSignal, rankingEvidence, scoreDimensions, vignetteEvidence } from './dimensions';
-import type { Answers } from './types';
+import { diagnosticBank } from '../content/index.js';
+import { DiagnosticBank, flattenBank } from '../content/schemas.js';
+import { dimensionScore, likertSignal, rankingEvidence, scoreDimensions, vignetteEvidence } from './dimensions.js';
+import type { Answers } from './types.js';
 
 const ranking = diagnosticBank.priority_ranking!;
 const vigScale = diagnosticBank.vignettes!.items.find((v) => v.id === 'vig_scale')!;

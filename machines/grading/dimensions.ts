@@ -1,7 +1,7 @@
-import { DIMENSIONS, type Dimension, type Ranking, type Screen, type Vignette, type Weights } from '../content/schemas';
-import { clamp, mean, round } from './scale';
-import { FAST_RESPONSE_MS, SLOW_RESPONSE_MS, timingModifier } from './timing';
-import type { Answers } from './types';
+import { DIMENSIONS, type Dimension, type Ranking, type Screen, type Vignette, type Weights } from '../content/schemas.js';
+import { clamp, mean, round } from './scale.js';
+import { FAST_RESPONSE_MS, SLOW_RESPONSE_MS, timingModifier } from './timing.js';
+import type { Answers } from './types.js';
 
 /** One piece of evidence about a dimension: -1 (strongly against) to +1 (strongly for). */
 export interface Evidence {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DIMENSIONS, type Dimension } from '../content/schemas';
-import { displayScores } from './display';
+import { DIMENSIONS, type Dimension } from '../content/schemas.js';
+import { displayScores } from './display.js';
 
 describe('displayScores', () => {
   it('reads the six results-page scores off the canonical profile, 0-100', () => {

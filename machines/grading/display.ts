@@ -1,5 +1,5 @@
-import { DISPLAY_DIMENSIONS, type Dimension, type DisplayDimension, DisplayDimension as DisplayDimensions } from '../content/schemas';
-import { mean, round, tenToPercent } from './scale';
+import { DISPLAY_DIMENSIONS, type Dimension, type DisplayDimension, DisplayDimension as DisplayDimensions } from '../content/schemas.js';
+import { mean, round, tenToPercent } from './scale.js';
 
 /** The results page's six scores, 0-100 whole numbers, read off the canonical profile by DISPLAY_DIMENSIONS. */
 export function displayScores(dimensions: Record<Dimension, number>): Record<DisplayDimension, number> {

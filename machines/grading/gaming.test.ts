@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { diagnosticScreens } from '../content';
-import { CONTRADICTIONS } from './contradictions';
-import { detectGaming, GAMING_MESSAGE, mostlyRushed, straightLined } from './gaming';
-import type { Answer, Answers } from './types';
+import { diagnosticScreens } from '../content/index.js';
+import { CONTRADICTIONS } from './contradictions.js';
+import { detectGaming, GAMING_MESSAGE, mostlyRushed, straightLined } from './gaming.js';
+import type { Answer, Answers } from './types.js';
 
 const likertIds = diagnosticScreens.filter((s) => s.type === 'likert').map((s) => s.id);
 const likert = (value: number, responseTime = 5_000, timedOut = false): Answer => ({ type: 'likert', value, responseTime, timedOut });

@@ -1,7 +1,7 @@
-import type { Screen } from '../content/schemas';
-import type { Contradiction } from './contradictions';
-import { FAST_RESPONSE_MS } from './timing';
-import type { Answers } from './types';
+import type { Screen } from '../content/schemas.js';
+import type { Contradiction } from './contradictions.js';
+import { FAST_RESPONSE_MS } from './timing.js';
+import type { Answers } from './types.js';
 
 /** The retake prompt shown when gaming is detected. */
 export const GAMING_MESSAGE = 'Please take your time to answer thoughtfully. The assessment requires more consideration.';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diagnosticScreens, qualificationSurvey } from '../content';
-import { DIMENSIONS, DisplayDimension } from '../content/schemas';
-import { gradeAssessment, type Answer, type GradeInput } from './index';
+import { diagnosticScreens, qualificationSurvey } from '../content/index.js';
+import { DIMENSIONS, DisplayDimension } from '../content/schemas.js';
+import { gradeAssessment, type Answer, type GradeInput } from './index.js';
 
 const responseTime = fc.integer({ min: 0, max: 90_000 });
 const timedOut = fc.option(fc.boolean(), { nil: undefined });

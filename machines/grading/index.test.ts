@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { diagnosticScreens } from '../content';
-import { gradeAssessment, GradeInput, UnknownBankVersionError, type Answers } from './index';
+import { diagnosticScreens } from '../content/index.js';
+import { gradeAssessment, GradeInput, UnknownBankVersionError, type Answers } from './index.js';
 
 /**
  * Every likert statement answered on the agreeing-with-strength side: 4 on normal items, 2 on

@@ -1,16 +1,16 @@
-import { archetypeByName, diagnosticBank, diagnosticBanks, flattenBank, qualificationSurvey } from '../content';
-import { selectArchetype } from './archetype';
-import { compositeScore } from './composite-score';
-import { findContradictions } from './contradictions';
-import { DIAGNOSTIC_SCORE_DIMENSIONS, diagnosticMean, diagnosticScore } from './diagnostic-score';
-import { scoreDimensions } from './dimensions';
-import { displayScores } from './display';
-import { detectGaming, GAMING_MESSAGE } from './gaming';
-import { keyInsights } from './insights';
-import { likertAverageLabel } from './leadership-level';
-import { mirrorScore } from './mirror-score';
-import { clamp, round } from './scale';
-import { surveyScore } from './survey-score';
+import { archetypeByName, diagnosticBank, diagnosticBanks, flattenBank, qualificationSurvey } from '../content/index.js';
+import { selectArchetype } from './archetype.js';
+import { compositeScore } from './composite-score.js';
+import { findContradictions } from './contradictions.js';
+import { DIAGNOSTIC_SCORE_DIMENSIONS, diagnosticMean, diagnosticScore } from './diagnostic-score.js';
+import { scoreDimensions } from './dimensions.js';
+import { displayScores } from './display.js';
+import { detectGaming, GAMING_MESSAGE } from './gaming.js';
+import { keyInsights } from './insights.js';
+import { likertAverageLabel } from './leadership-level.js';
+import { mirrorScore } from './mirror-score.js';
+import { clamp, round } from './scale.js';
+import { surveyScore } from './survey-score.js';
 import {
   DELAY_CAP,
   delayCapApplies,
@@ -19,13 +19,13 @@ import {
   readyToStart,
   urgencyAdjustment,
   validationAdjustment,
-} from './survey-rules';
-import { describeTier, tierFor } from './tier';
-import { PART_WEIGHTS, weightedTotal } from './total-score';
-import { GRADING_VERSION, type GradeInput, type GradeResult } from './types';
+} from './survey-rules.js';
+import { describeTier, tierFor } from './tier.js';
+import { PART_WEIGHTS, weightedTotal } from './total-score.js';
+import { GRADING_VERSION, type GradeInput, type GradeResult } from './types.js';
 
-export { cannedResult } from './canned';
-export * from './types';
+export { cannedResult } from './canned.js';
+export * from './types.js';
 
 /** Thrown when answers name a bank version this build does not carry. */
 export class UnknownBankVersionError extends Error {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DISPLAY_DIMENSIONS, type DisplayDimension } from '../content/schemas';
-import { keyInsights } from './insights';
+import { DISPLAY_DIMENSIONS, type DisplayDimension } from '../content/schemas.js';
+import { keyInsights } from './insights.js';
 
 const scores = (overrides: Partial<Record<DisplayDimension, number>>) =>
   ({ ...Object.fromEntries(Object.keys(DISPLAY_DIMENSIONS).map((d) => [d, 50])), ...overrides }) as Record<DisplayDimension, number>;

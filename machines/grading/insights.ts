@@ -1,5 +1,5 @@
-import { DISPLAY_DIMENSIONS, type Dimension, type DisplayDimension } from '../content/schemas';
-import type { LeadershipLevel } from './types';
+import { DISPLAY_DIMENSIONS, type Dimension, type DisplayDimension } from '../content/schemas.js';
+import type { LeadershipLevel } from './types.js';
 
 /** What keyInsights draws on. */
 export interface InsightFacts {

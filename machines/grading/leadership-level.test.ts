@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { likertAverageLabel } from './leadership-level';
+import { likertAverageLabel } from './leadership-level.js';
 
 describe('likertAverageLabel', () => {
   it('is Established Leader at an average of 4 or more', () => {

@@ -1,5 +1,5 @@
-import { mean } from './scale';
-import type { LeadershipLevel } from './types';
+import { mean } from './scale.js';
+import type { LeadershipLevel } from './types.js';
 
 /**
  * The older likert-average labels: 4 or more is Established Leader, 3 or more Developing Leader,

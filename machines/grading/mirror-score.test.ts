@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MIRROR_SIGNALS, mirrorScore } from './mirror-score';
-import type { MirrorTurn } from './types';
+import { MIRROR_SIGNALS, mirrorScore } from './mirror-score.js';
+import type { MirrorTurn } from './types.js';
 
 const user = (...contents: string[]): MirrorTurn[] => contents.map((content) => ({ role: 'user', content }));
 const names = (chat: MirrorTurn[]) => mirrorScore(chat).fired.map((s) => s.name);

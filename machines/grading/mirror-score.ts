@@ -1,5 +1,5 @@
-import { clamp } from './scale';
-import type { MirrorTurn } from './types';
+import { clamp } from './scale.js';
+import type { MirrorTurn } from './types.js';
 
 /** A pattern in what the visitor wrote to the Mirror, and what it does to the Mirror score. */
 export interface MirrorSignal {

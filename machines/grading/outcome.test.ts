@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gradeLetter, outcomeFor, qualificationLabel } from './outcome';
+import { gradeLetter, outcomeFor, qualificationLabel } from './outcome.js';
 
 describe('outcomeFor', () => {
   it('maps book_call or A to book_call', () => {

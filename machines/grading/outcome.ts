@@ -1,5 +1,5 @@
-import { BOOK_CALL_THRESHOLD, HOMEWORK_THRESHOLD } from './tier';
-import type { Tier } from './types';
+import { BOOK_CALL_THRESHOLD, HOMEWORK_THRESHOLD } from './tier.js';
+import type { Tier } from './types.js';
 
 /** The older fallback grading labels by total score. */
 export type QualificationLabel = 'QUALIFIED' | 'MAYBE' | 'NURTURE';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clamp, mean, round, tenToPercent } from './scale';
+import { clamp, mean, round, tenToPercent } from './scale.js';
 
 describe('scale helpers', () => {
   it('clamps into the range', () => {

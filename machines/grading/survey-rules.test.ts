@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { qualificationSurvey as survey } from '../content';
+import { qualificationSurvey as survey } from '../content/index.js';
 import {
   delayCapApplies,
   disqualifyingAnswers,
@@ -7,7 +7,7 @@ import {
   readyToStart,
   urgencyAdjustment,
   validationAdjustment,
-} from './survey-rules';
+} from './survey-rules.js';
 
 describe('disqualifyingAnswers', () => {
   it("disqualifies on q1 'not_ready' or q2 'schedule_full'", () => {

@@ -1,6 +1,6 @@
-import type { QualificationSurvey, SurveyFlag, SurveyOption } from '../content/schemas';
-import { chosenOption, scoredQuestions } from './survey-score';
-import type { SurveyAnswers } from './types';
+import type { QualificationSurvey, SurveyFlag, SurveyOption } from '../content/schemas.js';
+import { chosenOption, scoredQuestions } from './survey-score.js';
+import type { SurveyAnswers } from './types.js';
 
 /** q1, the investment question: one of the two critical questions. */
 const INVESTMENT_QUESTION = 'q1_investment';

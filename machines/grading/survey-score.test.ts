@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { qualificationSurvey } from '../content';
-import { chosenOption, surveyScore } from './survey-score';
+import { qualificationSurvey } from '../content/index.js';
+import { chosenOption, surveyScore } from './survey-score.js';
 
 describe('surveyScore', () => {
   it('is 100 for the best answer to every scored question', () => {

@@ -1,6 +1,6 @@
-import type { QualificationSurvey, ScoredQuestion, SurveyOption } from '../content/schemas';
-import { round } from './scale';
-import type { SurveyAnswers } from './types';
+import type { QualificationSurvey, ScoredQuestion, SurveyOption } from '../content/schemas.js';
+import { round } from './scale.js';
+import type { SurveyAnswers } from './types.js';
 
 /** The scored (multiple-choice) questions of a survey. */
 export function scoredQuestions(survey: QualificationSurvey): ScoredQuestion[] {

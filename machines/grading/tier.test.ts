@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeTier, tierFor } from './tier';
+import { describeTier, tierFor } from './tier.js';
 
 const ready = { disqualified: false, readyToInvest: true, readyToStart: true };
 

@@ -1,4 +1,4 @@
-import type { Tier } from './types';
+import type { Tier } from './types.js';
 
 /** book_call needs at least this total. */
 export const BOOK_CALL_THRESHOLD = 70;

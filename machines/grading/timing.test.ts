@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { timingModifier } from './timing';
+import { timingModifier } from './timing.js';
 
 describe('timingModifier', () => {
   it('is -0.05 under 2 s', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PART_WEIGHTS, weightedTotal } from './total-score';
+import { PART_WEIGHTS, weightedTotal } from './total-score.js';
 
 describe('weightedTotal', () => {
   it('weighs diagnostic 0.35, survey 0.35, mirror 0.30', () => {

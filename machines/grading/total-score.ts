@@ -1,4 +1,4 @@
-import { round } from './scale';
+import { round } from './scale.js';
 
 /** How the three parts weigh in the total. */
 export const PART_WEIGHTS = { diagnostic: 0.35, survey: 0.35, mirror: 0.3 } as const;

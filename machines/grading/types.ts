@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Archetype, ArchetypeName, Dimension, DisplayDimension } from '../content/schemas';
+import type { Archetype, ArchetypeName, Dimension, DisplayDimension } from '../content/schemas.js';
 
 /**
  * Identifies the rules a result was graded under; bump it whenever a rule or constant in

@@ -1,9 +1,9 @@
 import { sign } from '@fastify/cookie';
 import type pg from 'pg';
 import { initialTransition, transition } from 'xstate';
-import { assessmentFlowMachine } from '../../machines/assessment-flow/assessment-flow.machine.js';
-import { loadSigningKey } from '../../server/visitors/visitor-cookie.js';
-import { steadyAnswers } from '../../test/journey.js';
+import { assessmentFlowMachine } from '#machines/assessment-flow/assessment-flow.machine.js';
+import { loadSigningKey } from '#server/visitors/visitor-cookie.js';
+import { steadyAnswers } from '#test/journey.js';
 
 const LEAD_PLACEHOLDER = '00000000-0000-4000-8000-00000000bead';
 const EMAIL_PLACEHOLDER = 'placeholder@bench.invalid';

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { migrate } from '../../server/db/migrate.js';
+import { migrate } from '#core/db/migrate.js';
 import { postgresAnswers, startEmbeddedPostgres } from '../services/postgres.js';
 import { resolveRedis } from '../services/redis.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scratchDatabase } from '../../test/helpers.js';
+import { scratchDatabase } from '#test/helpers.js';
 import { runChaos } from './run.js';
 
 /*

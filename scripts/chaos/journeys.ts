@@ -1,5 +1,5 @@
-import { VISITOR_COOKIE } from '../../server/visitors/visitor-cookie.js';
-import { SURVEYS } from '../../test/journey.js';
+import { VISITOR_COOKIE } from '#server/visitors/visitor-cookie.js';
+import { SURVEYS } from '#test/journey.js';
 import type { SeededFlow } from '../bench/seed.js';
 
 /** Where each journey is meant to end, by its path through the funnel. */

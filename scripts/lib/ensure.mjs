@@ -12,7 +12,7 @@ const INSTALL_STAMP = path.join(ROOT, 'node_modules', '.hf-install-stamp');
 const BUILD_STAMP = path.join(ROOT, 'web', 'dist', '.hf-build-stamp');
 const WEB_INPUTS = ['web', 'machines', 'package-lock.json'];
 const SERVER_STAMP = path.join(ROOT, 'dist', '.hf-build-stamp');
-const SERVER_INPUTS = ['server', 'workers', 'machines', 'package-lock.json'];
+const SERVER_INPUTS = ['core', 'server', 'workers', 'machines', 'package-lock.json'];
 const SKIP = new Set(['node_modules', 'dist', 'e2e', '.data']);
 
 function run(command, args) {
@@ -97,6 +97,6 @@ export async function ensureServerBuilt() {
   });
   // migrate.ts finds its SQL files beside itself, which in the bundle is dist/server/
   rmSync(path.join(ROOT, 'dist', 'server', 'migrations'), { recursive: true, force: true });
-  cpSync(path.join(ROOT, 'server', 'db', 'migrations'), path.join(ROOT, 'dist', 'server', 'migrations'), { recursive: true });
+  cpSync(path.join(ROOT, 'core', 'db', 'migrations'), path.join(ROOT, 'dist', 'server', 'migrations'), { recursive: true });
   writeFileSync(SERVER_STAMP, stamp);
 }

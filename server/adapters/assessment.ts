@@ -5,27 +5,21 @@ import {
   COMMUNITY_MEMBER_NAME,
   missingSurveyAnswers,
   resultTier,
-} from '../../machines/assessment-flow/assessment-flow.machine.js';
-import type { FlowSnapshotResponse } from '../../machines/protocol/api.js';
-import { homeworkSourceSchema, type HomeworkSource } from '../../machines/protocol/assessment-flow.js';
+} from '#machines/assessment-flow/assessment-flow.machine.js';
+import type { FlowSnapshotResponse } from '#machines/protocol/api.js';
+import { homeworkSourceSchema, type HomeworkSource } from '#machines/protocol/assessment-flow.js';
 import {
   diagnosticAnswersSchema,
   emailSchema,
   mirrorTurnSchema,
   surveyAnswersSchema,
   type SurveyAnswers,
-} from '../../machines/protocol/common.js';
-import {
-  assessmentResultOf,
-  assessmentSessionOf,
-  homeworkSourceOf,
-  noticeOf,
-  paymentPurposeOf,
-} from '../../machines/protocol/snapshots.js';
-import { FlowConflictError } from '../flows/flow-store.js';
-import { waitForFlow } from '../flows/wait-for-flow.js';
-import { HttpError } from '../http-error.js';
-import { leadSourceOf, TEST_TAGS } from '../leads/lead-service.js';
+} from '#machines/protocol/common.js';
+import { assessmentResultOf, assessmentSessionOf, homeworkSourceOf, noticeOf, paymentPurposeOf } from '#machines/protocol/snapshots.js';
+import { FlowConflictError } from '#core/flows/flow-store.js';
+import { waitForFlow } from '#core/flows/wait-for-flow.js';
+import { HttpError } from '#core/http-error.js';
+import { leadSourceOf, TEST_TAGS } from '#core/leads/lead-service.js';
 import type { RouteDeps } from '../routes/deps.js';
 import { startVisitorFlow } from '../visitors/start-flow.js';
 import { latestOwnedAssessment, notFound, ownedFlow, ownedLeadFlow } from '../visitors/owned.js';

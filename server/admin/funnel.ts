@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { z } from 'zod';
-import { tierSchema } from '../../machines/protocol/common.js';
+import { tierSchema } from '#machines/protocol/common.js';
 
 /**
  * The overview's funnel and new-leads chart (GET /api/admin/overview/funnel). Days are the

@@ -1,10 +1,10 @@
 import type { Queue } from 'bullmq';
 import type pg from 'pg';
-import { inTransaction } from '../db/transaction.js';
+import { inTransaction } from '#core/db/transaction.js';
 import { z } from 'zod';
-import { JOBS_CHANNEL } from '../queues/outbox.js';
-import { QUEUE_NAMES, type QueueName } from '../queues/names.js';
-import type { Queues } from '../queues/queues.js';
+import { JOBS_CHANNEL } from '#core/queues/outbox.js';
+import { QUEUE_NAMES, type QueueName } from '#core/queues/names.js';
+import type { Queues } from '#core/queues/queues.js';
 
 /** The statuses a job row moves through (the jobs table's CHECK constraint). */
 const JOB_STATUSES = ['pending', 'enqueued', 'active', 'completed', 'failed'] as const;

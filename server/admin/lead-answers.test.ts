@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { diagnosticBank, diagnosticScreens, qualificationSurvey } from '../../machines/content/index.js';
-import { steadyAnswers, SURVEYS } from '../../test/journey.js';
+import { diagnosticBank, diagnosticScreens, qualificationSurvey } from '#machines/content/index.js';
+import { steadyAnswers, SURVEYS } from '#test/journey.js';
 import {
   diagnosticSectionViews,
   RETIRED_DIAGNOSTIC_ITEM,

@@ -5,7 +5,7 @@ import {
   type DiagnosticBank,
   type QualificationSurvey,
   type Screen,
-} from '../../machines/content/index.js';
+} from '#machines/content/index.js';
 
 /*
  * A lead's answers as the coach reads them: each question's text beside the answer in words,

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { inTransaction } from '../db/transaction.js';
+import { inTransaction } from '#core/db/transaction.js';
 import type { z } from 'zod';
 import { diagnosticSectionViews, surveyAnswerViews, type StoredDiagnosticAnswer } from './lead-answers.js';
 import { listLeadNotes } from './queries.js';

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
 import { z } from 'zod';
-import { flowMachines } from '../../machines/index.js';
+import { flowMachines } from '#machines/index.js';
 
 /** Minutes of flow events the machines screen charts. */
 const EVENT_WINDOW_MINUTES = 60;

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { z } from 'zod';
-import { TEST_TAGS } from '../leads/lead-service.js';
+import { TEST_TAGS } from '#core/leads/lead-service.js';
 import {
   ADMIN_LIST_LIMIT,
   type adminContactSubmissionSchema,

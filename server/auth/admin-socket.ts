@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { WebSocket } from 'ws';
-import { ADMIN_LIVE_SESSION_ENDED } from '../../machines/protocol/admin-live.js';
-import { ChannelListener } from '../db/channel-listener.js';
+import { ADMIN_LIVE_SESSION_ENDED } from '#machines/protocol/admin-live.js';
+import { ChannelListener } from '#core/db/channel-listener.js';
 import { readSession, sessionTokenHash } from './sessions.js';
 
 /** How often an open admin socket reads its session again (expiry; a missed announcement). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { scratchDatabase } from '../../test/helpers.js';
-import { createPool } from '../db/pool.js';
+import { scratchDatabase } from '#test/helpers.js';
+import { createPool } from '#core/db/pool.js';
 import { AdminExistsError, createAdmin, ensureAdmin, resetPassword } from './admin-users.js';
 import { verifyPassword } from './password.js';
 

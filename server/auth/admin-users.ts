@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { inTransaction } from '../db/transaction.js';
+import { inTransaction } from '#core/db/transaction.js';
 import { generatePassword, hashPassword, verifyPassword } from './password.js';
 import { sessionTokenHash } from './sessions.js';
 

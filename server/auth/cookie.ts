@@ -1,6 +1,6 @@
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply } from 'fastify';
-import type { Config } from '../config/index.js';
+import type { Config } from '#core/config/index.js';
 import { SESSION_COOKIE } from './sessions.js';
 
 const isHttps = (config: Pick<Config, 'publicUrl'>) => config.publicUrl.startsWith('https:');

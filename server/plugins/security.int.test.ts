@@ -3,10 +3,10 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from '../../test/helpers.js';
+import { testConfig } from '#test/helpers.js';
 import { buildApp } from '../app.js';
-import { createPool } from '../db/pool.js';
-import { createRedis } from '../redis.js';
+import { createPool } from '#core/db/pool.js';
+import { createRedis } from '#core/redis.js';
 import { registerErrorHandler } from './error-handler.js';
 import { rateLimits, security } from './security.js';
 

@@ -3,13 +3,13 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { isolatedConfig } from '../../test/helpers.js';
-import { registeredRoutes } from '../../test/routes.js';
+import { isolatedConfig } from '#test/helpers.js';
+import { registeredRoutes } from '#test/routes.js';
 import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
 import { createSession, csrfTokenFor, SESSION_COOKIE } from '../auth/sessions.js';
-import { createPool } from '../db/pool.js';
-import { createRedis } from '../redis.js';
+import { createPool } from '#core/db/pool.js';
+import { createRedis } from '#core/redis.js';
 import { frameText } from './socket-frames.js';
 import { NUL_MESSAGE } from './storable-text.js';
 

@@ -1,7 +1,7 @@
 import type { WebSocket } from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { flowSocketClientFrameSchema, type FlowSocketServerFrame } from '../../machines/protocol/socket.js';
-import { FlowNotFoundError } from '../flows/flow-store.js';
+import { flowSocketClientFrameSchema, type FlowSocketServerFrame } from '#machines/protocol/socket.js';
+import { FlowNotFoundError } from '#core/flows/flow-store.js';
 import type { RouteDeps } from '../routes/deps.js';
 import { rateLimits } from './security.js';
 import { readClientFrame } from './socket-frames.js';

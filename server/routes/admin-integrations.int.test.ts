@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isolatedConfig } from '../../test/helpers.js';
+import { isolatedConfig } from '#test/helpers.js';
 import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
 import { createSession, csrfTokenFor } from '../auth/sessions.js';
-import { createPool } from '../db/pool.js';
-import type { Integration, IntegrationKey } from '../integrations/settings.js';
-import { createRedis } from '../redis.js';
+import { createPool } from '#core/db/pool.js';
+import type { Integration, IntegrationKey } from '#core/integrations/settings.js';
+import { createRedis } from '#core/redis.js';
 
 /* A database of its own: integration_settings is one row per card for the whole deployment. */
 

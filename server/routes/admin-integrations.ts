@@ -11,8 +11,8 @@ import {
   listIntegrations,
   rotateSigningSecret,
   saveIntegration,
-} from '../integrations/settings.js';
-import { outboundPolicy } from '../integrations/outbound.js';
+} from '#core/integrations/settings.js';
+import { outboundPolicy } from '#core/integrations/outbound.js';
 import type { RouteDeps } from './deps.js';
 
 const guarded = { 401: errorBodySchema, 403: errorBodySchema };

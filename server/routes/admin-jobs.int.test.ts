@@ -3,16 +3,16 @@ import { UnrecoverableError } from 'bullmq';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedConfig } from '../../test/helpers.js';
-import { startWorkers, until } from '../../test/worker-harness.js';
+import { isolatedConfig } from '#test/helpers.js';
+import { startWorkers, until } from '#test/worker-harness.js';
 import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
 import { createSession, csrfTokenFor, SESSION_COOKIE } from '../auth/sessions.js';
-import type { Config } from '../config/index.js';
-import { createPool } from '../db/pool.js';
-import { insertJob } from '../queues/outbox.js';
-import { QUEUE_NAMES } from '../queues/names.js';
-import { createRedis } from '../redis.js';
+import type { Config } from '#core/config/index.js';
+import { createPool } from '#core/db/pool.js';
+import { insertJob } from '#core/queues/outbox.js';
+import { QUEUE_NAMES } from '#core/queues/names.js';
+import { createRedis } from '#core/redis.js';
 
 /* A database and queue prefix of its own: the summary counts the whole jobs table and the retry runs a relay. */
 

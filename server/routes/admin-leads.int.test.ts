@@ -2,14 +2,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedConfig } from '../../test/helpers.js';
-import { seedGradedLead } from '../../test/admin-leads-fixtures.js';
+import { isolatedConfig } from '#test/helpers.js';
+import { seedGradedLead } from '#test/admin-leads-fixtures.js';
 import { csvCell, escapeLike } from '../admin/leads-queries.js';
 import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
 import { createSession, csrfTokenFor } from '../auth/sessions.js';
-import { createPool } from '../db/pool.js';
-import { createRedis } from '../redis.js';
+import { createPool } from '#core/db/pool.js';
+import { createRedis } from '#core/redis.js';
 
 /* A database of its own: the table's totals count the whole leads table. */
 

@@ -11,21 +11,21 @@ import {
   ADMIN_LIVE_SESSION_ENDED,
   adminLiveServerFrameSchema,
   type AdminLiveServerFrame,
-} from '../../machines/protocol/admin-live.js';
-import { isolatedConfig } from '../../test/helpers.js';
-import { startWorkers } from '../../test/worker-harness.js';
+} from '#machines/protocol/admin-live.js';
+import { isolatedConfig } from '#test/helpers.js';
+import { startWorkers } from '#test/worker-harness.js';
 import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
 import { sessionCookieName } from '../auth/cookie.js';
 import { AdminSockets } from '../auth/admin-socket.js';
 import { createSession, deleteSession, SESSION_COOKIE, sessionTokenHash } from '../auth/sessions.js';
-import type { Config } from '../config/index.js';
-import { createPool } from '../db/pool.js';
-import { PushHub } from '../flows/push.js';
-import { browserFetch } from '../../test/visitor.js';
+import type { Config } from '#core/config/index.js';
+import { createPool } from '#core/db/pool.js';
+import { PushHub } from '#core/flows/push.js';
+import { browserFetch } from '#test/visitor.js';
 import { frameText } from '../plugins/socket-frames.js';
-import { insertJob } from '../queues/outbox.js';
-import { createRedis } from '../redis.js';
+import { insertJob } from '#core/queues/outbox.js';
+import { createRedis } from '#core/redis.js';
 import { adminLiveRoutes } from './admin-live.js';
 
 /* A database and queue prefix of its own: the job events come from workers and a relay run here. */

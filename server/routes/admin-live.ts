@@ -8,11 +8,11 @@ import {
   adminLiveClientFrameSchema,
   FAILED_REASON_MAX,
   type AdminLiveServerFrame,
-} from '../../machines/protocol/admin-live.js';
+} from '#machines/protocol/admin-live.js';
 import { refuseForeignOrigin, requireAdmin, sessionToken } from '../auth/guard.js';
-import type { PushHub } from '../flows/push.js';
+import type { PushHub } from '#core/flows/push.js';
 import { readClientFrame } from '../plugins/socket-frames.js';
-import { QUEUE_NAMES } from '../queues/names.js';
+import { QUEUE_NAMES } from '#core/queues/names.js';
 import type { RouteDeps } from './deps.js';
 
 /** The parts of a flow push (the flow socket's `event` frame) the admin feed passes on. */

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInAdmin } from '../../test/admin-session.js';
-import { isolatedConfig } from '../../test/helpers.js';
+import { signedInAdmin } from '#test/admin-session.js';
+import { isolatedConfig } from '#test/helpers.js';
 import { MIRROR_PAGE_SIZE } from '../admin/mirror-sessions.js';
 import { buildApp } from '../app.js';
-import { createPool } from '../db/pool.js';
-import { createOrUpdateLead } from '../leads/lead-service.js';
-import { createRedis } from '../redis.js';
+import { createPool } from '#core/db/pool.js';
+import { createOrUpdateLead } from '#core/leads/lead-service.js';
+import { createRedis } from '#core/redis.js';
 
 /* A database of its own: the list and its total cover the whole mirror_sessions table. */
 let app: FastifyInstance;

@@ -2,12 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedConfig } from '../../test/helpers.js';
+import { isolatedConfig } from '#test/helpers.js';
 import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
 import { createSession, SESSION_COOKIE } from '../auth/sessions.js';
-import { createPool } from '../db/pool.js';
-import { createRedis } from '../redis.js';
+import { createPool } from '#core/db/pool.js';
+import { createRedis } from '#core/redis.js';
 
 /*
  * The overview's funnel and new-leads chart, and the visit counting that feeds it. A database of

@@ -2,14 +2,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SITE_SETTINGS } from '../../machines/site-settings.js';
-import { isolatedConfig } from '../../test/helpers.js';
-import { registeredRoutes } from '../../test/routes.js';
+import { DEFAULT_SITE_SETTINGS } from '#machines/site-settings.js';
+import { isolatedConfig } from '#test/helpers.js';
+import { registeredRoutes } from '#test/routes.js';
 import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
 import { createSession } from '../auth/sessions.js';
-import { createPool } from '../db/pool.js';
-import { createRedis } from '../redis.js';
+import { createPool } from '#core/db/pool.js';
+import { createRedis } from '#core/redis.js';
 
 /*
  * Runs against a database of its own: the overview counts whole tables and the test-lead purge

@@ -3,14 +3,14 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from '../../test/helpers.js';
+import { testConfig } from '#test/helpers.js';
 import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
 import { csrfTokenFor } from '../auth/sessions.js';
 import { verifyCredentials } from '../auth/credentials.js';
 import { SIGN_IN_THROTTLE, SignInThrottle, waitAfter } from '../auth/sign-in-throttle.js';
-import { createPool } from '../db/pool.js';
-import { createRedis } from '../redis.js';
+import { createPool } from '#core/db/pool.js';
+import { createRedis } from '#core/redis.js';
 
 const INVALID = 'Invalid email or password. Please try again.';
 const PASSWORD = 'correct horse battery';

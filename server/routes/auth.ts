@@ -16,9 +16,9 @@ import {
 } from '../auth/schemas.js';
 import { createSession, CSRF_HEADER, csrfTokenFor, deleteSession, isCsrfTokenValid, readSession } from '../auth/sessions.js';
 import { describeWait, SignInThrottle } from '../auth/sign-in-throttle.js';
-import { inTransaction } from '../db/transaction.js';
-import { queueEmail } from '../email/outbox.js';
-import { signInNotice } from '../email/templates.js';
+import { inTransaction } from '#core/db/transaction.js';
+import { queueEmail } from '#core/email/outbox.js';
+import { signInNotice } from '#core/email/templates.js';
 import type { ErrorBody } from '../plugins/error-handler.js';
 import { rateLimits, TooManyRequestsError } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';

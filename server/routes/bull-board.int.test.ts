@@ -5,13 +5,13 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from '../../test/helpers.js';
+import { testConfig } from '#test/helpers.js';
 import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
 import { createSession, csrfTokenFor, SESSION_COOKIE } from '../auth/sessions.js';
-import { createPool } from '../db/pool.js';
-import { QUEUE_NAMES } from '../queues/names.js';
-import { createRedis } from '../redis.js';
+import { createPool } from '#core/db/pool.js';
+import { QUEUE_NAMES } from '#core/queues/names.js';
+import { createRedis } from '#core/redis.js';
 import { BULL_BOARD_PATH } from './bull-board.js';
 
 let app: FastifyInstance;

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireAdmin, sessionToken } from '../auth/guard.js';
 import { inlineStylePolicy } from '../plugins/security.js';
 import { readSession } from '../auth/sessions.js';
-import { QUEUE_NAMES } from '../queues/names.js';
+import { QUEUE_NAMES } from '#core/queues/names.js';
 import type { RouteDeps } from './deps.js';
 
 /** Where bull-board answers: its page, its assets under static/ and its JSON API under api/. */

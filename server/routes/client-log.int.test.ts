@@ -2,11 +2,11 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from '../../test/helpers.js';
-import { privatePrefix } from '../../test/worker-harness.js';
+import { testConfig } from '#test/helpers.js';
+import { privatePrefix } from '#test/worker-harness.js';
 import { buildApp } from '../app.js';
-import { createPool } from '../db/pool.js';
-import { createRedis } from '../redis.js';
+import { createPool } from '#core/db/pool.js';
+import { createRedis } from '#core/redis.js';
 import { rateLimits } from '../plugins/security.js';
 
 let app: FastifyInstance;

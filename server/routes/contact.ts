@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { contactMessageSchema } from '../../machines/protocol/contact-form.js';
-import { coachAddress } from '../email/coach.js';
-import { queueEmail } from '../email/outbox.js';
-import { contactConfirmation, contactNotification } from '../email/templates.js';
-import { readSiteSettings } from '../site/settings.js';
-import { inTransaction } from '../db/transaction.js';
+import { contactMessageSchema } from '#machines/protocol/contact-form.js';
+import { coachAddress } from '#core/email/coach.js';
+import { queueEmail } from '#core/email/outbox.js';
+import { contactConfirmation, contactNotification } from '#core/email/templates.js';
+import { readSiteSettings } from '#core/site/settings.js';
+import { inTransaction } from '#core/db/transaction.js';
 import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 

@@ -1,10 +1,10 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { AdminSockets } from '../auth/admin-socket.js';
-import type { Config } from '../config/index.js';
-import type { FlowEngine } from '../flows/engine.js';
-import type { PushHub } from '../flows/push.js';
-import type { Queues } from '../queues/queues.js';
+import type { Config } from '#core/config/index.js';
+import type { FlowEngine } from '#core/flows/engine.js';
+import type { PushHub } from '#core/flows/push.js';
+import type { Queues } from '#core/queues/queues.js';
 import type { Visitors } from '../visitors/visitor-cookie.js';
 
 /** What every route plugin gets. */

@@ -6,8 +6,8 @@ import {
   flowEventBodySchemas,
   flowSnapshotResponseSchema,
   flowStartBodySchema,
-} from '../../machines/protocol/api.js';
-import { FlowConflictError } from '../flows/flow-store.js';
+} from '#machines/protocol/api.js';
+import { FlowConflictError } from '#core/flows/flow-store.js';
 import { rateLimits } from '../plugins/security.js';
 import { startVisitorFlow } from '../visitors/start-flow.js';
 import type { RouteDeps } from './deps.js';

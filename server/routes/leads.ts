@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { tokenCheckSchema } from '../../machines/protocol/assessment-flow.js';
-import { knownSessionSchema } from '../../machines/protocol/common.js';
+import { tokenCheckSchema } from '#machines/protocol/assessment-flow.js';
+import { knownSessionSchema } from '#machines/protocol/common.js';
 import {
   ADAPTER_WAIT_MS,
   captureBodySchema,
@@ -14,8 +14,8 @@ import {
 } from '../adapters/assessment.js';
 import { sessionToken } from '../auth/guard.js';
 import { CSRF_HEADER, isCsrfTokenValid, readSession } from '../auth/sessions.js';
-import { initializeFromToken } from '../leads/token-session.js';
-import { HttpError } from '../http-error.js';
+import { initializeFromToken } from '#core/leads/token-session.js';
+import { HttpError } from '#core/http-error.js';
 import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 import { startVisitorFlow } from '../visitors/start-flow.js';

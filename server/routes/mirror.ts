@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MIRROR_FALLBACK_REPLY } from '../../machines/mirror/mirror.machine.js';
-import { MIRROR_TURN_LIMIT, mirrorReplyResponseSchema, type MirrorReplyResponse } from '../../machines/protocol/mirror.js';
-import { failureOf, mirrorReplierFor } from '../mirror/engine.js';
-import { storeExchange } from '../mirror/store.js';
+import { MIRROR_FALLBACK_REPLY } from '#machines/mirror/mirror.machine.js';
+import { MIRROR_TURN_LIMIT, mirrorReplyResponseSchema, type MirrorReplyResponse } from '#machines/protocol/mirror.js';
+import { failureOf, mirrorReplierFor } from '#core/mirror/engine.js';
+import { storeExchange } from '#core/mirror/store.js';
 import { rateLimits } from '../plugins/security.js';
 import { notFound } from '../visitors/owned.js';
 import type { RouteDeps } from './deps.js';

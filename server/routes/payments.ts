@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { paymentPurposeSchema } from '../../machines/protocol/payment.js';
+import { paymentPurposeSchema } from '#machines/protocol/payment.js';
 import { requireAdmin } from '../auth/guard.js';
-import { CheckoutNotStartedError, createPayment } from '../payments/create-payment.js';
-import { findPayment, paymentSchema, paymentStatusSchema } from '../payments/payment-tracking.js';
-import { RefundFailedError, refundPayment } from '../payments/refund.js';
-import { createStripeClient, stripeErrorSummary } from '../payments/stripe-client.js';
-import { handleStripeEvent, verifiedStripeEvent, WebhookSignatureError } from '../payments/webhook.js';
+import { CheckoutNotStartedError, createPayment } from '../adapters/create-payment.js';
+import { findPayment, paymentSchema, paymentStatusSchema } from '#core/payments/payment-tracking.js';
+import { RefundFailedError, refundPayment } from '#core/payments/refund.js';
+import { createStripeClient, stripeErrorSummary } from '#core/payments/stripe-client.js';
+import { handleStripeEvent, verifiedStripeEvent, WebhookSignatureError } from '#core/payments/webhook.js';
 import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bookingUrl } from '../integrations/settings.js';
-import { readSiteSettings, siteSettingsSchema } from '../site/settings.js';
+import { bookingUrl } from '#core/integrations/settings.js';
+import { readSiteSettings, siteSettingsSchema } from '#core/site/settings.js';
 import type { RouteDeps } from './deps.js';
 
 /** The refundable deposit, in cents ($250). */

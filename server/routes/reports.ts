@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { HttpError } from '../http-error.js';
-import { buildReportPdf } from '../reports/report-pdf.js';
-import { loadReport, reportPathFor } from '../reports/store.js';
+import { HttpError } from '#core/http-error.js';
+import { buildReportPdf } from '#core/reports/report-pdf.js';
+import { loadReport, reportPathFor } from '#core/reports/store.js';
 import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 

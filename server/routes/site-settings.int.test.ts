@@ -2,21 +2,21 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { resultFor } from '../../machines/assessment-flow/assessment-flow.fixtures.js';
-import { DEFAULT_SCHEDULING_URL, DEFAULT_SITE_SETTINGS, type SiteSettings } from '../../machines/site-settings.js';
-import { seedFlow, surveyedEvents } from '../../test/flows.js';
-import { isolatedConfig } from '../../test/helpers.js';
-import { injectAs, seedVisitor } from '../../test/visitor.js';
-import { startSmtpSink } from '../../test/smtp-sink.js';
-import { startWorkers, until } from '../../test/worker-harness.js';
+import { resultFor } from '#machines/assessment-flow/assessment-flow.fixtures.js';
+import { DEFAULT_SCHEDULING_URL, DEFAULT_SITE_SETTINGS, type SiteSettings } from '#machines/site-settings.js';
+import { seedFlow, surveyedEvents } from '#test/flows.js';
+import { isolatedConfig } from '#test/helpers.js';
+import { injectAs, seedVisitor } from '#test/visitor.js';
+import { startSmtpSink } from '#test/smtp-sink.js';
+import { startWorkers, until } from '#test/worker-harness.js';
 import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
 import { createSession, csrfTokenFor } from '../auth/sessions.js';
-import type { Config } from '../config/index.js';
-import { createPool } from '../db/pool.js';
-import { FlowEngine } from '../flows/engine.js';
-import { createOrUpdateLead } from '../leads/lead-service.js';
-import { createRedis } from '../redis.js';
+import type { Config } from '#core/config/index.js';
+import { createPool } from '#core/db/pool.js';
+import { FlowEngine } from '#core/flows/engine.js';
+import { createOrUpdateLead } from '#core/leads/lead-service.js';
+import { createRedis } from '#core/redis.js';
 
 /* A database of its own: the site settings are one row for the whole deployment. */
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAdmin } from '../auth/guard.js';
 import { errorBodySchema } from '../auth/schemas.js';
-import { saveSiteSettings, siteSettingsSchema, siteSettingsView, siteSettingsViewSchema } from '../site/settings.js';
+import { saveSiteSettings, siteSettingsSchema, siteSettingsView, siteSettingsViewSchema } from '#core/site/settings.js';
 import type { RouteDeps } from './deps.js';
 
 const guarded = { 401: errorBodySchema, 403: errorBodySchema };

@@ -3,17 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { MonitorServerFrame, MonitorSnapshot } from '../../machines/protocol/monitor.js';
-import { isolatedConfig } from '../../test/helpers.js';
-import { startWorkers, until } from '../../test/worker-harness.js';
+import type { MonitorServerFrame, MonitorSnapshot } from '#machines/protocol/monitor.js';
+import { isolatedConfig } from '#test/helpers.js';
+import { startWorkers, until } from '#test/worker-harness.js';
 import { buildApp } from '../app.js';
 import { createAdmin } from '../auth/admin-users.js';
 import { createSession, deleteSession, SESSION_COOKIE } from '../auth/sessions.js';
-import type { Config } from '../config/index.js';
-import { createPool } from '../db/pool.js';
+import type { Config } from '#core/config/index.js';
+import { createPool } from '#core/db/pool.js';
 import { frameText } from '../plugins/socket-frames.js';
-import { createRedis } from '../redis.js';
-import { slackSignature } from '../slack/signature.js';
+import { createRedis } from '#core/redis.js';
+import { slackSignature } from '#core/slack/signature.js';
 
 /* A database and queue prefix of its own: the monitor counts whole tables and the file runs the slack worker. */
 

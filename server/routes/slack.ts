@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { monitorClientFrameSchema, monitorSnapshotSchema, type MonitorServerFrame } from '../../machines/protocol/monitor.js';
+import { monitorClientFrameSchema, monitorSnapshotSchema, type MonitorServerFrame } from '#machines/protocol/monitor.js';
 import { refuseForeignOrigin, requireAdmin, sessionToken } from '../auth/guard.js';
 import { errorBodySchema } from '../auth/schemas.js';
 import { rateLimits } from '../plugins/security.js';
 import { readClientFrame } from '../plugins/socket-frames.js';
-import { acceptSlackEvent, slackEnvelopeSchema } from '../slack/events.js';
-import { MonitorHub } from '../slack/monitor-hub.js';
-import { monitorCounts, monitorSnapshot } from '../slack/monitor-store.js';
-import { SlackSignatureError, verifySlackSignature } from '../slack/signature.js';
+import { acceptSlackEvent, slackEnvelopeSchema } from '#core/slack/events.js';
+import { MonitorHub } from '#core/slack/monitor-hub.js';
+import { monitorCounts, monitorSnapshot } from '#core/slack/monitor-store.js';
+import { SlackSignatureError, verifySlackSignature } from '#core/slack/signature.js';
 import type { RouteDeps } from './deps.js';
 
 const slackResponse = z.union([

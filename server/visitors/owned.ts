@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { FlowMachineName } from '../../machines/protocol/api.js';
-import { HttpError } from '../http-error.js';
+import type { FlowMachineName } from '#machines/protocol/api.js';
+import { HttpError } from '#core/http-error.js';
 
 /** One of a visitor's own flows, as the adapters read it. */
 export interface OwnedFlow {

@@ -2,18 +2,18 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { diagnosticScreens } from '../../machines/content/index.js';
-import { seedResultsFlow } from '../../test/flows.js';
-import { isolatedConfig } from '../../test/helpers.js';
-import { SURVEYS } from '../../test/journey.js';
-import { registeredRoutes } from '../../test/routes.js';
-import { injectAs, seedVisitor, type InjectVisitor } from '../../test/visitor.js';
+import { diagnosticScreens } from '#machines/content/index.js';
+import { seedResultsFlow } from '#test/flows.js';
+import { isolatedConfig } from '#test/helpers.js';
+import { SURVEYS } from '#test/journey.js';
+import { registeredRoutes } from '#test/routes.js';
+import { injectAs, seedVisitor, type InjectVisitor } from '#test/visitor.js';
 import { buildApp } from '../app.js';
-import { createPool } from '../db/pool.js';
-import { FlowEngine } from '../flows/engine.js';
+import { createPool } from '#core/db/pool.js';
+import { FlowEngine } from '#core/flows/engine.js';
 import { frameText } from '../plugins/socket-frames.js';
-import { recordTestPayment } from '../payments/checkout.js';
-import { createRedis } from '../redis.js';
+import { recordTestPayment } from '#core/payments/checkout.js';
+import { createRedis } from '#core/redis.js';
 
 /*
  * A stranger who knows a lead's email or id, a flow's id, a diagnostic's id, a Mirror session's id

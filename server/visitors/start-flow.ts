@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
-import { diagnosticScreens } from '../../machines/content/index.js';
-import type { FlowSnapshotResponse, FlowStartBody } from '../../machines/protocol/api.js';
-import type { CompletedPath, FlowResult, TokenCheck } from '../../machines/protocol/assessment-flow.js';
-import type { DiagnosticAnswers, KnownSession, LeadSession } from '../../machines/protocol/common.js';
-import { assessmentResultOf, assessmentSessionOf, completedPathOf, diagnosticAnswersOf } from '../../machines/protocol/snapshots.js';
-import { initializeFromToken } from '../leads/token-session.js';
+import { diagnosticScreens } from '#machines/content/index.js';
+import type { FlowSnapshotResponse, FlowStartBody } from '#machines/protocol/api.js';
+import type { CompletedPath, FlowResult, TokenCheck } from '#machines/protocol/assessment-flow.js';
+import type { DiagnosticAnswers, KnownSession, LeadSession } from '#machines/protocol/common.js';
+import { assessmentResultOf, assessmentSessionOf, completedPathOf, diagnosticAnswersOf } from '#machines/protocol/snapshots.js';
+import { initializeFromToken } from '#core/leads/token-session.js';
 import type { RouteDeps } from '../routes/deps.js';
 import { notFound, ownedLeadFlow } from './owned.js';
 

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Signer } from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
-import type { Config } from '../config/index.js';
+import type { Config } from '#core/config/index.js';
 import { cookieOptions } from '../auth/cookie.js';
 
 declare module 'fastify' {

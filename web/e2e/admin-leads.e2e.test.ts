@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGradedLead } from '../../test/admin-leads-fixtures.js';
+import { seedGradedLead } from '#test/admin-leads-fixtures.js';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { MOBILE, openAdminPage, openPage, signedInAdminState, toast, type StorageState } from './pages.js';

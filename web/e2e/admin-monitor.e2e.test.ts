@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { slackSignature } from '../../server/slack/signature.js';
+import { slackSignature } from '#core/slack/signature.js';
 import { startAssessmentServer, type AssessmentServer } from './assessment-harness.js';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';

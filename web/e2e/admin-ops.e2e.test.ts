@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedResultsFlow } from '../../test/flows.js';
-import { VISITOR_COOKIE } from '../../server/visitors/visitor-cookie.js';
+import { seedResultsFlow } from '#test/flows.js';
+import { VISITOR_COOKIE } from '#server/visitors/visitor-cookie.js';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { MOBILE, openAdminPage, openPage, signedInAdminState, toast, type StorageState } from './pages.js';

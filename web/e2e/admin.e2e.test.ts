@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flowClient } from '../../test/journey.js';
+import { flowClient } from '#test/journey.js';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
-import { createAdmin } from '../../server/auth/admin-users.js';
+import { createAdmin } from '#server/auth/admin-users.js';
 import {
   ADMIN_PASSWORD,
   DESKTOP,

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { Page } from 'playwright-core';
-import { buildApp } from '../../server/app.js';
-import type { Config } from '../../server/config/index.js';
-import { createPool } from '../../server/db/pool.js';
-import type { QueueName } from '../../server/queues/names.js';
-import { createRedis } from '../../server/redis.js';
-import { isolatedConfig } from '../../test/helpers.js';
-import { backdatedSnapshot } from '../../test/journey.js';
-import { startWorkers } from '../../test/worker-harness.js';
+import { buildApp } from '#server/app.js';
+import type { Config } from '#core/config/index.js';
+import { createPool } from '#core/db/pool.js';
+import type { QueueName } from '#core/queues/names.js';
+import { createRedis } from '#core/redis.js';
+import { isolatedConfig } from '#test/helpers.js';
+import { backdatedSnapshot } from '#test/journey.js';
+import { startWorkers } from '#test/worker-harness.js';
 import { WEB_ROOT } from './server.js';
 
 /**

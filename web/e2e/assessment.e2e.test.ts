@@ -3,12 +3,12 @@ import path from 'node:path';
 import { UnrecoverableError } from 'bullmq';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { startFakeStripe } from '../../test/fake-stripe.js';
-import { seedResultsFlow } from '../../test/flows.js';
-import { VISITOR_COOKIE } from '../../server/visitors/visitor-cookie.js';
-import { promoteTimers } from '../../test/journey.js';
-import { startWorkers } from '../../test/worker-harness.js';
-import { gradingProcessor } from '../../workers/processors/grading.js';
+import { startFakeStripe } from '#test/fake-stripe.js';
+import { seedResultsFlow } from '#test/flows.js';
+import { VISITOR_COOKIE } from '#server/visitors/visitor-cookie.js';
+import { promoteTimers } from '#test/journey.js';
+import { startWorkers } from '#test/worker-harness.js';
+import { gradingProcessor } from '#workers/processors/grading.js';
 import {
   answerSurvey,
   backdateDiagnostics,

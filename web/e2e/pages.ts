@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createAdmin } from '../../server/auth/admin-users.js';
+import { createAdmin } from '#server/auth/admin-users.js';
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const MOBILE = { width: 390, height: 844 } as const;

@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../../server/app.js';
-import { createPool } from '../../server/db/pool.js';
-import { createRedis } from '../../server/redis.js';
-import { testConfig } from '../../test/helpers.js';
+import { buildApp } from '#server/app.js';
+import { createPool } from '#core/db/pool.js';
+import { createRedis } from '#core/redis.js';
+import { testConfig } from '#test/helpers.js';
 
 export interface TestServerOptions {
   /**

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SITE_SETTINGS } from '../../machines/site-settings.js';
-import { seedResultsFlow } from '../../test/flows.js';
-import { VISITOR_COOKIE } from '../../server/visitors/visitor-cookie.js';
+import { DEFAULT_SITE_SETTINGS } from '#machines/site-settings.js';
+import { seedResultsFlow } from '#test/flows.js';
+import { VISITOR_COOKIE } from '#server/visitors/visitor-cookie.js';
 import { modal, modalTitle, openAssessment, startAssessmentServer, type AssessmentServer } from './assessment-harness.js';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { DESKTOP, MOBILE, openAdminPage, openPage, signedInAdminState } from './pages.js';
-import { promoteTimers } from '../../test/journey.js';
+import { promoteTimers } from '#test/journey.js';
 import {
   answerSurvey,
   backdateDiagnostics,

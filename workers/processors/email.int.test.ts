@@ -1,12 +1,12 @@
 import type pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { isolatedConfig } from '../../test/helpers.js';
-import { startWorkers, until } from '../../test/worker-harness.js';
-import { createPool } from '../../server/db/pool.js';
-import { deliverEmail, queueEmail, type EmailDraft } from '../../server/email/outbox.js';
-import { startSmtpSink } from '../../test/smtp-sink.js';
-import { inTransaction } from '../../server/db/transaction.js';
-import { smtpSender } from '../../server/email/transport.js';
+import { isolatedConfig } from '#test/helpers.js';
+import { startWorkers, until } from '#test/worker-harness.js';
+import { createPool } from '#core/db/pool.js';
+import { deliverEmail, queueEmail, type EmailDraft } from '#core/email/outbox.js';
+import { startSmtpSink } from '#test/smtp-sink.js';
+import { inTransaction } from '#core/db/transaction.js';
+import { smtpSender } from '#core/email/transport.js';
 import { emailProcessor } from './email.js';
 
 /* Each test has a database and queue prefix of its own: no other relay or worker meets its jobs. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { deliverEmail, markEmailFailed } from '../../server/email/outbox.js';
-import { smtpSender } from '../../server/email/transport.js';
+import { deliverEmail, markEmailFailed } from '#core/email/outbox.js';
+import { smtpSender } from '#core/email/transport.js';
 import type { Processor, QueueProcessor } from './index.js';
 import { sendReceiptEmail } from './receipt-email.js';
 import { sendResultsEmail } from './results-email.js';

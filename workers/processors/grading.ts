@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import { z } from 'zod';
-import { cannedResult, gradeAssessment, type GradeResult } from '../../machines/grading/index.js';
-import type { GradingRequest } from '../../machines/assessment-flow/assessment-flow.machine.js';
-import { diagnosticAnswersSchema, mirrorTurnSchema, surveyAnswersSchema, type DiagnosticAnswers } from '../../machines/protocol/common.js';
-import type { DiagnosticResult } from '../../machines/protocol/diagnostic.js';
-import type { FlowTx } from '../../server/flows/engine.js';
+import { cannedResult, gradeAssessment, type GradeResult } from '#machines/grading/index.js';
+import type { GradingRequest } from '#machines/assessment-flow/assessment-flow.machine.js';
+import { diagnosticAnswersSchema, mirrorTurnSchema, surveyAnswersSchema, type DiagnosticAnswers } from '#machines/protocol/common.js';
+import type { DiagnosticResult } from '#machines/protocol/diagnostic.js';
+import type { FlowTx } from '#core/flows/engine.js';
 import type { QueueProcessor } from './index.js';
 
 /**

@@ -1,14 +1,14 @@
 import { UnrecoverableError } from 'bullmq';
 import type pg from 'pg';
 import { z } from 'zod';
-import { flowResultSchema, homeworkSourceSchema } from '../../machines/protocol/assessment-flow.js';
-import { coachAddress } from '../../server/email/coach.js';
-import { deliverEmail, markEmailFailed, recordJobEmail } from '../../server/email/outbox.js';
-import { resourcesFor } from '../../server/email/resources.js';
-import { homeworkEmail } from '../../server/email/templates.js';
-import { smtpSender, type EmailAttachment } from '../../server/email/transport.js';
-import { buildReportPdf, reportOf } from '../../server/reports/report-pdf.js';
-import { readSiteSettings } from '../../server/site/settings.js';
+import { flowResultSchema, homeworkSourceSchema } from '#machines/protocol/assessment-flow.js';
+import { coachAddress } from '#core/email/coach.js';
+import { deliverEmail, markEmailFailed, recordJobEmail } from '#core/email/outbox.js';
+import { resourcesFor } from '#core/email/resources.js';
+import { homeworkEmail } from '#core/email/templates.js';
+import { smtpSender, type EmailAttachment } from '#core/email/transport.js';
+import { buildReportPdf, reportOf } from '#core/reports/report-pdf.js';
+import { readSiteSettings } from '#core/site/settings.js';
 import type { QueueProcessor } from './index.js';
 
 /** Homework is always a flow's: its sendHomework effect wrote the job. */

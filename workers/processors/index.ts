@@ -1,11 +1,11 @@
 import type { Job } from 'bullmq';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import type { Config } from '../../server/config/index.js';
-import type { FlowEngine } from '../../server/flows/engine.js';
-import type { QueueName } from '../../server/queues/names.js';
-import type { PublishMonitor } from '../../server/slack/monitor-hub.js';
-import type { RelayedJobData } from '../../server/queues/relay.js';
+import type { Config } from '#core/config/index.js';
+import type { FlowEngine } from '#core/flows/engine.js';
+import type { QueueName } from '#core/queues/names.js';
+import type { PublishMonitor } from '#core/slack/monitor-hub.js';
+import type { RelayedJobData } from '#core/queues/relay.js';
 import { emailProcessor } from './email.js';
 import { gradingProcessor } from './grading.js';
 import { homeworkProcessor } from './homework.js';

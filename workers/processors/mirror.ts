@@ -1,12 +1,12 @@
 import type pg from 'pg';
 import { z } from 'zod';
-import { MIRROR_FALLBACK_REPLY } from '../../machines/mirror/mirror.machine.js';
-import { mirrorReplyRequestSchema, type MirrorReplyRequest } from '../../machines/protocol/mirror.js';
-import { mirrorConversationOf } from '../../machines/protocol/snapshots.js';
-import type { Config } from '../../server/config/index.js';
-import type { FlowEngine } from '../../server/flows/engine.js';
-import { failureOf, mirrorReplierFor, type MirrorReplier } from '../../server/mirror/engine.js';
-import { recordExchange } from '../../server/mirror/store.js';
+import { MIRROR_FALLBACK_REPLY } from '#machines/mirror/mirror.machine.js';
+import { mirrorReplyRequestSchema, type MirrorReplyRequest } from '#machines/protocol/mirror.js';
+import { mirrorConversationOf } from '#machines/protocol/snapshots.js';
+import type { Config } from '#core/config/index.js';
+import type { FlowEngine } from '#core/flows/engine.js';
+import { failureOf, mirrorReplierFor, type MirrorReplier } from '#core/mirror/engine.js';
+import { recordExchange } from '#core/mirror/store.js';
 import type { ProcessorContext, QueueProcessor } from './index.js';
 
 const payloadSchema = z.object({ flowId: z.uuid(), request: mirrorReplyRequestSchema });

@@ -2,10 +2,10 @@ import { UnrecoverableError } from 'bullmq';
 import type pg from 'pg';
 import type Stripe from 'stripe';
 import { z } from 'zod';
-import { paymentPurposeSchema } from '../../machines/protocol/payment.js';
-import type { Config } from '../../server/config/index.js';
-import { CheckoutStartError, openCheckout, recordTestPayment, trackCheckout, type PaymentAttempt } from '../../server/payments/checkout.js';
-import { createStripeClient, stripeErrorSummary } from '../../server/payments/stripe-client.js';
+import { paymentPurposeSchema } from '#machines/protocol/payment.js';
+import type { Config } from '#core/config/index.js';
+import { CheckoutStartError, openCheckout, recordTestPayment, trackCheckout, type PaymentAttempt } from '#core/payments/checkout.js';
+import { createStripeClient, stripeErrorSummary } from '#core/payments/stripe-client.js';
 import type { QueueProcessor } from './index.js';
 
 /** A payments job is always a flow's: its startPayment effect wrote it as the flow entered `payment`. */

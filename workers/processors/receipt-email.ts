@@ -1,16 +1,16 @@
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
-import { coachAddress } from '../../server/email/coach.js';
-import { deliverEmail, recordJobEmail } from '../../server/email/outbox.js';
-import { depositReceipt } from '../../server/email/templates.js';
-import { smtpSender } from '../../server/email/transport.js';
-import { bookingUrl } from '../../server/integrations/settings.js';
-import { paymentDetails, paymentRecipient } from '../../server/payments/payment-emails.js';
-import type { PaymentRow } from '../../server/payments/payment-tracking.js';
-import { readSiteSettings } from '../../server/site/settings.js';
+import { coachAddress } from '#core/email/coach.js';
+import { deliverEmail, recordJobEmail } from '#core/email/outbox.js';
+import { depositReceipt } from '#core/email/templates.js';
+import { smtpSender } from '#core/email/transport.js';
+import { bookingUrl } from '#core/integrations/settings.js';
+import { paymentDetails, paymentRecipient } from '#core/payments/payment-emails.js';
+import type { PaymentRow } from '#core/payments/payment-tracking.js';
+import { readSiteSettings } from '#core/site/settings.js';
 import type { Processor } from './index.js';
 
-/** The payload the flow's sendReceipt effect writes (server/flows/effects.ts). */
+/** The payload the flow's sendReceipt effect writes (core/flows/effects.ts). */
 const payloadSchema = z.object({
   flowId: z.uuid(),
   request: z.object({ leadId: z.uuid(), paymentIntentId: z.string().min(1) }),

@@ -1,13 +1,13 @@
 import type pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { resultFor } from '../../machines/assessment-flow/assessment-flow.fixtures.js';
-import { seedFlow, surveyedEvents } from '../../test/flows.js';
-import { isolatedConfig } from '../../test/helpers.js';
-import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink.js';
-import { startWorkers, until } from '../../test/worker-harness.js';
-import { createPool } from '../../server/db/pool.js';
-import { FlowEngine } from '../../server/flows/engine.js';
-import { createOrUpdateLead } from '../../server/leads/lead-service.js';
+import { resultFor } from '#machines/assessment-flow/assessment-flow.fixtures.js';
+import { seedFlow, surveyedEvents } from '#test/flows.js';
+import { isolatedConfig } from '#test/helpers.js';
+import { startSmtpSink, type SmtpSink } from '#test/smtp-sink.js';
+import { startWorkers, until } from '#test/worker-harness.js';
+import { createPool } from '#core/db/pool.js';
+import { FlowEngine } from '#core/flows/engine.js';
+import { createOrUpdateLead } from '#core/leads/lead-service.js';
 
 async function setup(sink: SmtpSink) {
   const { config, drop } = await isolatedConfig({

@@ -1,15 +1,15 @@
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
-import { flowResultSchema } from '../../machines/protocol/assessment-flow.js';
-import { coachAddress } from '../../server/email/coach.js';
-import { deliverEmail, recordJobEmail } from '../../server/email/outbox.js';
-import { resultsEmail } from '../../server/email/templates.js';
-import { smtpSender, type EmailAttachment } from '../../server/email/transport.js';
-import { buildReportPdf, reportOf } from '../../server/reports/report-pdf.js';
-import { readSiteSettings } from '../../server/site/settings.js';
+import { flowResultSchema } from '#machines/protocol/assessment-flow.js';
+import { coachAddress } from '#core/email/coach.js';
+import { deliverEmail, recordJobEmail } from '#core/email/outbox.js';
+import { resultsEmail } from '#core/email/templates.js';
+import { smtpSender, type EmailAttachment } from '#core/email/transport.js';
+import { buildReportPdf, reportOf } from '#core/reports/report-pdf.js';
+import { readSiteSettings } from '#core/site/settings.js';
 import type { Processor } from './index.js';
 
-/** The payload the flow's sendResults effect writes (server/flows/effects.ts). */
+/** The payload the flow's sendResults effect writes (core/flows/effects.ts). */
 const resultsEmailPayloadSchema = z.object({
   flowId: z.uuid(),
   request: z.object({ leadId: z.uuid(), result: flowResultSchema }),

@@ -1,11 +1,11 @@
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
-import type { MonitorServerFrame } from '../../machines/protocol/monitor.js';
-import { inTransaction } from '../../server/db/transaction.js';
-import { insertJob } from '../../server/queues/outbox.js';
-import type { SlackJobPayload } from '../../server/slack/events.js';
-import { readAssessmentMention } from '../../server/slack/grouping.js';
-import { latestMessageId, recordAssessment, storeBotMessage, type AssessmentOutcome } from '../../server/slack/monitor-store.js';
+import type { MonitorServerFrame } from '#machines/protocol/monitor.js';
+import { inTransaction } from '#core/db/transaction.js';
+import { insertJob } from '#core/queues/outbox.js';
+import type { SlackJobPayload } from '#core/slack/events.js';
+import { readAssessmentMention } from '#core/slack/grouping.js';
+import { latestMessageId, recordAssessment, storeBotMessage, type AssessmentOutcome } from '#core/slack/monitor-store.js';
 import type { ProcessorContext, QueueProcessor } from './index.js';
 
 /** A Slack message event, as much of it as the monitor reads. */

@@ -3,16 +3,16 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { resultFor } from '../../machines/assessment-flow/assessment-flow.fixtures.js';
-import { seedFlow, surveyedEvents } from '../../test/flows.js';
-import { injectAs } from '../../test/visitor.js';
-import { isolatedConfig } from '../../test/helpers.js';
-import { startWorkers, until } from '../../test/worker-harness.js';
-import { buildApp } from '../../server/app.js';
-import { createPool } from '../../server/db/pool.js';
-import { FlowEngine } from '../../server/flows/engine.js';
-import { createOrUpdateLead } from '../../server/leads/lead-service.js';
-import { createRedis } from '../../server/redis.js';
+import { resultFor } from '#machines/assessment-flow/assessment-flow.fixtures.js';
+import { seedFlow, surveyedEvents } from '#test/flows.js';
+import { injectAs } from '#test/visitor.js';
+import { isolatedConfig } from '#test/helpers.js';
+import { startWorkers, until } from '#test/worker-harness.js';
+import { buildApp } from '#server/app.js';
+import { createPool } from '#core/db/pool.js';
+import { FlowEngine } from '#core/flows/engine.js';
+import { createOrUpdateLead } from '#core/leads/lead-service.js';
+import { createRedis } from '#core/redis.js';
 
 interface Received {
   headers: IncomingHttpHeaders;

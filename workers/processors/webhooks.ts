@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
-import type { LeadEventBody } from '../../server/integrations/lead-events.js';
-import { networkCause } from '../../server/integrations/network-cause.js';
-import { outboundPolicy, postWebhook } from '../../server/integrations/outbound.js';
+import type { LeadEventBody } from '#core/integrations/lead-events.js';
+import { networkCause } from '#core/integrations/network-cause.js';
+import { outboundPolicy, postWebhook } from '#core/integrations/outbound.js';
 import type { QueueProcessor } from './index.js';
 
 /** How long a receiver gets to answer before the attempt counts as failed (and is retried). */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { DiagnosticBank } from '../schemas';
+import type { DiagnosticBank } from '../schemas.js';
 
 /**
  * The last-resort bank of Four likert items on LER, DCR, OwnershipFault and

@@ -1,6 +1,6 @@
 import type { MouseEvent } from 'react';
-import { Button, ButtonLink, type ButtonLinkProps, type ButtonProps } from '../components/ui';
-import { useAssessment, type AssessmentMode } from '../features/assessment/launcher';
+import { Button, ButtonLink, type ButtonLinkProps, type ButtonProps } from '../components/ui/index.js';
+import { useAssessment, type AssessmentMode } from '../features/assessment/launcher.js';
 
 /** A button that opens the assessment modal (or the Decision Mirror with mode 'mirror'). */
 export function AssessmentButton({ mode = 'assessment', onClick, ...props }: ButtonProps & { mode?: AssessmentMode }) {

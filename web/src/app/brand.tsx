@@ -1,4 +1,4 @@
-import { SITE } from './site';
+import { SITE } from './site.js';
 
 /** The wordmark: a brass compass-like mark and the site name. */
 export function BrandMark({ dark = false }: { dark?: boolean }) {

@@ -1,8 +1,8 @@
 import { Link } from 'react-router-dom';
-import { BrandMark } from './brand';
-import { useSiteSettings } from '../lib/site-settings';
-import { NAV_LINKS, SITE, socialLinksOf } from './site';
-import { SocialIcon } from './social-icons';
+import { BrandMark } from './brand.js';
+import { useSiteSettings } from '../lib/site-settings.js';
+import { NAV_LINKS, SITE, socialLinksOf } from './site.js';
+import { SocialIcon } from './social-icons.js';
 
 /** The footer: the promise, the pages, the coach's social links. */
 export function SiteFooter() {

@@ -1,9 +1,9 @@
 import { Disclosure, DisclosureButton, DisclosurePanel } from '@headlessui/react';
 import { Fragment, useEffect, useRef } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
-import { Button, cx } from '../components/ui';
-import { MENU_BUTTON_CLASSES, MenuGlyph } from './menu-button';
-import { NAV_LINKS } from './site';
+import { Button, cx } from '../components/ui/index.js';
+import { MENU_BUTTON_CLASSES, MenuGlyph } from './menu-button.js';
+import { NAV_LINKS } from './site.js';
 
 /**
  * What Headless UI's Disclosure leaves to its user, for a menu: Escape and a click outside close

@@ -1,14 +1,14 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
-import { Button, cx, useToast } from '../components/ui';
-import { useAssessment } from '../features/assessment/launcher';
-import { signOut, useSession } from '../lib/session';
-import { BrandMark } from './brand';
-import { MENU_BUTTON_CLASSES, MenuGlyph } from './menu-button';
-import { SIGN_OUT_FAILED_TOAST, SIGNED_OUT_TOAST } from './signed-out-notice';
-import { NAV_LINKS } from './site';
+import { Button, cx, useToast } from '../components/ui/index.js';
+import { useAssessment } from '../features/assessment/launcher.js';
+import { signOut, useSession } from '../lib/session.js';
+import { BrandMark } from './brand.js';
+import { MENU_BUTTON_CLASSES, MenuGlyph } from './menu-button.js';
+import { SIGN_OUT_FAILED_TOAST, SIGNED_OUT_TOAST } from './signed-out-notice.js';
+import { NAV_LINKS } from './site.js';
 
-const MobileMenu = lazy(() => import('./mobile-menu'));
+const MobileMenu = lazy(() => import('./mobile-menu.js'));
 
 function useSignOut() {
   const { toast } = useToast();

@@ -1,11 +1,11 @@
 import { useEffect, useRef, type MouseEvent } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
-import { ToastProvider } from '../components/ui';
-import { AssessmentProvider } from '../features/assessment/launcher';
-import { recordVisit } from '../lib/visits';
-import { SiteFooter } from './footer';
-import { SiteNav } from './nav';
-import { SignedOutNotice } from './signed-out-notice';
+import { ToastProvider } from '../components/ui/index.js';
+import { AssessmentProvider } from '../features/assessment/launcher.js';
+import { recordVisit } from '../lib/visits.js';
+import { SiteFooter } from './footer.js';
+import { SiteNav } from './nav.js';
+import { SignedOutNotice } from './signed-out-notice.js';
 
 /** Moves focus to the new page's main region after a client-side navigation, as a page load would. */
 function useFocusOnNavigate(main: React.RefObject<HTMLElement | null>) {

@@ -1,8 +1,8 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
-import { Home } from '../routes/home';
-import { RootLayout } from './root-layout';
-import { RouteError } from './route-error';
+import { Home } from '../routes/home.js';
+import { RootLayout } from './root-layout.js';
+import { RouteError } from './route-error.js';
 
 /** Keeps the page height while a lazily loaded page's code arrives on a first visit. */
 function PageFallback() {
@@ -25,16 +25,16 @@ const routes: RouteObject[] = [
     children: [
       { index: true, Component: Home },
       { path: 'survey', Component: Home },
-      lazyPage('about', async () => (await import('../routes/about')).AboutPage),
-      lazyPage('services', async () => (await import('../routes/services')).ServicesPage),
-      lazyPage('contact', async () => (await import('../routes/contact')).ContactPage),
-      lazyPage('auth', async () => (await import('../routes/auth')).AuthPage),
-      lazyPage('payment-success', async () => (await import('../routes/payment-success')).PaymentSuccessPage),
-      lazyPage('payment-canceled', async () => (await import('../routes/payment-canceled')).PaymentCanceledPage),
-      lazyPage('diagnostic', async () => (await import('../routes/diagnostic')).DiagnosticPage),
-      lazyPage('results', async () => (await import('../routes/results')).ResultsPage),
-      lazyPage('mirror', async () => (await import('../routes/mirror')).MirrorPage),
-      lazyPage('*', async () => (await import('../routes/not-found')).NotFound),
+      lazyPage('about', async () => (await import('../routes/about.js')).AboutPage),
+      lazyPage('services', async () => (await import('../routes/services.js')).ServicesPage),
+      lazyPage('contact', async () => (await import('../routes/contact.js')).ContactPage),
+      lazyPage('auth', async () => (await import('../routes/auth.js')).AuthPage),
+      lazyPage('payment-success', async () => (await import('../routes/payment-success.js')).PaymentSuccessPage),
+      lazyPage('payment-canceled', async () => (await import('../routes/payment-canceled.js')).PaymentCanceledPage),
+      lazyPage('diagnostic', async () => (await import('../routes/diagnostic.js')).DiagnosticPage),
+      lazyPage('results', async () => (await import('../routes/results.js')).ResultsPage),
+      lazyPage('mirror', async () => (await import('../routes/mirror.js')).MirrorPage),
+      lazyPage('*', async () => (await import('../routes/not-found.js')).NotFound),
     ],
   },
   // the admin area has its own layout (no public nav) and its code is one lazily loaded chunk
@@ -42,22 +42,22 @@ const routes: RouteObject[] = [
     path: 'admin',
     errorElement: <RouteError />,
     HydrateFallback: PageFallback,
-    lazy: async () => ({ Component: (await import('../routes/admin')).AdminLayout }),
+    lazy: async () => ({ Component: (await import('../routes/admin.js')).AdminLayout }),
     children: [
-      { index: true, lazy: async () => ({ Component: (await import('../routes/admin')).OverviewScreen }) },
-      { path: 'messages', lazy: async () => ({ Component: (await import('../routes/admin')).MessagesScreen }) },
+      { index: true, lazy: async () => ({ Component: (await import('../routes/admin.js')).OverviewScreen }) },
+      { path: 'messages', lazy: async () => ({ Component: (await import('../routes/admin.js')).MessagesScreen }) },
       {
         path: 'mirror-sessions',
-        lazy: async () => ({ Component: (await import('../features/admin/mirror-sessions')).MirrorSessionsScreen }),
+        lazy: async () => ({ Component: (await import('../features/admin/mirror-sessions.js')).MirrorSessionsScreen }),
       },
-      { path: 'leads', lazy: async () => ({ Component: (await import('../features/admin/leads')).LeadsScreen }) },
-      { path: 'leads/:id', lazy: async () => ({ Component: (await import('../features/admin/leads-detail')).LeadDetailScreen }) },
-      { path: 'integrations', lazy: async () => ({ Component: (await import('../features/admin/integrations')).IntegrationsScreen }) },
-      { path: 'jobs', lazy: async () => ({ Component: (await import('../features/admin/jobs')).JobsScreen }) },
-      { path: 'monitor', lazy: async () => ({ Component: (await import('../features/admin/monitor')).MonitorScreen }) },
-      { path: 'machines', lazy: async () => ({ Component: (await import('../features/admin/machines')).MachinesScreen }) },
-      { path: 'settings', lazy: async () => ({ Component: (await import('../routes/admin')).SiteSettingsScreen }) },
-      { path: '*', lazy: async () => ({ Component: (await import('../routes/admin')).AdminNotFoundScreen }) },
+      { path: 'leads', lazy: async () => ({ Component: (await import('../features/admin/leads.js')).LeadsScreen }) },
+      { path: 'leads/:id', lazy: async () => ({ Component: (await import('../features/admin/leads-detail.js')).LeadDetailScreen }) },
+      { path: 'integrations', lazy: async () => ({ Component: (await import('../features/admin/integrations.js')).IntegrationsScreen }) },
+      { path: 'jobs', lazy: async () => ({ Component: (await import('../features/admin/jobs.js')).JobsScreen }) },
+      { path: 'monitor', lazy: async () => ({ Component: (await import('../features/admin/monitor.js')).MonitorScreen }) },
+      { path: 'machines', lazy: async () => ({ Component: (await import('../features/admin/machines.js')).MachinesScreen }) },
+      { path: 'settings', lazy: async () => ({ Component: (await import('../routes/admin.js')).SiteSettingsScreen }) },
+      { path: '*', lazy: async () => ({ Component: (await import('../routes/admin.js')).AdminNotFoundScreen }) },
     ],
   },
 ];

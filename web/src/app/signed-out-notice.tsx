@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { useToast } from '../components/ui';
+import { useToast } from '../components/ui/index.js';
 
 /** The sign-out toasts. */
 export const SIGNED_OUT_TOAST = { title: 'Signed out', description: "You've been successfully signed out." } as const;

@@ -1,4 +1,4 @@
-import { SOCIAL_IDS, type SiteSettings, type SocialId } from '../../../machines/site-settings';
+import { SOCIAL_IDS, type SiteSettings, type SocialId } from '#machines/site-settings.js';
 
 /** The site's name; the coach's own links and contact details are site settings, edited in the admin. */
 export const SITE = {
@@ -14,7 +14,7 @@ export const NAV_LINKS = [
   { to: '/contact', label: 'Contact' },
 ] as const;
 
-export type { SocialId } from '../../../machines/site-settings';
+export type { SocialId } from '#machines/site-settings.js';
 
 /** How the site presents each social platform; the addresses are the coach's, from the site settings. */
 export const SOCIAL_PLATFORMS: Record<SocialId, { label: string; blurb: string }> = {

@@ -1,4 +1,4 @@
-import type { SocialId } from './site';
+import type { SocialId } from './site.js';
 
 /** Simplified platform marks, drawn at 24x24 and coloured with currentColor. */
 const paths: Record<SocialId, string> = {

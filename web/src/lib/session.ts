@@ -1,5 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { api, post } from './api';
+import { api, post } from './api.js';
 
 /** The signed-in user as GET /api/auth/session describes them. */
 export interface SessionUser {

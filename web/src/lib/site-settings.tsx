@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { DEFAULT_SITE_SETTINGS, siteSettingsFrom, type SiteSettings } from '../../../machines/site-settings';
+import { DEFAULT_SITE_SETTINGS, siteSettingsFrom, type SiteSettings } from '#machines/site-settings.js';
 
 /*
  * The coach's site settings (community page, social links, contact details) for every public page:

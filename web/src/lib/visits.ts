@@ -1,5 +1,5 @@
-import { randomUuid } from '../../../machines/random-id';
-import { safeSet, sessionStore } from './flows/storage';
+import { randomUuid } from '#machines/random-id.js';
+import { safeSet, sessionStore } from './flows/storage.js';
 
 /** This tab session's random visit id, in sessionStorage: a new tab (or a closed and reopened one) is a new visit. */
 const VISIT_KEY = 'hf:visitId';

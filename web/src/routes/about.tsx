@@ -1,5 +1,5 @@
-import { AssessmentLink } from '../app/assessment-cta';
-import { Card, Section } from '../components/ui';
+import { AssessmentLink } from '../app/assessment-cta.js';
+import { Card, Section } from '../components/ui/index.js';
 
 const CORE_VALUES = [
   {

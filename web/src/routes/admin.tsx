@@ -1,6 +1,6 @@
 /** /admin/*: the admin area's code, one chunk loaded only when an admin page is opened. */
-export { AdminLayout } from '../features/admin/layout';
-export { AdminNotFoundScreen } from '../features/admin/not-found';
-export { MessagesScreen } from '../features/admin/messages';
-export { OverviewScreen } from '../features/admin/overview';
-export { SiteSettingsScreen } from '../features/admin/site-settings';
+export { AdminLayout } from '../features/admin/layout.js';
+export { AdminNotFoundScreen } from '../features/admin/not-found.js';
+export { MessagesScreen } from '../features/admin/messages.js';
+export { OverviewScreen } from '../features/admin/overview.js';
+export { SiteSettingsScreen } from '../features/admin/site-settings.js';

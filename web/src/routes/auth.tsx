@@ -2,17 +2,17 @@ import { useMachine } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { fromPromise } from 'xstate';
-import { MIN_PASSWORD_LENGTH, type Credentials } from '../../../machines/protocol/sign-in';
+import { MIN_PASSWORD_LENGTH, type Credentials } from '#machines/protocol/sign-in.js';
 import {
   SIGN_IN_ERROR_TITLE,
   signInErrorMessage,
   signInMachine,
   signInSuccessNotice,
   type SignedInUser,
-} from '../../../machines/sign-in/sign-in.machine';
-import { BrandMark } from '../app/brand';
-import { ButtonLink, Button, Card, Field, useToast } from '../components/ui';
-import { loadSession, signIn } from '../lib/session';
+} from '#machines/sign-in/sign-in.machine.js';
+import { BrandMark } from '../app/brand.js';
+import { ButtonLink, Button, Card, Field, useToast } from '../components/ui/index.js';
+import { loadSession, signIn } from '../lib/session.js';
 
 /** The email rule of an input of type email (what the browser itself would accept). */
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;

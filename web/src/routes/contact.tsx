@@ -1,11 +1,11 @@
 import { useMachine } from '@xstate/react';
 import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { fromPromise } from 'xstate';
-import { contactFormMachine } from '../../../machines/contact-form/contact-form.machine';
-import { contactMessageSchema, type ContactField, type ContactMessage } from '../../../machines/protocol/contact-form';
-import { Button, Card, Field, Section, useToast } from '../components/ui';
-import { post } from '../lib/api';
-import { useSiteSettings } from '../lib/site-settings';
+import { contactFormMachine } from '#machines/contact-form/contact-form.machine.js';
+import { contactMessageSchema, type ContactField, type ContactMessage } from '#machines/protocol/contact-form.js';
+import { Button, Card, Field, Section, useToast } from '../components/ui/index.js';
+import { post } from '../lib/api.js';
+import { useSiteSettings } from '../lib/site-settings.js';
 
 /** POST /api/functions/send-contact-email: stores the message and queues both emails. */
 async function sendContactMessage(message: ContactMessage): Promise<void> {

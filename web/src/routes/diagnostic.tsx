@@ -1,16 +1,16 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { Actor } from 'xstate';
-import { Button, Card, Eyebrow, ProgressBar } from '../components/ui';
-import { timedSummary, type Screen } from '../../../machines/content/schemas';
-import { diagnosticProgress, type diagnosticMachine } from '../../../machines/diagnostic/diagnostic.machine';
-import { statePath } from '../../../machines/protocol/can-accept';
-import { browserDiagnostic } from '../features/assessment/machines';
-import { TIME_UP_MESSAGE, forgetScreen, useCountdown, useScreenClock } from '../features/assessment/screen-clock';
-import { Countdown } from '../features/assessment/steps/diagnostic';
-import { startDiagnostic } from '../features/standalone/api';
-import { clearStoredDiagnostic, storeDiagnosticId } from '../features/standalone/storage';
-import { useFlowSnapshot, useServerFlow, type ServerFlowHandle } from '../lib/flows/use-server-flow';
+import { Button, Card, Eyebrow, ProgressBar } from '../components/ui/index.js';
+import { timedSummary, type Screen } from '#machines/content/schemas.js';
+import { diagnosticProgress, type diagnosticMachine } from '#machines/diagnostic/diagnostic.machine.js';
+import { statePath } from '#machines/protocol/can-accept.js';
+import { browserDiagnostic } from '../features/assessment/machines.js';
+import { TIME_UP_MESSAGE, forgetScreen, useCountdown, useScreenClock } from '../features/assessment/screen-clock.js';
+import { Countdown } from '../features/assessment/steps/diagnostic.js';
+import { startDiagnostic } from '../features/standalone/api.js';
+import { clearStoredDiagnostic, storeDiagnosticId } from '../features/standalone/storage.js';
+import { useFlowSnapshot, useServerFlow, type ServerFlowHandle } from '../lib/flows/use-server-flow.js';
 
 const LIKERT = [1, 2, 3, 4, 5] as const;
 

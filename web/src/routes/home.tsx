@@ -1,8 +1,8 @@
-import { AssessmentButton } from '../app/assessment-cta';
-import { socialLinksOf } from '../app/site';
-import { SocialIcon } from '../app/social-icons';
-import { ButtonLink, Card, Eyebrow, ProgressBar, Section } from '../components/ui';
-import { useSiteSettings } from '../lib/site-settings';
+import { AssessmentButton } from '../app/assessment-cta.js';
+import { socialLinksOf } from '../app/site.js';
+import { SocialIcon } from '../app/social-icons.js';
+import { ButtonLink, Card, Eyebrow, ProgressBar, Section } from '../components/ui/index.js';
+import { useSiteSettings } from '../lib/site-settings.js';
 
 const VALUES = [
   {

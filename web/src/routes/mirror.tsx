@@ -1,13 +1,13 @@
 import { useMachine } from '@xstate/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Button, ButtonLink, Card, Eyebrow, Field } from '../components/ui';
-import { post } from '../lib/api';
-import { isSimpleEmail, hasText } from '../../../machines/protocol/common';
-import { useAssessment } from '../features/assessment/launcher';
-import { flowSlot, rememberEmail, rememberLeadSession } from '../features/assessment/browser-storage';
-import { MirrorComposer, MirrorMessages } from '../features/assessment/mirror-chat';
-import { standaloneMirror } from '../features/standalone/mirror-machine';
-import { FlowIdStore } from '../lib/flows/storage';
+import { Button, ButtonLink, Card, Eyebrow, Field } from '../components/ui/index.js';
+import { post } from '../lib/api.js';
+import { isSimpleEmail, hasText } from '#machines/protocol/common.js';
+import { useAssessment } from '../features/assessment/launcher.js';
+import { flowSlot, rememberEmail, rememberLeadSession } from '../features/assessment/browser-storage.js';
+import { MirrorComposer, MirrorMessages } from '../features/assessment/mirror-chat.js';
+import { standaloneMirror } from '../features/standalone/mirror-machine.js';
+import { FlowIdStore } from '../lib/flows/storage.js';
 
 /**
  * `/mirror`: the Mirror chat demo: five exchanges, replies revealed

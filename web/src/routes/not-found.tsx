@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
-import { ButtonLink } from '../components/ui';
-import { post } from '../lib/api';
+import { ButtonLink } from '../components/ui/index.js';
+import { post } from '../lib/api.js';
 
 /** Paths already reported from this tab, so a re-render or StrictMode's second effect does not log twice. */
 const reported = new Set<string>();

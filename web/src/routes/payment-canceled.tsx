@@ -1,4 +1,4 @@
-import { ButtonLink, Card } from '../components/ui';
+import { ButtonLink, Card } from '../components/ui/index.js';
 
 /** `/payment-canceled`: where Stripe Checkout returns when the visitor backs out. */
 export function PaymentCanceledPage() {

@@ -1,4 +1,4 @@
-import { ButtonLink, Card } from '../components/ui';
+import { ButtonLink, Card } from '../components/ui/index.js';
 
 /** `/payment-success`: where Stripe Checkout (or the test payment) returns after the $250 deposit. */
 export function PaymentSuccessPage() {

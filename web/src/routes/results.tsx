@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Navigate } from 'react-router-dom';
-import { ButtonLink, Card, Eyebrow, buttonClasses } from '../components/ui';
-import { ScoreChart } from '../features/assessment/score-chart';
-import { getResults, reportUrl, type DiagnosticResult } from '../features/standalone/api';
-import { storedDiagnosticId } from '../features/standalone/storage';
+import { ButtonLink, Card, Eyebrow, buttonClasses } from '../components/ui/index.js';
+import { ScoreChart } from '../features/assessment/score-chart.js';
+import { getResults, reportUrl, type DiagnosticResult } from '../features/standalone/api.js';
+import { storedDiagnosticId } from '../features/standalone/storage.js';
 
 /** The note shown when the fallback flag is set. */
 const FALLBACK_NOTE = 'Results generated using our comprehensive local assessment system.';

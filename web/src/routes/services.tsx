@@ -1,5 +1,5 @@
-import { AssessmentLink } from '../app/assessment-cta';
-import { ButtonLink, Card, cx, Eyebrow, Section } from '../components/ui';
+import { AssessmentLink } from '../app/assessment-cta.js';
+import { ButtonLink, Card, cx, Eyebrow, Section } from '../components/ui/index.js';
 
 interface Service {
   name: string;

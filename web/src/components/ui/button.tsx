@@ -1,6 +1,6 @@
 import type { AnchorHTMLAttributes, ButtonHTMLAttributes, ReactNode } from 'react';
 import { Link, type LinkProps } from 'react-router-dom';
-import { cx } from './cx';
+import { cx } from './cx.js';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'accent' | 'inverse';
 export type ButtonSize = 'sm' | 'md' | 'lg';

@@ -1,5 +1,5 @@
 import type { ElementType, HTMLAttributes, ReactNode } from 'react';
-import { cx } from './cx';
+import { cx } from './cx.js';
 
 type CardTone = 'white' | 'sand' | 'ink';
 

@@ -1,5 +1,5 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type Ref, type TextareaHTMLAttributes } from 'react';
-import { cx } from './cx';
+import { cx } from './cx.js';
 
 const control =
   'block w-full rounded-xl border bg-white px-4 py-3 text-base text-ink shadow-[inset_0_1px_2px_rgb(15_42_61/0.04)] transition-colors placeholder:text-muted/70 hover:border-ink/40 focus:border-ink focus-visible:outline-2 focus-visible:outline-offset-1 disabled:cursor-not-allowed disabled:bg-sand disabled:text-muted';

@@ -1,7 +1,7 @@
-export { Button, ButtonLink, ExternalButtonLink, buttonClasses, type ButtonProps, type ButtonLinkProps } from './button';
-export { Card } from './card';
-export { cx } from './cx';
-export { Field } from './field';
-export { ProgressBar } from './progress-bar';
-export { Eyebrow, Section } from './section';
-export { ToastProvider, useToast } from './toast';
+export { Button, ButtonLink, ExternalButtonLink, buttonClasses, type ButtonProps, type ButtonLinkProps } from './button.js';
+export { Card } from './card.js';
+export { cx } from './cx.js';
+export { Field } from './field.js';
+export { ProgressBar } from './progress-bar.js';
+export { Eyebrow, Section } from './section.js';
+export { ToastProvider, useToast } from './toast.js';

@@ -1,4 +1,4 @@
-import { cx } from './cx';
+import { cx } from './cx.js';
 
 export interface ProgressBarProps {
   /** Current value, from 0 to max. */

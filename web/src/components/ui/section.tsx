@@ -1,5 +1,5 @@
 import { useId, type HTMLAttributes, type ReactNode } from 'react';
-import { cx } from './cx';
+import { cx } from './cx.js';
 
 type SectionTone = 'paper' | 'sand' | 'white' | 'ink';
 

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useEffectEvent, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { cx } from './cx';
+import { cx } from './cx.js';
 
 type ToastVariant = 'default' | 'success' | 'destructive';
 

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useToast } from '../../components/ui';
-import { ApiError, api } from '../../lib/api';
-import { loadSession } from '../../lib/session';
+import { useToast } from '../../components/ui/index.js';
+import { ApiError, api } from '../../lib/api.js';
+import { loadSession } from '../../lib/session.js';
 
 /** The toast for any admin data failure. */
 export const ADMIN_ERROR_TITLE = 'Error';

@@ -1,8 +1,8 @@
 import { Link } from 'react-router-dom';
-import type { SiteSettings } from '../../../../machines/site-settings';
-import { cx } from '../../components/ui';
+import type { SiteSettings } from '#machines/site-settings.js';
+import { cx } from '../../components/ui/index.js';
 
-/** GET/PUT /api/admin/site-settings (server/site/settings.ts siteSettingsViewSchema; dates as ISO strings). */
+/** GET/PUT /api/admin/site-settings (core/site/settings.ts siteSettingsViewSchema; dates as ISO strings). */
 export interface SiteSettingsView {
   settings: SiteSettings;
   /** Null while the defaults apply. */

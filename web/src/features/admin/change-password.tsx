@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { Button, Card, Field, useToast } from '../../components/ui';
-import { ApiError } from '../../lib/api';
-import { changePassword } from '../../lib/session';
+import { Button, Card, Field, useToast } from '../../components/ui/index.js';
+import { ApiError } from '../../lib/api.js';
+import { changePassword } from '../../lib/session.js';
 
 /** The server's rule (server/auth/schemas.ts); checked here first so the form answers at once. */
 const MIN_NEW_PASSWORD_LENGTH = 12;

@@ -1,6 +1,6 @@
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
 import type { ReactNode } from 'react';
-import { Button } from '../../components/ui';
+import { Button } from '../../components/ui/index.js';
 
 /** The look of a button that starts something irreversible. */
 export const DANGER_BUTTON =

@@ -1,6 +1,6 @@
-import { TIER_LABELS, type Tier } from './leads-api';
-import { EmptyState } from './states';
-import { useWidth } from './use-width';
+import { TIER_LABELS, type Tier } from './leads-api.js';
+import { EmptyState } from './states.js';
+import { useWidth } from './use-width.js';
 
 /** The funnel of GET /api/admin/overview/funnel (server/admin/funnel.ts overviewFunnelSchema). */
 export interface FunnelSteps {

@@ -1,14 +1,14 @@
 import { Field as HeadlessField, Label, Switch } from '@headlessui/react';
 import { useId, useState, type FormEvent } from 'react';
-import { Button, cx, useToast } from '../../components/ui';
-import { api } from '../../lib/api';
-import { useSession } from '../../lib/session';
-import { useAdminFailure, useAdminResource } from './api';
-import { ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states';
+import { Button, cx, useToast } from '../../components/ui/index.js';
+import { api } from '../../lib/api.js';
+import { useSession } from '../../lib/session.js';
+import { useAdminFailure, useAdminResource } from './api.js';
+import { ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states.js';
 
 export type IntegrationKey = 'payments' | 'scheduling' | 'automation' | 'email_marketing' | 'team_chat' | 'analytics';
 
-/** One card as GET /api/admin/integrations answers it (server/integrations/settings.ts). */
+/** One card as GET /api/admin/integrations answers it (core/integrations/settings.ts). */
 export interface IntegrationSetting {
   key: IntegrationKey;
   enabled: boolean;

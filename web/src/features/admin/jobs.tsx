@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import type { AdminLiveJobEvent, AdminLiveJobFrame } from '../../../../machines/protocol/admin-live';
-import { QUEUE_NAMES, type QueueName } from '../../../../machines/protocol/operations';
-import { Button, ExternalButtonLink, cx, useToast } from '../../components/ui';
-import { ApiError, api } from '../../lib/api';
-import { useSession } from '../../lib/session';
-import { formatDateTime, useAdminFailure, useAdminResource } from './api';
-import { useAdminLive, useCoalesced } from './live';
-import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states';
-import { ConfirmDialog } from './confirm-dialog';
+import type { AdminLiveJobEvent, AdminLiveJobFrame } from '#machines/protocol/admin-live.js';
+import { QUEUE_NAMES, type QueueName } from '#machines/protocol/operations.js';
+import { Button, ExternalButtonLink, cx, useToast } from '../../components/ui/index.js';
+import { ApiError, api } from '../../lib/api.js';
+import { useSession } from '../../lib/session.js';
+import { formatDateTime, useAdminFailure, useAdminResource } from './api.js';
+import { useAdminLive, useCoalesced } from './live.js';
+import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states.js';
+import { ConfirmDialog } from './confirm-dialog.js';
 
 /** The job statuses of server/admin/jobs.ts. */
 const JOB_STATUSES = ['pending', 'enqueued', 'active', 'completed', 'failed'] as const;

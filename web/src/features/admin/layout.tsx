@@ -1,10 +1,10 @@
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
 import { useEffect, useRef, useState, type ComponentType, type SVGProps } from 'react';
 import { Navigate, NavLink, Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router-dom';
-import { ToastProvider, cx, useToast } from '../../components/ui';
-import { SIGN_OUT_FAILED_TOAST, SIGNED_OUT_STATE } from '../../app/signed-out-notice';
-import { signOut, useSession } from '../../lib/session';
-import { ChangePasswordScreen } from './change-password';
+import { ToastProvider, cx, useToast } from '../../components/ui/index.js';
+import { SIGN_OUT_FAILED_TOAST, SIGNED_OUT_STATE } from '../../app/signed-out-notice.js';
+import { signOut, useSession } from '../../lib/session.js';
+import { ChangePasswordScreen } from './change-password.js';
 import {
   IntegrationsIcon,
   JobsIcon,
@@ -16,8 +16,8 @@ import {
   OverviewIcon,
   SettingsIcon,
   SidebarIcon,
-} from './icons';
-import { useSidebarState } from './sidebar-state';
+} from './icons.js';
+import { useSidebarState } from './sidebar-state.js';
 
 interface NavItem {
   to: string;

@@ -1,13 +1,13 @@
 import { useState } from 'react';
-import { Button, cx, useToast } from '../../components/ui';
-import { api } from '../../lib/api';
-import { useSession } from '../../lib/session';
-import { formatDateTime, useAdminFailure } from './api';
-import { RETRY_FAILURE } from './jobs';
-import { Badge, statusTone, TechnicalDetails } from './lead-parts';
-import { money, type LeadEmail, type LeadJob, type LeadPayment } from './leads-api';
-import { EmptyState, Panel } from './states';
-import { emailKindName, jobName } from './step-names';
+import { Button, cx, useToast } from '../../components/ui/index.js';
+import { api } from '../../lib/api.js';
+import { useSession } from '../../lib/session.js';
+import { formatDateTime, useAdminFailure } from './api.js';
+import { RETRY_FAILURE } from './jobs.js';
+import { Badge, statusTone, TechnicalDetails } from './lead-parts.js';
+import { money, type LeadEmail, type LeadJob, type LeadPayment } from './leads-api.js';
+import { EmptyState, Panel } from './states.js';
+import { emailKindName, jobName } from './step-names.js';
 
 /** The lead's payments; a succeeded deposit can be refunded (the screen confirms first). */
 export function PaymentsPanel({ payments, onRefund }: { payments: LeadPayment[]; onRefund: (payment: LeadPayment) => void }) {

@@ -1,6 +1,6 @@
-import { formatDateTime } from './api';
-import type { DiagnosticAnswer, LeadDetail } from './leads-api';
-import { EmptyState, Panel } from './states';
+import { formatDateTime } from './api.js';
+import type { DiagnosticAnswer, LeadDetail } from './leads-api.js';
+import { EmptyState, Panel } from './states.js';
 
 /** A question and its answer: stacked on a phone, side by side from md up. */
 const ROW = 'grid gap-1 py-3 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] md:gap-6';

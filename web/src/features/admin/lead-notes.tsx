@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
-import { Button, useToast } from '../../components/ui';
-import { api } from '../../lib/api';
-import { useSession } from '../../lib/session';
-import { formatDateTime, useAdminFailure } from './api';
-import type { LeadNote } from './leads-api';
-import { EmptyState, Panel } from './states';
+import { Button, useToast } from '../../components/ui/index.js';
+import { api } from '../../lib/api.js';
+import { useSession } from '../../lib/session.js';
+import { formatDateTime, useAdminFailure } from './api.js';
+import type { LeadNote } from './leads-api.js';
+import { EmptyState, Panel } from './states.js';
 
 /** The coach's notes on a lead, newest first, with a form to add one. */
 export function NotesPanel({ leadId, notes, onAdded }: { leadId: string; notes: LeadNote[]; onAdded: (note: LeadNote) => void }) {

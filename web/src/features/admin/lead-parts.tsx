@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { cx } from '../../components/ui';
+import { cx } from '../../components/ui/index.js';
 
 /** Label and value pairs side by side (the labels are short enough for a phone too). */
 export function Facts({ items }: { items: Array<[string, ReactNode]> }) {

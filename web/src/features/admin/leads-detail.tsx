@@ -1,19 +1,19 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { useToast } from '../../components/ui';
-import { api } from '../../lib/api';
-import { useSession } from '../../lib/session';
-import { ScoreChart } from '../assessment/score-chart';
-import { formatDateTime, useAdminFailure, useAdminResource } from './api';
-import { ConfirmDialog, DANGER_BUTTON } from './confirm-dialog';
-import { EmailsPanel, LeadJobsPanel, PaymentsPanel } from './lead-activity';
-import { DiagnosticAnswersPanel, SurveyPanel } from './lead-answers-panels';
-import { NotesPanel } from './lead-notes';
-import { Badge, Facts } from './lead-parts';
-import { FlowJourney } from './leads-journey';
-import { money, tierLabel, type LeadDetail, type LeadPayment } from './leads-api';
-import { MirrorTranscript } from './mirror-transcript';
-import { EmptyState, ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states';
+import { useToast } from '../../components/ui/index.js';
+import { api } from '../../lib/api.js';
+import { useSession } from '../../lib/session.js';
+import { ScoreChart } from '../assessment/score-chart.js';
+import { formatDateTime, useAdminFailure, useAdminResource } from './api.js';
+import { ConfirmDialog, DANGER_BUTTON } from './confirm-dialog.js';
+import { EmailsPanel, LeadJobsPanel, PaymentsPanel } from './lead-activity.js';
+import { DiagnosticAnswersPanel, SurveyPanel } from './lead-answers-panels.js';
+import { NotesPanel } from './lead-notes.js';
+import { Badge, Facts } from './lead-parts.js';
+import { FlowJourney } from './leads-journey.js';
+import { money, tierLabel, type LeadDetail, type LeadPayment } from './leads-api.js';
+import { MirrorTranscript } from './mirror-transcript.js';
+import { EmptyState, ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states.js';
 
 /** /admin/leads/:id: everything about one lead, its journey with a replay, notes, refund and delete. */
 export function LeadDetailScreen() {

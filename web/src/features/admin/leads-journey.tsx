@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Button, cx } from '../../components/ui';
-import { formatDateTime } from './api';
-import { TechnicalDetails } from './lead-parts';
-import type { LeadFlow } from './leads-api';
-import { replayFlow } from './leads-replay';
-import { eventName, machineName, originName, stateName } from './step-names';
+import { Button, cx } from '../../components/ui/index.js';
+import { formatDateTime } from './api.js';
+import { TechnicalDetails } from './lead-parts.js';
+import type { LeadFlow } from './leads-api.js';
+import { replayFlow } from './leads-replay.js';
+import { eventName, machineName, originName, stateName } from './step-names.js';
 
 /** One flow's events as a timeline in words, with a replay that steps the shared machine through them. */
 export function FlowJourney({ flow }: { flow: LeadFlow }) {

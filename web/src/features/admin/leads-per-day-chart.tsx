@@ -1,5 +1,5 @@
-import { EmptyState } from './states';
-import { useWidth } from './use-width';
+import { EmptyState } from './states.js';
+import { useWidth } from './use-width.js';
 
 /** The new-leads part of GET /api/admin/overview/funnel (server/admin/funnel.ts overviewFunnelSchema). */
 export interface LeadBars {

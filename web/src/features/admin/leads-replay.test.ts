@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resultFor } from '../../../../machines/assessment-flow/assessment-flow.fixtures';
-import { replayFlow } from './leads-replay';
+import { resultFor } from '#machines/assessment-flow/assessment-flow.fixtures.js';
+import { replayFlow } from './leads-replay.js';
 
 const at = '2026-01-01T00:00:00Z';
 const events = [

@@ -1,7 +1,7 @@
 import { initialTransition, transition, type AnyStateMachine } from 'xstate';
-import { flowMachines } from '../../../../machines/index';
-import { statePath } from '../../../../machines/protocol/can-accept';
-import type { FlowEventRow } from './leads-api';
+import { flowMachines } from '#machines/index.js';
+import { statePath } from '#machines/protocol/can-accept.js';
+import type { FlowEventRow } from './leads-api.js';
 
 interface ReplayStep {
   seq: number;

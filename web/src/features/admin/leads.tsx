@@ -1,10 +1,10 @@
 import { useEffect, useEffectEvent, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { buttonClasses, cx } from '../../components/ui';
-import { formatDate, useAdminResource } from './api';
-import { SearchIcon } from './icons';
-import { apiQuery, LEADS_PAGE_SIZE, TIER_LABELS, tierLabel, type LeadPage, type Tier } from './leads-api';
-import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states';
+import { buttonClasses, cx } from '../../components/ui/index.js';
+import { formatDate, useAdminResource } from './api.js';
+import { SearchIcon } from './icons.js';
+import { apiQuery, LEADS_PAGE_SIZE, TIER_LABELS, tierLabel, type LeadPage, type Tier } from './leads-api.js';
+import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states.js';
 
 const inputClass =
   'min-h-11 w-full rounded-xl border border-line bg-white px-3 text-ink placeholder:text-muted/80 focus:border-ink focus:outline-2 focus:outline-offset-1 focus:outline-brass';

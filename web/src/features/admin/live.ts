@@ -7,8 +7,8 @@ import {
   type AdminLiveFlowFrame,
   type AdminLiveJobFrame,
   type AdminLiveServerFrame,
-} from '../../../../machines/protocol/admin-live';
-import { loadSession } from '../../lib/session';
+} from '#machines/protocol/admin-live.js';
+import { loadSession } from '../../lib/session.js';
 
 /** How long after an unexpected close the socket tries again. */
 const RECONNECT_MS = 3_000;

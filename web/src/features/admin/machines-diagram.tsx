@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { cx } from '../../components/ui';
+import { cx } from '../../components/ui/index.js';
 
 /** GET /api/admin/machines (server/admin/machines.ts machinesSchema). */
 interface MachineTransition {

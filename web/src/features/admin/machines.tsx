@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
-import { useAdminResource } from './api';
-import { FALLBACK_POLL_MS, LIVE_RELOAD_MS, LiveIndicator, useInterval } from './jobs';
-import { useAdminLive, useCoalesced } from './live';
-import { MachineDiagram, type MachineSummary } from './machines-diagram';
-import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states';
+import { useAdminResource } from './api.js';
+import { FALLBACK_POLL_MS, LIVE_RELOAD_MS, LiveIndicator, useInterval } from './jobs.js';
+import { useAdminLive, useCoalesced } from './live.js';
+import { MachineDiagram, type MachineSummary } from './machines-diagram.js';
+import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states.js';
 
 const numberFormat = new Intl.NumberFormat('en-US');
 

@@ -1,11 +1,11 @@
 import { Field, Label, Switch } from '@headlessui/react';
 import { useId, useMemo, useState } from 'react';
-import { cx } from '../../components/ui';
-import { api } from '../../lib/api';
-import { useSession } from '../../lib/session';
-import { formatDateTime, useAdminFailure, useAdminResource, type AdminData, type ContactSubmission } from './api';
-import { SearchIcon } from './icons';
-import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states';
+import { cx } from '../../components/ui/index.js';
+import { api } from '../../lib/api.js';
+import { useSession } from '../../lib/session.js';
+import { formatDateTime, useAdminFailure, useAdminResource, type AdminData, type ContactSubmission } from './api.js';
+import { SearchIcon } from './icons.js';
+import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states.js';
 
 const HANDLED_FAILURE = 'Failed to update the message. Please try again.';
 

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Button, cx } from '../../components/ui';
-import { formatDateTime, useAdminResource } from './api';
-import { Badge } from './lead-parts';
-import { MirrorTranscript, type MirrorMessage } from './mirror-transcript';
-import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states';
+import { Button, cx } from '../../components/ui/index.js';
+import { formatDateTime, useAdminResource } from './api.js';
+import { Badge } from './lead-parts.js';
+import { MirrorTranscript, type MirrorMessage } from './mirror-transcript.js';
+import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states.js';
 
 /** GET /api/admin/mirror-sessions (server/admin/mirror-sessions.ts mirrorPageSchema). */
 interface MirrorSession {

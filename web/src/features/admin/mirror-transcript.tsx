@@ -1,4 +1,4 @@
-import { cx } from '../../components/ui';
+import { cx } from '../../components/ui/index.js';
 
 export interface MirrorMessage {
   role: string;

@@ -1,6 +1,6 @@
 import { fromCallback, type EventObject } from 'xstate';
-import { monitorTexts } from '../../../../machines/monitor-connection/monitor-connection.machine';
-import { monitorServerFrameSchema, type MonitorServerFrame } from '../../../../machines/protocol/monitor';
+import { monitorTexts } from '#machines/monitor-connection/monitor-connection.machine.js';
+import { monitorServerFrameSchema, type MonitorServerFrame } from '#machines/protocol/monitor.js';
 
 /** What the monitor page hears from its socket besides the connection's own events. */
 export interface MonitorSocketHandlers {

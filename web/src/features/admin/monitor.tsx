@@ -1,8 +1,8 @@
 import { useMachine } from '@xstate/react';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { monitorConnectionMachine, monitorStatusText } from '../../../../machines/monitor-connection/monitor-connection.machine';
-import { ADMIN_LIVE_SESSION_ENDED } from '../../../../machines/protocol/admin-live';
+import { monitorConnectionMachine, monitorStatusText } from '#machines/monitor-connection/monitor-connection.machine.js';
+import { ADMIN_LIVE_SESSION_ENDED } from '#machines/protocol/admin-live.js';
 import {
   MONITOR_ASSESSMENT_LIMIT,
   MONITOR_MESSAGE_LIMIT,
@@ -10,13 +10,13 @@ import {
   type MonitorServerFrame,
   type MonitorSnapshot,
   type ProcessedAssessment,
-} from '../../../../machines/protocol/monitor';
-import { Button, cx, useToast } from '../../components/ui';
-import { loadSession } from '../../lib/session';
-import { formatDateTime, useAdminResource } from './api';
-import { monitorSocketActor, type MonitorSocketHandlers } from './monitor-socket';
-import { SlackText } from './slack-text';
-import { EmptyState, ErrorState, Panel, ScreenHeader, Skeleton } from './states';
+} from '#machines/protocol/monitor.js';
+import { Button, cx, useToast } from '../../components/ui/index.js';
+import { loadSession } from '../../lib/session.js';
+import { formatDateTime, useAdminResource } from './api.js';
+import { monitorSocketActor, type MonitorSocketHandlers } from './monitor-socket.js';
+import { SlackText } from './slack-text.js';
+import { EmptyState, ErrorState, Panel, ScreenHeader, Skeleton } from './states.js';
 
 /** The monitor's toasts. */
 const MONITOR_TOASTS = {

@@ -1,5 +1,5 @@
-import { ButtonLink } from '../../components/ui';
-import { ScreenHeader } from './states';
+import { ButtonLink } from '../../components/ui/index.js';
+import { ScreenHeader } from './states.js';
 
 /** An address under /admin that names no screen: say so inside the admin shell, with a way back. */
 export function AdminNotFoundScreen() {

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { formatDate, preview, useAdminResource, type AdminOverview, type AdminResource } from './api';
-import { NoBookingPageNotice, SITE_SETTINGS_PATH, type SiteSettingsView } from './booking-notice';
-import { FunnelChart, type FunnelSteps } from './funnel-chart';
-import { LeadsPerDayChart, type LeadBars } from './leads-per-day-chart';
-import { EmptyState, ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states';
-import { useAdminLive, useCoalesced } from './live';
+import { formatDate, preview, useAdminResource, type AdminOverview, type AdminResource } from './api.js';
+import { NoBookingPageNotice, SITE_SETTINGS_PATH, type SiteSettingsView } from './booking-notice.js';
+import { FunnelChart, type FunnelSteps } from './funnel-chart.js';
+import { LeadsPerDayChart, type LeadBars } from './leads-per-day-chart.js';
+import { EmptyState, ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states.js';
+import { useAdminLive, useCoalesced } from './live.js';
 
 /** GET /api/admin/overview/funnel (server/admin/funnel.ts overviewFunnelSchema). */
 interface OverviewFunnel {

@@ -1,14 +1,14 @@
 import { useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { SOCIAL_IDS, type SiteSettings, type SocialId } from '../../../../machines/site-settings';
-import { SOCIAL_PLATFORMS } from '../../app/site';
-import { Button, Field, useToast } from '../../components/ui';
-import { ApiError, api } from '../../lib/api';
-import { useSession } from '../../lib/session';
-import { publishSiteSettings } from '../../lib/site-settings';
-import { useAdminFailure, useAdminResource } from './api';
-import { NoBookingPageNotice, SITE_SETTINGS_PATH, type SiteSettingsView } from './booking-notice';
-import { ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states';
+import { SOCIAL_IDS, type SiteSettings, type SocialId } from '#machines/site-settings.js';
+import { SOCIAL_PLATFORMS } from '../../app/site.js';
+import { Button, Field, useToast } from '../../components/ui/index.js';
+import { ApiError, api } from '../../lib/api.js';
+import { useSession } from '../../lib/session.js';
+import { publishSiteSettings } from '../../lib/site-settings.js';
+import { useAdminFailure, useAdminResource } from './api.js';
+import { NoBookingPageNotice, SITE_SETTINGS_PATH, type SiteSettingsView } from './booking-notice.js';
+import { ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states.js';
 
 const SETTINGS_SAVED = 'Settings saved';
 const SETTINGS_NOT_SAVED = 'Some fields need a change';

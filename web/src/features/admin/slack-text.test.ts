@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSlackText } from './slack-text';
+import { parseSlackText } from './slack-text.js';
 
 describe('parseSlackText', () => {
   it('marks bold, italic, strike and code, leaving the rest plain', () => {

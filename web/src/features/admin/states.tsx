@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { Button, cx } from '../../components/ui';
-import { ADMIN_ERROR_MESSAGE, ADMIN_ERROR_TITLE } from './api';
-import { RefreshIcon } from './icons';
+import { Button, cx } from '../../components/ui/index.js';
+import { ADMIN_ERROR_MESSAGE, ADMIN_ERROR_TITLE } from './api.js';
+import { RefreshIcon } from './icons.js';
 
 /** A screen's heading row: eyebrow, h1, an optional description and actions on the right. */
 export function ScreenHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {

@@ -3,13 +3,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnyStateMachine } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { flowMachines } from '../../../../machines/index';
-import { flowMachineNameSchema, type FlowMachineName } from '../../../../machines/protocol/api';
-import { assessmentFlowEventSchema } from '../../../../machines/protocol/assessment-flow';
-import { diagnosticEventSchema } from '../../../../machines/protocol/diagnostic';
-import { mirrorEventSchema } from '../../../../machines/protocol/mirror';
-import { QUEUE_NAMES } from '../../../../server/queues/names';
-import { DELAY_NAMES, eventName, EVENT_NAMES, humanize, JOB_NAMES, jobName, machineName, STATE_NAMES, stateName } from './step-names';
+import { flowMachines } from '#machines/index.js';
+import { flowMachineNameSchema, type FlowMachineName } from '#machines/protocol/api.js';
+import { assessmentFlowEventSchema } from '#machines/protocol/assessment-flow.js';
+import { diagnosticEventSchema } from '#machines/protocol/diagnostic.js';
+import { mirrorEventSchema } from '#machines/protocol/mirror.js';
+import { QUEUE_NAMES } from '#core/queues/names.js';
+import { DELAY_NAMES, eventName, EVENT_NAMES, humanize, JOB_NAMES, jobName, machineName, STATE_NAMES, stateName } from './step-names.js';
 
 interface Node {
   path: string[];
@@ -105,8 +105,8 @@ describe('names read as a coach would say them', () => {
 
 describe('every job the code enqueues has a name', () => {
   const root = fileURLToPath(new URL('../../../../', import.meta.url));
-  /** Source files (tests aside) of the server and the workers. */
-  const sources = ['server', 'workers'].flatMap((dir) =>
+  /** Source files (tests aside) of the core, the server and the workers. */
+  const sources = ['core', 'server', 'workers'].flatMap((dir) =>
     (readdirSync(path.join(root, dir), { recursive: true }) as string[])
       .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
       .map((file) => readFileSync(path.join(root, dir, file), 'utf8')),

@@ -1,9 +1,9 @@
-import { RESULTS_DELAY_MS } from '../../../../machines/assessment-flow/assessment-flow.machine';
-import type { FlowMachineName } from '../../../../machines/protocol/api';
-import type { AssessmentFlowEvent } from '../../../../machines/protocol/assessment-flow';
-import type { DiagnosticEvent } from '../../../../machines/protocol/diagnostic';
-import type { MirrorEvent } from '../../../../machines/protocol/mirror';
-import type { EmailKind, LeadEventName, QueueName, WebhookTarget } from '../../../../machines/protocol/operations';
+import { RESULTS_DELAY_MS } from '#machines/assessment-flow/assessment-flow.machine.js';
+import type { FlowMachineName } from '#machines/protocol/api.js';
+import type { AssessmentFlowEvent } from '#machines/protocol/assessment-flow.js';
+import type { DiagnosticEvent } from '#machines/protocol/diagnostic.js';
+import type { MirrorEvent } from '#machines/protocol/mirror.js';
+import type { EmailKind, LeadEventName, QueueName, WebhookTarget } from '#machines/protocol/operations.js';
 
 /*
  * The journey and the jobs in the coach's words: state paths, event types and queue/name pairs of
@@ -158,8 +158,8 @@ const LEAD_EVENTS: Record<LeadEventName, string> = {
 };
 
 /**
- * Jobs by queue and name, as server/flows/effects.ts, server/email/outbox.ts (the email's kind),
- * server/integrations/lead-events.ts (target:event) and the slack processors name them.
+ * Jobs by queue and name, as core/flows/effects.ts, core/email/outbox.ts (the email's kind),
+ * core/integrations/lead-events.ts (target:event) and the slack processors name them.
  */
 export const JOB_NAMES: Record<QueueName, Record<string, string>> = {
   grading: { 'lead-assessment': 'Grading the assessment', diagnostic: 'Grading the diagnostic' },

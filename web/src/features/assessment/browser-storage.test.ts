@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryStore } from '../../lib/flows/storage';
+import { memoryStore } from '../../lib/flows/storage.js';
 import {
   EMAIL_TTL_MS,
   knownLeadSession,
@@ -10,7 +10,7 @@ import {
   rememberLeadSession,
   setTestingFlag,
   STORAGE_KEYS,
-} from './browser-storage';
+} from './browser-storage.js';
 
 const LEAD_ID = '0b6f2d4e-8c1a-4f3b-9d2e-7a5c6b4d3e21';
 

@@ -1,6 +1,6 @@
-import { knownSessionSchema, type FlowMode, type KnownSession, type LeadSession } from '../../../../machines/protocol/common';
-import type { PaymentPurpose } from '../../../../machines/protocol/payment';
-import { localStore, readJson, safeRemove, safeSet, sessionStore, writeJson, type KeyValueStore } from '../../lib/flows/storage';
+import { knownSessionSchema, type FlowMode, type KnownSession, type LeadSession } from '#machines/protocol/common.js';
+import type { PaymentPurpose } from '#machines/protocol/payment.js';
+import { localStore, readJson, safeRemove, safeSet, sessionStore, writeJson, type KeyValueStore } from '../../lib/flows/storage.js';
 
 /**
  * The product's browser storage keys this build still needs, and the few it adds

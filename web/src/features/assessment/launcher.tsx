@@ -11,7 +11,7 @@ interface Launcher {
 const LauncherContext = createContext<Launcher>({ open: () => {} });
 
 // The modal and the machines behind it load only when a visitor opens it.
-const AssessmentModal = lazy(() => import('./modal'));
+const AssessmentModal = lazy(() => import('./modal.js'));
 
 /** Provides `open()` to every call to action and mounts the modal while it is open. */
 export function AssessmentProvider({ children }: { children: ReactNode }) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { schedulingUrl } from './links';
+import { schedulingUrl } from './links.js';
 
 describe('schedulingUrl', () => {
   it('prefills name and email on the default scheduling page', () => {

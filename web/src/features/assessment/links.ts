@@ -3,7 +3,7 @@
  * Integrations, stored on the server and handed out by GET /api/config; until then the default
  * applies. (The community page is a site setting: see web/src/lib/site-settings.tsx.)
  */
-import { DEFAULT_SCHEDULING_URL } from '../../../../machines/site-settings';
+import { DEFAULT_SCHEDULING_URL } from '#machines/site-settings.js';
 
 /** The scheduling page, prefilled with the visitor's name and email (the parameters scheduling pages read). */
 export function schedulingUrl(visitor: { name: string | null; email: string | null }, bookingUrl: string | null): string {

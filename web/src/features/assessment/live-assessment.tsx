@@ -1,23 +1,23 @@
 import { useActorRef } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { fromPromise, type Actor } from 'xstate';
-import { Button, useToast } from '../../components/ui';
-import { resultTier, type assessmentFlowMachine } from '../../../../machines/assessment-flow/assessment-flow.machine';
-import { localFallbackMachine } from '../../../../machines/local-fallback/local-fallback.machine';
-import { statePath } from '../../../../machines/protocol/can-accept';
-import type { FlowMode } from '../../../../machines/protocol/common';
-import { DEPOSIT_AMOUNT_CENTS } from '../../../../machines/protocol/payment';
-import type { FlowStartInput, PublicConfig, ServerFlow } from '../../lib/flows/client';
-import { FlowIdStore, removeWithPrefix, sessionStore } from '../../lib/flows/storage';
-import { sharedFlowClient, useFlowSnapshot, useServerFlow, type ServerFlowHandle } from '../../lib/flows/use-server-flow';
-import { flowSlot, recordTestPayment, rememberedEmail, rememberEmail, rememberLeadSession } from './browser-storage';
-import { gradeLocally, useDisplayResult } from './local-grading';
-import { browserAssessmentFlow } from './machines';
-import { CaptureStep } from './steps/capture';
-import { DiagnosticStep } from './steps/diagnostic';
-import { EmailCaptureStep } from './steps/email-capture';
-import { IntroStep } from './steps/intro';
-import { MirrorStep } from './steps/mirror';
+import { Button, useToast } from '../../components/ui/index.js';
+import { resultTier, type assessmentFlowMachine } from '#machines/assessment-flow/assessment-flow.machine.js';
+import { localFallbackMachine } from '#machines/local-fallback/local-fallback.machine.js';
+import { statePath } from '#machines/protocol/can-accept.js';
+import type { FlowMode } from '#machines/protocol/common.js';
+import { DEPOSIT_AMOUNT_CENTS } from '#machines/protocol/payment.js';
+import type { FlowStartInput, PublicConfig, ServerFlow } from '../../lib/flows/client.js';
+import { FlowIdStore, removeWithPrefix, sessionStore } from '../../lib/flows/storage.js';
+import { sharedFlowClient, useFlowSnapshot, useServerFlow, type ServerFlowHandle } from '../../lib/flows/use-server-flow.js';
+import { flowSlot, recordTestPayment, rememberedEmail, rememberEmail, rememberLeadSession } from './browser-storage.js';
+import { gradeLocally, useDisplayResult } from './local-grading.js';
+import { browserAssessmentFlow } from './machines.js';
+import { CaptureStep } from './steps/capture.js';
+import { DiagnosticStep } from './steps/diagnostic.js';
+import { EmailCaptureStep } from './steps/email-capture.js';
+import { IntroStep } from './steps/intro.js';
+import { MirrorStep } from './steps/mirror.js';
 import {
   closeUnusedCheckoutTab,
   HomeworkStep,
@@ -27,12 +27,12 @@ import {
   PaymentStep,
   PaymentSuccessStep,
   YesFlowStep,
-} from './steps/next-steps';
-import { GamingStep, ProcessingStep } from './steps/processing';
-import { CompletedResultsStep, LOCAL_RESULTS_NOTICE, ResultsStep } from './steps/results';
-import { SurveyStep } from './steps/survey';
-import { stepTitle, topStep } from './titles';
-import { NoticeBox, Waiting } from './ui';
+} from './steps/next-steps.js';
+import { GamingStep, ProcessingStep } from './steps/processing.js';
+import { CompletedResultsStep, LOCAL_RESULTS_NOTICE, ResultsStep } from './steps/results.js';
+import { SurveyStep } from './steps/survey.js';
+import { stepTitle, topStep } from './titles.js';
+import { NoticeBox, Waiting } from './ui.js';
 
 type AssessmentMachine = ReturnType<typeof browserAssessmentFlow>;
 type AssessmentFlow = ServerFlowHandle<AssessmentMachine>;

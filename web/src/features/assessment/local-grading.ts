@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { AssessmentFlowContext } from '../../../../machines/assessment-flow/assessment-flow.machine';
-import type { FlowResult } from '../../../../machines/protocol/assessment-flow';
+import type { AssessmentFlowContext } from '#machines/assessment-flow/assessment-flow.machine.js';
+import type { FlowResult } from '#machines/protocol/assessment-flow.js';
 
 /**
  * Grades the flow's answers in the browser with the shared engine (loaded on demand, so the
@@ -8,7 +8,7 @@ import type { FlowResult } from '../../../../machines/protocol/assessment-flow';
  * result. Either way the result is marked fallback.
  */
 export async function gradeLocally(context: Pick<AssessmentFlowContext, 'answers' | 'survey' | 'mirrorChat'>): Promise<FlowResult> {
-  const grading = await import('../../../../machines/grading/index');
+  const grading = await import('#machines/grading/index.js');
   try {
     return grading.gradeAssessment(
       { answers: context.answers, survey: context.survey, mirrorChat: context.mirrorChat },

@@ -1,6 +1,6 @@
-import { assessmentFlowMachine } from '../../../../machines/assessment-flow/assessment-flow.machine';
-import { diagnosticMachine } from '../../../../machines/diagnostic/diagnostic.machine';
-import { mirrorMachine } from '../../../../machines/mirror/mirror.machine';
+import { assessmentFlowMachine } from '#machines/assessment-flow/assessment-flow.machine.js';
+import { diagnosticMachine } from '#machines/diagnostic/diagnostic.machine.js';
+import { mirrorMachine } from '#machines/mirror/mirror.machine.js';
 
 /** What the browser does for the assessment flow's one browser-only action. */
 export interface BrowserFlowActions {

@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { MirrorTurn } from '../../../../machines/protocol/common';
-import { Button, cx } from '../../components/ui';
+import type { MirrorTurn } from '#machines/protocol/common.js';
+import { Button, cx } from '../../components/ui/index.js';
 
 /**
  * The Mirror conversation's bubbles and the "reflecting" dots, shared by the modal step and the

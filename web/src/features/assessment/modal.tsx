@@ -1,13 +1,13 @@
 import { CloseButton, Dialog, DialogBackdrop, DialogPanel, DialogTitle, Switch } from '@headlessui/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { cx } from '../../components/ui';
-import type { FlowStartInput } from '../../lib/flows/client';
-import { FlowIdStore } from '../../lib/flows/storage';
-import { sharedFlowClient } from '../../lib/flows/use-server-flow';
-import { loadSession } from '../../lib/session';
-import { flowSlot, forgetLeadSession, knownLeadSession, openingParameters, setTestingFlag } from './browser-storage';
-import type { AssessmentMode } from './launcher';
-import { LiveAssessment, type Frame } from './live-assessment';
+import { cx } from '../../components/ui/index.js';
+import type { FlowStartInput } from '../../lib/flows/client.js';
+import { FlowIdStore } from '../../lib/flows/storage.js';
+import { sharedFlowClient } from '../../lib/flows/use-server-flow.js';
+import { loadSession } from '../../lib/session.js';
+import { flowSlot, forgetLeadSession, knownLeadSession, openingParameters, setTestingFlag } from './browser-storage.js';
+import type { AssessmentMode } from './launcher.js';
+import { LiveAssessment, type Frame } from './live-assessment.js';
 
 /**
  * The assessment modal: a Headless UI dialog (focus trapped, returned to the

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { DISPLAY_DIMENSIONS, DisplayDimension } from '../../../../machines/content/schemas';
+import { DISPLAY_DIMENSIONS, DisplayDimension } from '#machines/content/schemas.js';
 
 const SIZE = 320;
 const CENTER = SIZE / 2;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { memoryStore } from '../../lib/flows/storage';
-import { countdownAnnouncement, forgetScreen, screenShownAt, secondsLeft, TIME_UP_MESSAGE } from './screen-clock';
+import { memoryStore } from '../../lib/flows/storage.js';
+import { countdownAnnouncement, forgetScreen, screenShownAt, secondsLeft, TIME_UP_MESSAGE } from './screen-clock.js';
 
 describe('the countdown', () => {
   it('counts whole seconds down from the limit and stops at zero', () => {

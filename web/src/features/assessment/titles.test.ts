@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { assessmentFlowMachine } from '../../../../machines/assessment-flow/assessment-flow.machine';
-import { resultFor } from '../../../../machines/assessment-flow/assessment-flow.fixtures';
-import { STEP_TITLES, stepTitle, topStep } from './titles';
+import { assessmentFlowMachine } from '#machines/assessment-flow/assessment-flow.machine.js';
+import { resultFor } from '#machines/assessment-flow/assessment-flow.fixtures.js';
+import { STEP_TITLES, stepTitle, topStep } from './titles.js';
 
 describe('step titles', () => {
   it('has a title for every top-level state of the assessment flow', () => {

@@ -1,5 +1,5 @@
 import type { AnyMachineSnapshot } from 'xstate';
-import { statePath } from '../../../../machines/protocol/can-accept';
+import { statePath } from '#machines/protocol/can-accept.js';
 
 /**
  * The modal's title per step. Where the machine names a title in its

@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent, type ReactNode } from 'react';
-import { cx } from '../../components/ui';
-import type { Notice } from '../../../../machines/protocol/common';
+import { cx } from '../../components/ui/index.js';
+import type { Notice } from '#machines/protocol/common.js';
 
 /** The small uppercase line above a step's content. */
 export function StepEyebrow({ children }: { children: ReactNode }) {

@@ -1,4 +1,4 @@
-import { api, post } from '../../lib/api';
+import { api, post } from '../../lib/api.js';
 
 /** The diagnostic result in its stored form; reasoning and fallback appear only when a grader adds them. */
 export interface DiagnosticResult {

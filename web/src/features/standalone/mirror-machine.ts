@@ -1,6 +1,6 @@
-import { post } from '../../lib/api';
-import { mirrorMachine } from '../../../../machines/mirror/mirror.machine';
-import type { MirrorReplyRequest } from '../../../../machines/protocol/mirror';
+import { post } from '../../lib/api.js';
+import { mirrorMachine } from '#machines/mirror/mirror.machine.js';
+import type { MirrorReplyRequest } from '#machines/protocol/mirror.js';
 
 /** The mirror-llm-response answer. */
 interface MirrorReply {

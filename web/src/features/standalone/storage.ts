@@ -1,5 +1,5 @@
-import { STORAGE_KEYS } from '../assessment/browser-storage';
-import { localStore, safeRemove, safeSet, type KeyValueStore } from '../../lib/flows/storage';
+import { STORAGE_KEYS } from '../assessment/browser-storage.js';
+import { localStore, safeRemove, safeSet, type KeyValueStore } from '../../lib/flows/storage.js';
 
 /** Forgets the previous standalone diagnostic (hf:diagId and its cached results) before a new one starts. */
 export function clearStoredDiagnostic(store: KeyValueStore = localStore()): void {

@@ -4,8 +4,8 @@ import {
   flowSnapshotResponseSchema,
   type FlowSnapshotResponse,
   type flowStartBodySchema,
-} from '../../../../machines/protocol/api';
-import { siteSettingsFrom, type SiteSettings } from '../../../../machines/site-settings';
+} from '#machines/protocol/api.js';
+import { siteSettingsFrom, type SiteSettings } from '#machines/site-settings.js';
 
 /** What the browser sends to start a flow (defaults filled in by the server). */
 export type FlowStartInput = z.input<typeof flowStartBodySchema>;

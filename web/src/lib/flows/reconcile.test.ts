@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, isAhead, jsonEqual, latest } from './reconcile';
+import { backoffDelay, isAhead, jsonEqual, latest } from './reconcile.js';
 
 describe('version reconciliation', () => {
   it('adopts a server copy only when its version is ahead of the confirmed one', () => {

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { assessmentFlowMachine } from '../../../../machines/assessment-flow/assessment-flow.machine';
-import { diagnosticMachine } from '../../../../machines/diagnostic/diagnostic.machine';
-import { statePath } from '../../../../machines/protocol/can-accept';
-import { FakeFlowServer } from '../../../../test/fake-flow-server';
-import { FlowSession } from './session';
-import { FlowSocket } from './socket';
+import { assessmentFlowMachine } from '#machines/assessment-flow/assessment-flow.machine.js';
+import { diagnosticMachine } from '#machines/diagnostic/diagnostic.machine.js';
+import { statePath } from '#machines/protocol/can-accept.js';
+import { FakeFlowServer } from '#test/fake-flow-server.js';
+import { FlowSession } from './session.js';
+import { FlowSocket } from './socket.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {

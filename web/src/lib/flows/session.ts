@@ -1,9 +1,9 @@
 import { createActor, type Actor, type AnyStateMachine, type EventFromLogic, type InspectionEvent, type Observer } from 'xstate';
-import type { FlowMachineName } from '../../../../machines/protocol/api';
-import { canAccept } from '../../../../machines/protocol/can-accept';
-import { FlowApiError, type FlowClient, type FlowStartInput, type ServerFlow } from './client';
-import { backoffDelay, isAhead, jsonEqual, latest } from './reconcile';
-import type { FlowSocket, FlowSocketStatus } from './socket';
+import type { FlowMachineName } from '#machines/protocol/api.js';
+import { canAccept } from '#machines/protocol/can-accept.js';
+import { FlowApiError, type FlowClient, type FlowStartInput, type ServerFlow } from './client.js';
+import { backoffDelay, isAhead, jsonEqual, latest } from './reconcile.js';
+import type { FlowSocket, FlowSocketStatus } from './socket.js';
 
 /** Where a session is in getting hold of its flow. */
 type FlowSessionStatus = 'starting' | 'ready' | 'error';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FlowSocket, socketUrlFor, type SocketLike } from './socket';
+import { FlowSocket, socketUrlFor, type SocketLike } from './socket.js';
 
 const FLOW = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 const OTHER = '4a5b3f1c-2b4a-4d6e-8f70-0c1d2e3f4a5b';

@@ -1,5 +1,5 @@
-import { flowSocketServerFrameSchema, type FlowSocketClientFrame, type FlowSocketServerFrame } from '../../../../machines/protocol/socket';
-import { backoffDelay } from './reconcile';
+import { flowSocketServerFrameSchema, type FlowSocketClientFrame, type FlowSocketServerFrame } from '#machines/protocol/socket.js';
+import { backoffDelay } from './reconcile.js';
 
 /** A push: one event applied to a subscribed flow, with the snapshot it produced. */
 type FlowPushFrame = Extract<FlowSocketServerFrame, { type: 'event' }>;

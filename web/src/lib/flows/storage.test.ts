@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { FlowIdStore, memoryStore, readJson, SHARED_FLOW_TTL_MS, writeJson } from './storage';
+import { FlowIdStore, memoryStore, readJson, SHARED_FLOW_TTL_MS, writeJson } from './storage.js';
 
 describe('readJson', () => {
   it('returns what the schema accepts and removes what it does not (corrupt data)', () => {

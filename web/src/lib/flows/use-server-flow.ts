@@ -1,11 +1,11 @@
 import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useEffectEvent, useState, useSyncExternalStore } from 'react';
 import type { Actor, AnyStateMachine, EventFromLogic, SnapshotFrom } from 'xstate';
-import type { FlowMachineName } from '../../../../machines/protocol/api';
-import { createFlowClient, type FlowClient, type FlowStartInput, type ServerFlow } from './client';
-import { inspectOption } from './inspect';
-import { FlowSession, type FlowView } from './session';
-import { FlowSocket, socketUrlFor } from './socket';
+import type { FlowMachineName } from '#machines/protocol/api.js';
+import { createFlowClient, type FlowClient, type FlowStartInput, type ServerFlow } from './client.js';
+import { inspectOption } from './inspect.js';
+import { FlowSession, type FlowView } from './session.js';
+import { FlowSocket, socketUrlFor } from './socket.js';
 
 let browserClient: FlowClient | null = null;
 let browserSocket: FlowSocket | null = null;

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Field } from '../../../components/ui';
-import type { Notice } from '../../../../../machines/protocol/common';
-import { NoticeBox, StepEyebrow } from '../ui';
+import { Button, Field } from '#web/components/ui/index.js';
+import type { Notice } from '#machines/protocol/common.js';
+import { NoticeBox, StepEyebrow } from '../ui.js';
 
 /**
  * capture ('Welcome'): name and email, both required; no format check at this step, so the button is simply disabled until both have text.

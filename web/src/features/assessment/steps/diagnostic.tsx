@@ -1,18 +1,18 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Actor } from 'xstate';
-import { Button, ProgressBar, cx } from '../../../components/ui';
-import { diagnosticBank } from '../../../../../machines/content/index';
-import { timedSummary, type Screen } from '../../../../../machines/content/schemas';
-import { diagnosticProgress, type diagnosticMachine } from '../../../../../machines/diagnostic/diagnostic.machine';
-import type { DiagnosticAnswers } from '../../../../../machines/protocol/common';
-import { statePath } from '../../../../../machines/protocol/can-accept';
-import { FlowIdStore } from '../../../lib/flows/storage';
-import { useFlowSnapshot, useServerFlow, type ServerFlowHandle } from '../../../lib/flows/use-server-flow';
-import { browserDiagnostic } from '../machines';
-import { countdownAnnouncement, forgetScreen, TIME_UP_MESSAGE, useCountdown, useScreenClock } from '../screen-clock';
-import { NoticeBox, OptionButton, ScaleButtons, StepEyebrow, useNumberKeys, Waiting } from '../ui';
-import { RankingList } from './ranking';
-import { ScreenHeading } from './screen-heading';
+import { Button, ProgressBar, cx } from '#web/components/ui/index.js';
+import { diagnosticBank } from '#machines/content/index.js';
+import { timedSummary, type Screen } from '#machines/content/schemas.js';
+import { diagnosticProgress, type diagnosticMachine } from '#machines/diagnostic/diagnostic.machine.js';
+import type { DiagnosticAnswers } from '#machines/protocol/common.js';
+import { statePath } from '#machines/protocol/can-accept.js';
+import { FlowIdStore } from '#web/lib/flows/storage.js';
+import { useFlowSnapshot, useServerFlow, type ServerFlowHandle } from '#web/lib/flows/use-server-flow.js';
+import { browserDiagnostic } from '../machines.js';
+import { countdownAnnouncement, forgetScreen, TIME_UP_MESSAGE, useCountdown, useScreenClock } from '../screen-clock.js';
+import { NoticeBox, OptionButton, ScaleButtons, StepEyebrow, useNumberKeys, Waiting } from '../ui.js';
+import { RankingList } from './ranking.js';
+import { ScreenHeading } from './screen-heading.js';
 
 /** The likert scale's words, 1 to 5. */
 const LIKERT_LABELS = ['Strongly disagree', 'Disagree', 'Neutral', 'Agree', 'Strongly agree'] as const;

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Field } from '../../../components/ui';
-import { assessmentFlowNotices } from '../../../../../machines/assessment-flow/assessment-flow.machine';
-import type { LeadSession, Notice } from '../../../../../machines/protocol/common';
-import { NoticeBox, StepEyebrow } from '../ui';
+import { Button, Field } from '#web/components/ui/index.js';
+import { assessmentFlowNotices } from '#machines/assessment-flow/assessment-flow.machine.js';
+import type { LeadSession, Notice } from '#machines/protocol/common.js';
+import { NoticeBox, StepEyebrow } from '../ui.js';
 
 /**
  * email_capture ('Save Your Details'): the machine validates and its notice is

@@ -1,6 +1,6 @@
-import { Button } from '../../../components/ui';
-import { diagnosticScreens, timedQuestions } from '../../../../../machines/content/index';
-import { StepEyebrow } from '../ui';
+import { Button } from '#web/components/ui/index.js';
+import { diagnosticScreens, timedQuestions } from '#machines/content/index.js';
+import { StepEyebrow } from '../ui.js';
 
 /*
  * The product's intro says "timed scenarios 1 minute", but the real timed block is the four

@@ -1,14 +1,14 @@
 import { useEffect, useMemo, useRef } from 'react';
 import type { Actor } from 'xstate';
-import { Button } from '../../../components/ui';
-import { MIRROR_TURN_LIMIT } from '../../../../../machines/protocol/mirror';
-import type { MirrorTurn } from '../../../../../machines/protocol/common';
-import { statePath } from '../../../../../machines/protocol/can-accept';
-import { FlowIdStore } from '../../../lib/flows/storage';
-import { useFlowSnapshot, useServerFlow, type ServerFlowHandle } from '../../../lib/flows/use-server-flow';
-import { browserMirror } from '../machines';
-import { MirrorComposer, MirrorMessages } from '../mirror-chat';
-import { NoticeBox, StepEyebrow, Waiting } from '../ui';
+import { Button } from '#web/components/ui/index.js';
+import { MIRROR_TURN_LIMIT } from '#machines/protocol/mirror.js';
+import type { MirrorTurn } from '#machines/protocol/common.js';
+import { statePath } from '#machines/protocol/can-accept.js';
+import { FlowIdStore } from '#web/lib/flows/storage.js';
+import { useFlowSnapshot, useServerFlow, type ServerFlowHandle } from '#web/lib/flows/use-server-flow.js';
+import { browserMirror } from '../machines.js';
+import { MirrorComposer, MirrorMessages } from '../mirror-chat.js';
+import { NoticeBox, StepEyebrow, Waiting } from '../ui.js';
 
 type MirrorFlow = ServerFlowHandle<typeof browserMirror>;
 

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { Button, cx } from '../../../components/ui';
-import type { Notice } from '../../../../../machines/protocol/common';
-import type { PaymentPurpose } from '../../../../../machines/protocol/payment';
-import { recordCheckoutStart } from '../browser-storage';
-import { useSiteSettings } from '../../../lib/site-settings';
-import { schedulingUrl } from '../links';
-import { DoneMark, NoticeBox, Spinner, StepEyebrow, Waiting } from '../ui';
+import { Button, cx } from '#web/components/ui/index.js';
+import type { Notice } from '#machines/protocol/common.js';
+import type { PaymentPurpose } from '#machines/protocol/payment.js';
+import { recordCheckoutStart } from '../browser-storage.js';
+import { useSiteSettings } from '#web/lib/site-settings.js';
+import { schedulingUrl } from '../links.js';
+import { DoneMark, NoticeBox, Spinner, StepEyebrow, Waiting } from '../ui.js';
 
 /** Deposit in dollars for display ($250). */
 const formatDeposit = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { maximumFractionDigits: 0 })}`;

@@ -1,6 +1,6 @@
-import { Button } from '../../../components/ui';
-import type { Notice } from '../../../../../machines/protocol/common';
-import { NoticeBox, Spinner } from '../ui';
+import { Button } from '#web/components/ui/index.js';
+import type { Notice } from '#machines/protocol/common.js';
+import { NoticeBox, Spinner } from '../ui.js';
 
 /** processing: the notice; the result arrives by push, then shows after 1 s. */
 export function ProcessingStep({ revealing, offline }: { revealing: boolean; offline: boolean }) {

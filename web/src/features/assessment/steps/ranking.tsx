@@ -12,9 +12,9 @@ import {
 import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { useId } from 'react';
-import { Button, cx } from '../../../components/ui';
-import type { Ranking } from '../../../../../machines/content/schemas';
-import { ScreenHeading } from './screen-heading';
+import { Button, cx } from '#web/components/ui/index.js';
+import type { Ranking } from '#machines/content/schemas.js';
+import { ScreenHeading } from './screen-heading.js';
 
 /**
  * The priority ranking: starts in the bank's default order, reordered by drag

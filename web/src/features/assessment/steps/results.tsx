@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
-import { Button } from '../../../components/ui';
-import type { CompletedPath, FlowResult } from '../../../../../machines/protocol/assessment-flow';
-import type { Tier } from '../../../../../machines/protocol/common';
-import { ScoreChart } from '../score-chart';
-import { NoticeBox, StepEyebrow } from '../ui';
+import { Button } from '#web/components/ui/index.js';
+import type { CompletedPath, FlowResult } from '#machines/protocol/assessment-flow.js';
+import type { Tier } from '#machines/protocol/common.js';
+import { ScoreChart } from '../score-chart.js';
+import { NoticeBox, StepEyebrow } from '../ui.js';
 
 /** The product's notice for results the browser graded itself. */
 export const LOCAL_RESULTS_NOTICE = {

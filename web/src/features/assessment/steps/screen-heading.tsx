@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { cx } from '../../../components/ui';
+import { cx } from '#web/components/ui/index.js';
 
 /** A diagnostic screen's question: focused (but not tabbable) when the screen appears. */
 export function ScreenHeading({ className, children }: { className?: string; children: ReactNode }) {

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Field, cx } from '../../../components/ui';
-import { missingSurveyAnswers } from '../../../../../machines/assessment-flow/assessment-flow.machine';
-import { qualificationSurvey } from '../../../../../machines/content/index';
-import type { SurveyAnswers } from '../../../../../machines/protocol/common';
-import { StepEyebrow } from '../ui';
+import { Button, Field, cx } from '#web/components/ui/index.js';
+import { missingSurveyAnswers } from '#machines/assessment-flow/assessment-flow.machine.js';
+import { qualificationSurvey } from '#machines/content/index.js';
+import type { SurveyAnswers } from '#machines/protocol/common.js';
+import { StepEyebrow } from '../ui.js';
 
 /**
  * survey ('Qualification Survey'): q1-q4 as single choices, q5-q7 as text; q1 to q5 are

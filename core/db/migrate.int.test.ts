@@ -1,0 +1,100 @@
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { scratchDatabase } from '#test/helpers.js';
+import { migrate } from './migrate.js';
+
+const TABLES = [
+  'leads',
+  'lead_tokens',
+  'interactions',
+  'payment_tracking',
+  'contact_submissions',
+  'mirror_sessions',
+  'mirror_messages',
+  'diagnostics',
+  'diagnostic_answers',
+  'diagnostic_results',
+  'survey_responses',
+  'assessment_results',
+  'flows',
+  'flow_events',
+  'jobs',
+  'users',
+  'sessions',
+  'integration_settings',
+  'chat_bot_messages',
+  'processed_assessments',
+  'email_outbox',
+  'lead_notes',
+];
+
+async function query<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []) {
+  const client = new pg.Client(url);
+  await client.connect();
+  try {
+    return await client.query<T>(sql, params);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('migrations', () => {
+  it('apply to an empty database and re-applying is a no-op', async () => {
+    const url = await scratchDatabase({ migrated: false });
+    const first = await migrate(url);
+    expect(first.length).toBeGreaterThan(0);
+    const tables = await query<{ table_name: string }>(
+      url,
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
+    );
+    expect(tables.rows.map((row) => row.table_name)).toEqual(expect.arrayContaining(TABLES));
+
+    const schemaBefore = await query(
+      url,
+      'SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1 ORDER BY 1, 2',
+      ['public'],
+    );
+    expect(await migrate(url)).toEqual([]);
+    const schemaAfter = await query(
+      url,
+      'SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1 ORDER BY 1, 2',
+      ['public'],
+    );
+    expect(schemaAfter.rows).toEqual(schemaBefore.rows);
+  });
+
+  it('two processes migrating at once apply each migration exactly once', async () => {
+    const url = await scratchDatabase({ migrated: false });
+    const [a, b] = await Promise.all([migrate(url), migrate(url)]);
+    expect([...a, ...b].sort()).toEqual([...new Set([...a, ...b])].sort());
+    const applied = await query<{ count: string }>(url, 'SELECT count(*) FROM pgmigrations');
+    expect(Number(applied.rows[0]?.count)).toBe(a.length + b.length);
+  });
+
+  it('enforces the data model: one non-test lead per email in any case, test leads exempt', async () => {
+    const url = await scratchDatabase();
+    await query(url, "INSERT INTO leads (email) VALUES ('Ada@Example.com')");
+    await expect(query(url, "INSERT INTO leads (email) VALUES ('ada@example.COM')")).rejects.toThrow(/leads_email_key/);
+    await query(url, "INSERT INTO leads (email, tags) VALUES ('ada@example.com', '{test,testing-phase}')");
+    const leads = await query<{ name: string; source: string }>(url, 'SELECT name, source FROM leads ORDER BY created_at LIMIT 1');
+    expect(leads.rows[0]).toEqual({ name: 'Community Member', source: 'website' });
+  });
+
+  it('rejects values the product never writes', async () => {
+    const url = await scratchDatabase();
+    await expect(query(url, "INSERT INTO leads (email, tier) VALUES ('a@b.co', 'vip')")).rejects.toThrow(/check constraint/);
+    await expect(query(url, "INSERT INTO jobs (queue, name) VALUES ('nowhere', 'x')")).rejects.toThrow(/check constraint/);
+    const flow = await query<{ id: string }>(
+      url,
+      "INSERT INTO flows (machine, state, snapshot) VALUES ('assessmentFlow', 'capture', '{}') RETURNING id",
+    );
+    const flowId = flow.rows[0]!.id;
+    await query(url, "INSERT INTO flow_events (flow_id, seq, type, origin, state_after) VALUES ($1, 1, 'START', 'client', 'intro')", [
+      flowId,
+    ]);
+    await expect(query(url, "UPDATE flow_events SET type = 'OTHER' WHERE flow_id = $1", [flowId])).rejects.toThrow(/append-only/);
+    await expect(
+      query(url, "INSERT INTO flow_events (flow_id, seq, type, origin, state_after) VALUES ($1, 1, 'AGAIN', 'client', 'intro')", [flowId]),
+    ).rejects.toThrow(/duplicate key/);
+  });
+});

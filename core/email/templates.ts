@@ -1,0 +1,305 @@
+import { DISPLAY_DIMENSIONS, type DisplayDimension } from '#machines/content/index.js';
+import type { HomeworkSource } from '#machines/protocol/assessment-flow.js';
+import type { CoachContact, SiteSettings } from '#machines/site-settings.js';
+import { DEFAULT_LEAD_NAME } from '../leads/lead-service.js';
+import { nextStep } from '../reports/content.js';
+import type { ReportInput } from '../reports/report-pdf.js';
+import { BRAND, render, type Block, type Rendered } from './layout.js';
+import type { ResourceSet } from './resources.js';
+
+/** An email's subject and bodies. */
+export interface EmailContent extends Rendered {
+  subject: string;
+}
+
+/** The contact page's promise, repeated in the confirmation. */
+const RESPONSE_PROMISE = "We'll respond within 24 hours.";
+
+const signOff: Block = { kind: 'p', text: `Warmly,\nYour coach at ${BRAND.name}` };
+
+/** The longest first name an email addresses someone by. */
+const FIRST_NAME_MAX = 40;
+/**
+ * How much of a contact message the sender's confirmation quotes back. The confirmation goes to
+ * whatever address was typed, so it must not carry a stranger's long text to someone else's inbox.
+ */
+export const QUOTE_MAX = 300;
+
+/** The first word of a real name, bounded; null for none or the community default. */
+function firstName(name: string | null | undefined): string | null {
+  const first = name && name !== DEFAULT_LEAD_NAME ? name.trim().split(/\s+/)[0] : null;
+  return first ? first.slice(0, FIRST_NAME_MAX) : null;
+}
+
+/** `text` cut to `max` characters at a word where it can be, with an ellipsis when cut. */
+function bounded(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+function greeting(name: string | null | undefined): Block {
+  const first = firstName(name);
+  return { kind: 'p', text: first ? `Hi ${first},` : 'Hi there,' };
+}
+
+/** The footer of every email to a visitor: how to reach the coach, as the admin's site settings say. */
+function contactLines(contact: CoachContact): string[] {
+  return [contact.name, contact.email, contact.phone, contact.location, contact.hours].filter((line): line is string => Boolean(line));
+}
+
+/** An email; `site` (the settings now) gives a visitor's email the coach's contact details, null for the coach's own. */
+function content(subject: string, blocks: Block[], site: Pick<SiteSettings, 'contact'> | null): EmailContent {
+  return { subject, ...render(blocks, site ? contactLines(site.contact) : []) };
+}
+
+export interface ContactMessageDetails {
+  id: string;
+  name: string;
+  email: string;
+  company: string | null;
+  message: string;
+  receivedAt: Date;
+}
+
+/** To the visitor who used the contact form: the 24-hour promise and the start of what they sent. */
+export function contactConfirmation(contact: ContactMessageDetails, siteUrl: string, site: SiteSettings): EmailContent {
+  const first = firstName(contact.name);
+  return content(
+    first ? `Thank you for your message, ${first}` : 'Thank you for your message',
+    [
+      greeting(contact.name),
+      {
+        kind: 'p',
+        text: `Thank you for reaching out. ${RESPONSE_PROMISE} I read every message myself, so the reply will come from me rather than from a template.`,
+      },
+      {
+        kind: 'p',
+        text:
+          contact.message.length > QUOTE_MAX
+            ? 'Here is how your message began, for your records:'
+            : 'Here is what you sent, for your records:',
+      },
+      { kind: 'quote', text: bounded(contact.message, QUOTE_MAX) },
+      {
+        kind: 'p',
+        text: 'If you would like to add anything (what prompted you to write, the size of your team, a few times that suit you for a call), simply reply to this email.',
+      },
+      {
+        kind: 'p',
+        text: 'While you wait: the free Leadership Diagnostic takes about ten minutes and gives you an archetype and six dimension scores. It makes our first conversation far more useful.',
+      },
+      { kind: 'link', label: 'Take the Free Leadership Diagnostic', href: `${siteUrl}/#lead-magnets` },
+      signOff,
+    ],
+    site,
+  );
+}
+
+/** To the coach: who wrote, what they said, and the promise made to them. Reply-To is the visitor. */
+export function contactNotification(contact: ContactMessageDetails): EmailContent {
+  const from = contact.company ? `${contact.name} (${contact.company})` : contact.name;
+  return content(
+    `New contact message from ${from}`,
+    [
+      { kind: 'p', text: `${contact.name} wrote through the contact form on ${contact.receivedAt.toUTCString()}.` },
+      {
+        kind: 'fields',
+        rows: [
+          ['Name', contact.name],
+          ['Email', contact.email],
+          ['Company', contact.company ?? 'Not given'],
+        ],
+      },
+      { kind: 'quote', text: contact.message },
+      {
+        kind: 'p',
+        text: `They were promised an answer within 24 hours. Reply to this email to answer ${firstName(contact.name) ?? 'them'} directly.`,
+      },
+      { kind: 'fields', rows: [['Submission', contact.id]] },
+    ],
+    null,
+  );
+}
+
+export interface HomeworkDetails {
+  name: string | null;
+  archetype: string;
+  source: HomeworkSource;
+  resources: ResourceSet;
+  site: SiteSettings;
+}
+
+/** The homework (paid) or free-resources email: the archetype's focus, readings and exercises, with the report attached. */
+export function homeworkEmail(details: HomeworkDetails): EmailContent {
+  const { resources, archetype } = details;
+  const paid = details.source === 'paid_homework';
+  const blocks: Block[] = [
+    greeting(details.name),
+    {
+      kind: 'p',
+      text: paid
+        ? `Thank you for your deposit, and for taking this seriously. Here is your four-week homework programme, built around your result: ${archetype}.`
+        : `As promised, here are your free resources, chosen for your result: ${archetype}.`,
+    },
+    { kind: 'p', text: resources.focus },
+    {
+      kind: 'p',
+      text: 'Your full report is attached as a PDF: your narrative, your six dimension scores and three actions to start with this week.',
+    },
+    { kind: 'heading', text: paid ? 'Your reading' : 'Where to start reading' },
+    { kind: 'items', ordered: false, items: resources.readings.map((r) => ({ title: `${r.title}, by ${r.author}`, body: r.why })) },
+    { kind: 'heading', text: resources.programme ? 'Your four-week programme' : 'One exercise to try this week' },
+    {
+      kind: 'items',
+      ordered: resources.programme,
+      items: resources.exercises.map((e, i) => ({ title: resources.programme ? `Week ${i + 1}: ${e.title}` : e.title, body: e.how })),
+    },
+    {
+      kind: 'p',
+      text: paid
+        ? 'At the end of each week, reply to this email with two lines: what you tried and what you noticed. I read every reply, and we will build on them when we meet.'
+        : 'Small, honest experiments beat big plans. If you try the exercise, reply and tell me what happened: I read every reply.',
+    },
+    signOff,
+  ];
+  const subject = paid ? `Your four-week leadership homework: ${archetype}` : `Your free leadership resources: ${archetype}`;
+  return content(subject, blocks, details.site);
+}
+
+export interface ResultsDetails {
+  name: string | null;
+  report: ReportInput;
+  compositeScore: number;
+  siteUrl: string;
+  site: SiteSettings;
+}
+
+/**
+ * The results the capture step promised ("We will send your results to this address"): the
+ * archetype and its narrative, the six dimensions on the results page's 0-100 scale, the tier's
+ * next step (the nurture tier's links the community page), and the PDF report attached.
+ */
+export function resultsEmail(details: ResultsDetails): EmailContent {
+  const { report } = details;
+  const step = nextStep(report.tier);
+  const dimensions = (Object.keys(DISPLAY_DIMENSIONS) as DisplayDimension[])
+    .filter((key) => report.scores[key] !== undefined)
+    .map((key): [string, string] => [DISPLAY_DIMENSIONS[key].label, `${Math.round(report.scores[key]!)} / 100`]);
+  return content(
+    `Your leadership results: ${report.archetype}`,
+    [
+      greeting(details.name),
+      { kind: 'p', text: 'Thank you for taking the Leadership Diagnostic. As promised, here are your results.' },
+      { kind: 'heading', text: `Your archetype: ${report.archetype}` },
+      { kind: 'p', text: report.narrative },
+      { kind: 'heading', text: 'Your scores' },
+      { kind: 'fields', rows: [['Overall', `${Math.round(details.compositeScore)} / 100`], ...dimensions] },
+      { kind: 'heading', text: `Your next step: ${step.title}` },
+      { kind: 'p', text: step.body },
+      ...(report.tier === 'nurture'
+        ? [{ kind: 'link', label: 'Join the Free Community', href: details.site.communityUrl } satisfies Block]
+        : []),
+      {
+        kind: 'p',
+        text: 'Your full report is attached as a PDF: the narrative, the six dimensions and three actions to start with this week.',
+      },
+      { kind: 'link', label: 'Continue on the site', href: details.siteUrl },
+      signOff,
+    ],
+    details.site,
+  );
+}
+
+/** A payment as a receipt or refund confirmation shows it. */
+export interface PaymentDetails {
+  name: string | null;
+  amountCents: number;
+  currency: string;
+  /** Stripe's payment intent id, or the test payment's: what the lead quotes to ask about it. */
+  reference: string;
+  at: Date;
+  /** A test payment (no Stripe key on the server): no money moved. */
+  testMode: boolean;
+}
+
+function money(cents: number, currency: string): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
+}
+
+function paymentRows(payment: PaymentDetails, dateLabel: string): Block {
+  return {
+    kind: 'fields',
+    rows: [
+      ['Amount', `${money(payment.amountCents, payment.currency)} ${payment.currency.toUpperCase()}`],
+      [dateLabel, payment.at.toUTCString()],
+      ['Reference', payment.reference],
+      ...(payment.testMode ? ([['Payment', 'Test payment: no money moved']] as Array<[string, string]>) : []),
+    ],
+  };
+}
+
+/** The receipt the deposit screen promises: the amount, the refundable terms and how to book the session. */
+export function depositReceipt(payment: PaymentDetails, bookingUrl: string | null, site: SiteSettings): EmailContent {
+  return content(
+    `Receipt: your ${money(payment.amountCents, payment.currency)} refundable deposit`,
+    [
+      greeting(payment.name),
+      { kind: 'p', text: 'Thank you. This is your receipt for the deposit that holds your 45-minute strategy session.' },
+      paymentRows(payment, 'Paid on'),
+      { kind: 'p', text: 'The deposit is 100% refundable: if you decide not to go ahead, reply to this email and it is refunded in full.' },
+      bookingUrl
+        ? { kind: 'link', label: 'Book your 45-minute strategy session', href: bookingUrl }
+        : { kind: 'p', text: `I will write to you to find a time for your session. ${RESPONSE_PROMISE}` },
+      signOff,
+    ],
+    site,
+  );
+}
+
+/** The confirmation of a refunded payment. */
+export function refundConfirmation(payment: PaymentDetails, site: SiteSettings): EmailContent {
+  const amount = money(payment.amountCents, payment.currency);
+  return content(
+    `Your ${amount} payment has been refunded`,
+    [
+      greeting(payment.name),
+      {
+        kind: 'p',
+        text: payment.testMode
+          ? `Your test payment of ${amount} has been refunded. It was a test payment, so no money moved.`
+          : `Your payment of ${amount} has been refunded in full. Depending on your bank, it can take 5 to 10 business days to appear on your statement.`,
+      },
+      paymentRows(payment, 'Refunded on'),
+      { kind: 'p', text: 'If you have any question about it, reply to this email.' },
+      signOff,
+    ],
+    site,
+  );
+}
+
+/**
+ * To an admin account's owner whose account saw many failed sign-ins in an hour: what happened,
+ * that nothing was locked, and what to do if it was not them. Carries no address or password.
+ */
+export function signInNotice(details: { failures: number; addresses: number; siteUrl: string }): EmailContent {
+  const from = details.addresses === 1 ? 'one address' : `${details.addresses} different addresses`;
+  return content(
+    'Failed sign-ins to your admin account',
+    [
+      { kind: 'p', text: 'Hi,' },
+      {
+        kind: 'p',
+        text: `In the last hour there were ${details.failures} failed attempts to sign in to your admin account, from ${from}. Each address has to wait longer after each wrong password, and your own sign-in still works.`,
+      },
+      {
+        kind: 'p',
+        text: 'If this was you, there is nothing to do. If it was not, someone is guessing your password: make sure it is long and used nowhere else, and change it with `npm run admin -- reset-password` if in doubt.',
+      },
+      { kind: 'link', label: 'Sign in to the admin area', href: `${details.siteUrl}/auth` },
+      signOff,
+    ],
+    null,
+  );
+}

@@ -1,0 +1,143 @@
+import type {
+  GradingRequest,
+  HomeworkRequest,
+  LeadRequest,
+  PaymentRequest,
+  ReceiptRequest,
+  ResultsEmailRequest,
+} from '#machines/assessment-flow/assessment-flow.machine.js';
+import type { DiagnosticGradingRequest } from '#machines/diagnostic/diagnostic.machine.js';
+import type { MirrorReplyRequest } from '#machines/protocol/mirror.js';
+import { createOrUpdateLead, leadSourceOf } from '../leads/lead-service.js';
+import type { FlowTx } from './engine.js';
+import type { FlowRow } from './flow-store.js';
+
+/** What transition() hands back for an effect: the action's type and its resolved params. */
+interface ExecutableAction {
+  type: string;
+  params?: unknown;
+}
+
+type FollowUp = { type: string; [key: string]: unknown };
+type Effect = (tx: FlowTx, flow: FlowRow, params: never) => Promise<FollowUp | void>;
+
+/**
+ * The lead is written in the same transaction as the event, and LEAD_SAVED follows at once: a
+ * capture answers with the intro screen instead of waiting for a job. A failed write rolls back
+ * to the savepoint and becomes LEAD_FAILED, which the capture screen shows.
+ */
+async function createLead(tx: FlowTx, flow: FlowRow, request: LeadRequest): Promise<FollowUp> {
+  await tx.client.query('SAVEPOINT create_lead');
+  try {
+    const lead = await createOrUpdateLead(tx.client, {
+      email: request.email,
+      name: request.name,
+      source: leadSourceOf(request.source),
+      testingMode: request.testingMode,
+    });
+    await tx.client.query('UPDATE flows SET lead_id = $2 WHERE id = $1', [flow.id, lead.leadId]);
+    await tx.client.query('RELEASE SAVEPOINT create_lead');
+    return { type: 'LEAD_SAVED', leadId: lead.leadId };
+  } catch {
+    await tx.client.query('ROLLBACK TO SAVEPOINT create_lead');
+    return { type: 'LEAD_FAILED' };
+  }
+}
+
+async function requestGrading(tx: FlowTx, flow: FlowRow, request: GradingRequest): Promise<void> {
+  await tx.insertJob({
+    queue: 'grading',
+    name: 'lead-assessment',
+    payload: { flowId: flow.id, request },
+    flowId: flow.id,
+    leadId: request.leadId,
+  });
+}
+
+async function sendHomework(tx: FlowTx, flow: FlowRow, request: HomeworkRequest): Promise<void> {
+  await tx.insertJob({
+    queue: 'homework',
+    name: 'send-homework',
+    payload: { flowId: flow.id, request },
+    flowId: flow.id,
+    leadId: request.leadId,
+  });
+}
+
+/** The results email the capture step promised: an email job that writes it with the report attached. */
+async function sendResults(tx: FlowTx, flow: FlowRow, request: ResultsEmailRequest): Promise<void> {
+  await tx.insertJob({ queue: 'email', name: 'results', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId });
+}
+
+/** The deposit's receipt: an email job that writes it from the tracked payment. */
+async function sendReceipt(tx: FlowTx, flow: FlowRow, request: ReceiptRequest): Promise<void> {
+  await tx.insertJob({ queue: 'email', name: 'receipt', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId });
+}
+
+/**
+ * The deposit's checkout is started by a payments job (a Stripe Checkout, or the test payment).
+ * `enteredAt` is the flow's version as it enters `payment`: the job acts only while that entry is
+ * the flow's current payment attempt. Few attempts, because the visitor is waiting on the screen.
+ */
+async function startPayment(tx: FlowTx, flow: FlowRow, request: PaymentRequest): Promise<void> {
+  const payload = { flowId: flow.id, enteredAt: flow.version, request };
+  await tx.insertJob({ queue: 'payments', name: 'start-payment', payload, flowId: flow.id, leadId: request.leadId, maxAttempts: 3 });
+}
+
+/**
+ * A retake (or testing mode) forgets the visitor's completed assessment: results reached before
+ * now are no longer offered when they open the assessment again.
+ */
+async function clearStoredAssessment(tx: FlowTx, flow: FlowRow): Promise<void> {
+  if (!flow.visitor_id) return;
+  await tx.client.query('UPDATE visitors SET results_cleared_at = clock_timestamp() WHERE id = $1', [flow.visitor_id]);
+}
+
+/** The standalone diagnostic's grading: a grading job of its own kind (the worker stores it for the diagnostics row of this flow). */
+async function requestDiagnosticGrading(tx: FlowTx, flow: FlowRow, request: DiagnosticGradingRequest): Promise<void> {
+  const payload = { flowId: flow.id, request: { kind: 'diagnostic', ...request } };
+  await tx.insertJob({ queue: 'grading', name: 'diagnostic', payload, flowId: flow.id, leadId: flow.lead_id ?? null });
+}
+
+async function requestReply(tx: FlowTx, flow: FlowRow, request: MirrorReplyRequest): Promise<void> {
+  await tx.insertJob({
+    queue: 'mirror',
+    name: 'mirror-reply',
+    payload: { flowId: flow.id, request },
+    flowId: flow.id,
+    leadId: flow.lead_id ?? null,
+  });
+}
+
+/**
+ * Each flow machine's effects as the server provides them. Actions left out run in the browser
+ * (clearSavedAnswers forgets the tab's own copies) or need no server work: the diagnostic's
+ * answerRecorded is already in the snapshot.
+ */
+const effects: Record<string, Record<string, Effect>> = {
+  assessmentFlow: { createLead, requestGrading, startPayment, sendHomework, sendResults, sendReceipt, clearStoredAssessment },
+  mirror: { requestReply },
+  diagnostic: { requestGrading: requestDiagnosticGrading },
+};
+
+/** Schedules a delayed event on a flow: a job of the timers queue, held back until it is due. */
+export async function scheduleEvent(tx: FlowTx, flowId: string, event: { type: string }, delayMs: number): Promise<void> {
+  await tx.insertJob({ queue: 'timers', name: event.type.slice(0, 80), payload: { flowId, event }, flowId, delayMs });
+}
+
+/** Turns the actions a transition returned into outbox rows; returns events to apply next. */
+export async function runEffects(tx: FlowTx, flow: FlowRow, actions: readonly ExecutableAction[]): Promise<FollowUp[]> {
+  const followUps: FollowUp[] = [];
+  for (const action of actions) {
+    if (action.type === 'xstate.raise') {
+      const { event, delay } = action.params as { event: { type: string }; delay?: number };
+      if (delay === undefined) continue;
+      await scheduleEvent(tx, flow.id, event, delay);
+      continue;
+    }
+    const effect = effects[flow.machine]?.[action.type];
+    const followUp = effect ? await effect(tx, flow, action.params as never) : undefined;
+    if (followUp) followUps.push(followUp);
+  }
+  return followUps;
+}

@@ -1,0 +1,210 @@
+import type pg from 'pg';
+import { inTransaction } from '../db/transaction.js';
+import { transition } from 'xstate';
+import type { FlowMachineName, FlowSnapshotResponse } from '#machines/protocol/api.js';
+import { statePath } from '#machines/protocol/can-accept.js';
+import { runEffects } from './effects.js';
+import {
+  FlowConflictError,
+  FlowNotFoundError,
+  getFlow,
+  machineOf,
+  mayAccess,
+  SERVER_CLOCKED,
+  startFlow,
+  toResponse,
+  type EventOrigin,
+  type FlowAccess,
+  type FlowRow,
+  type StartOptions,
+} from './flow-store.js';
+import { insertJob, type NewJob } from '../queues/outbox.js';
+import type { QueuedJob } from '../queues/direct.js';
+import type { FlowPush } from './push.js';
+import { serverView } from './server-view.js';
+import { queueLeadEventWebhooks } from '../integrations/lead-events.js';
+
+/** An event to apply; a function when its schema depends on the flow's machine, known only once locked. */
+export type EventSource =
+  { type: string; [key: string]: unknown } | ((machine: FlowMachineName) => { event: { type: string }; expectedVersion?: number });
+
+const MAX_FOLLOW_UPS = 10;
+
+/**
+ * The event as a server-clocked machine takes it: stamped with when the server applies it (`at`,
+ * ms by PostgreSQL's clock), overwriting any `at` a browser sent, because the machine times its
+ * screens by it.
+ */
+function withServerClock(machine: FlowMachineName, event: { type: string }, clockMs: number): { type: string; at?: number } {
+  return SERVER_CLOCKED.has(machine) ? { ...event, at: clockMs } : event;
+}
+
+/**
+ * One transaction over flows. Events applied through it run the shared machine's pure transition,
+ * store the snapshot and the flow_events row, and turn the machine's effects into outbox rows (or,
+ * for lead creation, into an immediate follow-up event), all committing or rolling back together.
+ * Pushes are collected and published by the engine after the commit.
+ */
+export class FlowTx {
+  readonly pushes: FlowPush[] = [];
+  /** Job rows written in this transaction, for the engine to add to BullMQ once committed. */
+  readonly jobs: QueuedJob[] = [];
+
+  constructor(
+    readonly client: pg.PoolClient,
+    private readonly enqueuesDirectly: boolean,
+  ) {}
+
+  /** Writes a job row in this transaction (the outbox). */
+  async insertJob(job: NewJob): Promise<string> {
+    const id = await insertJob(this.client, job, { notify: !this.enqueuesDirectly });
+    this.jobs.push({ ...job, id });
+    return id;
+  }
+
+  /** Starts a flow in this transaction: its first snapshot and the effects its first state names. */
+  async start(machine: FlowMachineName, input: unknown, options: StartOptions = {}): Promise<FlowSnapshotResponse> {
+    const { row, actions } = await startFlow(this.client, machine, input, options);
+    await runEffects(this, row, actions);
+    return toResponse(row);
+  }
+
+  /** Applies one event to a flow; see FlowEngine.apply. */
+  async apply(id: string, source: EventSource, origin: EventOrigin, access: FlowAccess = 'system'): Promise<FlowSnapshotResponse> {
+    return (await this.run(id, source, origin, access, false))!;
+  }
+
+  /** Like apply, but null instead of a FlowConflictError (a result the flow no longer waits for). */
+  applyIfAllowed(
+    id: string,
+    source: EventSource,
+    origin: EventOrigin,
+    access: FlowAccess = 'system',
+  ): Promise<FlowSnapshotResponse | null> {
+    return this.run(id, source, origin, access, true);
+  }
+
+  private async run(
+    id: string,
+    source: EventSource,
+    origin: EventOrigin,
+    access: FlowAccess,
+    skipConflict: boolean,
+  ): Promise<FlowSnapshotResponse | null> {
+    // a visitor's event is theirs to send only to their own flow; the server's own code reaches any
+    if (origin === 'client' && access === 'system') throw new Error('A visitor event needs the visitor it comes from');
+    const locked = await this.client.query<FlowRow & { clock_ms: string }>(
+      `SELECT id, machine, version, state, snapshot, lead_id, testing, visitor_id,
+              floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS clock_ms
+       FROM flows WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    const row = locked.rows[0];
+    if (!row || !mayAccess(access, row.visitor_id)) throw new FlowNotFoundError(id);
+    const read = typeof source === 'function' ? source(row.machine) : { event: source };
+    if (read.expectedVersion !== undefined && read.expectedVersion !== row.version) {
+      if (skipConflict) return null;
+      throw new FlowConflictError(toResponse(row), `The flow is at version ${row.version}, not ${read.expectedVersion}; read it again.`);
+    }
+    const adjusted = await serverView(row.machine).adjust(this.client, row, read.event);
+    const event = withServerClock(row.machine, adjusted, Number(row.clock_ms));
+    const machine = machineOf(row.machine);
+    const current = machine.resolveState(row.snapshot as never);
+    const [next, actions] = transition(machine, current, event as never);
+    if (next === current && actions.length === 0) {
+      if (skipConflict) return null;
+      throw new FlowConflictError(toResponse(row), `${event.type} is not allowed in ${row.state}`);
+    }
+    const state = statePath(next.value);
+    const persisted = machine.getPersistedSnapshot(next) as Record<string, unknown>;
+    const { type, ...payload } = event;
+    // one round trip: the new snapshot and its flow_events row
+    const updated = await this.client.query<FlowRow>(
+      `WITH moved AS (
+         UPDATE flows SET snapshot = $2, state = $3, version = version + 1
+         WHERE id = $1 RETURNING id, machine, version, state, lead_id, testing, visitor_id
+       ), logged AS (
+         INSERT INTO flow_events (flow_id, seq, type, payload, origin, state_after)
+         SELECT id, version, $4, $5, $6, state FROM moved
+       )
+       SELECT * FROM moved`,
+      [id, persisted, state, type, payload, origin],
+    );
+    // the snapshot is not read back: it is the one just written
+    const written: FlowRow = { ...updated.rows[0]!, snapshot: persisted };
+    const flow = toResponse(written);
+    this.pushes.push({ ...flow, origin, event });
+    await queueLeadEventWebhooks(this, written, event); // the integrations' outgoing webhooks, in this transaction
+    const followUps = await runEffects(this, written, actions);
+    let latest = flow;
+    for (const followUp of followUps.slice(0, MAX_FOLLOW_UPS)) {
+      latest = (await this.applyIfAllowed(id, followUp, 'server')) ?? latest;
+    }
+    return latest;
+  }
+}
+
+/** Publishes what a committed transaction applied. */
+export type PushPublisher = (pushes: FlowPush[]) => Promise<void>;
+
+/** Adds committed job rows to BullMQ at once, sparing them the relay's round trip. */
+export type DirectEnqueuer = (jobs: QueuedJob[]) => Promise<void>;
+
+/**
+ * The flows service shared by the server and the workers: the only writer of flows, so every
+ * change goes through the shared machines and the outbox.
+ */
+export class FlowEngine {
+  constructor(
+    readonly pool: pg.Pool,
+    private readonly publish: PushPublisher = async () => {},
+    private readonly log: { warn: (object: object, message: string) => void } = { warn: () => {} },
+    private readonly enqueue?: DirectEnqueuer,
+  ) {}
+
+  /** Starts a flow of `machine` from `input`: its first snapshot and the effects its first state names (e.g. testing mode's clearStoredAssessment), in one transaction. */
+  start(machine: FlowMachineName, input: unknown, options: StartOptions = {}): Promise<FlowSnapshotResponse> {
+    return this.transaction((tx) => tx.start(machine, input, options));
+  }
+
+  /** The stored flow, or FlowNotFoundError (also when `access` may not reach it). */
+  get(id: string, access: FlowAccess): Promise<FlowSnapshotResponse> {
+    return getFlow(this.pool, id, access);
+  }
+
+  /** Runs `work` in one transaction; what it applied is pushed once it has committed. */
+  async transaction<T>(work: (tx: FlowTx) => Promise<T>): Promise<T> {
+    let tx!: FlowTx;
+    const result = await inTransaction(this.pool, (client) => {
+      tx = new FlowTx(client, this.enqueue !== undefined);
+      return work(tx);
+    });
+    if (tx.jobs.length && this.enqueue) {
+      // A job left pending here is picked up by the relay's sweep instead.
+      await this.enqueue(tx.jobs).catch((error: unknown) => this.log.warn({ err: error }, 'jobs left to the relay'));
+    }
+    if (tx.pushes.length) {
+      // A lost push is recovered by the browser reading the snapshot; it must not fail the commit.
+      await this.publish(tx.pushes).catch((error: unknown) => this.log.warn({ err: error }, 'flow push not published'));
+    }
+    return result;
+  }
+
+  /**
+   * Applies one event under a row lock so events on one flow never interleave. An event the state
+   * does not take, or one sent against an out-of-date version, is a FlowConflictError.
+   */
+  apply(id: string, source: EventSource, origin: EventOrigin, access: FlowAccess = 'system'): Promise<FlowSnapshotResponse> {
+    return this.transaction((tx) => tx.apply(id, source, origin, access));
+  }
+
+  /** Like apply, but null instead of a FlowConflictError. */
+  applyIfAllowed(
+    id: string,
+    source: EventSource,
+    origin: EventOrigin,
+    access: FlowAccess = 'system',
+  ): Promise<FlowSnapshotResponse | null> {
+    return this.transaction((tx) => tx.applyIfAllowed(id, source, origin, access));
+  }
+}

@@ -1,0 +1,124 @@
+import type pg from 'pg';
+import { initialTransition, type AnyStateMachine, type ExecutableActionsFrom } from 'xstate';
+import { flowMachines } from '#machines/index.js';
+import { statePath } from '#machines/protocol/can-accept.js';
+import type { FlowMachineName, FlowSnapshotResponse } from '#machines/protocol/api.js';
+
+/** Who applied an event: the visitor's browser, the server on its own, or a worker's result. */
+export type EventOrigin = 'client' | 'server' | 'worker';
+
+/** The event is not one the flow's current state takes; carries the flow as it is. */
+export class FlowConflictError extends Error {
+  readonly statusCode = 409;
+  constructor(
+    readonly flow: FlowSnapshotResponse,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'FlowConflictError';
+  }
+}
+
+/** No flow has that id, or none this visitor may see (the same answer, so ids are never confirmed). */
+export class FlowNotFoundError extends Error {
+  readonly statusCode = 404;
+  constructor(id: string) {
+    super(`No flow with id ${id}`);
+    this.name = 'FlowNotFoundError';
+  }
+}
+
+/** A flows row as the engine reads it. */
+export interface FlowRow {
+  id: string;
+  machine: FlowMachineName;
+  version: number;
+  state: string;
+  snapshot: Record<string, unknown>;
+  lead_id?: string | null;
+  testing?: boolean;
+  /** The visitor whose browser started it; only they may read it or send it events. */
+  visitor_id?: string | null;
+}
+
+/**
+ * Machines that time what the visitor does by the server's clock: every event applied to them
+ * carries `at` (ms, PostgreSQL's clock, never the browser's), and their input takes the start
+ * time as `startedAt`.
+ */
+export const SERVER_CLOCKED: ReadonlySet<FlowMachineName> = new Set(['diagnostic']);
+
+/**
+ * Who reads or changes a flow: a visitor, who reaches only the flows their browser started (null:
+ * a browser with no visitor cookie, which reaches none), or the server's own code.
+ */
+export type FlowAccess = { visitorId: string | null } | 'system';
+
+/** True when `access` may reach a flow started by `owner`. */
+export function mayAccess(access: FlowAccess, owner: string | null | undefined): boolean {
+  return access === 'system' || (access.visitorId !== null && access.visitorId === owner);
+}
+
+/** The shared machine a flow runs. */
+export function machineOf(name: FlowMachineName): AnyStateMachine {
+  return flowMachines[name] as AnyStateMachine;
+}
+
+/** A flows row as the API answers it. */
+export function toResponse(row: FlowRow): FlowSnapshotResponse {
+  return { flowId: row.id, machine: row.machine, version: row.version, state: row.state, snapshot: row.snapshot };
+}
+
+/** Now by PostgreSQL's clock, in ms: the clock every server process and worker shares. */
+async function clockMs(db: pg.ClientBase): Promise<number> {
+  const now = await db.query<{ ms: string }>('SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms');
+  return Number(now.rows[0]!.ms);
+}
+
+/**
+ * Stores a new flow of `machine` from `input`; returns its row and the effects its first state
+ * names, for the caller to run in the same transaction.
+ */
+export async function startFlow(
+  db: pg.ClientBase,
+  machineName: FlowMachineName,
+  input: unknown,
+  options: StartOptions = {},
+): Promise<{ row: FlowRow; actions: ExecutableActionsFrom<AnyStateMachine>[] }> {
+  const machine = machineOf(machineName);
+  // a server-clocked machine's first screen is on show from now, by the server's clock
+  const startInput = SERVER_CLOCKED.has(machineName) ? { ...(input as object), startedAt: await clockMs(db) } : input;
+  const [snapshot, actions] = initialTransition(machine, startInput);
+  const persisted = machine.getPersistedSnapshot(snapshot) as Record<string, unknown>;
+  const inserted = await db.query<FlowRow>(
+    `INSERT INTO flows (machine, mode, lead_id, state, snapshot, testing, visitor_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     RETURNING id, machine, version, state, snapshot, lead_id, testing, visitor_id`,
+    [
+      machineName,
+      options.mode ?? 'assessment',
+      options.leadId ?? null,
+      statePath(snapshot.value),
+      persisted,
+      options.testing ?? false,
+      options.visitorId ?? null,
+    ],
+  );
+  return { row: inserted.rows[0]!, actions };
+}
+
+/** How a flow starts: its mode, testing flag, the lead it is already bound to and the visitor who owns it. */
+export interface StartOptions {
+  mode?: 'assessment' | 'mirror';
+  testing?: boolean;
+  leadId?: string | null;
+  visitorId?: string | null;
+}
+
+/** The stored flow, or FlowNotFoundError (also when `access` may not reach it). */
+export async function getFlow(pool: pg.Pool, id: string, access: FlowAccess): Promise<FlowSnapshotResponse> {
+  const found = await pool.query<FlowRow>('SELECT id, machine, version, state, snapshot, visitor_id FROM flows WHERE id = $1', [id]);
+  const row = found.rows[0];
+  if (!row || !mayAccess(access, row.visitor_id)) throw new FlowNotFoundError(id);
+  return toResponse(row);
+}

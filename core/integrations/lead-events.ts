@@ -1,0 +1,75 @@
+import type { FlowTx } from '../flows/engine.js';
+import type { FlowRow } from '../flows/flow-store.js';
+import { activeTargets } from './settings.js';
+
+import type { LeadEventName, WebhookTarget } from '#machines/protocol/operations.js';
+
+/** The JSON body of an automation POST (also what a chat message is written from). */
+export interface LeadEventBody {
+  event: LeadEventName;
+  leadId: string;
+  flowId: string;
+  occurredAt: string;
+  data: Record<string, unknown>;
+}
+
+/** A webhooks job: which card to send to (its URL is read when sending, never stored in the job) and the body. */
+interface WebhookJobPayload {
+  target: WebhookTarget;
+  body: LeadEventBody;
+}
+
+const EVENT_NAMES: Record<string, LeadEventName> = { LEAD_SAVED: 'lead.captured', GRADED: 'lead.graded', PAYMENT_CONFIRMED: 'lead.paid' };
+
+interface GradedResult {
+  qualification?: string;
+  archetype?: string;
+  compositeScore?: number;
+  fallback?: boolean;
+  gamingDetected?: boolean;
+  requiresRetake?: boolean;
+}
+
+/**
+ * Called by FlowTx after it applies an event: an assessment flow's LEAD_SAVED, GRADED (not a
+ * gaming verdict) or PAYMENT_CONFIRMED becomes a 'webhooks' job for the automation card, and a
+ * book_call GRADED one for the team-chat card, each only while its card is enabled and configured.
+ * The job rows commit with the event, so a receiver hears of exactly the events that happened.
+ */
+export async function queueLeadEventWebhooks(tx: FlowTx, flow: FlowRow, event: { type: string; [key: string]: unknown }): Promise<void> {
+  const name = EVENT_NAMES[event.type];
+  if (!name || flow.machine !== 'assessmentFlow' || !flow.lead_id) return;
+  const result = (event.type === 'GRADED' ? event.result : undefined) as GradedResult | undefined;
+  if (result && (result.gamingDetected || result.requiresRetake)) return;
+  const targets = await activeTargets(tx.client);
+  const toChat = targets.has('team_chat') && result?.qualification === 'book_call';
+  if (!targets.has('automation') && !toChat) return;
+
+  const lead = await tx.client.query<{ email: string; name: string; source: string }>(
+    'SELECT email, name, source FROM leads WHERE lead_id = $1',
+    [flow.lead_id],
+  );
+  const person = lead.rows[0] ? { email: lead.rows[0].email, name: lead.rows[0].name, source: lead.rows[0].source } : {};
+  const data: Record<string, unknown> = { ...person, testing: flow.testing ?? false };
+  if (result) {
+    Object.assign(data, {
+      tier: result.qualification,
+      archetype: result.archetype,
+      compositeScore: result.compositeScore,
+      fallback: result.fallback ?? false,
+    });
+  }
+  if (event.type === 'PAYMENT_CONFIRMED') data.paymentIntentId = event.paymentIntentId;
+  const body: LeadEventBody = { event: name, leadId: flow.lead_id, flowId: flow.id, occurredAt: new Date().toISOString(), data };
+
+  const send = (target: WebhookJobPayload['target']) =>
+    tx.insertJob({
+      queue: 'webhooks',
+      name: `${target}:${name}`,
+      payload: { target, body } satisfies WebhookJobPayload,
+      flowId: flow.id,
+      leadId: flow.lead_id,
+    });
+  if (targets.has('automation')) await send('automation');
+  if (toChat) await send('team_chat');
+}

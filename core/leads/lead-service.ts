@@ -1,0 +1,75 @@
+import type pg from 'pg';
+import type { LeadSource } from '#machines/protocol/common.js';
+
+/** The name a lead gets when none is given. */
+export const DEFAULT_LEAD_NAME = 'Community Member';
+/** The source a lead gets when none is given. */
+const DEFAULT_LEAD_SOURCE = 'website';
+/** Tags of a lead created in testing mode. */
+export const TEST_TAGS = ['test', 'testing-phase'] as const;
+
+export interface LeadInput {
+  email: string;
+  name?: string | null;
+  source?: string | null;
+  testingMode?: boolean;
+}
+
+export interface LeadRecord {
+  leadId: string;
+  email: string;
+  name: string;
+  source: string;
+  tags: string[];
+  created: boolean;
+}
+
+/** The leads table's source for a flow's session source: a direct visitor came from the website. */
+export function leadSourceOf(source: LeadSource): string {
+  return source === 'direct' ? DEFAULT_LEAD_SOURCE : source;
+}
+
+interface LeadRow {
+  lead_id: string;
+  email: string;
+  name: string;
+  source: string;
+  tags: string[];
+}
+
+function toRecord(row: LeadRow, created: boolean): LeadRecord {
+  return { leadId: row.lead_id, email: row.email, name: row.name, source: row.source, tags: row.tags, created };
+}
+
+/**
+ * createOrUpdateLead: outside testing mode an address already known
+ * (case-insensitively) returns the existing lead, whose name is filled in if it was the default;
+ * testing mode always creates a new lead tagged test and testing-phase. The insert relies on the
+ * partial unique index, so two requests racing with one address still make one lead.
+ */
+export async function createOrUpdateLead(db: pg.ClientBase | pg.Pool, input: LeadInput): Promise<LeadRecord> {
+  const email = input.email.trim();
+  const name = input.name?.trim() || DEFAULT_LEAD_NAME;
+  const source = input.source?.trim() || DEFAULT_LEAD_SOURCE;
+  if (input.testingMode) {
+    const inserted = await db.query<LeadRow>(
+      'INSERT INTO leads (email, name, source, tags) VALUES ($1, $2, $3, $4) RETURNING lead_id, email, name, source, tags',
+      [email, name, source, [...TEST_TAGS]],
+    );
+    return toRecord(inserted.rows[0]!, true);
+  }
+  const inserted = await db.query<LeadRow>(
+    `INSERT INTO leads (email, name, source) VALUES ($1, $2, $3)
+     ON CONFLICT (lower(email)) WHERE NOT ('test' = ANY (tags)) DO NOTHING
+     RETURNING lead_id, email, name, source, tags`,
+    [email, name, source],
+  );
+  if (inserted.rows[0]) return toRecord(inserted.rows[0], true);
+  const existing = await db.query<LeadRow>(
+    `UPDATE leads SET name = CASE WHEN name = $2 AND $3 <> $2 THEN $3 ELSE name END
+     WHERE lower(email) = lower($1) AND NOT ('test' = ANY (tags))
+     RETURNING lead_id, email, name, source, tags`,
+    [email, DEFAULT_LEAD_NAME, name],
+  );
+  return toRecord(existing.rows[0]!, false);
+}
