@@ -1,61 +1,13 @@
-import { createActor, type Actor, type AnyStateMachine, type EventFromLogic, type InspectionEvent, type Observer } from 'xstate';
-import type { FlowMachineName } from '#machines/protocol/api.js';
+import type { AnyStateMachine, EventFromLogic } from 'xstate';
 import { canAccept } from '#machines/protocol/can-accept.js';
-import { FlowApiError, type FlowClient, type FlowStartInput, type ServerFlow } from './client.js';
+import { FlowApiError, type FlowStartInput, type ServerFlow } from './client.js';
+import { joinedStart } from './joined-starts.js';
 import { backoffDelay, isAhead, jsonEqual, latest } from './reconcile.js';
-import type { FlowSocket, FlowSocketStatus } from './socket.js';
-
-/** Where a session is in getting hold of its flow. */
-type FlowSessionStatus = 'starting' | 'ready' | 'error';
-
-/** What a session shows its users; a new object whenever anything in it changes. */
-export interface FlowView<TMachine extends AnyStateMachine> {
-  status: FlowSessionStatus;
-  flowId: string | null;
-  /** The last server version this tab has seen and adopted (or held back, see `held`). */
-  version: number | null;
-  /** The dotted state path of the server's last copy. */
-  serverState: string | null;
-  /** The local actor: the server's copy plus this tab's unconfirmed events. Replaced when the server's copy is adopted. */
-  actor: Actor<TMachine> | null;
-  /** Why starting failed, or why the last event was refused for a reason other than a conflict. */
-  error: Error | null;
-  /** An event could not reach the server and is being retried. */
-  offline: boolean;
-  /** Events applied locally that the server has not confirmed yet. */
-  pending: number;
-  /** The push socket's state ('none' when the session has no socket and polls instead). */
-  connection: FlowSocketStatus | 'none';
-  /** A local-only result is on screen while the server catches up (see applyLocal). */
-  held: boolean;
-}
-
-/** Where a session's flow comes from: an id to resume, else a body to start a new one with. */
-export interface FlowSource {
-  flowId?: string | null;
-  start?: FlowStartInput | null;
-}
-
-export interface FlowSessionOptions<TMachine extends AnyStateMachine> {
-  name: FlowMachineName;
-  /** The shared machine, with the browser's own actions provided (server effects stay no-ops here). */
-  machine: TMachine;
-  client: FlowClient;
-  /** Pushes; null polls instead. */
-  socket: FlowSocket | null;
-  inspect?: Observer<InspectionEvent>;
-  /** Reads the flow again this often while pushes cannot arrive. */
-  pollMs?: number;
-  /** Told the id of a flow once started or resumed, to keep it for a reload. */
-  onFlowId?: (flowId: string) => void;
-  /** Joins concurrent starts with the same key (React's development double mount) into one flow. */
-  startKey?: string;
-  retry?: { baseMs?: number; maxMs?: number };
-}
+import { actorWithReplay } from './replay.js';
+import type { FlowSessionOptions, FlowSource } from './session-options.js';
+import { startingView, type FlowView } from './session-view.js';
 
 type AnyEvent = { type: string; [key: string]: unknown };
-
-const startsInFlight = new Map<string, Promise<ServerFlow>>();
 
 /**
  * One flow kept in step with the server (architecture.md, "The path of one event"). The browser
@@ -89,18 +41,7 @@ export class FlowSession<TMachine extends AnyStateMachine> {
   private unsubscribeStatus: (() => void) | null = null;
 
   constructor(private readonly options: FlowSessionOptions<TMachine>) {
-    this.view = {
-      status: 'starting',
-      flowId: null,
-      version: null,
-      serverState: null,
-      actor: null,
-      error: null,
-      offline: false,
-      pending: 0,
-      connection: options.socket ? options.socket.status : 'none',
-      held: false,
-    };
+    this.view = startingView(options.socket ? options.socket.status : 'none');
   }
 
   getView = (): FlowView<TMachine> => this.view;
@@ -199,16 +140,7 @@ export class FlowSession<TMachine extends AnyStateMachine> {
 
   private async startNew(body: FlowStartInput | null | undefined): Promise<ServerFlow> {
     if (!body) throw new Error('There is no flow to resume and none to start.');
-    const key = this.options.startKey;
-    const existing = key ? startsInFlight.get(key) : undefined;
-    if (existing) return existing;
-    const started = this.options.client.start({ ...body, machine: this.options.name });
-    if (key) {
-      startsInFlight.set(key, started);
-      const forget = () => startsInFlight.delete(key);
-      started.then(forget, forget);
-    }
-    return started;
+    return joinedStart(this.options.startKey, () => this.options.client.start({ ...body, machine: this.options.name }));
   }
 
   /** Pushes while the socket is open; reads every pollMs while it is not (or without a socket). */
@@ -338,15 +270,8 @@ export class FlowSession<TMachine extends AnyStateMachine> {
 
   /** A new actor from the server's snapshot, with the events not yet sent replayed on it. */
   private replace(flow: ServerFlow): void {
-    // the snapshot carries the context, so no input is needed (hence the cast for input-taking machines)
-    const options = { snapshot: flow.snapshot, ...(this.options.inspect ? { inspect: this.options.inspect } : {}) };
-    const actor = (createActor as (logic: AnyStateMachine, options: object) => Actor<TMachine>)(this.options.machine, options);
-    actor.start();
-    this.queue = this.queue.filter((event) => {
-      if (!canAccept(this.options.machine, actor.getSnapshot(), event as never)) return false;
-      actor.send(event as never);
-      return true;
-    });
+    const { actor, kept } = actorWithReplay(this.options.machine, flow.snapshot, this.queue, this.options.inspect);
+    this.queue = kept;
     const previous = this.view.actor;
     this.update({ actor, pending: this.pendingCount() });
     previous?.stop();

@@ -4,7 +4,8 @@ import type { Actor, AnyStateMachine, EventFromLogic, SnapshotFrom } from 'xstat
 import type { FlowMachineName } from '#machines/protocol/api.js';
 import { createFlowClient, type FlowClient, type FlowStartInput, type ServerFlow } from './client.js';
 import { inspectOption } from './inspect.js';
-import { FlowSession, type FlowView } from './session.js';
+import { FlowSession } from './session.js';
+import { startingView, type FlowView } from './session-view.js';
 import { FlowSocket, socketUrlFor } from './socket.js';
 
 let browserClient: FlowClient | null = null;
@@ -105,18 +106,7 @@ export function useServerFlow<TMachine extends AnyStateMachine>(
   return { ...view, send, applyLocal, refresh, retry };
 }
 
-const STARTING: FlowView<AnyStateMachine> = {
-  status: 'starting',
-  flowId: null,
-  version: null,
-  serverState: null,
-  actor: null,
-  error: null,
-  offline: false,
-  pending: 0,
-  connection: 'none',
-  held: false,
-};
+const STARTING: FlowView<AnyStateMachine> = startingView('none');
 
 const identity = <T>(value: T) => value;
 
