@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diagnosticBank, diagnosticScreens, qualificationSurvey } from '#machines/content/index.js';
+import { answerRows } from '#core/leads/answer-rows.js';
 import { steadyAnswers, SURVEYS } from '#test/journey.js';
 import {
   diagnosticSectionViews,
@@ -13,16 +14,7 @@ import {
 
 /** A whole diagnostic as grading stores it, in a scrambled order (rows carry no screen order). */
 function storedRows(): StoredDiagnosticAnswer[] {
-  return Object.entries(steadyAnswers())
-    .map(([itemId, answer]) => ({
-      item_id: itemId,
-      type: answer.type,
-      value: answer.value,
-      confidence: 'confidence' in answer ? (answer.confidence ?? null) : null,
-      response_ms: answer.responseTime,
-      timed_out: answer.timedOut ?? false,
-    }))
-    .reverse();
+  return answerRows(steadyAnswers()).reverse();
 }
 
 describe('surveyAnswerViews', () => {

@@ -5,6 +5,7 @@ import type { GradingRequest } from '#machines/assessment-flow/assessment-flow.m
 import { diagnosticAnswersSchema, mirrorTurnSchema, surveyAnswersSchema, type DiagnosticAnswers } from '#machines/protocol/common.js';
 import type { DiagnosticResult } from '#machines/protocol/diagnostic.js';
 import type { FlowTx } from '#core/flows/engine.js';
+import { answerRows } from '#core/leads/answer-rows.js';
 import type { QueueProcessor } from './index.js';
 
 /**
@@ -24,18 +25,6 @@ const diagnosticRequest = z.object({ kind: z.literal('diagnostic'), answers: dia
 const payloadSchema = z.object({ flowId: z.uuid(), request: z.union([diagnosticRequest, assessmentRequest]) });
 
 type Stored = Pick<GradingRequest, 'leadId' | 'assessment' | 'survey' | 'diagnosticId'> & { flowId: string; jobId: string };
-
-/** Answers as rows of diagnostic_answers, for jsonb_to_recordset. */
-function answerRows(answers: DiagnosticAnswers) {
-  return Object.entries(answers).map(([itemId, answer]) => ({
-    item_id: itemId,
-    type: answer.type,
-    value: answer.value,
-    confidence: 'confidence' in answer ? (answer.confidence ?? null) : null,
-    response_ms: answer.responseTime,
-    timed_out: answer.timedOut ?? false,
-  }));
-}
 
 /**
  * Writes the diagnostic, its answers, both results, the survey response and (unless it is a

@@ -1,0 +1,13 @@
+import type { DiagnosticAnswers } from '#machines/protocol/common.js';
+
+/** A diagnostic's answers as rows of diagnostic_answers (grading writes them with jsonb_to_recordset). */
+export function answerRows(answers: DiagnosticAnswers) {
+  return Object.entries(answers).map(([itemId, answer]) => ({
+    item_id: itemId,
+    type: answer.type,
+    value: answer.value,
+    confidence: 'confidence' in answer ? (answer.confidence ?? null) : null,
+    response_ms: answer.responseTime,
+    timed_out: answer.timedOut ?? false,
+  }));
+}
