@@ -7,7 +7,8 @@ import { sharedFlowClient } from '../../lib/flows/use-server-flow.js';
 import { loadSession } from '../../lib/session.js';
 import { flowSlot, forgetLeadSession, knownLeadSession, openingParameters, setTestingFlag } from './browser-storage.js';
 import type { AssessmentMode } from './launcher.js';
-import { LiveAssessment, type Frame } from './live-assessment.js';
+import { LiveAssessment } from './live-assessment.js';
+import type { Frame } from './live/types.js';
 
 /**
  * The assessment modal: a Headless UI dialog (focus trapped, returned to the

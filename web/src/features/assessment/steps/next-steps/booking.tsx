@@ -1,0 +1,53 @@
+import type { Notice } from '#machines/protocol/common.js';
+import type { PaymentPurpose } from '#machines/protocol/payment.js';
+import { schedulingUrl } from '../../links.js';
+import { DoneMark, NoticeBox } from '../../ui.js';
+import { formatDeposit } from './deposit.js';
+import { OutLink, SeeResults } from './links.js';
+
+/** payment_success: the deposit (or paid homework) confirmed; then book the 45-minute session. */
+export function PaymentSuccessStep({
+  purpose,
+  booked,
+  notice,
+  visitor,
+  depositCents,
+  bookingUrl,
+  onBook,
+  onViewResults,
+}: {
+  purpose: PaymentPurpose | null;
+  booked: boolean;
+  notice: Notice | null;
+  visitor: { name: string | null; email: string | null };
+  depositCents: number;
+  bookingUrl: string | null;
+  onBook: () => void;
+  onViewResults: () => void;
+}) {
+  const homework = purpose === 'paid_homework';
+  return (
+    <div className="flex flex-col items-center gap-6 py-4 text-center">
+      <DoneMark />
+      <NoticeBox notice={notice} className="w-full text-left" />
+      <p className="max-w-lg text-lg leading-relaxed text-ink">
+        Your {formatDeposit(depositCents)} refundable deposit has been received
+        {visitor.email ? `, and a receipt is on its way to ${visitor.email}` : ''}.
+        {homework && !notice ? ' Your homework is in your inbox too.' : ''}
+      </p>
+      {!homework && (
+        <>
+          <p className="max-w-lg text-base leading-relaxed text-muted">
+            {booked
+              ? 'Your booking page opened in a new tab. Choose a time that suits you; we look forward to meeting you.'
+              : 'One last step: choose a time for your session. Your name and email are already filled in.'}
+          </p>
+          <OutLink href={schedulingUrl(visitor, bookingUrl)} onClick={onBook} variant={booked ? 'secondary' : 'primary'}>
+            Book your 45-minute strategy session
+          </OutLink>
+        </>
+      )}
+      <SeeResults onView={onViewResults} />
+    </div>
+  );
+}
