@@ -5,7 +5,7 @@ import type {
   PaymentRequest,
   ReceiptRequest,
   ResultsEmailRequest,
-} from '#machines/assessment-flow/assessment-flow.machine.js';
+} from '#machines/assessment-flow/assessment-flow.effects.js';
 import type { DiagnosticGradingRequest } from '#machines/diagnostic/diagnostic.machine.js';
 import type { MirrorReplyRequest } from '#machines/protocol/mirror.js';
 import { createOrUpdateLead, leadSourceOf } from '../leads/lead-service.js';

@@ -1,285 +1,26 @@
-import { and, assign, enqueueActions, not, setup } from 'xstate';
-import { effect } from '../effect.js';
-import { qualificationSurvey } from '../content/index.js';
-import { GAMING_MESSAGE } from '../grading/gaming.js';
-import { outcomeFor } from '../grading/outcome.js';
+import { and, enqueueActions, not, setup } from 'xstate';
+import { assessmentFlowUpdates } from './assessment-flow.actions.js';
+import { assessmentFlowTypes, initialContext } from './assessment-flow.context.js';
+import { assessmentFlowNotices } from './assessment-flow.copy.js';
 import {
-  assessmentFlowInputSchema,
-  type AssessmentFlowEvent,
-  type AssessmentFlowInput,
-  type CompletedPath,
-  type FlowResult,
-  type HomeworkSource,
-} from '../protocol/assessment-flow.js';
-import {
-  hasText,
-  isSimpleEmail,
-  type DiagnosticAnswers,
-  type FlowMode,
-  type LeadSession,
-  type LeadSource,
-  type MirrorTurn,
-  type Notice,
-  type SurveyAnswers,
-  type Tier,
-} from '../protocol/common.js';
-import { paymentFailureNotices, type PaymentFailureReason, type PaymentPurpose } from '../protocol/payment.js';
+  assessmentFlowEffects,
+  gradingRequest,
+  homeworkRequest,
+  leadRequest,
+  paymentRequest,
+  queueReceipt,
+  queueResultsEmail,
+} from './assessment-flow.effects.js';
+import { assessmentFlowGuards } from './assessment-flow.guards.js';
 
 /** How long the processing notice stays after grading before the results show. */
 export const RESULTS_DELAY_MS = 1000;
 
-/** The name a community visitor gets when they leave it empty. */
-export const COMMUNITY_MEMBER_NAME = 'Community Member';
-
-/** The flow's own messages, word for word from the product copy. */
-export const assessmentFlowNotices = {
-  captureFailed: { title: 'Error', description: 'Failed to start assessment. Please try again.' },
-  emailCaptureFailed: { title: null, description: 'Something went wrong. Please try again.' },
-  invalidEmail: { title: null, description: 'Please enter a valid email address' },
-  nameRequired: { title: null, description: 'Please enter your name' },
-  noLeadId: { title: null, description: 'No lead ID found. Please complete email capture first.' },
-  paidHomeworkFailed: {
-    title: 'Payment Confirmed',
-    description: 'Payment successful but failed to send homework. Please contact support.',
-  },
-  freeResourcesFailed: { title: null, description: 'Failed to send resources. Please try again.' },
-} as const satisfies Record<string, Notice>;
-
-/** What the assessment flow holds: the lead session and the journey so far. */
-export interface AssessmentFlowContext {
-  mode: FlowMode;
-  testingMode: boolean;
-  session: LeadSession;
-  answers: DiagnosticAnswers;
-  survey: SurveyAnswers;
-  mirrorChat: MirrorTurn[];
-  result: FlowResult | null;
-  paymentPurpose: PaymentPurpose | null;
-  /** The hosted checkout the server opened for the current payment attempt (Stripe mode), once it has. */
-  checkoutUrl: string | null;
-  homeworkSource: HomeworkSource | null;
-  /** Where the path ended after the results (deposit paid, homework sent, community joined), once it has. */
-  completedPath: CompletedPath | null;
-  /** The standalone diagnostic whose answers this flow took instead of running its own, if any. */
-  standaloneDiagnosticId: string | null;
-  /** The message the current screen shows, if any. */
-  notice: Notice | null;
-}
-
-/** What `createLead` is asked to save; the lead service returns an existing lead for a known email. */
-export interface LeadRequest {
-  email: string;
-  name: string;
-  source: LeadSource;
-  leadToken: string | null;
-  testingMode: boolean;
-}
-
-/** The lead-assessment payload, less the timestamp the effect adds. */
-export interface GradingRequest {
-  leadId: string;
-  email: string | null;
-  name: string | null;
-  source: LeadSource;
-  assessment: DiagnosticAnswers;
-  survey: SurveyAnswers;
-  mirrorChat: MirrorTurn[];
-  mirrorSessionId: string | null;
-  testingMode: boolean;
-  /** The standalone diagnostic the answers came from: its report then shows this assessment. */
-  diagnosticId: string | null;
-}
-
-/**
- * What `sendResults` is asked to email: the result the capture step promised ("We will send your
- * results to this address"), to the lead's stored address. Never for a testing-mode flow.
- */
-export interface ResultsEmailRequest {
-  leadId: string;
-  result: FlowResult;
-}
-
-/** What `sendReceipt` is asked to email: the receipt the deposit screen promises. */
-export interface ReceiptRequest {
-  leadId: string;
-  paymentIntentId: string;
-}
-
-/** What `startPayment` is asked to start. */
-export interface PaymentRequest {
-  purpose: PaymentPurpose;
-  leadId: string | null;
-  email: string | null;
-}
-
-/** The send-homework payload. */
-export interface HomeworkRequest {
-  leadId: string | null;
-  email: string | null;
-  name: string | null;
-  sendHomework: boolean;
-  source: HomeworkSource;
-  diagnosticData: FlowResult | null;
-}
-
-/** The survey's required questions left unanswered (q1 to q5), in survey order. */
-export function missingSurveyAnswers(answers: SurveyAnswers): string[] {
-  return qualificationSurvey.questions
-    .filter((question) => {
-      if (!question.required) return false;
-      const answer = answers[question.id] ?? '';
-      return question.kind === 'choice' ? !question.options.some((o) => o.id === answer) : !hasText(answer);
-    })
-    .map((question) => question.id);
-}
-
-/** The next-step tier of a result. */
-export function resultTier(result: FlowResult): Tier {
-  return outcomeFor(result.qualification);
-}
-
-const blankSession: LeadSession = {
-  source: 'direct',
-  leadToken: null,
-  leadId: null,
-  email: null,
-  name: null,
-  assessmentCompleted: false,
-  surveyCompleted: false,
-  mirrorSessionId: null,
-  paymentIntentId: null,
-};
-
-function openingSession(input: ReturnType<typeof assessmentFlowInputSchema.parse>): LeadSession {
-  const { token, knownSession, communityReferral } = input;
-  if (token?.status === 'valid') {
-    const { source, leadId, email, name } = token;
-    return { ...blankSession, source, leadToken: token.token, leadId, email, name };
-  }
-  // A link whose token failed takes the normal capture path, whatever else is known.
-  if (token?.status === 'invalid') return blankSession;
-  if (knownSession) return { ...blankSession, ...knownSession };
-  return communityReferral ? { ...blankSession, source: 'community' } : blankSession;
-}
-
-function requireLeadId(context: AssessmentFlowContext): string {
-  // Processing is entered only with a lead id: the survey routes to email capture without one.
-  if (!context.session.leadId) throw new Error('No lead ID found. Please complete email capture first.');
-  return context.session.leadId;
-}
-
-// Only the types of these values matter: setup() infers the machine's context, events and input from
-// them (written inline, the `{} as` would read as redundant where the type is inferred).
-const flowTypes = {
-  context: {} as AssessmentFlowContext,
-  events: {} as AssessmentFlowEvent,
-  input: {} as AssessmentFlowInput,
-};
-
 const flowSetup = setup({
-  types: flowTypes,
-  actions: {
-    createLead: effect<LeadRequest>(),
-    requestGrading: effect<GradingRequest>(),
-    startPayment: effect<PaymentRequest>(),
-    sendHomework: effect<HomeworkRequest>(),
-    sendResults: effect<ResultsEmailRequest>(),
-    sendReceipt: effect<ReceiptRequest>(),
-    clearStoredAssessment: () => {},
-    clearSavedAnswers: () => {},
-    setNotice: assign((_, notice: Notice) => ({ notice })),
-    clearNotice: assign({ notice: null }),
-    takeCaptureDetails: assign({
-      session: ({ context, event }) =>
-        event.type === 'CAPTURE_SUBMIT' ? { ...context.session, name: event.name.trim(), email: event.email.trim() } : context.session,
-    }),
-    takeEmailDetails: assign({
-      session: ({ context, event }) => {
-        if (event.type !== 'EMAIL_SUBMIT') return context.session;
-        const name = event.name.trim() || context.session.name || COMMUNITY_MEMBER_NAME;
-        return { ...context.session, email: event.email.trim(), name };
-      },
-    }),
-    takeLeadId: assign({
-      session: ({ context, event }) => (event.type === 'LEAD_SAVED' ? { ...context.session, leadId: event.leadId } : context.session),
-    }),
-    takeMirror: assign(({ context, event }) =>
-      event.type === 'MIRROR_COMPLETED'
-        ? { mirrorChat: event.chat, session: { ...context.session, mirrorSessionId: event.sessionId } }
-        : {},
-    ),
-    takeAnswers: assign(({ context, event }) =>
-      event.type === 'DIAGNOSTIC_COMPLETED' ? { answers: event.answers, session: { ...context.session, assessmentCompleted: true } } : {},
-    ),
-    takeSurvey: assign(({ context, event }) =>
-      event.type === 'SURVEY_SUBMITTED' ? { survey: event.answers, session: { ...context.session, surveyCompleted: true } } : {},
-    ),
-    takeResult: assign({ result: ({ context, event }) => (event.type === 'GRADED' ? event.result : context.result) }),
-    takeGamingMessage: assign({
-      notice: ({ event }) => ({
-        title: null,
-        description: (event.type === 'GRADED' && 'message' in event.result && event.result.message) || GAMING_MESSAGE,
-      }),
-    }),
-    resetAnswers: assign(({ context }) => ({
-      answers: {},
-      survey: {},
-      result: null,
-      standaloneDiagnosticId: null,
-      // a paid deposit stays paid whatever a retake shows; the other paths are chosen again
-      completedPath: context.completedPath?.kind === 'deposit_paid' ? context.completedPath : null,
-      session: { ...context.session, assessmentCompleted: false, surveyCompleted: false },
-    })),
-    completePath: assign((_, completedPath: CompletedPath) => ({ completedPath })),
-    markBooked: assign(({ context }) =>
-      context.completedPath?.kind === 'deposit_paid' ? { completedPath: { kind: 'deposit_paid' as const, booked: true } } : {},
-    ),
-    takeHomeworkSent: assign(({ context }) => ({
-      completedPath: { kind: 'homework_sent' as const, source: context.homeworkSource ?? ('free_resources' as const) },
-    })),
-    choosePayment: assign((_, params: { purpose: PaymentPurpose }) => ({ paymentPurpose: params.purpose, checkoutUrl: null })),
-    takeCheckoutUrl: assign({
-      checkoutUrl: ({ context, event }) => (event.type === 'CHECKOUT_OPENED' ? event.url : context.checkoutUrl),
-    }),
-    chooseHomework: assign((_, params: { source: HomeworkSource }) => ({ homeworkSource: params.source })),
-    takePaymentIntent: assign({
-      session: ({ context, event }) =>
-        event.type === 'PAYMENT_CONFIRMED' ? { ...context.session, paymentIntentId: event.paymentIntentId } : context.session,
-    }),
-    showPaymentFailure: assign({
-      notice: ({ event }) => {
-        const reason: PaymentFailureReason = event.type === 'PAYMENT_FAILED' ? event.reason : 'canceled';
-        return paymentFailureNotices[reason];
-      },
-    }),
-  },
-  guards: {
-    hasStoredResult: ({ context }) => context.result !== null,
-    skipsCapture: ({ context }) => context.session.source !== 'direct' || context.session.leadId !== null,
-    isMirrorMode: ({ context }) => context.mode === 'mirror',
-    hasNameAndEmail: ({ event }) => event.type === 'CAPTURE_SUBMIT' && hasText(event.name) && hasText(event.email),
-    hasUserTurn: ({ event }) => event.type === 'MIRROR_COMPLETED' && event.chat.some((turn) => turn.role === 'user'),
-    hasEmail: ({ context }) => hasText(context.session.email ?? ''),
-    hasAnswers: ({ event }) => event.type === 'DIAGNOSTIC_COMPLETED' && Object.keys(event.answers).length > 0,
-    isSurveyComplete: ({ event }) => event.type === 'SURVEY_SUBMITTED' && missingSurveyAnswers(event.answers).length === 0,
-    hasLeadId: ({ context }) => context.session.leadId !== null,
-    isEmailInvalid: ({ event }) => event.type === 'EMAIL_SUBMIT' && !isSimpleEmail(event.email),
-    isNameMissing: ({ context, event }) => event.type === 'EMAIL_SUBMIT' && context.session.source !== 'community' && !hasText(event.name),
-    hasNotice: ({ context }) => context.notice !== null,
-    isSurveyCompleted: ({ context }) => context.session.surveyCompleted,
-    isGaming: ({ event }) =>
-      event.type === 'GRADED' && 'gamingDetected' in event.result && Boolean(event.result.gamingDetected || event.result.requiresRetake),
-    hasTier: ({ context }, params: { tier: Tier }) => context.result !== null && resultTier(context.result) === params.tier,
-    isDepositPayment: ({ context }) => context.paymentPurpose === 'deposit',
-    isPaidHomework: ({ context }) => context.homeworkSource === 'paid_homework',
-    isStandaloneDiagnostic: ({ context }) => context.standaloneDiagnosticId !== null,
-    hasPath: ({ context }, params: { kind: CompletedPath['kind']; booked?: boolean }) =>
-      context.completedPath?.kind === params.kind &&
-      (params.booked === undefined || (context.completedPath.kind === 'deposit_paid' && context.completedPath.booked === params.booked)),
-  },
-  delays: {
-    resultsDelay: RESULTS_DELAY_MS,
-  },
+  types: assessmentFlowTypes,
+  actions: { ...assessmentFlowEffects, ...assessmentFlowUpdates },
+  guards: assessmentFlowGuards,
+  delays: { resultsDelay: RESULTS_DELAY_MS },
 });
 
 /**
@@ -301,16 +42,7 @@ const routeToPath = [
   ...routeByTier,
 ] as const;
 
-const createLead = {
-  type: 'createLead',
-  params: ({ context }: { context: AssessmentFlowContext }) => ({
-    email: context.session.email ?? '',
-    name: context.session.name ?? COMMUNITY_MEMBER_NAME,
-    source: context.session.source,
-    leadToken: context.session.leadToken,
-    testingMode: context.testingMode,
-  }),
-} as const;
+const createLead = { type: 'createLead', params: leadRequest } as const;
 
 const paymentFailed = [
   { guard: 'isDepositPayment', target: '#assessmentFlow.yes_flow', actions: 'showPaymentFailure' },
@@ -318,41 +50,19 @@ const paymentFailed = [
 ] as const;
 
 /**
- * The assessment modal: the fifteen steps of the spec's table, plus the
- * transient `opening` decision and the `payment` wait between a deposit choice and its outcome.
+ * The assessment modal: its steps, the transient `opening` decision and the `payment` wait between
+ * a deposit choice and its outcome.
  *
- * Effects are named actions with no-op defaults, and their outcomes are events (LEAD_SAVED, GRADED,
- * CHECKOUT_OPENED, PAYMENT_CONFIRMED, HOMEWORK_SENT and their failures), because the server runs
- * this machine with XState's pure transition functions, which never start invoked actors. The
- * server performs every effect (job rows, or writes in the event's own transaction) except
- * clearSavedAnswers, which forgets the browser tab's own copies. A completed assessment is shown
- * again at completed_results when the server opens a returning visitor's flow with it as
- * `storedResult`. The diagnostic and the Mirror chat run as their own machines and report here
- * once finished.
+ * Effects are named actions with no-op defaults (assessment-flow.effects.ts), and their outcomes are
+ * events (LEAD_SAVED, GRADED, CHECKOUT_OPENED, PAYMENT_CONFIRMED, HOMEWORK_SENT and their failures),
+ * because the server runs this machine with XState's pure transition functions, which never start
+ * invoked actors. A completed assessment is shown again at completed_results when the server opens a
+ * returning visitor's flow with it as `storedResult`. The diagnostic and the Mirror chat run as their
+ * own machines and report here once finished.
  */
 export const assessmentFlowMachine = flowSetup.createMachine({
   id: 'assessmentFlow',
-  context: ({ input }) => {
-    const parsed = assessmentFlowInputSchema.parse(input);
-    const showsStored = parsed.storedResult !== null && !parsed.testingMode && parsed.mode !== 'mirror';
-    const standalone = showsStored ? null : parsed.standaloneDiagnostic;
-    const session = openingSession(parsed);
-    return {
-      mode: parsed.mode,
-      testingMode: parsed.testingMode,
-      session: standalone ? { ...session, assessmentCompleted: true } : session,
-      answers: standalone?.answers ?? {},
-      survey: {},
-      mirrorChat: [],
-      result: showsStored ? parsed.storedResult : null,
-      paymentPurpose: null,
-      checkoutUrl: null,
-      homeworkSource: null,
-      completedPath: showsStored ? parsed.storedPath : null,
-      standaloneDiagnosticId: standalone?.id ?? null,
-      notice: null,
-    };
-  },
+  context: ({ input }) => initialContext(input),
   initial: 'opening',
   states: {
     opening: {
@@ -458,34 +168,13 @@ export const assessmentFlowMachine = flowSetup.createMachine({
       initial: 'grading',
       states: {
         grading: {
-          entry: {
-            type: 'requestGrading',
-            params: ({ context }) => ({
-              leadId: requireLeadId(context),
-              email: context.session.email,
-              name: context.session.name,
-              source: context.session.source,
-              assessment: context.answers,
-              survey: context.survey,
-              mirrorChat: context.mirrorChat,
-              mirrorSessionId: context.session.mirrorSessionId,
-              testingMode: context.testingMode,
-              diagnosticId: context.standaloneDiagnosticId,
-            }),
-          },
+          entry: { type: 'requestGrading', params: gradingRequest },
           on: {
             GRADED: [
               { guard: 'isGaming', target: '#assessmentFlow.gaming_detected', actions: 'takeGamingMessage' },
               {
                 target: 'revealing',
-                actions: [
-                  'takeResult',
-                  // the email the capture step promised; test leads and a canned fallback get none
-                  enqueueActions(({ context, event, enqueue }) => {
-                    if (event.type !== 'GRADED' || context.testingMode || event.result.fallback) return;
-                    enqueue({ type: 'sendResults', params: { leadId: requireLeadId(context), result: event.result } });
-                  }),
-                ],
+                actions: ['takeResult', enqueueActions(queueResultsEmail)],
               },
             ],
           },
@@ -547,15 +236,7 @@ export const assessmentFlowMachine = flowSetup.createMachine({
     // The server's payments job starts the deposit: a Stripe Checkout, whose url comes back as
     // CHECKOUT_OPENED, or in test-payment mode a test payment confirmed one second later.
     payment: {
-      entry: {
-        type: 'startPayment',
-        params: ({ context }) => ({
-          // Both ways in (PAY_DEPOSIT, PAY_FOR_HOMEWORK) set the purpose first; the fallback only satisfies types.
-          purpose: context.paymentPurpose ?? 'deposit',
-          leadId: context.session.leadId,
-          email: context.session.email,
-        }),
-      },
+      entry: { type: 'startPayment', params: paymentRequest },
       on: {
         CHECKOUT_OPENED: { actions: 'takeCheckoutUrl' },
         PAYMENT_CONFIRMED: [
@@ -565,11 +246,7 @@ export const assessmentFlowMachine = flowSetup.createMachine({
             actions: [
               'takePaymentIntent',
               { type: 'completePath', params: { kind: 'deposit_paid', booked: false } },
-              // the receipt the deposit screen promises; test leads get none
-              enqueueActions(({ context, event, enqueue }) => {
-                if (event.type !== 'PAYMENT_CONFIRMED' || context.testingMode || !context.session.leadId) return;
-                enqueue({ type: 'sendReceipt', params: { leadId: context.session.leadId, paymentIntentId: event.paymentIntentId } });
-              }),
+              enqueueActions(queueReceipt),
             ],
           },
           {
@@ -585,18 +262,7 @@ export const assessmentFlowMachine = flowSetup.createMachine({
       initial: 'sending',
       states: {
         sending: {
-          entry: {
-            type: 'sendHomework',
-            params: ({ context }) => ({
-              leadId: context.session.leadId,
-              email: context.session.email,
-              name: context.session.name,
-              sendHomework: context.homeworkSource === 'paid_homework',
-              // Every way in sets the source first; the fallback only satisfies types.
-              source: context.homeworkSource ?? 'free_resources',
-              diagnosticData: context.result,
-            }),
-          },
+          entry: { type: 'sendHomework', params: homeworkRequest },
           on: {
             HOMEWORK_SENT: [
               { guard: 'isPaidHomework', target: '#assessmentFlow.payment_success', actions: 'takeHomeworkSent' },

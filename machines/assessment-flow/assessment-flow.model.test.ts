@@ -3,7 +3,8 @@ import { getShortestPaths, getStateNodes } from 'xstate/graph';
 import { describe, expect, it } from 'vitest';
 import type { AssessmentFlowEvent, AssessmentFlowInput } from '../protocol/assessment-flow.js';
 import { LEAD_ID, resultFor, sampleAnswers, sampleEvents, STANDALONE_DIAGNOSTIC_ID, startFlow } from './assessment-flow.fixtures.js';
-import { assessmentFlowMachine, RESULTS_DELAY_MS, resultTier } from './assessment-flow.machine.js';
+import { resultTier } from './assessment-flow.guards.js';
+import { assessmentFlowMachine, RESULTS_DELAY_MS } from './assessment-flow.machine.js';
 
 type FlowSnapshot = SnapshotFrom<typeof assessmentFlowMachine>;
 

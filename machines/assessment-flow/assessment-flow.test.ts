@@ -24,12 +24,10 @@ import {
   STANDALONE_DIAGNOSTIC_ID,
   startFlow,
 } from './assessment-flow.fixtures.js';
-import {
-  assessmentFlowMachine,
-  assessmentFlowNotices,
-  missingSurveyAnswers,
-  type AssessmentFlowContext,
-} from './assessment-flow.machine.js';
+import type { AssessmentFlowContext } from './assessment-flow.context.js';
+import { assessmentFlowNotices } from './assessment-flow.copy.js';
+import { missingSurveyAnswers } from './assessment-flow.guards.js';
+import { assessmentFlowMachine } from './assessment-flow.machine.js';
 
 const validToken = {
   status: 'valid',

@@ -1,11 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import {
-  assessmentFlowNotices,
-  COMMUNITY_MEMBER_NAME,
-  missingSurveyAnswers,
-  resultTier,
-} from '#machines/assessment-flow/assessment-flow.machine.js';
+import { assessmentFlowNotices, COMMUNITY_MEMBER_NAME } from '#machines/assessment-flow/assessment-flow.copy.js';
+import { missingSurveyAnswers, resultTier } from '#machines/assessment-flow/assessment-flow.guards.js';
 import type { FlowSnapshotResponse } from '#machines/protocol/api.js';
 import { homeworkSourceSchema, type HomeworkSource } from '#machines/protocol/assessment-flow.js';
 import {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AssessmentFlowContext } from '#machines/assessment-flow/assessment-flow.machine.js';
+import type { AssessmentFlowContext } from '#machines/assessment-flow/assessment-flow.context.js';
 import { startFakeStripe, type FakeCheckoutSession, type FakeStripe } from '#test/fake-stripe.js';
 import { seedResultsFlow } from '#test/flows.js';
 import { injectAs, seedVisitor } from '#test/visitor.js';

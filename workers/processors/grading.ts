@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { z } from 'zod';
 import { cannedResult, gradeAssessment, type GradeResult } from '#machines/grading/index.js';
-import type { GradingRequest } from '#machines/assessment-flow/assessment-flow.machine.js';
+import type { GradingRequest } from '#machines/assessment-flow/assessment-flow.effects.js';
 import { diagnosticAnswersSchema, mirrorTurnSchema, surveyAnswersSchema, type DiagnosticAnswers } from '#machines/protocol/common.js';
 import type { DiagnosticResult } from '#machines/protocol/diagnostic.js';
 import type { FlowTx } from '#core/flows/engine.js';

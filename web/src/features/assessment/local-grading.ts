@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { AssessmentFlowContext } from '#machines/assessment-flow/assessment-flow.machine.js';
+import type { AssessmentFlowContext } from '#machines/assessment-flow/assessment-flow.context.js';
 import type { FlowResult } from '#machines/protocol/assessment-flow.js';
 
 /**

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Field } from '#web/components/ui/index.js';
-import { assessmentFlowNotices } from '#machines/assessment-flow/assessment-flow.machine.js';
+import { assessmentFlowNotices } from '#machines/assessment-flow/assessment-flow.copy.js';
 import type { LeadSession, Notice } from '#machines/protocol/common.js';
 import { NoticeBox, StepEyebrow } from '../ui.js';
 

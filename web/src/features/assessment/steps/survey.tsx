@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Field, cx } from '#web/components/ui/index.js';
-import { missingSurveyAnswers } from '#machines/assessment-flow/assessment-flow.machine.js';
+import { missingSurveyAnswers } from '#machines/assessment-flow/assessment-flow.guards.js';
 import { qualificationSurvey } from '#machines/content/index.js';
 import type { SurveyAnswers } from '#machines/protocol/common.js';
 import { StepEyebrow } from '../ui.js';

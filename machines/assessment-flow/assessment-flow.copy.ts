@@ -1,0 +1,18 @@
+import type { Notice } from '../protocol/common.js';
+
+/** The name a community visitor gets when they leave it empty. */
+export const COMMUNITY_MEMBER_NAME = 'Community Member';
+
+/** The flow's own messages, word for word from the product copy. */
+export const assessmentFlowNotices = {
+  captureFailed: { title: 'Error', description: 'Failed to start assessment. Please try again.' },
+  emailCaptureFailed: { title: null, description: 'Something went wrong. Please try again.' },
+  invalidEmail: { title: null, description: 'Please enter a valid email address' },
+  nameRequired: { title: null, description: 'Please enter your name' },
+  noLeadId: { title: null, description: 'No lead ID found. Please complete email capture first.' },
+  paidHomeworkFailed: {
+    title: 'Payment Confirmed',
+    description: 'Payment successful but failed to send homework. Please contact support.',
+  },
+  freeResourcesFailed: { title: null, description: 'Failed to send resources. Please try again.' },
+} as const satisfies Record<string, Notice>;
