@@ -6,7 +6,7 @@ import type {
   ReceiptRequest,
   ResultsEmailRequest,
 } from '#machines/assessment-flow/assessment-flow.effects.js';
-import type { DiagnosticGradingRequest } from '#machines/diagnostic/diagnostic.machine.js';
+import type { DiagnosticGradingRequest } from '#machines/diagnostic/diagnostic.actions.js';
 import type { MirrorReplyRequest } from '#machines/protocol/mirror.js';
 import { createOrUpdateLead, leadSourceOf } from '../leads/lead-service.js';
 import type { FlowTx } from './engine.js';

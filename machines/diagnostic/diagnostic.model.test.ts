@@ -5,7 +5,8 @@ import { diagnosticScreens } from '../content/index.js';
 import type { Screen } from '../content/schemas.js';
 import type { DiagnosticEvent } from '../protocol/diagnostic.js';
 import { elapse, smallScreens } from './diagnostic.fixtures.js';
-import { diagnosticMachine, screenTimeoutMs } from './diagnostic.machine.js';
+import { diagnosticMachine } from './diagnostic.machine.js';
+import { screenTimeoutMs } from './diagnostic.screens.js';
 
 type DiagnosticSnapshot = SnapshotFrom<typeof diagnosticMachine>;
 

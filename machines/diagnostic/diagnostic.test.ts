@@ -6,14 +6,8 @@ import { canAccept } from '../protocol/can-accept.js';
 import type { RecordedAnswer } from '../protocol/common.js';
 import { diagnosticClientEventSchema, type DiagnosticEvent } from '../protocol/diagnostic.js';
 import { elapse, smallScreens } from './diagnostic.fixtures.js';
-import {
-  diagnosticMachine,
-  diagnosticProgress,
-  firstTimedIndex,
-  screenTimeoutMs,
-  timeLimitSec,
-  timeoutAnswer,
-} from './diagnostic.machine.js';
+import { diagnosticMachine } from './diagnostic.machine.js';
+import { diagnosticProgress, firstTimedIndex, screenTimeoutMs, timeLimitSec, timeoutAnswer } from './diagnostic.screens.js';
 import { TIMED_GRACE_MS } from './response-time.js';
 
 function start(screens: Screen[]) {
