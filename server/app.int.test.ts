@@ -8,7 +8,7 @@ import { freePort } from '#scripts/services/free-port.js';
 import { buildApp } from './app.js';
 import { DATABASE_DOWN_MESSAGE } from './plugins/error-handler.js';
 import { createPool } from '#core/db/pool.js';
-import { frameText } from './plugins/socket-frames.js';
+import { frameText } from './sockets/frames.js';
 import { createRedis } from '#core/redis.js';
 
 async function appWith(databaseUrl: string, redisUrl: string) {

@@ -17,15 +17,8 @@ import { openApi } from './plugins/openapi.js';
 import { security } from './plugins/security.js';
 import { refuseUnstorableText } from './plugins/storable-text.js';
 import { staticSite } from './plugins/static-site.js';
-import { socketErrorHandler, websocketEndpoint } from './plugins/websocket.js';
-import { adminRoutes } from './routes/admin.js';
-import { adminIntegrationRoutes } from './routes/admin-integrations.js';
-import { adminJobRoutes } from './routes/admin-jobs.js';
-import { adminLiveRoutes } from './routes/admin-live.js';
-import { adminLeadRoutes } from './routes/admin-leads.js';
-import { adminMirrorSessionRoutes } from './routes/admin-mirror-sessions.js';
+import { adminArea } from './admin/index.js';
 import { authRoutes } from './routes/auth.js';
-import { bullBoardRoutes } from './routes/bull-board.js';
 import { clientLogRoutes } from './routes/client-log.js';
 import { contactRoutes } from './routes/contact.js';
 import type { RouteDeps } from './routes/deps.js';
@@ -38,9 +31,10 @@ import { healthRoutes } from './routes/health.js';
 import { mirrorRoutes } from './routes/mirror.js';
 import { paymentRoutes } from './routes/payments.js';
 import { reportRoutes } from './routes/reports.js';
-import { siteSettingsRoutes } from './routes/site-settings.js';
 import { visitRoutes } from './routes/visits.js';
 import { slackRoutes } from './routes/slack.js';
+import { socketErrorHandler } from './sockets/frames.js';
+import { flowSocket } from './sockets/flows.js';
 import { Visitors } from './visitors/visitor-cookie.js';
 
 export interface AppDeps {
@@ -99,7 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('sessionCookieName', sessionCookieName(deps.config));
   visitors.install(app);
   await security(app, routeDeps);
-  // at the root, so every route plugin can declare websocket routes; browsers' frames are small
+  // at the root, so every plugin can declare websocket routes (server/sockets/); browsers' frames are small
   await app.register(websocket, { options: { maxPayload: 64 * 1024 }, errorHandler: socketErrorHandler });
   await app.register(healthRoutes, { pool: deps.pool, redis: deps.redis });
   const routePlugins = [
@@ -109,14 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     functionRoutes,
     publicConfigRoutes,
     authRoutes,
-    adminRoutes,
-    adminLeadRoutes,
-    adminMirrorSessionRoutes,
-    adminIntegrationRoutes,
-    siteSettingsRoutes,
-    adminJobRoutes,
-    adminLiveRoutes,
-    bullBoardRoutes,
+    adminArea,
     paymentRoutes,
     contactRoutes,
     reportRoutes,
@@ -128,7 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const routes of routePlugins) {
     await app.register(routes, routeDeps);
   }
-  await app.register(websocketEndpoint, routeDeps);
+  await app.register(flowSocket, routeDeps);
   await app.register(staticSite, { root: deps.webRoot });
   return app;
 }

@@ -13,7 +13,7 @@ import { buildApp } from './app.js';
 import { createAdmin } from './auth/admin-users.js';
 import { createSession, SESSION_COOKIE } from './auth/sessions.js';
 import { createPool } from '#core/db/pool.js';
-import { frameText } from './plugins/socket-frames.js';
+import { frameText } from './sockets/frames.js';
 import { insertJob } from '#core/queues/outbox.js';
 import { closeQueues, openQueues } from '#core/queues/queues.js';
 import { createRedis } from '#core/redis.js';

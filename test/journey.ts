@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { diagnosticScreens } from '#machines/content/index.js';
 import type { DiagnosticAnswers, RecordedAnswer } from '#machines/protocol/common.js';
 import type { FlowSocketServerFrame } from '#machines/protocol/socket.js';
-import { frameText } from '#server/plugins/socket-frames.js';
+import { frameText } from '#server/sockets/frames.js';
 import type { Queues } from '#core/queues/queues.js';
 import { browserFetch } from './visitor.js';
 

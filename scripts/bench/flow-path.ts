@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import { flowSocketServerFrameSchema, type FlowSocketServerFrame } from '#machines/protocol/socket.js';
-import { frameText } from '#server/plugins/socket-frames.js';
+import { frameText } from '#server/sockets/frames.js';
 import { VISITOR_COOKIE } from '#server/visitors/visitor-cookie.js';
 import { SURVEYS } from '#test/journey.js';
 import type { SeededFlow } from './seed.js';

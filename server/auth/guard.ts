@@ -1,5 +1,6 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
+import { HttpError } from '#core/http-error.js';
 import { CSRF_HEADER, isCsrfTokenValid, readSession, type SessionUser } from './sessions.js';
 
 declare module 'fastify' {
@@ -23,29 +24,52 @@ export function sessionToken(request: FastifyRequest): string | undefined {
   return (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[request.server.sessionCookieName];
 }
 
+/** The admin a request's session belongs to, with its token. */
+type SignedInAdmin = SessionUser & { token: string };
+
 /**
- * A preHandler for every admin route: 401 without a live session, 403 for a user who is not an
- * admin or who has not yet changed a generated first password, 403 for a state-changing request
- * without the session's CSRF token.
+ * The signed-in admin of a request, or the HttpError it is refused with: 401 without a live
+ * session, 403 for a user who is not an admin or who has not yet changed a generated first
+ * password, 403 for a state-changing request without the session's CSRF token. Changing that
+ * password is the one thing such an account may do (`forPasswordChange`).
+ */
+export async function signedInAdmin(
+  pool: pg.Pool,
+  request: FastifyRequest,
+  { forPasswordChange = false }: { forPasswordChange?: boolean } = {},
+): Promise<SignedInAdmin> {
+  const token = sessionToken(request);
+  const user = await readSession(pool, token);
+  if (!user || !token) throw new HttpError(401, forPasswordChange ? 'Sign in first.' : 'Sign in as an admin first.');
+  if (user.role !== 'admin') throw new HttpError(403, 'This needs an admin account.');
+  if (user.mustChangePassword && !forPasswordChange) throw new HttpError(403, MUST_CHANGE_PASSWORD_MESSAGE);
+  if (!SAFE_METHODS.has(request.method) && !isCsrfTokenValid(token, request.headers[CSRF_HEADER] as string | undefined)) {
+    throw new HttpError(403, `Missing or wrong ${CSRF_HEADER} header.`);
+  }
+  return { ...user, token };
+}
+
+/**
+ * The hook of the admin plugin (server/admin/index.ts), run for every admin route and socket
+ * before its body is read: signedInAdmin, kept as request.admin.
  */
 export function requireAdmin(pool: pg.Pool) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const token = sessionToken(request);
-    const user = await readSession(pool, token);
-    if (!user) {
-      return reply.status(401).send({ statusCode: 401, error: 'Unauthorized', message: 'Sign in as an admin first.' });
-    }
-    if (user.role !== 'admin') {
-      return reply.status(403).send({ statusCode: 403, error: 'Forbidden', message: 'This needs an admin account.' });
-    }
-    if (user.mustChangePassword) {
-      return reply.status(403).send({ statusCode: 403, error: 'Forbidden', message: MUST_CHANGE_PASSWORD_MESSAGE });
-    }
-    if (!SAFE_METHODS.has(request.method) && !isCsrfTokenValid(token!, request.headers[CSRF_HEADER] as string | undefined)) {
-      return reply.status(403).send({ statusCode: 403, error: 'Forbidden', message: `Missing or wrong ${CSRF_HEADER} header.` });
-    }
+  return async (request: FastifyRequest): Promise<void> => {
+    const user = await signedInAdmin(pool, request);
     request.admin = { id: user.id, email: user.email, role: user.role, mustChangePassword: false };
   };
+}
+
+/** True when a request carries no Origin (not a browser) or its own site's. */
+function fromOwnSite(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    // an unparseable Origin is as foreign as any other
+    return false;
+  }
 }
 
 /**
@@ -53,18 +77,7 @@ export function requireAdmin(pool: pg.Pool) {
  * websocket handshake, so one opened from another origin is refused (403) before the upgrade.
  * Non-browser clients send no Origin and pass on to the session check.
  */
-export async function refuseForeignOrigin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const origin = request.headers.origin;
-  if (origin === undefined) return;
-  let host: string | null = null;
-  try {
-    host = new URL(origin).host;
-  } catch {
-    // an unparseable Origin is as foreign as any other
-  }
-  if (host !== request.headers.host) {
-    return reply
-      .status(403)
-      .send({ statusCode: 403, error: 'Forbidden', message: 'This socket only accepts connections from the site itself.' });
-  }
+export function refuseForeignOrigin(request: FastifyRequest): Promise<void> {
+  if (fromOwnSite(request)) return Promise.resolve();
+  return Promise.reject(new HttpError(403, 'This socket only accepts connections from the site itself.'));
 }

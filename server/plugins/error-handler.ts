@@ -1,7 +1,8 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ZodError } from 'zod';
+import { HttpError } from '#core/http-error.js';
 
-/** The one shape of every error response. */
+/** The one shape of every error response (an HttpError may add fields of its own, such as a 409's flow). */
 export interface ErrorBody {
   statusCode: number;
   error: string;
@@ -19,7 +20,9 @@ const REASONS: Record<number, string> = {
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 /** A zod failure as { 'a.b': 'message' }, naming each bad field. */
@@ -46,9 +49,22 @@ function isDatabaseUnavailable(error: Error): boolean {
   return /timeout exceeded when trying to connect|Connection terminated/.test(error.message);
 }
 
-/** Shapes every error as ErrorBody and hides the details of 5xx errors. */
+/** Sends an HttpError's answer: its status and its ErrorBody. */
+export function sendHttpError(reply: FastifyReply, error: HttpError): FastifyReply {
+  const { statusCode } = error;
+  return reply
+    .status(statusCode)
+    .send({ statusCode, error: REASONS[statusCode] ?? 'Error', message: error.message, ...error.details } satisfies ErrorBody);
+}
+
+/**
+ * Shapes every error as ErrorBody: routes throw (an HttpError for an answer of their own, zod and
+ * Fastify's errors for bad input) and never send an error body themselves. The details of an
+ * unexpected 5xx are logged and hidden.
+ */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ZodError | Error, request, reply) => {
+    if (error instanceof HttpError) return sendHttpError(reply, error);
     if (error instanceof ZodError) {
       const fields = zodFields(error);
       return reply.status(400).send({

@@ -8,8 +8,8 @@ import { buildApp } from '../app.js';
 import { createPool } from '#core/db/pool.js';
 import { createRedis } from '#core/redis.js';
 import { rateLimits } from './security.js';
-import { frameText } from './socket-frames.js';
-import { MAX_SOCKETS_PER_ADDRESS } from './websocket.js';
+import { frameText } from '../sockets/frames.js';
+import { MAX_SOCKETS_PER_ADDRESS } from '../sockets/flows.js';
 
 /*
  * Every public write has a per-address limit answering 429 with Retry-After (README, "Limits").

@@ -10,7 +10,7 @@ import { createAdmin } from '../auth/admin-users.js';
 import { createSession, csrfTokenFor, SESSION_COOKIE } from '../auth/sessions.js';
 import { createPool } from '#core/db/pool.js';
 import { createRedis } from '#core/redis.js';
-import { frameText } from './socket-frames.js';
+import { frameText } from '../sockets/frames.js';
 import { NUL_MESSAGE } from './storable-text.js';
 
 let app: FastifyInstance;

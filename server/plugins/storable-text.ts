@@ -30,7 +30,7 @@ export const NUL_MESSAGE = 'must not contain a NUL character';
 /**
  * Refuses, before validation, any request whose body, query or route parameters carry text
  * PostgreSQL cannot store: 400 naming the field, nothing stored. (Socket frames are checked the
- * same way in socket-frames.ts.) Registered on the root instance, so it covers every route.
+ * same way in server/sockets/frames.ts.) Registered on the root instance, so it covers every route.
  */
 export function refuseUnstorableText(app: FastifyInstance): void {
   app.addHook('preValidation', async (request, reply) => {

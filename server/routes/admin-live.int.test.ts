@@ -23,10 +23,10 @@ import type { Config } from '#core/config/index.js';
 import { createPool } from '#core/db/pool.js';
 import { PushHub } from '#core/flows/push.js';
 import { browserFetch } from '#test/visitor.js';
-import { frameText } from '../plugins/socket-frames.js';
+import { frameText } from '../sockets/frames.js';
 import { insertJob } from '#core/queues/outbox.js';
 import { createRedis } from '#core/redis.js';
-import { adminLiveRoutes } from './admin-live.js';
+import { adminLiveRoutes } from '../sockets/admin-live.js';
 
 /* A database and queue prefix of its own: the job events come from workers and a relay run here. */
 

@@ -1,10 +1,10 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clearSessionCookie, setSessionCookie } from '../auth/cookie.js';
 import { hashForUnknownEmail, recordSignIn, verifyCredentials } from '../auth/credentials.js';
 import { changeOwnPassword } from '../auth/admin-users.js';
-import { sessionToken } from '../auth/guard.js';
+import { sessionToken, signedInAdmin } from '../auth/guard.js';
 import {
   CHANGE_PASSWORD_MESSAGES,
   changePasswordBodySchema,
@@ -14,22 +14,21 @@ import {
   signedInSchema,
   signInBodySchema,
 } from '../auth/schemas.js';
-import { createSession, CSRF_HEADER, csrfTokenFor, deleteSession, isCsrfTokenValid, readSession } from '../auth/sessions.js';
+import { createSession, csrfTokenFor, deleteSession, readSession } from '../auth/sessions.js';
 import { describeWait, SignInThrottle } from '../auth/sign-in-throttle.js';
 import { inTransaction } from '#core/db/transaction.js';
 import { queueEmail } from '#core/email/outbox.js';
 import { signInNotice } from '#core/email/templates.js';
-import type { ErrorBody } from '../plugins/error-handler.js';
+import { HttpError } from '#core/http-error.js';
 import { rateLimits, TooManyRequestsError } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 
-/** A sign-in body that fails validation answers with its field's own text. */
-function signInValidationError(error: FastifyError, _request: unknown, reply: FastifyReply): void {
-  if (!error.validation?.length) throw error; // anything else goes to the app's error handler
+/** A sign-in body that fails validation answers with its field's own text (thrown on to the app's error handler). */
+function signInValidationError(error: FastifyError): never {
+  if (!error.validation?.length) throw error;
   const fields: Record<string, string> = {};
   for (const issue of error.validation) fields[issue.instancePath.slice(1) || 'body'] ??= issue.message ?? 'is invalid';
-  const message = fields.password ?? Object.values(fields)[0]!;
-  reply.status(400).send({ statusCode: 400, error: 'Bad Request', message, fields } satisfies ErrorBody);
+  throw new HttpError(400, fields.password ?? Object.values(fields)[0]!, { fields });
 }
 
 /**
@@ -81,7 +80,7 @@ export async function authRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'co
       if (!user) {
         const failed = await throttle.failed(email, request.ip);
         if (failed.notify) await noticeOwner(email, failed.failures, failed.addresses);
-        return reply.status(401).send({ statusCode: 401, error: 'Unauthorized', message: SIGN_IN_MESSAGES.invalidCredentials });
+        throw new HttpError(401, SIGN_IN_MESSAGES.invalidCredentials);
       }
       await throttle.succeeded(email, request.ip);
       // a new sign-in replaces whatever session this browser had
@@ -146,23 +145,19 @@ export async function authRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'co
         response: { 200: signedInSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema },
       },
     },
-    async (request, reply) => {
-      const token = sessionToken(request);
-      const session = await readSession(deps.pool, token);
-      if (!session) return reply.status(401).send({ statusCode: 401, error: 'Unauthorized', message: 'Sign in first.' });
-      if (!isCsrfTokenValid(token!, request.headers[CSRF_HEADER] as string | undefined)) {
-        return reply.status(403).send({ statusCode: 403, error: 'Forbidden', message: `Missing or wrong ${CSRF_HEADER} header.` });
-      }
+    async (request) => {
+      // the admin guard's checks, except that this is what a generated password must do first
+      const session = await signedInAdmin(deps.pool, request, { forPasswordChange: true });
       const { currentPassword, newPassword } = request.body;
-      const changed = await changeOwnPassword(deps.pool, { userId: session.id, sessionToken: token!, currentPassword, newPassword });
+      const changed = await changeOwnPassword(deps.pool, { userId: session.id, sessionToken: session.token, currentPassword, newPassword });
       if (!changed) {
         const message = CHANGE_PASSWORD_MESSAGES.wrongCurrent;
-        return reply.status(400).send({ statusCode: 400, error: 'Bad Request', message, fields: { currentPassword: message } });
+        throw new HttpError(400, message, { fields: { currentPassword: message } });
       }
       request.log.info({ userId: session.id }, 'admin password changed');
       return {
         user: { id: session.id, email: session.email, role: session.role, mustChangePassword: false },
-        csrfToken: csrfTokenFor(token!),
+        csrfToken: csrfTokenFor(session.token),
       };
     },
   );

@@ -12,7 +12,7 @@ import { createSession, csrfTokenFor, SESSION_COOKIE } from '../auth/sessions.js
 import { createPool } from '#core/db/pool.js';
 import { QUEUE_NAMES } from '#core/queues/names.js';
 import { createRedis } from '#core/redis.js';
-import { BULL_BOARD_PATH } from './bull-board.js';
+import { BULL_BOARD_PATH } from '../admin/routes/bull-board.js';
 
 let app: FastifyInstance;
 let pool: pg.Pool;

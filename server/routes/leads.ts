@@ -12,8 +12,7 @@ import {
   leadSessionFor,
   submitAssessment,
 } from '../adapters/assessment.js';
-import { sessionToken } from '../auth/guard.js';
-import { CSRF_HEADER, isCsrfTokenValid, readSession } from '../auth/sessions.js';
+import { signedInAdmin } from '../auth/guard.js';
 import { initializeFromToken } from '#core/leads/token-session.js';
 import { HttpError } from '#core/http-error.js';
 import { rateLimits } from '../plugins/security.js';
@@ -32,9 +31,11 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
  * browser's testing flag is the visitor's claim, so it never unlocks a delete on its own.
  */
 async function mayPurgeTestLeads(request: FastifyRequest, deps: Pick<RouteDeps, 'pool' | 'config'>): Promise<boolean> {
-  const token = sessionToken(request);
-  const admin = await readSession(deps.pool, token);
-  if (admin && !admin.mustChangePassword && isCsrfTokenValid(token!, request.headers[CSRF_HEADER] as string | undefined)) return true;
+  const admin = await signedInAdmin(deps.pool, request).catch((error: unknown) => {
+    if (error instanceof HttpError) return null;
+    throw error;
+  });
+  if (admin) return true;
   if (deps.config.NODE_ENV === 'production') return false;
   const forwarded = ['forwarded', 'x-forwarded-for', 'x-real-ip'].some((header) => request.headers[header] !== undefined);
   return !forwarded && LOOPBACK.has(request.socket.remoteAddress ?? '');

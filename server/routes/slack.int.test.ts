@@ -11,7 +11,7 @@ import { createAdmin } from '../auth/admin-users.js';
 import { createSession, deleteSession, SESSION_COOKIE } from '../auth/sessions.js';
 import type { Config } from '#core/config/index.js';
 import { createPool } from '#core/db/pool.js';
-import { frameText } from '../plugins/socket-frames.js';
+import { frameText } from '../sockets/frames.js';
 import { createRedis } from '#core/redis.js';
 import { slackSignature } from '#core/slack/signature.js';
 

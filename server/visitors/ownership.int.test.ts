@@ -11,7 +11,7 @@ import { injectAs, seedVisitor, type InjectVisitor } from '#test/visitor.js';
 import { buildApp } from '../app.js';
 import { createPool } from '#core/db/pool.js';
 import { FlowEngine } from '#core/flows/engine.js';
-import { frameText } from '../plugins/socket-frames.js';
+import { frameText } from '../sockets/frames.js';
 import { recordTestPayment } from '#core/payments/checkout.js';
 import { createRedis } from '#core/redis.js';
 

@@ -1,6 +1,8 @@
+import type { WebSocket } from '@fastify/websocket';
+import type { FastifyRequest } from 'fastify';
 import type { RawData } from 'ws';
 import type { z } from 'zod';
-import { NUL_MESSAGE, unstorableTextAt } from './storable-text.js';
+import { NUL_MESSAGE, unstorableTextAt } from '../plugins/storable-text.js';
 
 /** The longest error text a socket error frame carries. */
 const ERROR_MAX = 500;
@@ -29,4 +31,19 @@ export function readClientFrame<T>(raw: RawData, schema: z.ZodType<T>): { frame:
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
   return { error: `Unknown or malformed message: ${where}${issue?.message ?? 'invalid'}`.slice(0, ERROR_MAX) };
+}
+
+/**
+ * @fastify/websocket's handler for errors on a socket. A client's bad frame (too large, invalid
+ * UTF-8, a broken frame) or a dropped connection is the client's doing: a warning without a stack.
+ * Anything else is ours and logged as an error. The socket is dropped either way.
+ */
+export function socketErrorHandler(error: Error, socket: WebSocket, request: FastifyRequest): void {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (code.startsWith('WS_ERR_') || code === 'ECONNRESET' || code === 'EPIPE')) {
+    request.log.warn({ code, reason: error.message }, 'bad websocket frame or dropped connection; socket closed');
+  } else {
+    request.log.error({ err: error }, 'websocket handler failed');
+  }
+  socket.terminate();
 }

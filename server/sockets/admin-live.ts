@@ -9,11 +9,11 @@ import {
   FAILED_REASON_MAX,
   type AdminLiveServerFrame,
 } from '#machines/protocol/admin-live.js';
-import { refuseForeignOrigin, requireAdmin, sessionToken } from '../auth/guard.js';
 import type { PushHub } from '#core/flows/push.js';
-import { readClientFrame } from '../plugins/socket-frames.js';
 import { QUEUE_NAMES } from '#core/queues/names.js';
-import type { RouteDeps } from './deps.js';
+import { sessionToken } from '../auth/guard.js';
+import type { RouteDeps } from '../routes/deps.js';
+import { readClientFrame } from './frames.js';
 
 /** The parts of a flow push (the flow socket's `event` frame) the admin feed passes on. */
 const flowPushSchema = z.object({ state: z.string().min(1).max(200), event: z.object({ type: z.string().min(1).max(80) }) });
@@ -140,9 +140,10 @@ class AdminLiveFeed {
 }
 
 /**
- * GET /api/admin/live: the ops console's websocket. Only an admin's session opened from the site
- * itself is upgraded (403 for another Origin, 401/403 from the admin guard); the session is read
- * again every minute, and the socket closed with 4401 at once when the session ends (AdminSockets). Frames are JSON per
+ * GET /api/admin/live: the ops console's websocket, registered inside the admin plugin (server/admin/index.ts),
+ * whose hooks upgrade only an admin's session opened from the site itself (403 for another Origin,
+ * 401/403 from the admin guard). The session is read again every minute, and the socket closed
+ * with 4401 at once when the session ends (AdminSockets). Frames are JSON per
  * machines/protocol/admin-live.ts; anything but a ping gets an error frame and the socket stays open.
  */
 export function adminLiveRoutes(
@@ -152,8 +153,6 @@ export function adminLiveRoutes(
 ): void {
   const feed = new AdminLiveFeed(deps.pushes, deps.redis, deps.config.QUEUE_PREFIX, app.log);
   app.addHook('onClose', () => feed.close());
-  app.addHook('onRequest', refuseForeignOrigin);
-  app.addHook('onRequest', requireAdmin(deps.pool));
 
   app.get(ADMIN_LIVE_PATH, { websocket: true }, async (socket, request) => {
     const sendRaw = (frame: string) => {

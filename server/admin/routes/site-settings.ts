@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requireAdmin } from '../auth/guard.js';
-import { errorBodySchema } from '../auth/schemas.js';
-import { saveSiteSettings, siteSettingsSchema, siteSettingsView, siteSettingsViewSchema } from '#core/site/settings.js';
-import type { RouteDeps } from './deps.js';
-
-const guarded = { 401: errorBodySchema, 403: errorBodySchema };
+import { errorBodySchema } from '../../auth/schemas.js';
+import { siteSettingsViewSchema } from '#machines/protocol/admin/site-settings.js';
+import { saveSiteSettings, siteSettingsSchema, siteSettingsView } from '#core/site/settings.js';
+import type { RouteDeps } from '../../routes/deps.js';
+import { guarded } from './responses.js';
 
 /**
  * The admin's Site settings: the community page, the social profiles and the coach's contact
@@ -14,10 +13,6 @@ const guarded = { 401: errorBodySchema, 403: errorBodySchema };
  */
 export function siteSettingsRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  app.addHook('onRequest', requireAdmin(deps.pool));
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
 
   api.get(
     '/api/admin/site-settings',

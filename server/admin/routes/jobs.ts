@@ -1,33 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { idParamsSchema } from '#machines/protocol/admin/common.js';
 import {
   adminJobSchema,
   jobsPageSchema,
   jobsQuerySchema,
-  jobsSummary,
   jobsSummarySchema,
-  listJobs,
-  removeJob,
   retryFailedBodySchema,
-  retryFailedJobs,
   retryFailedResultSchema,
-  retryJob,
-} from '../admin/jobs.js';
-import { machinesOverview, machinesSchema } from '../admin/machines.js';
-import { idParamsSchema } from '../admin/schemas.js';
-import { requireAdmin } from '../auth/guard.js';
-import { errorBodySchema } from '../auth/schemas.js';
-import type { RouteDeps } from './deps.js';
-
-const guarded = { 401: errorBodySchema, 403: errorBodySchema };
+} from '#machines/protocol/admin/jobs.js';
+import { machinesSchema } from '#machines/protocol/admin/machines.js';
+import { HttpError } from '#core/http-error.js';
+import { errorBodySchema } from '../../auth/schemas.js';
+import type { RouteDeps } from '../../routes/deps.js';
+import { jobsSummary, listJobs, removeJob, retryFailedJobs, retryJob } from '../jobs.js';
+import { machinesOverview } from '../machines.js';
+import { guarded, notFound } from './responses.js';
 
 /** Ops: the job queues (counts, rows, retry, retry all failed, remove) and the flow machines with their live state counts. */
 export function adminJobRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  app.addHook('onRequest', requireAdmin(deps.pool));
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
   const { queues } = deps;
 
   api.get(
@@ -73,25 +65,13 @@ export function adminJobRoutes(app: FastifyInstance, deps: RouteDeps, done: () =
         },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const outcome = await retryJob(deps.pool, queues, request.params.id);
-      if ('missing' in outcome) {
-        return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `No job with id ${request.params.id}` });
-      }
+      if ('missing' in outcome) throw notFound('job', request.params.id);
       if ('notFailed' in outcome) {
-        return reply.status(409).send({
-          statusCode: 409,
-          error: 'Conflict',
-          message: `Only a failed job can be retried; this one is ${outcome.notFailed}, and still on its way`,
-        });
+        throw new HttpError(409, `Only a failed job can be retried; this one is ${outcome.notFailed}, and still on its way`);
       }
-      if ('redisDown' in outcome) {
-        return reply.status(503).send({
-          statusCode: 503,
-          error: 'Service Unavailable',
-          message: 'The job queue is not reachable; the job stays failed. Try again shortly.',
-        });
-      }
+      if ('redisDown' in outcome) throw new HttpError(503, 'The job queue is not reachable; the job stays failed. Try again shortly.');
       return outcome.job;
     },
   );
@@ -106,11 +86,13 @@ export function adminJobRoutes(app: FastifyInstance, deps: RouteDeps, done: () =
         response: { 200: retryFailedResultSchema, 400: errorBodySchema, 503: errorBodySchema, ...guarded },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const outcome = await retryFailedJobs(deps.pool, queues, request.body?.queue);
       if ('redisDown' in outcome) {
-        const message = `The job queue is not reachable: ${outcome.retried ? `${outcome.retried} retried, the rest` : 'the jobs'} stay failed. Try again shortly.`;
-        return reply.status(503).send({ statusCode: 503, error: 'Service Unavailable', message });
+        throw new HttpError(
+          503,
+          `The job queue is not reachable: ${outcome.retried ? `${outcome.retried} retried, the rest` : 'the jobs'} stay failed. Try again shortly.`,
+        );
       }
       return outcome;
     },
@@ -133,25 +115,13 @@ export function adminJobRoutes(app: FastifyInstance, deps: RouteDeps, done: () =
         },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const outcome = await removeJob(deps.pool, queues, request.params.id);
-      if ('missing' in outcome) {
-        return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `No job with id ${request.params.id}` });
-      }
+      if ('missing' in outcome) throw notFound('job', request.params.id);
       if ('running' in outcome) {
-        return reply.status(409).send({
-          statusCode: 409,
-          error: 'Conflict',
-          message: 'This job is running now and cannot be removed; wait for it to finish or fail, then remove it.',
-        });
+        throw new HttpError(409, 'This job is running now and cannot be removed; wait for it to finish or fail, then remove it.');
       }
-      if ('redisDown' in outcome) {
-        return reply.status(503).send({
-          statusCode: 503,
-          error: 'Service Unavailable',
-          message: 'The job queue is not reachable; the job was not removed. Try again shortly.',
-        });
-      }
+      if ('redisDown' in outcome) throw new HttpError(503, 'The job queue is not reachable; the job was not removed. Try again shortly.');
       return outcome.removed;
     },
   );

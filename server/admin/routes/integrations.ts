@@ -1,21 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAdmin } from '../auth/guard.js';
-import { errorBodySchema } from '../auth/schemas.js';
-import {
-  INTEGRATION_KEYS,
-  IntegrationInputError,
-  integrationSchema,
-  integrationUpdateSchema,
-  listIntegrations,
-  rotateSigningSecret,
-  saveIntegration,
-} from '#core/integrations/settings.js';
+import { HttpError } from '#core/http-error.js';
+import { errorBodySchema } from '../../auth/schemas.js';
+import { INTEGRATION_KEYS, integrationSchema, integrationUpdateSchema } from '#machines/protocol/admin/integrations.js';
+import { IntegrationInputError, listIntegrations, rotateSigningSecret, saveIntegration } from '#core/integrations/settings.js';
 import { outboundPolicy } from '#core/integrations/outbound.js';
-import type { RouteDeps } from './deps.js';
-
-const guarded = { 401: errorBodySchema, 403: errorBodySchema };
+import type { RouteDeps } from '../../routes/deps.js';
+import { guarded } from './responses.js';
 
 /**
  * The Integrations screen's settings, stored on the server. Secrets (the automation and chat
@@ -25,10 +17,6 @@ const guarded = { 401: errorBodySchema, 403: errorBodySchema };
 export function adminIntegrationRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const policy = outboundPolicy(deps.config);
-  app.addHook('onRequest', requireAdmin(deps.pool));
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
 
   api.get(
     '/api/admin/integrations',
@@ -53,12 +41,11 @@ export function adminIntegrationRoutes(app: FastifyInstance, deps: RouteDeps, do
         response: { 200: integrationSchema, 400: errorBodySchema, ...guarded },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       try {
         return await saveIntegration(deps.pool, request.params.key, request.body, request.admin!.id, policy);
       } catch (error) {
-        if (!(error instanceof IntegrationInputError)) throw error;
-        return reply.status(400).send({ statusCode: 400, error: 'Bad Request', message: error.message });
+        throw error instanceof IntegrationInputError ? new HttpError(400, error.message) : error;
       }
     },
   );
@@ -72,12 +59,10 @@ export function adminIntegrationRoutes(app: FastifyInstance, deps: RouteDeps, do
         response: { 200: integrationSchema, 409: errorBodySchema, ...guarded },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const rotated = await rotateSigningSecret(deps.pool, request.admin!.id);
-      if (rotated) return rotated;
-      return reply
-        .status(409)
-        .send({ statusCode: 409, error: 'Conflict', message: 'Save a webhook URL first; its signing secret is made then.' });
+      if (!rotated) throw new HttpError(409, 'Save a webhook URL first; its signing secret is made then.');
+      return rotated;
     },
   );
   done();

@@ -1,10 +1,9 @@
-import type { WebSocket } from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { flowSocketClientFrameSchema, type FlowSocketServerFrame } from '#machines/protocol/socket.js';
 import { FlowNotFoundError } from '#core/flows/flow-store.js';
+import { rateLimits, TooManyRequestsError } from '../plugins/security.js';
 import type { RouteDeps } from '../routes/deps.js';
-import { rateLimits } from './security.js';
-import { readClientFrame } from './socket-frames.js';
+import { readClientFrame } from './frames.js';
 
 /** Flows one socket may follow at once (a visitor has a handful of tabs' worth). */
 const MAX_SUBSCRIPTIONS = 20;
@@ -12,21 +11,6 @@ const MAX_SUBSCRIPTIONS = 20;
 const SUBSCRIBES_PER_MINUTE = 60;
 /** Flow sockets one client address may hold open at once on one server process (a tab holds one). */
 export const MAX_SOCKETS_PER_ADDRESS = 30;
-
-/**
- * @fastify/websocket's handler for errors on a socket. A client's bad frame (too large, invalid
- * UTF-8, a broken frame) or a dropped connection is the client's doing: a warning without a stack.
- * Anything else is ours and logged as an error. The socket is dropped either way.
- */
-export function socketErrorHandler(error: Error, socket: WebSocket, request: FastifyRequest): void {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (code.startsWith('WS_ERR_') || code === 'ECONNRESET' || code === 'EPIPE')) {
-    request.log.warn({ code, reason: error.message }, 'bad websocket frame or dropped connection; socket closed');
-  } else {
-    request.log.error({ err: error }, 'websocket handler failed');
-  }
-  socket.terminate();
-}
 
 /** Counts the open sockets of each client address in this process. */
 class SocketsPerAddress {
@@ -54,18 +38,12 @@ class SocketsPerAddress {
  * JSON validated with zod; a bad frame gets an error frame naming the problem and the connection
  * stays open.
  */
-export function websocketEndpoint(app: FastifyInstance, deps: Pick<RouteDeps, 'engine' | 'pushes'>, done: () => void): void {
+export function flowSocket(app: FastifyInstance, deps: Pick<RouteDeps, 'engine' | 'pushes'>, done: () => void): void {
   const perAddress = new SocketsPerAddress();
   const refuseCrowdedAddress = async (request: FastifyRequest, reply: FastifyReply) => {
     if (perAddress.take(request.ip)) return;
-    return reply
-      .status(429)
-      .header('retry-after', '60')
-      .send({
-        statusCode: 429,
-        error: 'Too Many Requests',
-        message: `At most ${MAX_SOCKETS_PER_ADDRESS} open connections per address. Please wait 1 minute and try again.`,
-      });
+    reply.header('retry-after', '60');
+    throw new TooManyRequestsError('1 minute', `At most ${MAX_SOCKETS_PER_ADDRESS} open connections per address.`);
   };
 
   app.get(

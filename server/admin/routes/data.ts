@@ -1,40 +1,24 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { fetchOverviewFunnel, funnelQuerySchema, overviewFunnelSchema } from '../admin/funnel.js';
-import { addLeadNote, fetchAdminData, fetchOverview, listLeadNotes, purgeTestLeads, setContactHandled } from '../admin/queries.js';
+import { idParamsSchema } from '#machines/protocol/admin/common.js';
+import { funnelQuerySchema, overviewFunnelSchema } from '#machines/protocol/admin/funnel.js';
+import { leadNoteBodySchema, leadNoteSchema } from '#machines/protocol/admin/leads.js';
 import {
   adminContactSubmissionSchema,
   adminDataSchema,
   adminOverviewSchema,
   contactHandledBodySchema,
-  idParamsSchema,
-  leadNoteBodySchema,
-  leadNoteSchema,
   purgedTestLeadsSchema,
-} from '../admin/schemas.js';
-import { requireAdmin } from '../auth/guard.js';
-import { errorBodySchema } from '../auth/schemas.js';
-import type { RouteDeps } from './deps.js';
+} from '#machines/protocol/admin/overview.js';
+import { errorBodySchema } from '../../auth/schemas.js';
+import type { RouteDeps } from '../../routes/deps.js';
+import { fetchOverviewFunnel } from '../funnel.js';
+import { addLeadNote, fetchAdminData, fetchOverview, listLeadNotes, purgeTestLeads, setContactHandled } from '../queries.js';
+import { guarded, guardedWithInput, notFound } from './responses.js';
 
-/** Every admin route can answer these besides its own. */
-const guarded = { 401: errorBodySchema, 403: errorBodySchema };
-const guardedWithInput = { ...guarded, 400: errorBodySchema, 404: errorBodySchema };
-
-function notFound(reply: FastifyReply, what: string, id: string) {
-  return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `No ${what} with id ${id}` });
-}
-
-/**
- * The admin API: everything under /api/admin plus the named admin-fetch-data function.
- * The session and CSRF check is a hook on this whole plugin, so no route in it can skip it.
- */
-export function adminRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'pool'>, done: () => void): void {
+/** The admin data, the overview and its funnel, lead notes, contact messages handled, the test-lead purge, and the named admin-fetch-data function. */
+export function adminDataRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'pool'>, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  // onRequest, before the body is parsed: an anonymous caller learns nothing, not even a schema
-  app.addHook('onRequest', requireAdmin(deps.pool));
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
 
   const dataRoute = {
     schema: {
@@ -81,7 +65,11 @@ export function adminRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'pool'>,
         response: { 200: leadNoteSchema.array(), ...guardedWithInput },
       },
     },
-    async (request, reply) => (await listLeadNotes(deps.pool, request.params.id)) ?? notFound(reply, 'lead', request.params.id),
+    async (request) => {
+      const notes = await listLeadNotes(deps.pool, request.params.id);
+      if (!notes) throw notFound('lead', request.params.id);
+      return notes;
+    },
   );
 
   api.post(
@@ -97,7 +85,8 @@ export function adminRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'pool'>,
     },
     async (request, reply) => {
       const note = await addLeadNote(deps.pool, request.params.id, request.admin!.id, request.body.body);
-      return note ? reply.status(201).send(note) : notFound(reply, 'lead', request.params.id);
+      if (!note) throw notFound('lead', request.params.id);
+      return reply.status(201).send(note);
     },
   );
 
@@ -124,9 +113,11 @@ export function adminRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'pool'>,
         response: { 200: adminContactSubmissionSchema, ...guardedWithInput },
       },
     },
-    async (request, reply) =>
-      (await setContactHandled(deps.pool, request.params.id, request.body.handled)) ??
-      notFound(reply, 'contact message', request.params.id),
+    async (request) => {
+      const contact = await setContactHandled(deps.pool, request.params.id, request.body.handled);
+      if (!contact) throw notFound('contact message', request.params.id);
+      return contact;
+    },
   );
   done();
 }

@@ -1,27 +1,22 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { deleteLead, leadDetail, leadsCsv, listLeads } from '../admin/leads-queries.js';
-import { leadDeletedSchema, leadDetailSchema, leadFiltersSchema, leadListQuerySchema, leadPageSchema } from '../admin/leads-schemas.js';
-import { idParamsSchema } from '../admin/schemas.js';
-import { requireAdmin } from '../auth/guard.js';
-import { errorBodySchema } from '../auth/schemas.js';
-import type { RouteDeps } from './deps.js';
-
-const guarded = { 401: errorBodySchema, 403: errorBodySchema };
-const withInput = { ...guarded, 400: errorBodySchema, 404: errorBodySchema };
-
-function notFound(reply: FastifyReply, id: string) {
-  return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `No lead with id ${id}` });
-}
+import { idParamsSchema } from '#machines/protocol/admin/common.js';
+import {
+  leadDeletedSchema,
+  leadDetailSchema,
+  leadFiltersSchema,
+  leadListQuerySchema,
+  leadPageSchema,
+} from '#machines/protocol/admin/leads.js';
+import { errorBodySchema } from '../../auth/schemas.js';
+import type { RouteDeps } from '../../routes/deps.js';
+import { deleteLead, leadDetail, leadsCsv, listLeads } from '../leads-queries.js';
+import { guarded, guardedWithInput, notFound } from './responses.js';
 
 /** The admin's leads: the paginated table, its CSV export, a lead's page and the data-protection delete. */
 export function adminLeadRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'pool'>, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  app.addHook('onRequest', requireAdmin(deps.pool));
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
 
   api.get(
     '/api/admin/leads',
@@ -65,10 +60,14 @@ export function adminLeadRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'poo
         summary:
           "A lead's page: profile, latest result, answers, surveys, Mirror transcript, payments, emails, jobs, notes and flows with their events",
         params: idParamsSchema,
-        response: { 200: leadDetailSchema, ...withInput },
+        response: { 200: leadDetailSchema, ...guardedWithInput },
       },
     },
-    async (request, reply) => (await leadDetail(deps.pool, request.params.id)) ?? notFound(reply, request.params.id),
+    async (request) => {
+      const lead = await leadDetail(deps.pool, request.params.id);
+      if (!lead) throw notFound('lead', request.params.id);
+      return lead;
+    },
   );
 
   api.delete(
@@ -78,11 +77,13 @@ export function adminLeadRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'poo
         tags: ['admin'],
         summary: 'Delete a lead and everything about it (a data-protection request)',
         params: idParamsSchema,
-        response: { 200: leadDeletedSchema, ...withInput },
+        response: { 200: leadDeletedSchema, ...guardedWithInput },
       },
     },
-    async (request, reply) =>
-      (await deleteLead(deps.pool, request.params.id)) ? { deleted: true as const } : notFound(reply, request.params.id),
+    async (request) => {
+      if (!(await deleteLead(deps.pool, request.params.id))) throw notFound('lead', request.params.id);
+      return { deleted: true as const };
+    },
   );
   done();
 }
