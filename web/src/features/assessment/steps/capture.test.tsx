@@ -1,0 +1,57 @@
+// @vitest-environment jsdom
+import { cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CaptureStep } from './capture.js';
+
+afterEach(cleanup);
+
+function renderCapture(props: Partial<Parameters<typeof CaptureStep>[0]> = {}) {
+  const onSubmit = vi.fn();
+  render(<CaptureStep mode="assessment" saving={false} notice={null} defaultEmail="" onSubmit={onSubmit} {...props} />);
+  return onSubmit;
+}
+
+describe('CaptureStep', () => {
+  it('keeps the start button disabled until both name and email have text', async () => {
+    const user = userEvent.setup();
+    const onSubmit = renderCapture();
+    const start = screen.getByRole<HTMLButtonElement>('button', { name: 'Start My Assessment' });
+    expect(start.disabled).toBe(true);
+
+    await user.type(screen.getByLabelText('Name'), 'Ada Lovelace');
+    expect(start.disabled).toBe(true);
+    await user.type(screen.getByLabelText('Email'), '   ');
+    expect(start.disabled).toBe(true);
+
+    await user.clear(screen.getByLabelText('Email'));
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    expect(start.disabled).toBe(false);
+    await user.click(start);
+    expect(onSubmit).toHaveBeenCalledExactlyOnceWith({ name: 'Ada Lovelace', email: 'ada@example.com' });
+  });
+
+  it('starts from the email this browser remembered', () => {
+    renderCapture({ defaultEmail: 'known@example.com' });
+    expect(screen.getByLabelText<HTMLInputElement>('Email').value).toBe('known@example.com');
+  });
+
+  it('shows the machine notice and does not submit again while saving', async () => {
+    const user = userEvent.setup();
+    const onSubmit = renderCapture({
+      saving: true,
+      defaultEmail: 'ada@example.com',
+      notice: { title: 'Could not save', description: 'Please try again.' },
+    });
+    expect(screen.getByRole('alert').textContent).toContain('Please try again.');
+    expect(screen.getByLabelText<HTMLInputElement>('Name').disabled).toBe(true);
+    await user.click(screen.getByRole('button', { name: /Starting/ }));
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('offers the Mirror in mirror mode', () => {
+    renderCapture({ mode: 'mirror' });
+    expect(screen.getByText('The Decision Mirror')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Start the Mirror' })).toBeTruthy();
+  });
+});
