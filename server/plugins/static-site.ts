@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { HttpError } from '#core/http-error.js';
 import { isPagePath } from '#machines/protocol/pages.js';
 
 const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -43,10 +44,9 @@ export async function staticSite(app: FastifyInstance, options: { root?: string 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/');
-    if (!isPage) {
-      return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `No route for ${request.method} ${path}` });
-    }
+    if (!isPage) throw new HttpError(404, `No route for ${request.method} ${path}`);
     if (!built) {
+      // a page request, answered in words for whoever opens the site: not an API error
       return reply.status(503).type('text/plain').send('The site has not been built yet: run `npm start` (it builds web/ first).');
     }
     // whatever the Accept header (curl, uptime checks, link previews send */*): a page is 200, an

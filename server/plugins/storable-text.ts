@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { HttpError } from '#core/http-error.js';
+import { sendHttpError } from './error-handler.js';
 
 /**
  * PostgreSQL cannot store the NUL character in text or jsonb, so a string carrying one would fail
@@ -42,9 +44,9 @@ export function refuseUnstorableText(app: FastifyInstance): void {
       const at = unstorableTextAt(value, where);
       if (!at) continue;
       const field = at.slice(where.length + 1) || where;
-      return reply
-        .status(400)
-        .send({ statusCode: 400, error: 'Bad Request', message: `Invalid ${field}: ${NUL_MESSAGE}`, fields: { [field]: NUL_MESSAGE } });
+      // answered here rather than thrown: a thrown error would reach the error handler of the route's
+      // plugin, and bull-board's has one of its own
+      return sendHttpError(reply, new HttpError(400, `Invalid ${field}: ${NUL_MESSAGE}`, { fields: { [field]: NUL_MESSAGE } }));
     }
   });
 }

@@ -8,6 +8,7 @@ import {
   flowStartBodySchema,
 } from '#machines/protocol/api.js';
 import { FlowConflictError } from '#core/flows/flow-store.js';
+import { HttpError } from '#core/http-error.js';
 import { rateLimits } from '../plugins/security.js';
 import { startVisitorFlow } from '../visitors/start-flow.js';
 import type { RouteDeps } from './deps.js';
@@ -41,15 +42,15 @@ export function flowRoutes(app: FastifyInstance, deps: RouteDeps, done: () => vo
         response: { 200: flowSnapshotResponseSchema, 409: flowConflictResponseSchema },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       try {
         // the event schema depends on the flow's machine, known once the flow is locked
         return await deps.engine.apply(request.params.id, (machine) => flowEventBodySchemas[machine].parse(request.body), 'client', {
           visitorId: request.visitorId,
         });
       } catch (error) {
-        if (!(error instanceof FlowConflictError)) throw error;
-        return reply.status(409).send({ statusCode: 409, error: 'Conflict', message: error.message, flow: error.flow });
+        // a refused event answers with the flow as it stands, for the browser to adopt
+        throw error instanceof FlowConflictError ? new HttpError(409, error.message, { flow: error.flow }) : error;
       }
     },
   );

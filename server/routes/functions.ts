@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { HttpError } from '#core/http-error.js';
 import { ADAPTER_WAIT_MS, leadAssessmentSchema, sendHomework, sendHomeworkSchema, submitAssessment } from '../adapters/assessment.js';
 import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
@@ -47,23 +48,20 @@ export function functionRoutes(app: FastifyInstance, deps: RouteDeps, done: () =
       }
       if (action === 'send-homework') {
         const { flowId, outcome } = await sendHomework(deps, request.visitorId, parseData(sendHomeworkSchema, data), waitMs);
-        if (outcome === 'failed') {
-          // The maybe flow's send-homework failure is re-thrown to the caller
-          return reply
-            .status(502)
-            .send({ statusCode: 502, error: 'Bad Gateway', message: 'Failed to send homework. Please contact support.', flowId });
-        }
+        // The maybe flow's send-homework failure is re-thrown to the caller
+        if (outcome === 'failed') throw new HttpError(502, 'Failed to send homework. Please contact support.', { flowId });
         return reply.status(outcome === 'sent' ? 200 : 202).send({ flowId, status: outcome, success: outcome === 'sent' });
       }
-      return reply.status(400).send({ statusCode: 400, error: 'Bad Request', message: `Unknown action: ${action}` });
+      throw new HttpError(400, `Unknown action: ${action}`);
     },
   );
 
   api.post(
     '/api/functions/:name',
     { schema: { summary: 'Any other function name: 404', tags: ['functions'], params: z.object({ name: z.string().max(100) }) } },
-    async (request, reply) =>
-      reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `Unknown function: ${request.params.name}` }),
+    (request) => {
+      throw new HttpError(404, `Unknown function: ${request.params.name}`);
+    },
   );
   done();
 }

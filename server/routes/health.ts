@@ -48,6 +48,7 @@ export function healthRoutes(app: FastifyInstance, deps: { pool: pg.Pool; redis:
       .filter(([, state]) => state === 'down')
       .map(([name]) => name);
     if (down.length) {
+      // a readiness probe's own shape (the checks, not an ErrorBody): load balancers and the supervisor read it
       return reply.status(503).send({
         status: 'unavailable',
         checks: { postgres, redis },
