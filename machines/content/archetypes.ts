@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Archetypes } from './schemas.js';
+import type { Archetypes } from './archetype-schema.js';
 
 /** The eight archetypes (unvalidated; index.ts validates them at load). */
 export const archetypeData = [

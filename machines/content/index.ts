@@ -4,9 +4,16 @@ import { bankV1 } from './banks/v1.js';
 import { bankV2 } from './banks/v2.js';
 import { type BankCandidate, loadDiagnosticBanks } from './load.js';
 import { surveyData } from './survey.js';
-import { type Archetype, type ArchetypeName, Archetypes, flattenBank, QualificationSurvey, timedSummary } from './schemas.js';
+import { type Archetype, type ArchetypeName, Archetypes } from './archetype-schema.js';
+import { flattenBank } from './diagnostic-bank.js';
+import { QualificationSurvey } from './survey-schema.js';
+import { timedSummary } from './timed-summary.js';
 
-export * from './schemas.js';
+export * from './archetype-schema.js';
+export * from './diagnostic-bank.js';
+export * from './dimensions.js';
+export * from './survey-schema.js';
+export * from './timed-summary.js';
 /** The bundled banks in preference order: v2, then v1, then the built-in four items. */
 const BANK_CANDIDATES: readonly BankCandidate[] = [
   { name: 'v2', data: bankV2 },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DiagnosticBank } from './schemas.js';
+import { DiagnosticBank } from './diagnostic-bank.js';
 
 /** Where content loading reports problems; console in the browser, pino on the server. */
 export interface ContentLogger {

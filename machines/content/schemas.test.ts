@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DiagnosticBank, DISPLAY_DIMENSIONS, Dimension, DisplayDimension, flattenBank, timedSummary } from './schemas.js';
+import { DiagnosticBank, flattenBank } from './diagnostic-bank.js';
+import { DISPLAY_DIMENSIONS, Dimension, DisplayDimension } from './dimensions.js';
+import { timedSummary } from './timed-summary.js';
 
 const followup = { prompt: 'How sure?', scale: ['1', '2', '3', '4', '5'] };
 const baselineOnly = {

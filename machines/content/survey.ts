@@ -7,7 +7,7 @@
  * start_immediately and start_30_days 'ready'.
  */
 import type { z } from 'zod';
-import type { QualificationSurvey } from './schemas.js';
+import type { QualificationSurvey } from './survey-schema.js';
 
 /** The qualification survey as bundled (unvalidated; index.ts validates it at load). */
 export const surveyData = {

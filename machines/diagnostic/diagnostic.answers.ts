@@ -1,4 +1,4 @@
-import type { Screen } from '../content/schemas.js';
+import type { Screen } from '../content/diagnostic-bank.js';
 import type { RecordedAnswer } from '../protocol/common.js';
 import type { DiagnosticContext } from './diagnostic.context.js';
 import { trustedResponseTime } from './response-time.js';

@@ -1,4 +1,4 @@
-import type { Screen } from '../content/schemas.js';
+import type { Screen } from '../content/diagnostic-bank.js';
 import type { DiagnosticAnswers } from '../protocol/common.js';
 import type { DiagnosticEvent, DiagnosticResult } from '../protocol/diagnostic.js';
 import { firstTimedIndex } from './diagnostic.screens.js';

@@ -1,5 +1,5 @@
 import type { SimulatedClock } from 'xstate';
-import { DiagnosticBank, flattenBank } from '../content/schemas.js';
+import { DiagnosticBank, flattenBank } from '../content/diagnostic-bank.js';
 
 // Test data shared by the diagnostic's unit and model-based tests.
 

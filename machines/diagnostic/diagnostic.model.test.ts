@@ -2,7 +2,7 @@ import { createActor, SimulatedClock, type SnapshotFrom } from 'xstate';
 import { getShortestPaths, getStateNodes } from 'xstate/graph';
 import { describe, expect, it } from 'vitest';
 import { diagnosticScreens } from '../content/index.js';
-import type { Screen } from '../content/schemas.js';
+import type { Screen } from '../content/diagnostic-bank.js';
 import type { DiagnosticEvent } from '../protocol/diagnostic.js';
 import { elapse, smallScreens } from './diagnostic.fixtures.js';
 import { diagnosticMachine } from './diagnostic.machine.js';

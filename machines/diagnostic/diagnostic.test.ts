@@ -1,7 +1,7 @@
 import { createActor, initialTransition, SimulatedClock, transition } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { diagnosticScreens, timedQuestions } from '../content/index.js';
-import type { Screen } from '../content/schemas.js';
+import type { Screen } from '../content/diagnostic-bank.js';
 import { canAccept } from '../protocol/can-accept.js';
 import type { RecordedAnswer } from '../protocol/common.js';
 import { diagnosticClientEventSchema, type DiagnosticEvent } from '../protocol/diagnostic.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ArchetypeName, DIMENSIONS, type Dimension } from '../content/schemas.js';
+import { ArchetypeName } from '../content/archetype-schema.js';
+import { DIMENSIONS, type Dimension } from '../content/dimensions.js';
 import { ARCHETYPE_RULES, fallbackArchetype, selectArchetype } from './archetype.js';
 
 const profile = (overrides: Partial<Record<Dimension, number>> = {}) =>

@@ -1,4 +1,5 @@
-import type { ArchetypeName, Dimension } from '../content/schemas.js';
+import type { ArchetypeName } from '../content/archetype-schema.js';
+import type { Dimension } from '../content/dimensions.js';
 
 /** A dimension at or above this is a clear strength. */
 const HIGH = 7;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DIMENSIONS, type Dimension } from '../content/schemas.js';
+import { DIMENSIONS, type Dimension } from '../content/dimensions.js';
 import { compositeScore, DIMENSION_WEIGHTS } from './composite-score.js';
 
 const profile = (overrides: Partial<Record<Dimension, number>> = {}) =>

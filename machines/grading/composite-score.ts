@@ -1,4 +1,4 @@
-import type { Dimension } from '../content/schemas.js';
+import type { Dimension } from '../content/dimensions.js';
 import { clamp, round, tenToPercent } from './scale.js';
 
 /** The dimension weights; they sum to 1. */

@@ -1,4 +1,4 @@
-import type { Dimension } from '../content/schemas.js';
+import type { Dimension } from '../content/dimensions.js';
 import { clamp, mean, round, tenToPercent } from './scale.js';
 
 /** The six scale values whose mean is the diagnostic score. */

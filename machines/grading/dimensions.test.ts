@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diagnosticBank } from '../content/index.js';
-import { DiagnosticBank, flattenBank } from '../content/schemas.js';
+import { DiagnosticBank, flattenBank } from '../content/diagnostic-bank.js';
 import { dimensionScore, likertSignal, rankingEvidence, scoreDimensions, vignetteEvidence } from './dimensions.js';
 import type { Answers } from './types.js';
 

@@ -1,4 +1,5 @@
-import { DIMENSIONS, type Dimension, type Ranking, type Screen, type Vignette, type Weights } from '../content/schemas.js';
+import type { Ranking, Screen, Vignette, Weights } from '../content/diagnostic-bank.js';
+import { DIMENSIONS, type Dimension } from '../content/dimensions.js';
 import { clamp, mean, round } from './scale.js';
 import { FAST_RESPONSE_MS, SLOW_RESPONSE_MS, timingModifier } from './timing.js';
 import type { Answers } from './types.js';

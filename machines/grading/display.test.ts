@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DIMENSIONS, type Dimension } from '../content/schemas.js';
+import { DIMENSIONS, type Dimension } from '../content/dimensions.js';
 import { displayScores } from './display.js';
 
 describe('displayScores', () => {

@@ -1,4 +1,4 @@
-import { DISPLAY_DIMENSIONS, type Dimension, type DisplayDimension, DisplayDimension as DisplayDimensions } from '../content/schemas.js';
+import { DISPLAY_DIMENSIONS, type Dimension, type DisplayDimension, DisplayDimension as DisplayDimensions } from '../content/dimensions.js';
 import { mean, round, tenToPercent } from './scale.js';
 
 /** The results page's six scores, 0-100 whole numbers, read off the canonical profile by DISPLAY_DIMENSIONS. */

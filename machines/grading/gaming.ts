@@ -1,4 +1,4 @@
-import type { Screen } from '../content/schemas.js';
+import type { Screen } from '../content/diagnostic-bank.js';
 import type { Contradiction } from './contradictions.js';
 import { FAST_RESPONSE_MS } from './timing.js';
 import type { Answers } from './types.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { diagnosticScreens, qualificationSurvey } from '../content/index.js';
-import { DIMENSIONS, DisplayDimension } from '../content/schemas.js';
+import { DIMENSIONS, DisplayDimension } from '../content/dimensions.js';
 import { gradeAssessment, type Answer, type GradeInput } from './index.js';
 
 const responseTime = fc.integer({ min: 0, max: 90_000 });

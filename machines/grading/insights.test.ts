@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DISPLAY_DIMENSIONS, type DisplayDimension } from '../content/schemas.js';
+import { DISPLAY_DIMENSIONS, type DisplayDimension } from '../content/dimensions.js';
 import { keyInsights } from './insights.js';
 
 const scores = (overrides: Partial<Record<DisplayDimension, number>>) =>

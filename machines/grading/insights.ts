@@ -1,4 +1,4 @@
-import { DISPLAY_DIMENSIONS, type Dimension, type DisplayDimension } from '../content/schemas.js';
+import { DISPLAY_DIMENSIONS, type Dimension, type DisplayDimension } from '../content/dimensions.js';
 import type { LeadershipLevel } from './types.js';
 
 /** What keyInsights draws on. */

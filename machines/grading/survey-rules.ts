@@ -1,4 +1,4 @@
-import type { QualificationSurvey, SurveyFlag, SurveyOption } from '../content/schemas.js';
+import type { QualificationSurvey, SurveyFlag, SurveyOption } from '../content/survey-schema.js';
 import { chosenOption, scoredQuestions } from './survey-score.js';
 import type { SurveyAnswers } from './types.js';
 

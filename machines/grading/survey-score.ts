@@ -1,4 +1,4 @@
-import type { QualificationSurvey, ScoredQuestion, SurveyOption } from '../content/schemas.js';
+import type { QualificationSurvey, ScoredQuestion, SurveyOption } from '../content/survey-schema.js';
 import { round } from './scale.js';
 import type { SurveyAnswers } from './types.js';
 

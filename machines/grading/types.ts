@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { Archetype, ArchetypeName, Dimension, DisplayDimension } from '../content/schemas.js';
+import type { Archetype, ArchetypeName } from '../content/archetype-schema.js';
+import type { Dimension, DisplayDimension } from '../content/dimensions.js';
 
 /**
  * Identifies the rules a result was graded under; bump it whenever a rule or constant in

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { z } from 'zod';
 import { diagnosticBank, diagnosticScreens } from '#machines/content/index.js';
-import type { Screen } from '#machines/content/schemas.js';
+import type { Screen } from '#machines/content/diagnostic-bank.js';
 import type { FlowSnapshotResponse } from '#machines/protocol/api.js';
 import type { DiagnosticClientEvent } from '#machines/protocol/diagnostic.js';
 import { diagnosticAnswersOf, diagnosticItemOnShow } from '#machines/protocol/snapshots.js';

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagnosticScreens } from '#machines/content/index.js';
-import type { Screen } from '#machines/content/schemas.js';
+import type { Screen } from '#machines/content/diagnostic-bank.js';
 import { isolatedConfig } from '#test/helpers.js';
 import type { Config } from '#core/config/index.js';
 import { backdater, flowClient, runDiagnostic, SURVEYS } from '#test/journey.js';

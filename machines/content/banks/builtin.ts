@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { DiagnosticBank } from '../schemas.js';
+import type { DiagnosticBank } from '../diagnostic-bank.js';
 
 /**
  * The last-resort bank of Four likert items on LER, DCR, OwnershipFault and

@@ -4,7 +4,7 @@
  * graded on it gets a real profile; it has no ranking and no timed scenarios.
  */
 import type { z } from 'zod';
-import type { DiagnosticBank } from '../schemas.js';
+import type { DiagnosticBank } from '../diagnostic-bank.js';
 
 const instructions = 'Rate each statement from 1 (strongly disagree) to 5 (strongly agree), thinking of the last three months.';
 

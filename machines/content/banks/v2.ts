@@ -17,7 +17,7 @@
  * machines/grading/contradictions.ts: change their meaning and those rules change with it.
  */
 import type { z } from 'zod';
-import type { DiagnosticBank } from '../schemas.js';
+import type { DiagnosticBank } from '../diagnostic-bank.js';
 
 const likertInstructions =
   'Rate how true each statement is of you today, from 1 (strongly disagree) to 5 (strongly agree). ' +

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { DISPLAY_DIMENSIONS, DisplayDimension } from '#machines/content/schemas.js';
+import { DISPLAY_DIMENSIONS, DisplayDimension } from '#machines/content/dimensions.js';
 
 const SIZE = 320;
 const CENTER = SIZE / 2;

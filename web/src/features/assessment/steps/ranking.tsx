@@ -13,7 +13,7 @@ import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, v
 import { CSS } from '@dnd-kit/utilities';
 import { useId } from 'react';
 import { Button, cx } from '#web/components/ui/index.js';
-import type { Ranking } from '#machines/content/schemas.js';
+import type { Ranking } from '#machines/content/diagnostic-bank.js';
 import { ScreenHeading } from './screen-heading.js';
 
 /**

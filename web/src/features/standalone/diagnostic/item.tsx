@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Button } from '#web/components/ui/index.js';
-import type { Screen } from '#machines/content/schemas.js';
+import type { Screen } from '#machines/content/diagnostic-bank.js';
 import { Countdown } from '../../assessment/countdown.js';
 import { TIME_UP_MESSAGE, forgetScreen, useCountdown, useScreenClock } from '../../assessment/screen-clock.js';
 import type { DiagnosticFlow } from './types.js';

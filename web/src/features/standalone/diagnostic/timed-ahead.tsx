@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button } from '#web/components/ui/index.js';
-import { timedSummary, type Screen } from '#machines/content/schemas.js';
+import type { Screen } from '#machines/content/diagnostic-bank.js';
+import { timedSummary } from '#machines/content/timed-summary.js';
 
 /** 'Timed Questions Ahead': the real timed items and their total time, from the flow's own screens. */
 export function TimedAhead({

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Screen } from '#machines/content/schemas.js';
+import type { Screen } from '#machines/content/diagnostic-bank.js';
 import { forgetScreen, useCountdown, useScreenClock } from '../../screen-clock.js';
 import { ScaleButtons } from '../../ui.js';
 import { RankingList } from '../ranking.js';

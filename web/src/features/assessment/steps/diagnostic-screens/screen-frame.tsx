@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { ProgressBar } from '#web/components/ui/index.js';
 import { diagnosticBank } from '#machines/content/index.js';
-import type { Screen } from '#machines/content/schemas.js';
+import type { Screen } from '#machines/content/diagnostic-bank.js';
 import { StepEyebrow } from '../../ui.js';
 import { ScreenBody } from './screen-body.js';
 import { TimedInterstitial } from './timed-interstitial.js';

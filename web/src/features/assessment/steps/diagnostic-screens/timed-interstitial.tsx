@@ -1,5 +1,6 @@
 import { Button } from '#web/components/ui/index.js';
-import { timedSummary, type Screen } from '#machines/content/schemas.js';
+import type { Screen } from '#machines/content/diagnostic-bank.js';
+import { timedSummary } from '#machines/content/timed-summary.js';
 import { ScreenHeading } from '../screen-heading.js';
 
 /**

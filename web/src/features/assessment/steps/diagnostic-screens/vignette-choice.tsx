@@ -1,4 +1,4 @@
-import type { Screen } from '#machines/content/schemas.js';
+import type { Screen } from '#machines/content/diagnostic-bank.js';
 import { Countdown } from '../../countdown.js';
 import { TIME_UP_MESSAGE } from '../../screen-clock.js';
 import { OptionButton, useNumberKeys } from '../../ui.js';
