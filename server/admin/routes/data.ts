@@ -16,7 +16,10 @@ import { fetchOverviewFunnel } from '../funnel.js';
 import { addLeadNote, fetchAdminData, fetchOverview, listLeadNotes, purgeTestLeads, setContactHandled } from '../queries.js';
 import { guarded, guardedWithInput, notFound } from './responses.js';
 
-/** The admin data, the overview and its funnel, lead notes, contact messages handled, the test-lead purge, and the named admin-fetch-data function. */
+/**
+ * The admin data, the overview and its funnel, lead notes, contact messages handled, the test-lead
+ * purge, and the named admin-fetch-data function.
+ */
 export function adminDataRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'pool'>, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
