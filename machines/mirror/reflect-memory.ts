@@ -3,7 +3,8 @@
  * one message to the next), the decision and the message it came up in, and where the conversation
  * began. Pure text work like reflect-reading.ts; reflect.ts words the replies.
  */
-import { plainText, readMessage, type Reading, type Signal } from './reflect-reading.js';
+import { plainText } from './reflect-quote.js';
+import { readMessage, type Reading, type Signal } from './reflect-reading.js';
 
 /** Someone the visitor named, remembered across messages. */
 export interface Person {

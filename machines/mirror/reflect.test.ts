@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MirrorTurn } from '../protocol/common.js';
 import { mirrorReplyResponseSchema } from '../protocol/mirror.js';
 import { MIRROR_WELCOME } from './mirror.machine.js';
-import { plainText, quotable, readMessage, type SignalKind } from './reflect-reading.js';
+import { plainText, quotable } from './reflect-quote.js';
+import { readMessage, type SignalKind } from './reflect-reading.js';
 import { reflect } from './reflect.js';
 
 const welcome: MirrorTurn = { role: 'mirror', content: MIRROR_WELCOME };
