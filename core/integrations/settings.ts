@@ -1,11 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { z } from 'zod';
+import { INTEGRATION_KEYS, type Integration, type IntegrationKey, type IntegrationUpdate } from '#machines/protocol/admin/integrations.js';
 import { checkWebhookTarget, type OutboundPolicy, WebhookTargetError } from './outbound.js';
-
-/** The integration cards, in the product's order; the integration_settings CHECK lists the same keys. */
-export const INTEGRATION_KEYS = ['payments', 'scheduling', 'automation', 'email_marketing', 'team_chat', 'analytics'] as const;
-export type IntegrationKey = (typeof INTEGRATION_KEYS)[number];
 
 /** Cards whose value is a secret: write-only, read back masked. */
 const SECRET_KEYS: ReadonlySet<IntegrationKey> = new Set(['automation', 'email_marketing', 'team_chat']);
@@ -17,25 +13,6 @@ const VALUE_KIND: Partial<Record<IntegrationKey, 'url' | 'apiKey'>> = {
   email_marketing: 'apiKey',
   team_chat: 'url',
 };
-
-export const integrationSchema = z.object({
-  key: z.enum(INTEGRATION_KEYS),
-  enabled: z.boolean(),
-  configured: z.boolean(),
-  /** The value: in clear for the booking URL, masked (last 4 characters) for secrets, null when unset. */
-  value: z.string().nullable(),
-  secret: z.boolean(),
-  /** Automation only: the secret its POSTs are signed with, once a URL is saved. */
-  signingSecret: z.string().nullable(),
-  updatedAt: z.date().nullable(),
-});
-export type Integration = z.infer<typeof integrationSchema>;
-
-export const integrationUpdateSchema = z.strictObject({
-  enabled: z.boolean().optional(),
-  value: z.string().max(2000).optional(),
-});
-export type IntegrationUpdate = z.infer<typeof integrationUpdateSchema>;
 
 interface SettingRow {
   key: IntegrationKey;

@@ -9,6 +9,7 @@ import {
   type SiteSettings,
   type SocialId,
 } from '#machines/site-settings.js';
+import type { SiteSettingsView } from '#machines/protocol/admin/site-settings.js';
 import { bookingUrl, isAllowedUrl } from '../integrations/settings.js';
 
 /** Links visitors' browsers follow: the same rule as the booking page's. */
@@ -40,20 +41,6 @@ export const siteSettingsSchema = z.strictObject({
     hours: optional(200),
   }),
 }) satisfies z.ZodType<SiteSettings, unknown>;
-
-/** The admin's view: the settings, when they were last saved, and the booking page they complement. */
-export const siteSettingsViewSchema = z.object({
-  settings: siteSettingsSchema,
-  /** Null while the defaults apply (never saved). */
-  updatedAt: z.date().nullable(),
-  booking: z.object({
-    /** The scheduling card's booking page (enabled and saved in Integrations), or null. */
-    url: z.string().nullable(),
-    /** Where the book-a-call step sends visitors while there is none. */
-    fallbackUrl: z.string(),
-  }),
-});
-export type SiteSettingsView = z.infer<typeof siteSettingsViewSchema>;
 
 type Db = pg.Pool | pg.ClientBase;
 

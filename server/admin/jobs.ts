@@ -1,76 +1,24 @@
 import type { Queue } from 'bullmq';
 import type pg from 'pg';
 import { inTransaction } from '#core/db/transaction.js';
-import { z } from 'zod';
 import { JOBS_CHANNEL } from '#core/queues/outbox.js';
 import { QUEUE_NAMES, type QueueName } from '#core/queues/names.js';
 import type { Queues } from '#core/queues/queues.js';
-
-/** The statuses a job row moves through (the jobs table's CHECK constraint). */
-const JOB_STATUSES = ['pending', 'enqueued', 'active', 'completed', 'failed'] as const;
-type JobStatus = (typeof JOB_STATUSES)[number];
+import {
+  JOB_STATUSES,
+  type AdminJob,
+  type BullCounts,
+  type JobStatus,
+  type JobsPage,
+  type JobsSummary,
+  type jobsQuerySchema,
+} from '#machines/protocol/admin/jobs.js';
+import type { z } from 'zod';
 
 /** Rows per page of the jobs table. */
 const JOBS_PAGE_SIZE = 25;
 /** How long the summary waits for Redis before answering the database's counts alone. */
 const REDIS_TIMEOUT_MS = 1_500;
-
-const statusCounts = z.object(
-  Object.fromEntries(JOB_STATUSES.map((status) => [status, z.number().int()])) as Record<JobStatus, z.ZodNumber>,
-);
-
-const bullCountsSchema = z.object({
-  waiting: z.number().int(),
-  active: z.number().int(),
-  delayed: z.number().int(),
-  failed: z.number().int(),
-});
-
-export const jobsSummarySchema = z.object({
-  redis: z.enum(['up', 'down']),
-  queues: z.array(
-    z.object({
-      queue: z.enum(QUEUE_NAMES),
-      counts: statusCounts,
-      total: z.number().int(),
-      /** BullMQ's own live counts; null when Redis did not answer. */
-      bull: bullCountsSchema.nullable(),
-    }),
-  ),
-});
-
-export const adminJobSchema = z.object({
-  id: z.uuid(),
-  queue: z.enum(QUEUE_NAMES),
-  name: z.string(),
-  status: z.enum(JOB_STATUSES),
-  attempts: z.number().int(),
-  max_attempts: z.number().int(),
-  last_error: z.string().nullable(),
-  /** What the job was given (never a secret: webhook jobs name their card, the URL is read when sending). */
-  payload: z.record(z.string(), z.unknown()),
-  created_at: z.date(),
-  finished_at: z.date().nullable(),
-  lead_id: z.uuid().nullable(),
-  flow_id: z.uuid().nullable(),
-});
-
-export const jobsQuerySchema = z.object({
-  queue: z.enum(QUEUE_NAMES).optional(),
-  status: z.enum(JOB_STATUSES).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-});
-
-export const jobsPageSchema = z.object({
-  jobs: z.array(adminJobSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-});
-
-type JobsSummary = z.infer<typeof jobsSummarySchema>;
-type AdminJob = z.infer<typeof adminJobSchema>;
-type JobsPage = z.infer<typeof jobsPageSchema>;
 
 const JOB_COLUMNS = 'id, queue, name, status, attempts, max_attempts, last_error, payload, created_at, finished_at, lead_id, flow_id';
 
@@ -84,7 +32,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   ]).finally(() => clearTimeout(timer));
 }
 
-async function bullCounts(queue: Queue): Promise<z.infer<typeof bullCountsSchema>> {
+async function bullCounts(queue: Queue): Promise<BullCounts> {
   const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
   return { waiting: counts.waiting ?? 0, active: counts.active ?? 0, delayed: counts.delayed ?? 0, failed: counts.failed ?? 0 };
 }
@@ -161,14 +109,6 @@ export async function retryJob(pool: pg.Pool, queues: Queues, id: string): Promi
     return { job: updated.rows[0]! };
   });
 }
-
-/** POST /api/admin/jobs/retry-failed: one queue's failed jobs, or every queue's (no queue, or no body at all). */
-export const retryFailedBodySchema = z
-  .object({ queue: z.enum(QUEUE_NAMES).optional() })
-  .strict()
-  .nullish();
-
-export const retryFailedResultSchema = z.object({ retried: z.number().int() });
 
 /** Failed rows retried per transaction (each holds their row locks while BullMQ's copies go). */
 const RETRY_BATCH = 200;

@@ -6,6 +6,7 @@ import {
   type QualificationSurvey,
   type Screen,
 } from '#machines/content/index.js';
+import type { DiagnosticAnswerView, DiagnosticSectionView, SurveyAnswerView } from '#machines/protocol/admin/leads.js';
 
 /*
  * A lead's answers as the coach reads them: each question's text beside the answer in words,
@@ -13,36 +14,6 @@ import {
  * number, a vignette option id, ranking item ids); an id the content no longer has is still shown,
  * with a note, so nothing the lead said disappears when the content changes.
  */
-
-/** One survey question beside its answer. */
-export interface SurveyAnswerView {
-  /** The question's id in the content. */
-  id: string;
-  question: string;
-  /** The chosen option's label or the text typed; null when an optional question was left blank. */
-  answer: string | null;
-}
-
-/** One diagnostic screen beside its answer. */
-interface DiagnosticAnswerView {
-  /** The item's id in the bank. */
-  id: string;
-  type: string;
-  /** The statement, scenario or ranking prompt. */
-  question: string;
-  /** The rating or option in words, or a ranking's labels from first to last. */
-  answer: string | string[];
-  /** A vignette's follow-up confidence in words. */
-  confidence: string | null;
-  timedOut: boolean;
-  responseMs: number;
-}
-
-/** A section of the diagnostic as the visitor went through it. */
-export interface DiagnosticSectionView {
-  title: string;
-  answers: DiagnosticAnswerView[];
-}
 
 /** A diagnostic_answers row, as stored. */
 export interface StoredDiagnosticAnswer {

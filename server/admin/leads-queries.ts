@@ -1,11 +1,12 @@
 import type pg from 'pg';
 import { inTransaction } from '#core/db/transaction.js';
-import type { z } from 'zod';
 import { diagnosticSectionViews, surveyAnswerViews, type StoredDiagnosticAnswer } from './lead-answers.js';
 import { listLeadNotes } from './queries.js';
-import { LEADS_CSV_LIMIT, type LeadDetail, type LeadFilters, type LeadListQuery, type leadPageSchema } from './leads-schemas.js';
+import type { LeadDetail, LeadFilters, LeadListQuery, LeadPage } from '#machines/protocol/admin/leads.js';
 
-type LeadPage = z.infer<typeof leadPageSchema>;
+/** The CSV export stops at this many rows. */
+const LEADS_CSV_LIMIT = 10_000;
+
 type LeadRow = LeadPage['items'][number];
 
 const LEAD_COLUMNS = 'lead_id AS id, email, name, source, tier, archetype, total_score::float8 AS total_score, tags, created_at';

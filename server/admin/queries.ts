@@ -1,18 +1,10 @@
 import type pg from 'pg';
-import type { z } from 'zod';
 import { TEST_TAGS } from '#core/leads/lead-service.js';
-import {
-  ADMIN_LIST_LIMIT,
-  type adminContactSubmissionSchema,
-  type adminDataSchema,
-  type adminOverviewSchema,
-  type leadNoteSchema,
-} from './schemas.js';
+import type { LeadNote } from '#machines/protocol/admin/leads.js';
+import type { AdminData, AdminOverview, ContactSubmission } from '#machines/protocol/admin/overview.js';
 
-type AdminData = z.infer<typeof adminDataSchema>;
-type AdminOverview = z.infer<typeof adminOverviewSchema>;
-type LeadNote = z.infer<typeof leadNoteSchema>;
-type ContactSubmission = z.infer<typeof adminContactSubmissionSchema>;
+/** Rows each list of the admin data bundle holds at most, newest first. */
+const ADMIN_LIST_LIMIT = 500;
 
 // numeric columns arrive from pg as strings; ::float8 makes them numbers
 const LEAD_COLUMNS = 'lead_id AS id, email, name, source, tier, archetype, total_score::float8 AS total_score, tags, created_at';

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+
 /** A failed API call: the HTTP status, the server's message and, for a 400, the offending fields. */
 export class ApiError extends Error {
   readonly status: number;
@@ -21,15 +23,25 @@ export interface ApiOptions {
   keepalive?: boolean;
 }
 
+/** An ApiOptions whose answer is checked against the endpoint's shared schema. */
+export interface ParsedApiOptions<S extends z.ZodType> extends ApiOptions {
+  schema: S;
+}
+
 /** Status 0: the request never got an answer (offline, server down, aborted). */
 const NETWORK_ERROR_STATUS = 0;
+/** A 2xx whose body does not match the endpoint's schema counts as the server failing. */
+const UNREADABLE_ANSWER_STATUS = 502;
 
 /**
  * Calls a JSON endpoint of this site's API. Resolves with the parsed body (undefined for 204) and
  * throws ApiError for any non-2xx answer or network failure, carrying the server's
- * `{ statusCode, error, message, fields? }` (server/plugins/error-handler.ts).
+ * `{ statusCode, error, message, fields? }` (server/plugins/error-handler.ts). Given a schema,
+ * the body is parsed with it (dates decoded) and a body that does not match is an ApiError too.
  */
-export async function api<T = unknown>(path: string, options: ApiOptions = {}): Promise<T> {
+export async function api<S extends z.ZodType>(path: string, options: ParsedApiOptions<S>): Promise<z.output<S>>;
+export async function api<T = unknown>(path: string, options?: ApiOptions): Promise<T>;
+export async function api(path: string, options: ApiOptions & { schema?: z.ZodType } = {}): Promise<unknown> {
   const headers: Record<string, string> = { accept: 'application/json' };
   // Fastify refuses an empty body labelled as JSON, so the header goes only with a body
   if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -48,7 +60,7 @@ export async function api<T = unknown>(path: string, options: ApiOptions = {}): 
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(NETWORK_ERROR_STATUS, 'The server could not be reached. Please check your connection and try again.');
   }
-  if (response.status === 204) return undefined as T;
+  if (response.status === 204) return undefined;
   const text = await response.text();
   let data: unknown = undefined;
   if (text) {
@@ -64,7 +76,10 @@ export async function api<T = unknown>(path: string, options: ApiOptions = {}): 
     const fields = body.fields && typeof body.fields === 'object' ? (body.fields as Record<string, string>) : {};
     throw new ApiError(response.status, message, fields);
   }
-  return data as T;
+  if (!options.schema) return data;
+  const parsed = options.schema.safeParse(data);
+  if (!parsed.success) throw new ApiError(UNREADABLE_ANSWER_STATUS, 'The server answered with data this page cannot read.');
+  return parsed.data;
 }
 
 /** POSTs JSON; shorthand for api(path, { method: 'POST', body }). */

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useEffectEvent, useState } from 'react';
+import type { z } from 'zod';
 import { useNavigate } from 'react-router-dom';
 import { useToast } from '../../components/ui/index.js';
 import { ApiError, api } from '../../lib/api.js';
@@ -7,35 +8,6 @@ import { loadSession } from '../../lib/session.js';
 /** The toast for any admin data failure. */
 export const ADMIN_ERROR_TITLE = 'Error';
 export const ADMIN_ERROR_MESSAGE = 'Failed to fetch admin data. Please check your credentials and try again.';
-
-/** GET /api/admin/overview (server/admin/schemas.ts adminOverviewSchema; dates arrive as ISO strings). */
-export interface AdminOverview {
-  counts: {
-    totalLeads: number;
-    diagnosticsCompleted: number;
-    mirrorSessions: number;
-    surveyResponses: number;
-    contactMessages: number;
-  };
-  recentLeads: Array<{ id: string; email: string; source: string; created_at: string }>;
-  recentMessages: Array<{ id: string; name: string; email: string; company: string | null; message: string; created_at: string }>;
-}
-
-export interface ContactSubmission {
-  id: string;
-  name: string;
-  email: string;
-  company: string | null;
-  message: string;
-  handled: boolean;
-  handled_at: string | null;
-  created_at: string;
-}
-
-/** GET /api/admin/data: only the parts the admin screens read so far. */
-export interface AdminData {
-  contactSubmissions: ContactSubmission[];
-}
 
 /**
  * What to do when an admin call fails: a 401 means the session is gone, so the visitor goes to
@@ -69,8 +41,12 @@ export interface AdminResource<T> {
   update: (change: (current: T) => T) => void;
 }
 
-/** Loads an admin endpoint on mount and on reload(); failures go through useAdminFailure. */
-export function useAdminResource<T>(path: string): AdminResource<T> {
+/**
+ * Loads an admin endpoint on mount and on reload(), its answer parsed with the endpoint's shared
+ * schema; failures (an answer that does not match included) go through useAdminFailure.
+ */
+export function useAdminResource<S extends z.ZodType>(path: string, schema: S): AdminResource<z.output<S>> {
+  type T = z.output<S>;
   const fail = useAdminFailure();
   const onFailure = useEffectEvent((error: unknown) => fail(error));
   const [data, setData] = useState<T | null>(null);
@@ -82,7 +58,7 @@ export function useAdminResource<T>(path: string): AdminResource<T> {
 
   useEffect(() => {
     const controller = new AbortController();
-    api<T>(path, { signal: controller.signal }).then(
+    api(path, { schema, signal: controller.signal }).then(
       (answer) => {
         setData(answer);
         setFailed(false);
@@ -96,7 +72,7 @@ export function useAdminResource<T>(path: string): AdminResource<T> {
       },
     );
     return () => controller.abort();
-  }, [path, generation]);
+  }, [path, schema, generation]);
 
   const reload = useCallback(() => setGeneration((n) => n + 1), []);
   const update = useCallback((change: (current: T) => T) => setData((current) => (current === null ? current : change(current))), []);
@@ -112,12 +88,13 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
   minute: '2-digit',
 });
 
-export function formatDate(iso: string): string {
-  return dateFormat.format(new Date(iso));
+/** Takes a decoded Date, or an ISO string from a frame no schema decodes (the monitor's). */
+export function formatDate(date: Date | string): string {
+  return dateFormat.format(new Date(date));
 }
 
-export function formatDateTime(iso: string): string {
-  return dateTimeFormat.format(new Date(iso));
+export function formatDateTime(date: Date | string): string {
+  return dateTimeFormat.format(new Date(date));
 }
 
 /** Message previews are cut at 100 characters, plus an ellipsis. */

@@ -1,16 +1,7 @@
 import { Link } from 'react-router-dom';
-import type { SiteSettings } from '#machines/site-settings.js';
 import { cx } from '../../components/ui/index.js';
 
-/** GET/PUT /api/admin/site-settings (core/site/settings.ts siteSettingsViewSchema; dates as ISO strings). */
-export interface SiteSettingsView {
-  settings: SiteSettings;
-  /** Null while the defaults apply. */
-  updatedAt: string | null;
-  /** The booking page set in Integrations, or null, and where visitors go without one. */
-  booking: { url: string | null; fallbackUrl: string };
-}
-
+/** GET/PUT: the view of #machines/protocol/admin/site-settings.js. */
 export const SITE_SETTINGS_PATH = '/api/admin/site-settings';
 
 /**

@@ -1,19 +1,11 @@
-import { TIER_LABELS, type Tier } from './leads-api.js';
+import type { OverviewFunnel } from '#machines/protocol/admin/funnel.js';
+import type { Tier } from '#machines/protocol/common.js';
+import { TIER_LABELS } from './leads-api.js';
 import { EmptyState } from './states.js';
 import { useWidth } from './use-width.js';
 
-/** The funnel of GET /api/admin/overview/funnel (server/admin/funnel.ts overviewFunnelSchema). */
-export interface FunnelSteps {
-  visits: number;
-  captured: number;
-  diagnosticDone: number;
-  surveyDone: number;
-  tiers: Record<Tier, number>;
-  ungraded: number;
-  /** Leads who paid (the deposit or paid homework), refunds excluded. */
-  depositsPaid: number;
-  revenueCents: number;
-}
+/** The funnel of GET /api/admin/overview/funnel. */
+export type FunnelSteps = OverviewFunnel['funnel'];
 
 interface Step {
   key: string;

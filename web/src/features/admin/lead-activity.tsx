@@ -1,9 +1,10 @@
 import { useState } from 'react';
+import { adminJobSchema } from '#machines/protocol/admin/jobs.js';
 import { Button, cx, useToast } from '../../components/ui/index.js';
 import { api } from '../../lib/api.js';
 import { useSession } from '../../lib/session.js';
 import { formatDateTime, useAdminFailure } from './api.js';
-import { RETRY_FAILURE } from './jobs.js';
+import { RETRY_FAILURE } from './jobs/use-job-actions.js';
 import { Badge, statusTone, TechnicalDetails } from './lead-parts.js';
 import { money, type LeadEmail, type LeadJob, type LeadPayment } from './leads-api.js';
 import { EmptyState, Panel } from './states.js';
@@ -104,7 +105,7 @@ export function LeadJobsPanel({ jobs, onRetried }: { jobs: LeadJob[]; onRetried:
   const retry = async (job: LeadJob) => {
     setRetrying(job.id);
     try {
-      await api(`/api/admin/jobs/${job.id}/retry`, { method: 'POST', csrfToken: session.csrfToken });
+      await api(`/api/admin/jobs/${job.id}/retry`, { method: 'POST', csrfToken: session.csrfToken, schema: adminJobSchema });
       toast({ title: 'Job retried', description: `${jobName(job.queue, job.name)} will run again.`, variant: 'success' });
     } catch (error) {
       fail(error, RETRY_FAILURE);

@@ -3,7 +3,7 @@ import { Button, useToast } from '../../components/ui/index.js';
 import { api } from '../../lib/api.js';
 import { useSession } from '../../lib/session.js';
 import { formatDateTime, useAdminFailure } from './api.js';
-import type { LeadNote } from './leads-api.js';
+import { leadNoteSchema, type LeadNote } from '#machines/protocol/admin/leads.js';
 import { EmptyState, Panel } from './states.js';
 
 /** The coach's notes on a lead, newest first, with a form to add one. */
@@ -19,10 +19,11 @@ export function NotesPanel({ leadId, notes, onAdded }: { leadId: string; notes: 
     if (!body.trim()) return;
     setBusy(true);
     try {
-      const note = await api<LeadNote>(`/api/admin/leads/${leadId}/notes`, {
+      const note = await api(`/api/admin/leads/${leadId}/notes`, {
         method: 'POST',
         body: { body: body.trim() },
         csrfToken: session.csrfToken,
+        schema: leadNoteSchema,
       });
       onAdded(note);
       setBody('');
@@ -62,7 +63,8 @@ export function NotesPanel({ leadId, notes, onAdded }: { leadId: string; notes: 
             <li key={note.id} className="rounded-xl bg-sand/50 p-3">
               <p className="break-words whitespace-pre-wrap text-ink">{note.body}</p>
               <p className="mt-1 text-xs text-muted">
-                {note.author_email ?? 'Unknown author'} · <time dateTime={note.created_at}>{formatDateTime(note.created_at)}</time>
+                {note.author_email ?? 'Unknown author'} ·{' '}
+                <time dateTime={note.created_at.toISOString()}>{formatDateTime(note.created_at)}</time>
               </p>
             </li>
           ))}

@@ -11,14 +11,15 @@ import { DiagnosticAnswersPanel, SurveyPanel } from './lead-answers-panels.js';
 import { NotesPanel } from './lead-notes.js';
 import { Badge, Facts } from './lead-parts.js';
 import { FlowJourney } from './leads-journey.js';
-import { money, tierLabel, type LeadDetail, type LeadPayment } from './leads-api.js';
+import { leadDeletedSchema, leadDetailSchema } from '#machines/protocol/admin/leads.js';
+import { money, tierLabel, type LeadPayment } from './leads-api.js';
 import { MirrorTranscript } from './mirror-transcript.js';
 import { EmptyState, ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states.js';
 
 /** /admin/leads/:id: everything about one lead, its journey with a replay, notes, refund and delete. */
 export function LeadDetailScreen() {
   const { id = '' } = useParams();
-  const { data, loading, failed, reload, update } = useAdminResource<LeadDetail>(`/api/admin/leads/${encodeURIComponent(id)}`);
+  const { data, loading, failed, reload, update } = useAdminResource(`/api/admin/leads/${encodeURIComponent(id)}`, leadDetailSchema);
   const session = useSession();
   const fail = useAdminFailure();
   const { toast } = useToast();
@@ -30,7 +31,7 @@ export function LeadDetailScreen() {
   const deleteLead = async () => {
     setBusy(true);
     try {
-      await api(`/api/admin/leads/${id}`, { method: 'DELETE', csrfToken: session.csrfToken });
+      await api(`/api/admin/leads/${id}`, { method: 'DELETE', csrfToken: session.csrfToken, schema: leadDeletedSchema });
       toast({ title: 'Lead deleted', description: 'The lead and everything about it were removed.' });
       // nothing waits for the navigation: the router shows any failure itself
       void navigate('/admin/leads', { replace: true });

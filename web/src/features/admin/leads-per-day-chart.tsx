@@ -1,13 +1,9 @@
+import type { OverviewFunnel } from '#machines/protocol/admin/funnel.js';
 import { EmptyState } from './states.js';
 import { useWidth } from './use-width.js';
 
-/** The new-leads part of GET /api/admin/overview/funnel (server/admin/funnel.ts overviewFunnelSchema). */
-export interface LeadBars {
-  /** Weeks (starting Monday) when all time is too long for a bar a day. */
-  bucket: 'day' | 'week';
-  /** Every day or week of the period in order, zeros included; start is a calendar date (YYYY-MM-DD). */
-  bars: Array<{ start: string; leads: number }>;
-}
+/** The new-leads part of GET /api/admin/overview/funnel: every day or week of the period, zeros included. */
+export type LeadBars = OverviewFunnel['leadsPerDay'];
 
 /** Taller where the panel is wide, level with the funnel beside it. */
 const chartHeight = (width: number) => (width >= 480 ? 300 : 220);

@@ -1,91 +1,18 @@
-import { useEffect, useEffectEvent, useId, useRef, useState, type ReactNode } from 'react';
+import { useId, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { buttonClasses, cx } from '../../components/ui/index.js';
 import { formatDate, useAdminResource } from './api.js';
 import { SearchIcon } from './icons.js';
-import { apiQuery, LEADS_PAGE_SIZE, TIER_LABELS, tierLabel, type LeadPage, type Tier } from './leads-api.js';
+import { leadPageSchema } from '#machines/protocol/admin/leads.js';
+import { apiQuery, LEADS_PAGE_SIZE, TIER_LABELS, tierLabel, type Tier } from './leads-api.js';
+import { FilterField, SortHeader, inputClass, useDebouncedParam, type SortKey } from './leads/table-parts.js';
 import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states.js';
-
-const inputClass =
-  'min-h-11 w-full rounded-xl border border-line bg-white px-3 text-ink placeholder:text-muted/80 focus:border-ink focus:outline-2 focus:outline-offset-1 focus:outline-brass';
-
-type SortKey = 'email' | 'total_score' | 'created_at';
-
-/** A text filter kept locally while typing and written to the address bar a moment after the last key. */
-function useDebouncedParam(
-  key: string,
-  params: URLSearchParams,
-  setParam: (key: string, value: string) => void,
-): [string, (value: string) => void] {
-  const committed = params.get(key) ?? '';
-  const [value, setValue] = useState(committed);
-  // the address changed (Back, a link, a reset): the field shows it
-  const [shown, setShown] = useState(committed);
-  if (shown !== committed) {
-    setShown(committed);
-    setValue(committed);
-  }
-  const commit = useEffectEvent((typed: string) => setParam(key, typed));
-  useEffect(() => {
-    if (value === committed) return;
-    const timer = setTimeout(() => commit(value), 300);
-    return () => clearTimeout(timer);
-  }, [value, committed]);
-  return [value, setValue];
-}
-
-function FilterField({ label, children, id }: { label: string; id: string; children: ReactNode }) {
-  return (
-    <div className="flex min-w-0 flex-col gap-1.5">
-      <label htmlFor={id} className="text-sm font-semibold text-ink">
-        {label}
-      </label>
-      {children}
-    </div>
-  );
-}
-
-function SortHeader({
-  label,
-  column,
-  sort,
-  dir,
-  onSort,
-  className,
-}: {
-  label: string;
-  column: SortKey;
-  sort: SortKey;
-  dir: 'asc' | 'desc';
-  onSort: (column: SortKey) => void;
-  className?: string;
-}) {
-  const active = sort === column;
-  return (
-    <th
-      scope="col"
-      aria-sort={active ? (dir === 'asc' ? 'ascending' : 'descending') : 'none'}
-      className={cx('px-3 py-2 font-semibold', className)}
-    >
-      <button
-        type="button"
-        onClick={() => onSort(column)}
-        className="inline-flex items-center gap-1 rounded uppercase hover:text-ink focus-visible:outline-2 focus-visible:outline-brass"
-      >
-        {label}
-        <span aria-hidden="true" className={cx('text-[0.7rem]', !active && 'opacity-30')}>
-          {active && dir === 'asc' ? '▲' : '▼'}
-        </span>
-      </button>
-    </th>
-  );
-}
 
 /** /admin/leads: the server-paginated lead table with search, filters, sorting and CSV export. */
 export function LeadsScreen() {
   const [params, setParams] = useSearchParams();
   const query = apiQuery(params, true);
-  const { data, loading, failed, reload } = useAdminResource<LeadPage>(`/api/admin/leads?${query}`);
+  const { data, loading, failed, reload } = useAdminResource(`/api/admin/leads?${query}`, leadPageSchema);
   const ids = { q: useId(), source: useId(), tier: useId(), tag: useId(), from: useId(), to: useId() };
 
   // Every change starts from the latest address, including changes not yet rendered: a debounced
@@ -264,7 +191,7 @@ export function LeadsScreen() {
                     <td className="px-3 py-3">{lead.archetype ?? '—'}</td>
                     <td className="px-3 py-3 tabular-nums">{lead.total_score ?? '—'}</td>
                     <td className="py-3 pr-6 pl-3 whitespace-nowrap text-muted">
-                      <time dateTime={lead.created_at}>{formatDate(lead.created_at)}</time>
+                      <time dateTime={lead.created_at.toISOString()}>{formatDate(lead.created_at)}</time>
                     </td>
                   </tr>
                 ))}

@@ -1,8 +1,10 @@
 import { useEffect } from 'react';
+import { machinesSchema } from '#machines/protocol/admin/machines.js';
 import { useAdminResource } from './api.js';
-import { FALLBACK_POLL_MS, LIVE_RELOAD_MS, LiveIndicator, useInterval } from './jobs.js';
+import { FALLBACK_POLL_MS, LIVE_RELOAD_MS, LiveIndicator, useInterval } from './ops-live.js';
 import { useAdminLive, useCoalesced } from './live.js';
-import { MachineDiagram, type MachineSummary } from './machines-diagram.js';
+import { MachineDiagram } from './machines-diagram.js';
+import type { MachineSummary } from './machines-layout.js';
 import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states.js';
 
 const numberFormat = new Intl.NumberFormat('en-US');
@@ -136,7 +138,7 @@ function MachinePanel({ machine }: { machine: MachineSummary }) {
  * reloaded as flow events arrive on the live socket (polled slowly only while it is down).
  */
 export function MachinesScreen() {
-  const { data, loading, failed, reload } = useAdminResource<{ machines: MachineSummary[] }>('/api/admin/machines');
+  const { data, loading, failed, reload } = useAdminResource('/api/admin/machines', machinesSchema);
   const reloadSoon = useCoalesced(reload, LIVE_RELOAD_MS);
   const { live } = useAdminLive({ onFlow: reloadSoon });
   useInterval(reload, FALLBACK_POLL_MS, !live && !failed);

@@ -3,7 +3,8 @@ import { useId, useMemo, useState } from 'react';
 import { cx } from '../../components/ui/index.js';
 import { api } from '../../lib/api.js';
 import { useSession } from '../../lib/session.js';
-import { formatDateTime, useAdminFailure, useAdminResource, type AdminData, type ContactSubmission } from './api.js';
+import { adminContactSubmissionSchema, adminDataSchema, type ContactSubmission } from '#machines/protocol/admin/overview.js';
+import { formatDateTime, useAdminFailure, useAdminResource } from './api.js';
 import { SearchIcon } from './icons.js';
 import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states.js';
 
@@ -62,7 +63,7 @@ function MessageCard({ message, onHandled }: { message: ContactSubmission; onHan
             </p>
           </div>
           <div className="flex flex-col items-end gap-2">
-            <time dateTime={message.created_at} className="text-xs text-muted">
+            <time dateTime={message.created_at.toISOString()} className="text-xs text-muted">
               {formatDateTime(message.created_at)}
             </time>
             <HandledSwitch message={message} onChange={onHandled} />
@@ -76,7 +77,7 @@ function MessageCard({ message, onHandled }: { message: ContactSubmission; onHan
 
 /** /admin/messages: every contact submission in full, a search and the handled flag. */
 export function MessagesScreen() {
-  const { data, loading, failed, reload, update } = useAdminResource<AdminData>('/api/admin/data');
+  const { data, loading, failed, reload, update } = useAdminResource('/api/admin/data', adminDataSchema);
   const session = useSession();
   const fail = useAdminFailure();
   const [query, setQuery] = useState('');
@@ -93,7 +94,12 @@ export function MessagesScreen() {
         contactSubmissions: current.contactSubmissions.map((message) => (message.id === id ? { ...message, handled: value } : message)),
       }));
     apply(handled);
-    api<ContactSubmission>(`/api/admin/contact/${id}/handled`, { method: 'POST', body: { handled }, csrfToken: session.csrfToken }).then(
+    api(`/api/admin/contact/${id}/handled`, {
+      method: 'POST',
+      body: { handled },
+      csrfToken: session.csrfToken,
+      schema: adminContactSubmissionSchema,
+    }).then(
       (saved) =>
         update((current) => ({
           ...current,

@@ -1,27 +1,13 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, cx } from '../../components/ui/index.js';
+import { mirrorPageSchema, type MirrorPage } from '#machines/protocol/admin/mirror-sessions.js';
 import { formatDateTime, useAdminResource } from './api.js';
 import { Badge } from './lead-parts.js';
-import { MirrorTranscript, type MirrorMessage } from './mirror-transcript.js';
+import { MirrorTranscript } from './mirror-transcript.js';
 import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states.js';
 
-/** GET /api/admin/mirror-sessions (server/admin/mirror-sessions.ts mirrorPageSchema). */
-interface MirrorSession {
-  id: string;
-  created_at: string;
-  turns: number;
-  completed: boolean;
-  saved: boolean;
-  lead: { id: string; email: string; name: string } | null;
-  messages: Array<MirrorMessage & { turn: number }>;
-}
-interface MirrorPage {
-  sessions: MirrorSession[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
+type MirrorSession = MirrorPage['sessions'][number];
 
 const SHOWS = [
   { value: 'all', label: 'All sessions' },
@@ -78,7 +64,7 @@ function SessionCard({ session }: { session: MirrorSession }) {
 export function MirrorSessionsScreen() {
   const [show, setShow] = useState<Show>('all');
   const [page, setPage] = useState(1);
-  const { data, loading, failed, reload } = useAdminResource<MirrorPage>(`/api/admin/mirror-sessions?show=${show}&page=${page}`);
+  const { data, loading, failed, reload } = useAdminResource(`/api/admin/mirror-sessions?show=${show}&page=${page}`, mirrorPageSchema);
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   return (
     <>

@@ -10,6 +10,7 @@ import {
   type MonitorServerFrame,
   type MonitorSnapshot,
   type ProcessedAssessment,
+  monitorSnapshotSchema,
 } from '#machines/protocol/monitor.js';
 import { Button, cx, useToast } from '../../components/ui/index.js';
 import { loadSession } from '../../lib/session.js';
@@ -153,7 +154,7 @@ function RecentBotMessages({ messages }: { messages: BotMessage[] }) {
 export function MonitorScreen() {
   const { toast } = useToast();
   const navigate = useNavigate();
-  const snapshot = useAdminResource<MonitorSnapshot>('/api/admin/monitor');
+  const snapshot = useAdminResource('/api/admin/monitor', monitorSnapshotSchema);
   // the server's word on Slack itself, e.g. that no signing secret is set
   const [notice, setNotice] = useState<string | null>(null);
   // toast, navigate, update and reload keep their identity across renders, so the machine (which

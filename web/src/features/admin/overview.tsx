@@ -1,21 +1,14 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { formatDate, preview, useAdminResource, type AdminOverview, type AdminResource } from './api.js';
-import { NoBookingPageNotice, SITE_SETTINGS_PATH, type SiteSettingsView } from './booking-notice.js';
-import { FunnelChart, type FunnelSteps } from './funnel-chart.js';
-import { LeadsPerDayChart, type LeadBars } from './leads-per-day-chart.js';
+import { overviewFunnelSchema, type OverviewFunnel } from '#machines/protocol/admin/funnel.js';
+import { adminOverviewSchema, type AdminOverview } from '#machines/protocol/admin/overview.js';
+import { siteSettingsViewSchema } from '#machines/protocol/admin/site-settings.js';
+import { formatDate, preview, useAdminResource, type AdminResource } from './api.js';
+import { NoBookingPageNotice, SITE_SETTINGS_PATH } from './booking-notice.js';
+import { FunnelChart } from './funnel-chart.js';
+import { LeadsPerDayChart } from './leads-per-day-chart.js';
 import { EmptyState, ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states.js';
 import { useAdminLive, useCoalesced } from './live.js';
-
-/** GET /api/admin/overview/funnel (server/admin/funnel.ts overviewFunnelSchema). */
-interface OverviewFunnel {
-  period: Period;
-  timeZone: string;
-  from: string;
-  to: string;
-  funnel: FunnelSteps;
-  leadsPerDay: LeadBars;
-}
 
 const PERIODS = [
   { value: '7d', label: 'Last 7 days' },
@@ -109,7 +102,7 @@ function RecentLeads({ overview }: { overview: AdminOverview }) {
                     </span>
                   </td>
                   <td className="px-2 py-3 text-right whitespace-nowrap text-muted">
-                    <time dateTime={lead.created_at}>{formatDate(lead.created_at)}</time>
+                    <time dateTime={lead.created_at.toISOString()}>{formatDate(lead.created_at)}</time>
                   </td>
                 </tr>
               ))}
@@ -133,7 +126,7 @@ function RecentMessages({ overview }: { overview: AdminOverview }) {
             <li key={message.id} className="py-3 first:pt-0 last:pb-0" data-message={message.id}>
               <div className="flex flex-wrap items-baseline justify-between gap-x-3">
                 <p className="font-semibold text-ink">{message.name}</p>
-                <time dateTime={message.created_at} className="text-xs text-muted">
+                <time dateTime={message.created_at.toISOString()} className="text-xs text-muted">
                   {formatDate(message.created_at)}
                 </time>
               </div>
@@ -235,11 +228,11 @@ const LIVE_RELOAD_MS = 1_000;
 
 /** /admin: the five counters, the funnel, new leads per day, and the latest leads and messages, live; a warning while no booking page is set. */
 export function OverviewScreen() {
-  const { data, loading, failed, reload } = useAdminResource<AdminOverview>('/api/admin/overview');
+  const { data, loading, failed, reload } = useAdminResource('/api/admin/overview', adminOverviewSchema);
   const [period, setPeriod] = useState<Period>('30d');
-  const funnel = useAdminResource<OverviewFunnel>(`/api/admin/overview/funnel?period=${period}&tz=${encodeURIComponent(TIME_ZONE)}`);
+  const funnel = useAdminResource(`/api/admin/overview/funnel?period=${period}&tz=${encodeURIComponent(TIME_ZONE)}`, overviewFunnelSchema);
   // for the warning while no booking page is set
-  const site = useAdminResource<SiteSettingsView>(SITE_SETTINGS_PATH);
+  const site = useAdminResource(SITE_SETTINGS_PATH, siteSettingsViewSchema);
   const refresh = () => {
     reload();
     funnel.reload();

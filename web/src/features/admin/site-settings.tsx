@@ -7,7 +7,8 @@ import { ApiError, api } from '../../lib/api.js';
 import { useSession } from '../../lib/session.js';
 import { publishSiteSettings } from '../../lib/site-settings.js';
 import { useAdminFailure, useAdminResource } from './api.js';
-import { NoBookingPageNotice, SITE_SETTINGS_PATH, type SiteSettingsView } from './booking-notice.js';
+import { siteSettingsViewSchema, type SiteSettingsView } from '#machines/protocol/admin/site-settings.js';
+import { NoBookingPageNotice, SITE_SETTINGS_PATH } from './booking-notice.js';
 import { ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states.js';
 
 const SETTINGS_SAVED = 'Settings saved';
@@ -100,9 +101,11 @@ function SettingsForm({ view, onSaved }: { view: SiteSettingsView; onSaved: (sav
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
   // settings newer than the form's (saved here, or read by Refresh) start the form again from them
-  const [shown, setShown] = useState(view.updatedAt);
-  if (view.updatedAt !== shown) {
-    setShown(view.updatedAt);
+  // compared as instants: each read decodes a new Date
+  const savedAt = view.updatedAt?.getTime() ?? null;
+  const [shown, setShown] = useState(savedAt);
+  if (savedAt !== shown) {
+    setShown(savedAt);
     setDraft(draftOf(view.settings));
     setErrors({});
   }
@@ -127,7 +130,7 @@ function SettingsForm({ view, onSaved }: { view: SiteSettingsView; onSaved: (sav
   const save = (event: FormEvent) => {
     event.preventDefault();
     setSaving(true);
-    api<SiteSettingsView>(SITE_SETTINGS_PATH, { method: 'PUT', body: settingsOf(draft), csrfToken: session.csrfToken }).then(
+    api(SITE_SETTINGS_PATH, { method: 'PUT', body: settingsOf(draft), csrfToken: session.csrfToken, schema: siteSettingsViewSchema }).then(
       (saved) => {
         setSaving(false);
         publishSiteSettings(saved.settings);
@@ -235,7 +238,7 @@ function BookingPage({ booking }: { booking: SiteSettingsView['booking'] }) {
 
 /** /admin/settings: the community page, social links and contact details the whole site uses. */
 export function SiteSettingsScreen() {
-  const { data, loading, failed, reload, update } = useAdminResource<SiteSettingsView>(SITE_SETTINGS_PATH);
+  const { data, loading, failed, reload, update } = useAdminResource(SITE_SETTINGS_PATH, siteSettingsViewSchema);
   return (
     <>
       <title>Site settings | Admin | Leadership Coaching</title>

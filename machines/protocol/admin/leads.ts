@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { adminLeadSchema, leadNoteSchema } from './schemas.js';
+import { tierSchema } from '../common.js';
+import { jsonObject, pageFields, timestamp } from './common.js';
+import { adminLeadSchema } from './overview.js';
 
 /** At most this many rows per page of the admin lead table. */
 const LEADS_MAX_PAGE_SIZE = 100;
-/** The CSV export stops at this many rows. */
-export const LEADS_CSV_LIMIT = 10_000;
-
 const LEAD_SORTS = ['created_at', 'email', 'total_score'] as const;
 
 const isoDate = z.iso.date('Use a date like 2026-01-31.');
@@ -17,7 +16,7 @@ export const leadFiltersSchema = z.object({
     .string()
     .regex(/^[a-z0-9_-]{1,40}$/, 'Not a lead source.')
     .optional(),
-  tier: z.enum(['book_call', 'homework', 'nurture']).optional(),
+  tier: tierSchema.optional(),
   tag: z.string().trim().min(1).max(60).optional(),
   from: isoDate.optional(),
   to: isoDate.optional(),
@@ -33,29 +32,58 @@ export const leadListQuerySchema = leadFiltersSchema.extend({
 export type LeadFilters = z.infer<typeof leadFiltersSchema>;
 export type LeadListQuery = z.infer<typeof leadListQuerySchema>;
 
-export const leadPageSchema = z.object({
-  items: z.array(adminLeadSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
+export const leadPageSchema = z.object({ items: z.array(adminLeadSchema), ...pageFields });
+export type LeadPage = z.infer<typeof leadPageSchema>;
+
+export const leadNoteSchema = z.object({
+  id: z.uuid(),
+  lead_id: z.uuid(),
+  author_id: z.uuid().nullable(),
+  author_email: z.string().nullable(),
+  body: z.string(),
+  created_at: timestamp,
+});
+export type LeadNote = z.infer<typeof leadNoteSchema>;
+
+export const leadNoteBodySchema = z.object({
+  body: z.string().trim().min(1, 'Write a note first.').max(5000, 'A note is at most 5000 characters.'),
 });
 
-const json = z.unknown();
-
-/** A diagnostic answer as the coach reads it (server/admin/lead-answers.ts). */
+/**
+ * A diagnostic screen beside its answer, as the coach reads it: looked up in the bundled content
+ * by server/admin/lead-answers.ts.
+ */
 const diagnosticAnswerViewSchema = z.object({
+  /** The item's id in the bank. */
   id: z.string(),
   type: z.string(),
+  /** The statement, scenario or ranking prompt. */
   question: z.string(),
   /** The rating or option in words, or a ranking's labels from first to last. */
   answer: z.union([z.string(), z.array(z.string())]),
+  /** A vignette's follow-up confidence in words. */
   confidence: z.string().nullable(),
   timedOut: z.boolean(),
   responseMs: z.number(),
 });
+export type DiagnosticAnswerView = z.infer<typeof diagnosticAnswerViewSchema>;
+
+/** A section of the diagnostic as the visitor went through it. */
+const diagnosticSectionViewSchema = z.object({ title: z.string(), answers: z.array(diagnosticAnswerViewSchema) });
+export type DiagnosticSectionView = z.infer<typeof diagnosticSectionViewSchema>;
+
+/** One survey question beside its answer. */
+const surveyAnswerViewSchema = z.object({
+  /** The question's id in the content. */
+  id: z.string(),
+  question: z.string(),
+  /** The chosen option's label or the text typed; null when an optional question was left blank. */
+  answer: z.string().nullable(),
+});
+export type SurveyAnswerView = z.infer<typeof surveyAnswerViewSchema>;
 
 export const leadDetailSchema = z.object({
-  lead: adminLeadSchema.extend({ updated_at: z.date() }),
+  lead: adminLeadSchema.extend({ updated_at: timestamp }),
   result: z
     .object({
       id: z.uuid(),
@@ -72,7 +100,7 @@ export const leadDetailSchema = z.object({
       scores: z.record(z.string(), z.number()),
       qualificationReasoning: z.array(z.string()),
       narrative: z.string().nullable(),
-      created_at: z.date(),
+      created_at: timestamp,
     })
     .nullable(),
   /** Each diagnostic, latest first: its answers beside their questions, in words, by section. */
@@ -80,17 +108,17 @@ export const leadDetailSchema = z.object({
     z.object({
       id: z.uuid(),
       bank_version: z.string(),
-      started_at: z.date(),
-      sections: z.array(z.object({ title: z.string(), answers: z.array(diagnosticAnswerViewSchema) })),
+      started_at: timestamp,
+      sections: z.array(diagnosticSectionViewSchema),
     }),
   ),
   /** Each survey response, latest first: every question in the survey's order beside its answer. */
   surveys: z.array(
     z.object({
       id: z.uuid(),
-      answers: z.array(z.object({ id: z.string(), question: z.string(), answer: z.string().nullable() })),
+      answers: z.array(surveyAnswerViewSchema),
       survey_score: z.number().nullable(),
-      created_at: z.date(),
+      created_at: timestamp,
     }),
   ),
   mirrorSessions: z.array(
@@ -99,7 +127,7 @@ export const leadDetailSchema = z.object({
       saved: z.boolean(),
       turns: z.number(),
       completed: z.boolean(),
-      created_at: z.date(),
+      created_at: timestamp,
       messages: z.array(z.object({ role: z.string(), content: z.string(), turn: z.number(), created_at: z.string() })),
     }),
   ),
@@ -112,8 +140,8 @@ export const leadDetailSchema = z.object({
       status: z.string(),
       test_mode: z.boolean(),
       payment_intent_id: z.string().nullable(),
-      refunded_at: z.date().nullable(),
-      created_at: z.date(),
+      refunded_at: timestamp.nullable(),
+      created_at: timestamp,
     }),
   ),
   emails: z.array(
@@ -128,8 +156,8 @@ export const leadDetailSchema = z.object({
       attachments: z.array(z.object({ filename: z.string(), contentType: z.string(), size: z.number().int() })),
       status: z.string(),
       error: z.string().nullable(),
-      created_at: z.date(),
-      sent_at: z.date().nullable(),
+      created_at: timestamp,
+      sent_at: timestamp.nullable(),
     }),
   ),
   jobs: z.array(
@@ -141,8 +169,8 @@ export const leadDetailSchema = z.object({
       attempts: z.number(),
       max_attempts: z.number(),
       last_error: z.string().nullable(),
-      created_at: z.date(),
-      finished_at: z.date().nullable(),
+      created_at: timestamp,
+      finished_at: timestamp.nullable(),
     }),
   ),
   notes: z.array(leadNoteSchema),
@@ -153,13 +181,13 @@ export const leadDetailSchema = z.object({
       mode: z.string(),
       state: z.string(),
       testing: z.boolean(),
-      created_at: z.date(),
-      updated_at: z.date(),
+      created_at: timestamp,
+      updated_at: timestamp,
       events: z.array(
         z.object({
           seq: z.number(),
           type: z.string(),
-          payload: z.record(z.string(), json),
+          payload: jsonObject,
           origin: z.string(),
           state_after: z.string(),
           created_at: z.string(),

@@ -1,20 +1,18 @@
 import { z } from 'zod';
+import { tierSchema } from '../common.js';
+import { jsonObject, timestamp } from './common.js';
 
-/** Rows each list of the admin data bundle holds at most, newest first. */
-export const ADMIN_LIST_LIMIT = 500;
-
-const jsonObject = z.record(z.string(), z.unknown());
-
+/** A lead as every admin list shows it. */
 export const adminLeadSchema = z.object({
   id: z.uuid(),
   email: z.string(),
   name: z.string(),
   source: z.string(),
-  tier: z.enum(['book_call', 'homework', 'nurture']).nullable(),
+  tier: tierSchema.nullable(),
   archetype: z.string().nullable(),
   total_score: z.number().nullable(),
   tags: z.array(z.string()),
-  created_at: z.date(),
+  created_at: timestamp,
 });
 
 const adminDiagnosticResultSchema = z.object({
@@ -25,7 +23,7 @@ const adminDiagnosticResultSchema = z.object({
   archetype: z.string(),
   scores: jsonObject,
   narrative: z.string(),
-  completed_at: z.date(),
+  completed_at: timestamp,
 });
 
 const adminMirrorSessionSchema = z.object({
@@ -35,8 +33,8 @@ const adminMirrorSessionSchema = z.object({
   saved: z.boolean(),
   turns: z.number().int(),
   completed: z.boolean(),
-  created_at: z.date(),
-  updated_at: z.date(),
+  created_at: timestamp,
+  updated_at: timestamp,
 });
 
 const adminSurveyResponseSchema = z.object({
@@ -45,7 +43,7 @@ const adminSurveyResponseSchema = z.object({
   lead_email: z.string().nullable(),
   answers: jsonObject,
   survey_score: z.number().nullable(),
-  created_at: z.date(),
+  created_at: timestamp,
 });
 
 export const adminContactSubmissionSchema = z.object({
@@ -55,11 +53,12 @@ export const adminContactSubmissionSchema = z.object({
   company: z.string().nullable(),
   message: z.string(),
   handled: z.boolean(),
-  handled_at: z.date().nullable(),
-  created_at: z.date(),
+  handled_at: timestamp.nullable(),
+  created_at: timestamp,
 });
+export type ContactSubmission = z.infer<typeof adminContactSubmissionSchema>;
 
-/** The product's admin data bundle, answered by admin-fetch-data. */
+/** The product's admin data bundle, answered by admin-fetch-data (GET /api/admin/data). */
 export const adminDataSchema = z.object({
   leads: z.array(adminLeadSchema),
   diagnosticResults: z.array(adminDiagnosticResultSchema),
@@ -67,6 +66,7 @@ export const adminDataSchema = z.object({
   surveyResponses: z.array(adminSurveyResponseSchema),
   contactSubmissions: z.array(adminContactSubmissionSchema),
 });
+export type AdminData = z.infer<typeof adminDataSchema>;
 
 /** The overview screen: five counters, the latest 5 leads and the latest 3 messages. */
 export const adminOverviewSchema = z.object({
@@ -82,21 +82,7 @@ export const adminOverviewSchema = z.object({
     adminContactSubmissionSchema.pick({ id: true, name: true, email: true, company: true, message: true, created_at: true }),
   ),
 });
-
-export const leadNoteSchema = z.object({
-  id: z.uuid(),
-  lead_id: z.uuid(),
-  author_id: z.uuid().nullable(),
-  author_email: z.string().nullable(),
-  body: z.string(),
-  created_at: z.date(),
-});
-
-export const leadNoteBodySchema = z.object({
-  body: z.string().trim().min(1, 'Write a note first.').max(5000, 'A note is at most 5000 characters.'),
-});
-
-export const idParamsSchema = z.object({ id: z.uuid() });
+export type AdminOverview = z.infer<typeof adminOverviewSchema>;
 
 export const contactHandledBodySchema = z.object({ handled: z.boolean() });
 
