@@ -5,17 +5,9 @@ import { DEFAULT_SITE_SETTINGS, type SiteSettings } from '#machines/site-setting
 import type { Tier } from '#machines/protocol/index.js';
 import { reportOf } from '../reports/report-pdf.js';
 import { resourcesFor } from './resources.js';
-import {
-  contactConfirmation,
-  contactNotification,
-  depositReceipt,
-  homeworkEmail,
-  QUOTE_MAX,
-  refundConfirmation,
-  resultsEmail,
-  signInNotice,
-  type EmailContent,
-} from './templates.js';
+import type { EmailContent } from './compose.js';
+import { depositReceipt, refundConfirmation } from './payment-templates.js';
+import { contactConfirmation, contactNotification, homeworkEmail, QUOTE_MAX, resultsEmail, signInNotice } from './templates.js';
 
 /** Settings a coach saved: every contact detail set, one with characters HTML must escape. */
 const site: SiteSettings = {

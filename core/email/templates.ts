@@ -1,35 +1,17 @@
 import { DISPLAY_DIMENSIONS, type DisplayDimension } from '#machines/content/index.js';
 import type { HomeworkSource } from '#machines/protocol/assessment-flow.js';
-import type { CoachContact, SiteSettings } from '#machines/site-settings.js';
-import { DEFAULT_LEAD_NAME } from '../leads/lead-service.js';
+import type { SiteSettings } from '#machines/site-settings.js';
 import { nextStep } from '../reports/content.js';
 import type { ReportInput } from '../reports/report-pdf.js';
-import { BRAND, render, type Block, type Rendered } from './layout.js';
+import { content, firstName, greeting, RESPONSE_PROMISE, signOff, type EmailContent } from './compose.js';
+import type { Block } from './layout.js';
 import type { ResourceSet } from './resources.js';
 
-/** An email's subject and bodies. */
-export interface EmailContent extends Rendered {
-  subject: string;
-}
-
-/** The contact page's promise, repeated in the confirmation. */
-const RESPONSE_PROMISE = "We'll respond within 24 hours.";
-
-const signOff: Block = { kind: 'p', text: `Warmly,\nYour coach at ${BRAND.name}` };
-
-/** The longest first name an email addresses someone by. */
-const FIRST_NAME_MAX = 40;
 /**
  * How much of a contact message the sender's confirmation quotes back. The confirmation goes to
  * whatever address was typed, so it must not carry a stranger's long text to someone else's inbox.
  */
 export const QUOTE_MAX = 300;
-
-/** The first word of a real name, bounded; null for none or the community default. */
-function firstName(name: string | null | undefined): string | null {
-  const first = name && name !== DEFAULT_LEAD_NAME ? name.trim().split(/\s+/)[0] : null;
-  return first ? first.slice(0, FIRST_NAME_MAX) : null;
-}
 
 /** `text` cut to `max` characters at a word where it can be, with an ellipsis when cut. */
 function bounded(text: string, max: number): string {
@@ -37,21 +19,6 @@ function bounded(text: string, max: number): string {
   const cut = text.slice(0, max);
   const space = cut.lastIndexOf(' ');
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
-}
-
-function greeting(name: string | null | undefined): Block {
-  const first = firstName(name);
-  return { kind: 'p', text: first ? `Hi ${first},` : 'Hi there,' };
-}
-
-/** The footer of every email to a visitor: how to reach the coach, as the admin's site settings say. */
-function contactLines(contact: CoachContact): string[] {
-  return [contact.name, contact.email, contact.phone, contact.location, contact.hours].filter((line): line is string => Boolean(line));
-}
-
-/** An email; `site` (the settings now) gives a visitor's email the coach's contact details, null for the coach's own. */
-function content(subject: string, blocks: Block[], site: Pick<SiteSettings, 'contact'> | null): EmailContent {
-  return { subject, ...render(blocks, site ? contactLines(site.contact) : []) };
 }
 
 export interface ContactMessageDetails {
@@ -209,73 +176,6 @@ export function resultsEmail(details: ResultsDetails): EmailContent {
       signOff,
     ],
     details.site,
-  );
-}
-
-/** A payment as a receipt or refund confirmation shows it. */
-export interface PaymentDetails {
-  name: string | null;
-  amountCents: number;
-  currency: string;
-  /** Stripe's payment intent id, or the test payment's: what the lead quotes to ask about it. */
-  reference: string;
-  at: Date;
-  /** A test payment (no Stripe key on the server): no money moved. */
-  testMode: boolean;
-}
-
-function money(cents: number, currency: string): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
-}
-
-function paymentRows(payment: PaymentDetails, dateLabel: string): Block {
-  return {
-    kind: 'fields',
-    rows: [
-      ['Amount', `${money(payment.amountCents, payment.currency)} ${payment.currency.toUpperCase()}`],
-      [dateLabel, payment.at.toUTCString()],
-      ['Reference', payment.reference],
-      ...(payment.testMode ? ([['Payment', 'Test payment: no money moved']] as Array<[string, string]>) : []),
-    ],
-  };
-}
-
-/** The receipt the deposit screen promises: the amount, the refundable terms and how to book the session. */
-export function depositReceipt(payment: PaymentDetails, bookingUrl: string | null, site: SiteSettings): EmailContent {
-  return content(
-    `Receipt: your ${money(payment.amountCents, payment.currency)} refundable deposit`,
-    [
-      greeting(payment.name),
-      { kind: 'p', text: 'Thank you. This is your receipt for the deposit that holds your 45-minute strategy session.' },
-      paymentRows(payment, 'Paid on'),
-      { kind: 'p', text: 'The deposit is 100% refundable: if you decide not to go ahead, reply to this email and it is refunded in full.' },
-      bookingUrl
-        ? { kind: 'link', label: 'Book your 45-minute strategy session', href: bookingUrl }
-        : { kind: 'p', text: `I will write to you to find a time for your session. ${RESPONSE_PROMISE}` },
-      signOff,
-    ],
-    site,
-  );
-}
-
-/** The confirmation of a refunded payment. */
-export function refundConfirmation(payment: PaymentDetails, site: SiteSettings): EmailContent {
-  const amount = money(payment.amountCents, payment.currency);
-  return content(
-    `Your ${amount} payment has been refunded`,
-    [
-      greeting(payment.name),
-      {
-        kind: 'p',
-        text: payment.testMode
-          ? `Your test payment of ${amount} has been refunded. It was a test payment, so no money moved.`
-          : `Your payment of ${amount} has been refunded in full. Depending on your bank, it can take 5 to 10 business days to appear on your statement.`,
-      },
-      paymentRows(payment, 'Refunded on'),
-      { kind: 'p', text: 'If you have any question about it, reply to this email.' },
-      signOff,
-    ],
-    site,
   );
 }
 

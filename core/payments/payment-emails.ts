@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { queueEmail } from '../email/outbox.js';
-import { refundConfirmation, type PaymentDetails } from '../email/templates.js';
+import { refundConfirmation, type PaymentDetails } from '../email/payment-templates.js';
 import { readSiteSettings } from '../site/settings.js';
 import type { PaymentRow } from './payment-tracking.js';
 

@@ -2,7 +2,7 @@ import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
 import { coachAddress } from '#core/email/coach.js';
 import { deliverEmail, recordJobEmail } from '#core/email/outbox.js';
-import { depositReceipt } from '#core/email/templates.js';
+import { depositReceipt } from '#core/email/payment-templates.js';
 import { smtpSender } from '#core/email/transport.js';
 import { bookingUrl } from '#core/integrations/settings.js';
 import { paymentDetails, paymentRecipient } from '#core/payments/payment-emails.js';
