@@ -27,7 +27,7 @@ const fullAnswers: DiagnosticAnswers = Object.fromEntries(
 );
 
 /** The real grading of those answers, routed to `tier`. */
-export function gradedFor(tier: Tier): FlowResult {
+function gradedFor(tier: Tier): FlowResult {
   return { ...gradeAssessment({ answers: fullAnswers, survey: completeSurvey, mirrorChat: [] }), qualification: tier };
 }
 
