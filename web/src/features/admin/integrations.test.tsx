@@ -1,0 +1,66 @@
+// @vitest-environment jsdom
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { INTEGRATION_KEYS, type integrationListSchema, type integrationSchema } from '#machines/protocol/admin/integrations.js';
+import { IntegrationsScreen } from './integrations.js';
+import { CSRF, mockAdminApi, on, renderScreen, installAdminTestKit } from './test-kit.js';
+
+installAdminTestKit();
+
+type Card = z.input<typeof integrationSchema>;
+const off = (key: Card['key']): Card => ({
+  key,
+  enabled: false,
+  configured: false,
+  value: null,
+  secret: key === 'automation' || key === 'email_marketing' || key === 'team_chat',
+  signingSecret: null,
+  updatedAt: null,
+});
+const list: z.input<typeof integrationListSchema> = { integrations: INTEGRATION_KEYS.map(off) };
+
+describe('Integrations', () => {
+  it('shows every card, and a category shows its own', async () => {
+    mockAdminApi(on('GET', '/api/admin/integrations', { body: list }));
+    renderScreen(<IntegrationsScreen />, '/admin/integrations');
+
+    const cards = await screen.findByRole('list', { name: 'Integrations' });
+    expect(within(cards).getAllByRole('article')).toHaveLength(INTEGRATION_KEYS.length);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Scheduling' }));
+
+    expect(
+      within(cards)
+        .getAllByRole('article')
+        .map((card) => card.getAttribute('data-integration')),
+    ).toEqual(['scheduling']);
+  });
+
+  it('turns a card on with the CSRF token', async () => {
+    const seen = mockAdminApi(
+      on('GET', '/api/admin/integrations', { body: list }),
+      on('PUT', '/api/admin/integrations/scheduling', {
+        body: { ...off('scheduling'), enabled: true, updatedAt: '2026-01-31T10:00:00.000Z' },
+      }),
+    );
+    renderScreen(<IntegrationsScreen />, '/admin/integrations');
+
+    await screen.findByRole('list', { name: 'Integrations' });
+    await userEvent.click(within(document.querySelector<HTMLElement>('[data-integration="scheduling"]')!).getByRole('switch'));
+
+    await waitFor(() => expect(seen.some((request) => request.method === 'PUT')).toBe(true));
+    const put = seen.find((request) => request.method === 'PUT')!;
+    expect(put.headers['x-csrf-token']).toBe(CSRF);
+    expect(put.body).toEqual({ enabled: true });
+    expect(await screen.findByLabelText('Booking URL')).toBeTruthy();
+  });
+
+  it('shows the error state when a card is outside the contract', async () => {
+    mockAdminApi(on('GET', '/api/admin/integrations', { body: { integrations: [{ ...off('payments'), key: 'fax' }] } }));
+    renderScreen(<IntegrationsScreen />, '/admin/integrations');
+
+    expect(await screen.findByRole('group', { name: 'Error' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,76 @@
+// @vitest-environment jsdom
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { overviewFunnelSchema } from '#machines/protocol/admin/funnel.js';
+import type { adminOverviewSchema } from '#machines/protocol/admin/overview.js';
+import type { siteSettingsViewSchema } from '#machines/protocol/admin/site-settings.js';
+import { DEFAULT_SITE_SETTINGS } from '#machines/site-settings.js';
+import { OverviewScreen } from './overview.js';
+import { mockAdminApi, on, renderScreen, installAdminTestKit, uuid } from './test-kit.js';
+
+installAdminTestKit();
+
+const overview: z.input<typeof adminOverviewSchema> = {
+  counts: { totalLeads: 12, diagnosticsCompleted: 7, mirrorSessions: 3, surveyResponses: 5, contactMessages: 2 },
+  recentLeads: [{ id: uuid(1), email: 'ada@example.com', source: 'website', created_at: '2026-01-30T09:00:00.000Z' }],
+  recentMessages: [
+    {
+      id: uuid(2),
+      name: 'Grace',
+      email: 'grace@example.com',
+      company: null,
+      message: 'Do you coach teams?',
+      created_at: '2026-01-30T10:00:00.000Z',
+    },
+  ],
+};
+const funnel: z.input<typeof overviewFunnelSchema> = {
+  period: '30d',
+  timeZone: 'UTC',
+  from: '2026-01-02',
+  to: '2026-01-31',
+  funnel: {
+    visits: 40,
+    captured: 12,
+    diagnosticDone: 7,
+    surveyDone: 5,
+    tiers: { book_call: 2, homework: 2, nurture: 1 },
+    ungraded: 0,
+    depositsPaid: 1,
+    revenueCents: 25_000,
+  },
+  leadsPerDay: { bucket: 'day', bars: [{ start: '2026-01-31', leads: 1 }] },
+};
+const site: z.input<typeof siteSettingsViewSchema> = {
+  settings: DEFAULT_SITE_SETTINGS,
+  updatedAt: null,
+  booking: { url: 'https://calendly.com/coach/intro', fallbackUrl: 'https://calendly.com/' },
+};
+
+describe('Overview', () => {
+  it('shows the counters, the latest leads and the latest messages', async () => {
+    mockAdminApi(
+      on('GET', '/api/admin/overview', { body: overview }),
+      on('GET', '/api/admin/overview/funnel', { body: funnel }),
+      on('GET', '/api/admin/site-settings', { body: site }),
+    );
+    renderScreen(<OverviewScreen />, '/admin');
+
+    expect(await screen.findByText('ada@example.com')).toBeTruthy();
+    const total = document.querySelector('[data-counter="totalLeads"]') as HTMLElement;
+    expect(within(total).getByText('12')).toBeTruthy();
+    expect(screen.getByText('Do you coach teams?')).toBeTruthy();
+  });
+
+  it('shows the error state when the overview fails', async () => {
+    mockAdminApi(
+      on('GET', '/api/admin/overview', { status: 500, body: { message: 'boom' } }),
+      on('GET', '/api/admin/overview/funnel', { body: funnel }),
+      on('GET', '/api/admin/site-settings', { body: site }),
+    );
+    renderScreen(<OverviewScreen />, '/admin');
+
+    expect((await screen.findAllByRole('group', { name: 'Error' })).length).toBeGreaterThan(0);
+  });
+});
