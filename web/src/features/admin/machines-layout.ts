@@ -36,12 +36,12 @@ export interface EdgeRoute {
 
 export const BOX_W = 150;
 export const BOX_H = 50;
-export const COL_GAP = 120;
-export const ROW_GAP = 34;
-export const LANE_GAP = 15;
-export const PAD = 24;
+const COL_GAP = 120;
+const ROW_GAP = 34;
+const LANE_GAP = 15;
+const PAD = 24;
 /** Room left of the first column for lanes coming back into it. */
-export const PAD_X = 64;
+const PAD_X = 64;
 
 /**
  * A layered layout of the machine's leaf states: columns by shortest distance (in transitions)
