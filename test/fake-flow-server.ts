@@ -5,7 +5,8 @@ import { statePath } from '#machines/protocol/can-accept.js';
 import { diagnosticScreens } from '#machines/content/index.js';
 import { DEFAULT_SITE_SETTINGS } from '#machines/site-settings.js';
 import type { FlowSocketServerFrame } from '#machines/protocol/socket.js';
-import { FlowApiError, NETWORK_ERROR, type FlowClient, type ServerFlow } from '#web/lib/flows/client.js';
+import { ApiError, NETWORK_ERROR_STATUS } from '#web/lib/api.js';
+import type { FlowClient, ServerFlow } from '#web/lib/flows/client.js';
 import type { SocketLike } from '#web/lib/flows/socket.js';
 
 interface StoredFlow {
@@ -94,7 +95,7 @@ export class FakeFlowServer {
     get: (flowId) =>
       promised(() => {
         this.calls.push('get');
-        if (!this.flows.has(flowId)) throw new FlowApiError(404, `No flow with id ${flowId}`);
+        if (!this.flows.has(flowId)) throw new ApiError(404, `No flow with id ${flowId}`);
         return this.response(flowId);
       }),
     send: (flowId, event, expectedVersion) =>
@@ -103,10 +104,10 @@ export class FakeFlowServer {
         if (this.failNextSends.count > 0) {
           this.failNextSends.count -= 1;
           if (this.failNextSends.landed) this.apply(flowId, event, 'client');
-          throw new FlowApiError(NETWORK_ERROR, 'offline');
+          throw new ApiError(NETWORK_ERROR_STATUS, 'offline');
         }
         const flow = this.flows.get(flowId);
-        if (!flow) throw new FlowApiError(404, 'gone');
+        if (!flow) throw new ApiError(404, 'gone');
         if (expectedVersion !== undefined && expectedVersion !== flow.version) {
           return { status: 'conflict', flow: this.response(flowId), message: 'version' };
         }

@@ -6,6 +6,7 @@ import {
   type flowStartBodySchema,
 } from '#machines/protocol/api.js';
 import { siteSettingsFrom, type SiteSettings } from '#machines/site-settings.js';
+import { ApiError, errorOf, request, UNREADABLE_ANSWER_STATUS, type ApiOptions } from '../api.js';
 
 /** What the browser sends to start a flow (defaults filled in by the server). */
 export type FlowStartInput = z.input<typeof flowStartBodySchema>;
@@ -21,25 +22,6 @@ interface FlowEventObject {
 
 /** The outcome of posting one event: applied (the new flow) or refused with the flow as it is. */
 type SendOutcome = { status: 'applied'; flow: ServerFlow } | { status: 'conflict'; flow: ServerFlow; message: string };
-
-/** Status 0: the request got no answer (offline, server down). */
-export const NETWORK_ERROR = 0;
-
-/** A flow API call that failed: its HTTP status (0 for no answer) and the server's message. */
-export class FlowApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'FlowApiError';
-  }
-
-  /** True when retrying later may help: no answer, or the server (or a proxy) failing. */
-  get retryable(): boolean {
-    return this.status === NETWORK_ERROR || this.status === 429 || this.status >= 500;
-  }
-}
 
 /** GET /api/config: the deployment's settings and the coach's site settings. */
 export interface PublicConfig extends SiteSettings {
@@ -78,48 +60,19 @@ export function createFlowClient(options: FlowClientOptions = {}): FlowClient {
   const base = options.baseUrl ?? '';
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
 
-  async function call(
-    method: string,
-    path: string,
-    body?: unknown,
-    extraHeaders: Record<string, string> = {},
-  ): Promise<{ status: number; json: unknown }> {
-    let response: Response;
-    try {
-      response = await doFetch(`${base}${path}`, {
-        method,
-        headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extraHeaders },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        credentials: 'same-origin',
-      });
-    } catch {
-      throw new FlowApiError(NETWORK_ERROR, 'The server could not be reached. Please check your connection and try again.');
-    }
-    const text = await response.text().catch(() => '');
-    let json: unknown = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = null;
-    }
-    return { status: response.status, json };
-  }
-
-  function failure(status: number, json: unknown): FlowApiError {
-    const message = isObject(json) && typeof json.message === 'string' ? json.message : `Request failed (${status})`;
-    return new FlowApiError(status, message);
-  }
+  const call = (method: NonNullable<ApiOptions['method']>, path: string, body?: unknown, csrfToken?: string | null) =>
+    request(`${base}${path}`, { method, body, csrfToken }, doFetch).then(({ status, data }) => ({ status, json: data }));
 
   function parseFlow(json: unknown): ServerFlow {
     const parsed = flowSnapshotResponseSchema.safeParse(json);
     // a 2xx we cannot read is the server's fault, and as such worth a retry
-    if (!parsed.success) throw new FlowApiError(502, 'The server answered with a flow this page cannot read.');
+    if (!parsed.success) throw new ApiError(UNREADABLE_ANSWER_STATUS, 'The server answered with a flow this page cannot read.');
     return parsed.data;
   }
 
-  async function flowCall(method: string, path: string, body?: unknown): Promise<ServerFlow> {
+  async function flowCall(method: NonNullable<ApiOptions['method']>, path: string, body?: unknown): Promise<ServerFlow> {
     const { status, json } = await call(method, path, body);
-    if (status < 200 || status >= 300) throw failure(status, json);
+    if (status < 200 || status >= 300) throw errorOf(status, json);
     return parseFlow(json);
   }
 
@@ -133,12 +86,12 @@ export function createFlowClient(options: FlowClientOptions = {}): FlowClient {
         const conflict = flowConflictResponseSchema.safeParse(json);
         if (conflict.success) return { status: 'conflict', flow: conflict.data.flow, message: conflict.data.message };
       }
-      if (status < 200 || status >= 300) throw failure(status, json);
+      if (status < 200 || status >= 300) throw errorOf(status, json);
       return { status: 'applied', flow: parseFlow(json) };
     },
     async config() {
       const { status, json } = await call('GET', '/api/config');
-      if (status !== 200 || !isObject(json)) throw failure(status, json);
+      if (status !== 200 || !isObject(json)) throw errorOf(status, json);
       return {
         paymentMode: json.paymentMode === 'stripe' ? 'stripe' : 'test',
         depositCents: typeof json.depositCents === 'number' ? json.depositCents : 25_000,
@@ -148,8 +101,8 @@ export function createFlowClient(options: FlowClientOptions = {}): FlowClient {
       };
     },
     async purgeTestLeads(csrfToken) {
-      const { status, json } = await call('DELETE', '/api/leads/test-leads', undefined, csrfToken ? { 'x-csrf-token': csrfToken } : {});
-      if (status !== 200 || !isObject(json) || typeof json.deleted !== 'number') throw failure(status, json);
+      const { status, json } = await call('DELETE', '/api/leads/test-leads', undefined, csrfToken);
+      if (status !== 200 || !isObject(json) || typeof json.deleted !== 'number') throw errorOf(status, json);
       return json.deleted;
     },
   };

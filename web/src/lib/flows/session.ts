@@ -1,6 +1,7 @@
 import type { AnyStateMachine, EventFromLogic } from 'xstate';
 import { canAccept } from '#machines/protocol/can-accept.js';
-import { FlowApiError, type FlowStartInput, type ServerFlow } from './client.js';
+import { ApiError } from '../api.js';
+import type { FlowStartInput, ServerFlow } from './client.js';
 import { joinedStart } from './joined-starts.js';
 import { backoffDelay, isAhead, jsonEqual, latest } from './reconcile.js';
 import { actorWithReplay } from './replay.js';
@@ -133,7 +134,7 @@ export class FlowSession<TMachine extends AnyStateMachine> {
       return flow.machine === this.options.name ? flow : null;
     } catch (error) {
       // gone (or never valid): start afresh; anything else is a real failure to report
-      if (error instanceof FlowApiError && (error.status === 404 || error.status === 400)) return null;
+      if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
       throw error;
     }
   }
@@ -196,7 +197,7 @@ export class FlowSession<TMachine extends AnyStateMachine> {
       outcome = await this.options.client.send(flowId, event, this.view.version ?? undefined);
     } catch (error) {
       if (this.disposed) return;
-      if (error instanceof FlowApiError && error.retryable) {
+      if (error instanceof ApiError && error.retryable) {
         // kept in flight and posted again with the same expected version: if the first attempt
         // did land, the retry gets a 409 carrying the flow, so it can never apply twice
         this.update({ offline: true });
