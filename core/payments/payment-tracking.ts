@@ -1,28 +1,5 @@
 import type pg from 'pg';
-import { z } from 'zod';
-import { paymentPurposeSchema, type PaymentPurpose } from '#machines/protocol/payment.js';
-
-/** Where a payment stands; only `succeeded` means money was received and kept. */
-export const paymentStatusSchema = z.enum(['pending', 'succeeded', 'failed', 'canceled', 'refunded']);
-type PaymentStatus = z.infer<typeof paymentStatusSchema>;
-
-/** A payment_tracking row as the API answers it. */
-export const paymentSchema = z.object({
-  id: z.uuid(),
-  paymentIntentId: z.string().nullable(),
-  checkoutSessionId: z.string().nullable(),
-  leadId: z.uuid().nullable(),
-  flowId: z.uuid().nullable(),
-  purpose: paymentPurposeSchema,
-  amountCents: z.number().int(),
-  currency: z.string(),
-  status: paymentStatusSchema,
-  testMode: z.boolean(),
-  refundId: z.string().nullable(),
-  refundedAt: z.iso.datetime().nullable(),
-  createdAt: z.iso.datetime(),
-});
-export type Payment = z.infer<typeof paymentSchema>;
+import type { Payment, PaymentPurpose, PaymentStatus } from '#machines/protocol/payment.js';
 
 /** A payment_tracking row as PostgreSQL returns it. */
 export interface PaymentRow {

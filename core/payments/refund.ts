@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { FlowEngine } from '../flows/engine.js';
 import { queueRefundConfirmation } from './payment-emails.js';
-import { PaymentNotFoundError, toPayment, type Payment, type PaymentRow } from './payment-tracking.js';
+import type { Payment } from '#machines/protocol/payment.js';
+import { PaymentNotFoundError, toPayment, type PaymentRow } from './payment-tracking.js';
 
 /** Only a succeeded payment can be refunded. */
 class PaymentNotRefundableError extends Error {

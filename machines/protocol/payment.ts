@@ -31,3 +31,25 @@ export const paymentIntentIdSchema = z.string().min(1).max(255);
 
 /** The payment provider's hosted checkout page a deposit is paid on. */
 export const checkoutUrlSchema = z.httpUrl().max(2048);
+
+/** Where a payment stands; only `succeeded` means money was received and kept. */
+export const paymentStatusSchema = z.enum(['pending', 'succeeded', 'failed', 'canceled', 'refunded']);
+export type PaymentStatus = z.infer<typeof paymentStatusSchema>;
+
+/** A payment_tracking row as the API answers it. */
+export const paymentSchema = z.object({
+  id: z.uuid(),
+  paymentIntentId: z.string().nullable(),
+  checkoutSessionId: z.string().nullable(),
+  leadId: z.uuid().nullable(),
+  flowId: z.uuid().nullable(),
+  purpose: paymentPurposeSchema,
+  amountCents: z.number().int(),
+  currency: z.string(),
+  status: paymentStatusSchema,
+  testMode: z.boolean(),
+  refundId: z.string().nullable(),
+  refundedAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+});
+export type Payment = z.infer<typeof paymentSchema>;

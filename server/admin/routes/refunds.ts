@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HttpError } from '#core/http-error.js';
-import { paymentSchema } from '#core/payments/payment-tracking.js';
+import { paymentSchema } from '#machines/protocol/payment.js';
 import { RefundFailedError, refundPayment } from '#core/payments/refund.js';
 import { createStripeClient, stripeErrorSummary } from '#core/payments/stripe-client.js';
 import { errorBodySchema } from '../../auth/schemas.js';

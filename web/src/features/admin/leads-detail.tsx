@@ -12,6 +12,7 @@ import { NotesPanel } from './lead-notes.js';
 import { Badge, Facts } from './lead-parts.js';
 import { FlowJourney } from './leads-journey.js';
 import { leadDeletedSchema, leadDetailSchema } from '#machines/protocol/admin/leads.js';
+import { paymentSchema } from '#machines/protocol/payment.js';
 import { money, tierLabel, type LeadPayment } from './leads-api.js';
 import { MirrorTranscript } from './mirror-transcript.js';
 import { EmptyState, ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states.js';
@@ -46,7 +47,7 @@ export function LeadDetailScreen() {
     if (!refunding) return;
     setBusy(true);
     try {
-      await api(`/api/admin/payments/${refunding.id}/refund`, { method: 'POST', csrfToken: session.csrfToken });
+      await api(`/api/admin/payments/${refunding.id}/refund`, { method: 'POST', csrfToken: session.csrfToken, schema: paymentSchema });
       toast({ title: 'Deposit refunded' });
       reload();
     } catch (error) {
