@@ -73,3 +73,9 @@ export async function createOrUpdateLead(db: pg.ClientBase | pg.Pool, input: Lea
   );
   return toRecord(existing.rows[0]!, false);
 }
+
+/** Testing mode's clean-up: deletes test-tagged leads created in the last 7 days; answers how many. */
+export async function purgeTestLeads(db: pg.Pool | pg.ClientBase): Promise<number> {
+  const deleted = await db.query("DELETE FROM leads WHERE $1 = ANY (tags) AND created_at > now() - interval '7 days'", [TEST_TAGS[0]]);
+  return deleted.rowCount ?? 0;
+}

@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import { TEST_TAGS } from '#core/leads/lead-service.js';
 import type { LeadNote } from '#machines/protocol/admin/leads.js';
 import type { AdminData, AdminOverview, ContactSubmission } from '#machines/protocol/admin/overview.js';
 
@@ -96,12 +95,6 @@ export async function addLeadNote(db: pg.Pool, leadId: string, authorId: string,
     [leadId, authorId, body],
   );
   return added[0] ?? null;
-}
-
-/** Testing-mode clean-up: test-tagged leads created in the last 7 days. */
-export async function purgeTestLeads(db: pg.Pool): Promise<number> {
-  const deleted = await db.query("DELETE FROM leads WHERE $1 = ANY (tags) AND created_at > now() - interval '7 days'", [TEST_TAGS[0]]);
-  return deleted.rowCount ?? 0;
 }
 
 /** Marks a contact message handled (stamping when) or not; null when there is no such message. */

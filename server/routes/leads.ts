@@ -13,6 +13,7 @@ import {
   submitAssessment,
 } from '../adapters/assessment.js';
 import { signedInAdmin } from '../auth/guard.js';
+import { purgeTestLeads } from '#core/leads/lead-service.js';
 import { initializeFromToken } from '#core/leads/token-session.js';
 import { HttpError } from '#core/http-error.js';
 import { rateLimits } from '../plugins/security.js';
@@ -159,8 +160,7 @@ export function leadRoutes(app: FastifyInstance, deps: RouteDeps, done: () => vo
       if (!(await mayPurgeTestLeads(request, deps))) {
         throw new HttpError(403, 'Sign in as an admin to delete test leads (or use testing mode on this machine outside production).');
       }
-      const deleted = await deps.pool.query("DELETE FROM leads WHERE 'test' = ANY (tags) AND created_at > now() - interval '7 days'");
-      return { deleted: deleted.rowCount ?? 0 };
+      return { deleted: await purgeTestLeads(deps.pool) };
     },
   );
   done();

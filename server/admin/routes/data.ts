@@ -13,7 +13,8 @@ import {
 import { errorBodySchema } from '../../auth/schemas.js';
 import type { RouteDeps } from '../../routes/deps.js';
 import { fetchOverviewFunnel } from '../funnel.js';
-import { addLeadNote, fetchAdminData, fetchOverview, listLeadNotes, purgeTestLeads, setContactHandled } from '../queries.js';
+import { purgeTestLeads } from '#core/leads/lead-service.js';
+import { addLeadNote, fetchAdminData, fetchOverview, listLeadNotes, setContactHandled } from '../queries.js';
 import { guarded, guardedWithInput, notFound } from './responses.js';
 
 /**
