@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Where the admin's live socket answers (server/routes/admin-live.ts). */
+/** Where the admin's live socket answers (server/sockets/admin-live.ts). */
 export const ADMIN_LIVE_PATH = '/api/admin/live';
 
 /** The close code of every admin socket (this one and the team-chat monitor's) whose session ended while it was open. */

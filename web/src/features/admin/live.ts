@@ -40,7 +40,7 @@ function parseAdminLiveFrame(data: unknown): AdminLiveServerFrame | null {
 }
 
 /**
- * Follows the admin live socket (server/routes/admin-live.ts) while mounted: calls onFlow and onJob
+ * Follows the admin live socket (server/sockets/admin-live.ts) while mounted: calls onFlow and onJob
  * with each frame, reconnects 3 s after an unexpected close and closes on unmount. `live` is true
  * from the server's hello until the socket drops, so screens can poll only while it is down. When
  * the server ends the socket because the session ended, the shared session is read again (the

@@ -50,7 +50,7 @@ export interface FlowSocketOptions {
 }
 
 /**
- * The flow socket of server/plugins/websocket.ts, shared by every flow on the page. It connects
+ * The flow socket of server/sockets/flows.ts, shared by every flow on the page. It connects
  * while at least one flow is followed, re-subscribes every flow after each (re)connect (so the
  * server answers `subscribed` with each flow's version and the session re-reads what it missed),
  * reconnects with jittered exponential backoff, and pings to keep the connection (and its own
