@@ -1,35 +1,13 @@
-import type { FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { testConfig } from '#test/helpers.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { freePort } from '#scripts/services/free-port.js';
-import { buildApp } from './app.js';
 import { DATABASE_DOWN_MESSAGE } from './plugins/error-handler.js';
-import { createPool } from '#core/db/pool.js';
 import { frameText } from './sockets/frames.js';
-import { createRedis } from '#core/redis.js';
-
-async function appWith(databaseUrl: string, redisUrl: string) {
-  const config = testConfig();
-  const pool = createPool(databaseUrl, 2);
-  const redis = createRedis(redisUrl, 'producer');
-  const app = await buildApp({ config, pool, redis, logger: false });
-  return {
-    app,
-    close: async () => {
-      await app.close();
-      await pool.end();
-      redis.disconnect();
-    },
-  };
-}
 
 describe('GET /healthz and /readyz', () => {
   it('answers 200 when PostgreSQL and Redis both answer', async () => {
-    const config = testConfig();
-    const { app, close } = await appWith(config.DATABASE_URL!, config.REDIS_URL!);
+    const { app, close } = await buildTestApp();
     try {
       const health = await app.inject('/healthz');
       expect(health.statusCode).toBe(200);
@@ -43,8 +21,7 @@ describe('GET /healthz and /readyz', () => {
   });
 
   it('answers 503 naming Redis when Redis is unreachable', async () => {
-    const config = testConfig();
-    const { app, close } = await appWith(config.DATABASE_URL!, `redis://127.0.0.1:${await freePort()}`);
+    const { app, close } = await buildTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${await freePort()}` } });
     try {
       const ready = await app.inject('/readyz');
       expect(ready.statusCode).toBe(503);
@@ -56,8 +33,7 @@ describe('GET /healthz and /readyz', () => {
   });
 
   it('answers 503 naming PostgreSQL when the database is unreachable', async () => {
-    const config = testConfig();
-    const { app, close } = await appWith(`postgres://postgres@127.0.0.1:${await freePort()}/none`, config.REDIS_URL!);
+    const { app, close } = await buildTestApp({ env: { DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/none` } });
     try {
       const ready = await app.inject('/readyz');
       expect(ready.statusCode).toBe(503);
@@ -72,26 +48,15 @@ describe('GET /healthz and /readyz', () => {
 });
 
 describe('the app over real HTTP and websockets', () => {
-  let app: FastifyInstance;
+  let harness: TestApp;
   let base: string;
-  let pool: pg.Pool;
-  let redis: Redis;
 
   beforeAll(async () => {
-    const config = testConfig();
-    pool = createPool(config.DATABASE_URL!, 2);
-    redis = createRedis(config.REDIS_URL!, 'producer');
-    app = await buildApp({ config, pool, redis, logger: false });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const address = app.server.address();
-    base = `127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    harness = await buildTestApp({ listen: true });
+    base = new URL(harness.url).host;
   });
 
-  afterAll(async () => {
-    await app.close();
-    await pool.end();
-    redis.disconnect();
-  });
+  afterAll(() => harness?.close());
 
   it('answers unknown API paths with the JSON error shape', async () => {
     const response = await fetch(`http://${base}/api/nothing-here`);

@@ -3,41 +3,24 @@ import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedConfig } from '#test/helpers.js';
 import { registeredRoutes } from '#test/routes.js';
-import { buildApp } from './app.js';
-import { createAdmin } from './auth/admin-users.js';
-import { createSession, csrfTokenFor, SESSION_COOKIE } from './auth/sessions.js';
-import { createPool } from '#core/db/pool.js';
-import { createRedis } from '#core/redis.js';
+import { signedInAdmin } from '#test/admin-session.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
 
 let app: FastifyInstance;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
-let drop: () => Promise<void>;
 let adminHeaders: Record<string, string>;
+
+let harness: TestApp;
 
 beforeAll(async () => {
   // a Slack secret, so the Slack endpoint is fuzzed through its signature check rather than its 503
-  const own = await isolatedConfig({ SLACK_SIGNING_SECRET: 'fuzz-slack-secret' });
-  drop = own.drop;
-  pool = createPool(own.config.DATABASE_URL!, 6);
-  redis = createRedis(own.config.REDIS_URL!, 'producer');
-  app = await buildApp({ config: own.config, pool, redis, logger: false });
-  await app.ready();
-  const email = `fuzz-${randomBytes(4).toString('hex')}@example.com`;
-  await createAdmin(pool, email, 'a long enough password');
-  const admin = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
-  const { token } = await createSession(pool, admin.rows[0]!.id);
-  adminHeaders = { cookie: `${SESSION_COOKIE}=${token}`, 'x-csrf-token': csrfTokenFor(token) };
+  harness = await buildTestApp({ ownDatabase: true, env: { SLACK_SIGNING_SECRET: 'fuzz-slack-secret' } });
+  ({ app, pool } = harness);
+  ({ headers: adminHeaders } = await signedInAdmin(pool));
 });
 
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-  redis.disconnect();
-  await drop();
-});
+afterAll(() => harness?.close());
 
 /** Routes that are not JSON request/response endpoints: the socket upgrades and the SPA files. */
 const SOCKETS = new Set(['GET /api/ws', 'GET /api/functions/slack-monitor']);

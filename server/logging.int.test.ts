@@ -1,44 +1,22 @@
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from '#test/helpers.js';
-import { buildApp } from './app.js';
-import { createPool } from '#core/db/pool.js';
-import { createRedis } from '#core/redis.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
 
 let app: FastifyInstance;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
 let base: string;
-const lines: Array<Record<string, unknown>> = [];
-const written: string[] = [];
+let lines: Array<Record<string, unknown>>;
+let written: string[];
+let harness: TestApp;
 
 beforeAll(async () => {
-  const config = testConfig();
-  pool = createPool(config.DATABASE_URL!, 2);
-  redis = createRedis(config.REDIS_URL!, 'producer');
-  const stream = new Writable({
-    write(chunk, _encoding, callback) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) {
-        written.push(line);
-        lines.push(JSON.parse(line));
-      }
-      callback();
-    },
-  });
-  app = await buildApp({ config, pool, redis, logger: { level: 'info', stream } });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  harness = await buildTestApp({ listen: true, logLevel: 'info' });
+  ({ app, pool, url: base, logs: lines, logLines: written } = harness);
 });
 
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-  redis.disconnect();
-});
+afterAll(() => harness?.close());
 
 /** Every line written since `from`, as the raw text a log file would hold. */
 const logText = (from: number) => written.slice(from).join('\n');

@@ -1,18 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ADMIN_LIVE_PATH } from '#machines/protocol/admin-live.js';
 import { spawnRedis } from '#scripts/services/redis.js';
-import { isolatedConfig } from '#test/helpers.js';
+import { signedInAdmin } from '#test/admin-session.js';
 import { flowClient, openSocket } from '#test/journey.js';
-import { buildApp } from './app.js';
-import { createAdmin } from './auth/admin-users.js';
-import { createSession, SESSION_COOKIE } from './auth/sessions.js';
-import { createPool } from '#core/db/pool.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { frameText } from './sockets/frames.js';
 import { insertJob } from '#core/queues/outbox.js';
 import { closeQueues, openQueues } from '#core/queues/queues.js';
@@ -28,32 +25,24 @@ import { MonitorHub, monitorPublisher } from '#core/slack/monitor-hub.js';
 
 let redisServer: Awaited<ReturnType<typeof spawnRedis>>;
 let dir: string;
-let app: FastifyInstance;
 let base: string;
-let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
-let drop: () => Promise<void>;
 let prefix: string;
+let harness: TestApp;
+let pool: pg.Pool;
+let redis: Redis;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'hf-redis-restart-'));
   redisServer = await spawnRedis(dir);
-  const own = await isolatedConfig({ REDIS_URL: redisServer.url });
-  drop = own.drop;
-  prefix = own.config.QUEUE_PREFIX;
-  pool = createPool(own.config.DATABASE_URL!, 6);
-  redis = createRedis(redisServer.url, 'producer');
-  app = await buildApp({ config: own.config, pool, redis, logger: false });
-  base = await app.listen({ host: '127.0.0.1', port: 0 });
+  harness = await buildTestApp({ ownDatabase: true, listen: true, env: { REDIS_URL: redisServer.url } });
+  ({ pool, redis, url: base } = harness);
+  prefix = harness.config.QUEUE_PREFIX;
 });
 
 afterAll(async () => {
-  await app.close();
-  redis.disconnect();
-  await pool.end();
+  await harness?.close();
   await redisServer.stop();
   rmSync(dir, { recursive: true, force: true });
-  await drop();
 });
 
 async function restartRedis(): Promise<number> {
@@ -85,11 +74,8 @@ describe('after Redis is killed and started again', () => {
     const socket = await openSocket(base, visitor.cookie());
     await socket.subscribe(flow.flowId);
 
-    const email = `restart-${Date.now()}@example.com`;
-    await createAdmin(pool, email, 'correct horse battery');
-    const user = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
-    const { token } = await createSession(pool, user.rows[0]!.id);
-    const live = new WebSocket(`${base.replace(/^http/, 'ws')}${ADMIN_LIVE_PATH}`, { headers: { cookie: `${SESSION_COOKIE}=${token}` } });
+    const { headers } = await signedInAdmin(pool, { email: `restart-${Date.now()}@example.com` });
+    const live = new WebSocket(`${base.replace(/^http/, 'ws')}${ADMIN_LIVE_PATH}`, { headers: { cookie: headers.cookie } });
     const liveFrames: Array<{ type: string; flowId?: string; jobId?: string; event?: string }> = [];
     live.on('message', (raw) => liveFrames.push(JSON.parse(frameText(raw))));
     await new Promise((resolve) => live.once('open', resolve));

@@ -21,6 +21,11 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   );
 }
 
+/** A queue and rate-limit prefix of its own under this run's (so the run's teardown removes its keys). */
+export function privatePrefix(): string {
+  return `${inject('queuePrefix')}-p${randomBytes(4).toString('hex')}`;
+}
+
 /** Environment for a child process (server, worker, supervisor) pointed at this run's services. */
 export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {

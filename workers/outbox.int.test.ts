@@ -10,6 +10,7 @@ import { closeQueues, openQueues } from '#core/queues/queues.js';
 import { OutboxRelay, type RelayedJobData } from '#core/queues/relay.js';
 import { createRedis } from '#core/redis.js';
 import { scratchDatabase, testConfig } from '#test/helpers.js';
+import { until } from '#test/until.js';
 import { tracked } from './tracked.js';
 
 const log = pino({ level: 'silent' });
@@ -42,14 +43,6 @@ async function world() {
 
 async function row(pool: pg.Pool, id: string) {
   return (await pool.query('SELECT status, attempts, result, last_error FROM jobs WHERE id = $1', [id])).rows[0];
-}
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 async function commitJob(pool: pg.Pool, payload: Record<string, unknown>, commit = true): Promise<string> {

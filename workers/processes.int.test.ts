@@ -6,14 +6,15 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { freePort } from '#scripts/services/free-port.js';
 import { spawnRedis } from '#scripts/services/redis.js';
-import { buildApp } from '#server/app.js';
 import { createPool } from '#core/db/pool.js';
 import { createRedis } from '#core/redis.js';
 import type { Config } from '#core/config/index.js';
-import { isolatedConfig, testEnv } from '#test/helpers.js';
+import { isolatedConfig, privatePrefix, testEnv } from '#test/helpers.js';
 import { backdater, flowClient, openSocket, runDiagnostic, SURVEYS, type FlowJson } from '#test/journey.js';
 import { runTs, type RunningProcess } from '#test/processes.js';
-import { privatePrefix, startWorkers, until } from '#test/worker-harness.js';
+import { buildTestApp } from '#test/test-app.js';
+import { until } from '#test/until.js';
+import { buildTestWorker } from '#test/worker-harness.js';
 import { retryJob } from '#server/admin/jobs.js';
 import { closeQueues, openQueues } from '#core/queues/queues.js';
 import { SWEEP_MS } from '#core/queues/relay.js';
@@ -213,16 +214,11 @@ describe('real server and worker processes', () => {
       rmSync(dir, { recursive: true, force: true });
     });
     const flushConfig = { ...config, REDIS_URL: redisServer.url };
-    const redis = createRedis(redisServer.url, 'producer');
-    const app = await buildApp({ config: flushConfig, pool, redis, logger: false });
-    onTestFinished(async () => {
-      await app.close();
-      redis.disconnect();
-    });
-    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const { url: base, close } = await buildTestApp({ config: flushConfig, sharing: { pool }, listen: true });
+    onTestFinished(close);
 
     // a relay but no grading worker yet: the job reaches Redis and waits there
-    await startWorkers(pool, flushConfig, ['timers']);
+    await buildTestWorker({ pool, config: flushConfig }, { queues: ['timers'] });
     const atSurvey = await toSurvey(base);
     await atSurvey.client.send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.nurture });
     await until(async () => {
@@ -236,7 +232,7 @@ describe('real server and worker processes', () => {
 
     // the relay's own sweep (every 2 s, for rows unchanged 5 s) notices the loss
     const flushedAt = Date.now();
-    await startWorkers(pool, flushConfig, ['grading'], {}, { sweepMs: SWEEP_MS });
+    await buildTestWorker({ pool, config: flushConfig }, { queues: ['grading'], relay: { sweepMs: SWEEP_MS } });
     await until(async () => (await countFor('assessment_results', atSurvey.flowId)) === 1, 15_000);
     expect(Date.now() - flushedAt).toBeLessThan(10_000);
     await until(async () => (await flowState(atSurvey.flowId)) === 'results', 10_000);

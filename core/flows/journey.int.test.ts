@@ -1,36 +1,21 @@
-import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedConfig } from '#test/helpers.js';
-import type { Config } from '../config/index.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
+import { until } from '#test/until.js';
 import { backdater, flowClient, openSocket, promoteTimers, runDiagnostic, SURVEYS, type FlowJson } from '#test/journey.js';
-import { startWorkers, until } from '#test/worker-harness.js';
+import { buildTestWorker } from '#test/worker-harness.js';
 import { gradingProcessor } from '#workers/processors/grading.js';
-import { buildApp } from '#server/app.js';
-import { createPool } from '../db/pool.js';
-import { createRedis } from '../redis.js';
 
-let app: FastifyInstance;
+let harness: TestApp;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
 let base: string;
-let config: Config;
-let drop: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ config, drop } = await isolatedConfig());
-  pool = createPool(config.DATABASE_URL!, 8);
-  redis = createRedis(config.REDIS_URL!, 'producer');
-  app = await buildApp({ config, pool, redis, logger: false });
-  base = await app.listen({ host: '127.0.0.1', port: 0 });
+  harness = await buildTestApp({ ownDatabase: true, listen: true, poolSize: 8 });
+  ({ pool, url: base } = harness);
 });
 
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-  redis.disconnect();
-  await drop();
-});
+afterAll(() => harness?.close());
 
 /** A diagnostic flow walked up to 'Timed Questions Ahead', each screen answered after a plausible 5 s. */
 async function toTimedBlock(client: ReturnType<typeof flowClient>): Promise<FlowJson> {
@@ -64,7 +49,7 @@ describe('the assessment over HTTP and the socket, from capture to each tier', (
     ['homework', 'maybe_flow'],
     ['nurture', 'no_flow.offered'],
   ] as const)('grades a %s visitor, pushes the result, and routes to %s', async (tier, routed) => {
-    await startWorkers(pool, config, ['grading', 'timers']);
+    await buildTestWorker(harness, { queues: ['grading', 'timers'] });
     const client = flowClient(base);
     const atSurvey = await toSurvey(client);
     expect(atSurvey.state).toBe('survey');
@@ -101,7 +86,7 @@ describe('the assessment over HTTP and the socket, from capture to each tier', (
   });
 
   it('answers given faster than the server saw them shown grade as gaming, whatever the browser claimed', async () => {
-    await startWorkers(pool, config, ['grading', 'timers']);
+    await buildTestWorker(harness, { queues: ['grading', 'timers'] });
     const client = flowClient(base);
     const flow = await client.start();
     await client.send(flow.flowId, { type: 'CAPTURE_SUBMIT', name: 'Quick Draw', email: email('rushed') });
@@ -161,7 +146,7 @@ describe('the assessment over HTTP and the socket, from capture to each tier', (
   });
 
   it("auto-answers a walked-away visitor's timed question by its timers job, and a leftover timer changes nothing", async () => {
-    const { queues } = await startWorkers(pool, config, ['timers']);
+    const { queues } = await buildTestWorker(harness, { queues: ['timers'] });
     const client = flowClient(base);
     const backdate = backdater(pool);
     let flow = await toTimedBlock(client);
@@ -205,13 +190,16 @@ describe('the assessment over HTTP and the socket, from capture to each tier', (
 
   it('a grading job that fails twice and then succeeds stores one result and pushes GRADED once', async () => {
     let calls = 0;
-    await startWorkers(pool, config, ['grading', 'timers'], {
-      grading: {
-        ...gradingProcessor,
-        process: async (job, context) => {
-          calls += 1;
-          if (job.attemptsMade < 2) throw new Error('the grading store is not answering');
-          return gradingProcessor.process(job, context);
+    await buildTestWorker(harness, {
+      queues: ['grading', 'timers'],
+      processors: {
+        grading: {
+          ...gradingProcessor,
+          process: async (job, context) => {
+            calls += 1;
+            if (job.attemptsMade < 2) throw new Error('the grading store is not answering');
+            return gradingProcessor.process(job, context);
+          },
         },
       },
     });
@@ -236,7 +224,7 @@ describe('the assessment over HTTP and the socket, from capture to each tier', (
 
 describe('the Mirror mode of the assessment', () => {
   it("MIRROR_COMPLETED takes the conversation from the visitor's own finished Mirror flow, never the chat the browser sent", async () => {
-    await startWorkers(pool, config, ['mirror', 'timers']);
+    await buildTestWorker(harness, { queues: ['mirror', 'timers'] });
     const client = flowClient(base);
     const flow = await client.start({ mode: 'mirror' });
     expect((await client.send(flow.flowId, { type: 'CAPTURE_SUBMIT', name: 'Sam Rivera', email: email('mirror') })).state).toBe('mirror');

@@ -4,15 +4,11 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isolatedConfig } from '#test/helpers.js';
+import { signedInAdmin, type SignedInAdmin } from '#test/admin-session.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
+import { until } from '#test/until.js';
 import { injectAs } from '#test/visitor.js';
-import { startWorkers, until } from '#test/worker-harness.js';
-import { buildApp } from '#server/app.js';
-import { createAdmin } from '#server/auth/admin-users.js';
-import { createSession, csrfTokenFor } from '#server/auth/sessions.js';
-import type { Config } from '../config/index.js';
-import { createPool } from '../db/pool.js';
-import { createRedis } from '../redis.js';
+import { buildTestWorker } from '#test/worker-harness.js';
 import { postWebhook } from './outbound.js';
 
 /*
@@ -22,12 +18,10 @@ import { postWebhook } from './outbound.js';
  * resolves privately) at send.
  */
 
-let config: Config;
-let drop: () => Promise<void>;
+let harness: TestApp;
 let app: FastifyInstance;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
-let session: { token: string; csrf: string };
+let admin: SignedInAdmin;
 let port: number;
 const seen: string[] = [];
 const listeners: Server[] = [];
@@ -44,7 +38,7 @@ async function listen(host: string, at = 0): Promise<number> {
 }
 
 function asAdmin(options: InjectOptions) {
-  return app.inject({ ...options, headers: { ...options.headers, cookie: `hf_session=${session.token}`, 'x-csrf-token': session.csrf } });
+  return app.inject({ ...options, headers: { ...options.headers, ...admin.headers } });
 }
 const put = (key: string, payload: Record<string, unknown>) => asAdmin({ method: 'PUT', url: `/api/admin/integrations/${key}`, payload });
 
@@ -77,26 +71,16 @@ function forbiddenHosts(): string[] {
 }
 
 beforeAll(async () => {
-  ({ config, drop } = await isolatedConfig());
-  pool = createPool(config.DATABASE_URL!, 6);
-  redis = createRedis(config.REDIS_URL!, 'producer');
-  app = await buildApp({ config, pool, redis, logger: false });
-  await app.ready();
+  harness = await buildTestApp({ ownDatabase: true });
+  ({ app, pool } = harness);
   port = await listen('127.0.0.1');
   await listen('::1', port);
-  const email = `outbound-${randomBytes(4).toString('hex')}@example.com`;
-  await createAdmin(pool, email, 'correct horse battery');
-  const user = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
-  const { token } = await createSession(pool, user.rows[0]!.id);
-  session = { token, csrf: csrfTokenFor(token) };
+  admin = await signedInAdmin(pool);
 });
 
 afterAll(async () => {
-  await app?.close();
   await Promise.all(listeners.map((server) => new Promise((resolve) => server.close(resolve))));
-  await pool?.end();
-  redis?.disconnect();
-  await drop?.();
+  await harness?.close();
 });
 
 beforeEach(async () => {
@@ -137,21 +121,11 @@ describe('webhook URLs at save', () => {
     expect((await put('team_chat', { enabled: true, value: 'https://93.184.216.34/services/T0/B0/x' })).statusCode).toBe(200);
     expect((await put('automation', { enabled: true, value: 'https://[2606:4700::1111]/hook' })).statusCode).toBe(200);
 
-    const listed = await isolatedConfig({ WEBHOOK_ALLOWED_PRIVATE_ADDRESSES: '10.0.0.0/24, 127.0.0.1' });
-    const own = createPool(listed.config.DATABASE_URL!, 2);
-    const office = await buildApp({ config: listed.config, pool: own, redis, logger: false });
+    const office = await buildTestApp({ ownDatabase: true, env: { WEBHOOK_ALLOWED_PRIVATE_ADDRESSES: '10.0.0.0/24, 127.0.0.1' } });
     try {
-      const email = `outbound-listed-${randomBytes(4).toString('hex')}@example.com`;
-      await createAdmin(own, email, 'correct horse battery');
-      const user = await own.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
-      const { token } = await createSession(own, user.rows[0]!.id);
+      const { headers } = await signedInAdmin(office.pool);
       const save = (value: string) =>
-        office.inject({
-          method: 'PUT',
-          url: '/api/admin/integrations/automation',
-          payload: { enabled: true, value },
-          headers: { cookie: `hf_session=${token}`, 'x-csrf-token': csrfTokenFor(token) },
-        });
+        office.app.inject({ method: 'PUT', url: '/api/admin/integrations/automation', payload: { enabled: true, value }, headers });
       expect((await save('http://10.0.0.5:8080/hook')).statusCode).toBe(200);
       expect((await save(`http://127.0.0.1:${port}/hook`)).statusCode).toBe(200);
       // listed means exactly that: the rest of the private network stays closed
@@ -160,8 +134,6 @@ describe('webhook URLs at save', () => {
       expect((await save(`http://[::1]:${port}/hook`)).statusCode).toBe(400);
     } finally {
       await office.close();
-      await own.end();
-      await listed.drop();
     }
   });
 });
@@ -184,7 +156,7 @@ describe('webhook URLs at send', () => {
       `INSERT INTO integration_settings (key, enabled, configured, value, signing_secret) VALUES ('automation', true, true, $1, $2)`,
       [`http://localhost:${port}/hook`, `whsec_${'ab'.repeat(32)}`],
     );
-    await startWorkers(pool, config, ['webhooks']);
+    await buildTestWorker(harness, { queues: ['webhooks'] });
     const browser = injectAs(app);
     const flowId = (await browser({ method: 'POST', url: '/api/flows', payload: {} })).json().flowId as string;
     const captured = await browser({
@@ -249,7 +221,7 @@ describe('the automation signing secret', () => {
     const noCsrf = await app.inject({
       method: 'POST',
       url: '/api/admin/integrations/automation/rotate-secret',
-      headers: { cookie: `hf_session=${session.token}` },
+      headers: { cookie: `hf_session=${admin.cookie}` },
     });
     expect(noCsrf.statusCode).toBe(403);
     const none = await asAdmin({ method: 'POST', url: '/api/admin/integrations/automation/rotate-secret' });

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { until } from '#test/until.js';
 import type { ManagedProcess, ManagedRedis } from './processes.js';
 
 /** What a fault can reach: the processes, Redis, the database, and a flow kept for the long job. */
@@ -23,14 +24,6 @@ export interface Fault {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error('the fault could not be set up in time');
-    await sleep(100);
-  }
-}
 
 /** A process manager's restart: the process comes back a moment after it died. */
 async function killAndRestart(process: ManagedProcess, mark: () => void): Promise<void> {
@@ -57,16 +50,19 @@ export const FAULTS: Fault[] = [
         await blocker.query('BEGIN');
         await blocker.query('SELECT 1 FROM leads WHERE lead_id = $1 FOR NO KEY UPDATE', [longJob.leadId]);
         await startLongJob();
+        // a query that fails (the database restarting) is simply not there yet
         const attemptsAre = (n: number) => async () => {
-          const job = await pool.query<{ attempts: number; status: string }>(
-            "SELECT attempts, status FROM jobs WHERE flow_id = $1 AND queue = 'grading'",
-            [longJob.flowId],
-          );
-          return job.rows[0]?.attempts === n && job.rows[0]?.status === 'active';
+          const job = await pool
+            .query<{ attempts: number; status: string }>("SELECT attempts, status FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [
+              longJob.flowId,
+            ])
+            .catch(() => null);
+          return job?.rows[0]?.attempts === n && job.rows[0]?.status === 'active';
         };
-        await until(attemptsAre(1), 30_000);
+        const notSetUp = 'the fault could not be set up in time';
+        await until(attemptsAre(1), 30_000, notSetUp);
         await killAndRestart(worker, mark);
-        await until(attemptsAre(2), 30_000);
+        await until(attemptsAre(2), 30_000, notSetUp);
         await killAndRestart(worker, mark);
       } finally {
         await blocker.query('ROLLBACK').catch(() => {});

@@ -1,12 +1,8 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { testConfig } from '#test/helpers.js';
 import { registeredRoutes } from '#test/routes.js';
-import { buildApp } from '../app.js';
-import { createPool } from '#core/db/pool.js';
-import { createRedis } from '#core/redis.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { rateLimits } from './security.js';
 import { frameText } from '../sockets/frames.js';
 import { MAX_SOCKETS_PER_ADDRESS } from '../sockets/flows.js';
@@ -28,26 +24,19 @@ const WRITES = /^(POST|PUT|PATCH|DELETE) /;
 const isAdmin = (route: string) => /^\S+ (\/api\/admin\/|\/admin\/|\/api\/functions\/admin-fetch-data$)/.test(route);
 
 let app: FastifyInstance;
-let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
 let base: string;
 let lastOctet = 0;
 /** An address no other case used (the app trusts one proxy, so X-Forwarded-For is the client). */
 const newAddress = () => `198.18.${Math.floor(++lastOctet / 250)}.${(lastOctet % 250) + 1}`;
 
+let harness: TestApp;
+
 beforeAll(async () => {
-  const config = testConfig({ TRUST_PROXY_HOPS: '1' });
-  pool = createPool(config.DATABASE_URL!, 4);
-  redis = createRedis(config.REDIS_URL!, 'producer');
-  app = await buildApp({ config, pool, redis, logger: false });
-  base = await app.listen({ host: '127.0.0.1', port: 0 });
+  harness = await buildTestApp({ listen: true, env: { TRUST_PROXY_HOPS: '1' } });
+  ({ app, url: base } = harness);
 });
 
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-  redis.disconnect();
-});
+afterAll(() => harness?.close());
 
 /** Sends `count` requests from one address; returns the statuses and the last answer. */
 async function burst(count: number, url: string, payload: unknown, address = newAddress()) {

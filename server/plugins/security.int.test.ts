@@ -1,18 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '#test/helpers.js';
-import { buildApp } from '../app.js';
-import { createPool } from '#core/db/pool.js';
-import { createRedis } from '#core/redis.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { registerErrorHandler } from './error-handler.js';
 import { rateLimits, security } from './security.js';
 
 let app: FastifyInstance;
-let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
+let redis: Redis;
+let harness: TestApp;
 
 /** A fresh client address, so counts from other tests never mix in. */
 function newIp(): string {
@@ -21,10 +18,8 @@ function newIp(): string {
 }
 
 beforeAll(async () => {
-  const config = testConfig();
-  pool = createPool(config.DATABASE_URL!, 4);
-  redis = createRedis(config.REDIS_URL!, 'producer');
-  app = await buildApp({ config, pool, redis, logger: false });
+  harness = await buildTestApp({ ready: false });
+  ({ app, redis } = harness);
   // a sibling plugin registered after app.ts's own, as another engineer's routes would be
   await app.register((child, _options, done) => {
     child.get('/test/limited', { config: { rateLimit: { max: 2, timeWindow: '1 minute' } } }, () => ({ ok: true }));
@@ -33,11 +28,7 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await app?.close();
-  await pool?.end();
-  redis?.disconnect();
-});
+afterAll(() => harness?.close());
 
 function csp(header: unknown): Map<string, string> {
   return new Map(

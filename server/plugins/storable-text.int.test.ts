@@ -3,43 +3,26 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { isolatedConfig } from '#test/helpers.js';
 import { registeredRoutes } from '#test/routes.js';
-import { buildApp } from '../app.js';
-import { createAdmin } from '../auth/admin-users.js';
-import { createSession, csrfTokenFor, SESSION_COOKIE } from '../auth/sessions.js';
-import { createPool } from '#core/db/pool.js';
-import { createRedis } from '#core/redis.js';
+import { signedInAdmin } from '#test/admin-session.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { frameText } from '../sockets/frames.js';
 import { NUL_MESSAGE } from './storable-text.js';
 
 let app: FastifyInstance;
 let base: string;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
-let drop: () => Promise<void>;
 let adminHeaders: Record<string, string>;
 
+let harness: TestApp;
+
 beforeAll(async () => {
-  const own = await isolatedConfig();
-  drop = own.drop;
-  pool = createPool(own.config.DATABASE_URL!, 4);
-  redis = createRedis(own.config.REDIS_URL!, 'producer');
-  app = await buildApp({ config: own.config, pool, redis, logger: false });
-  base = await app.listen({ host: '127.0.0.1', port: 0 });
-  const email = `nul-${randomBytes(4).toString('hex')}@example.com`;
-  await createAdmin(pool, email, 'a long enough password');
-  const admin = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
-  const { token } = await createSession(pool, admin.rows[0]!.id);
-  adminHeaders = { cookie: `${SESSION_COOKIE}=${token}`, 'x-csrf-token': csrfTokenFor(token) };
+  harness = await buildTestApp({ ownDatabase: true, listen: true });
+  ({ app, pool, url: base } = harness);
+  ({ headers: adminHeaders } = await signedInAdmin(pool));
 });
 
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-  redis.disconnect();
-  await drop();
-});
+afterAll(() => harness?.close());
 
 /** Every table a request could write, counted. */
 async function fingerprint() {

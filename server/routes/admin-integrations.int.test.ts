@@ -1,25 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isolatedConfig } from '#test/helpers.js';
-import { buildApp } from '../app.js';
-import { createAdmin } from '../auth/admin-users.js';
-import { createSession, csrfTokenFor } from '../auth/sessions.js';
-import { createPool } from '#core/db/pool.js';
-import type { Integration, IntegrationKey } from '#core/integrations/settings.js';
-import { createRedis } from '#core/redis.js';
+import { signedInAdmin, type SignedInAdmin } from '#test/admin-session.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
+import type { Integration, IntegrationKey } from '#machines/protocol/admin/integrations.js';
 
 /* A database of its own: integration_settings is one row per card for the whole deployment. */
 
 let app: FastifyInstance;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
-let drop: () => Promise<void>;
-let session: { token: string; csrf: string };
+let harness: TestApp;
+let admin: SignedInAdmin;
 
 function asAdmin(options: InjectOptions) {
-  return app.inject({ ...options, headers: { ...options.headers, cookie: `hf_session=${session.token}`, 'x-csrf-token': session.csrf } });
+  return app.inject({ ...options, headers: { ...options.headers, ...admin.headers } });
 }
 const list = async () => {
   const response = await asAdmin({ method: 'GET', url: '/api/admin/integrations' });
@@ -32,25 +26,12 @@ const list = async () => {
 const put = (key: string, payload: Record<string, unknown>) => asAdmin({ method: 'PUT', url: `/api/admin/integrations/${key}`, payload });
 
 beforeAll(async () => {
-  const own = await isolatedConfig();
-  drop = own.drop;
-  pool = createPool(own.config.DATABASE_URL!, 4);
-  redis = createRedis(own.config.REDIS_URL!, 'producer');
-  app = await buildApp({ config: own.config, pool, redis, logger: false });
-  await app.ready();
-  const email = `integrations-${randomBytes(4).toString('hex')}@example.com`;
-  await createAdmin(pool, email, 'correct horse battery');
-  const user = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
-  const { token } = await createSession(pool, user.rows[0]!.id);
-  session = { token, csrf: csrfTokenFor(token) };
+  harness = await buildTestApp({ ownDatabase: true });
+  ({ app, pool } = harness);
+  admin = await signedInAdmin(pool);
 });
 
-afterAll(async () => {
-  await app?.close();
-  await pool?.end();
-  redis?.disconnect();
-  await drop?.();
-});
+afterAll(() => harness?.close());
 
 beforeEach(async () => {
   await pool.query('DELETE FROM integration_settings');
@@ -71,7 +52,7 @@ describe('/api/admin/integrations', () => {
       method: 'PUT',
       url: '/api/admin/integrations/scheduling',
       payload: { enabled: true },
-      headers: { cookie: `hf_session=${session.token}` },
+      headers: { cookie: `hf_session=${admin.cookie}` },
     });
     expect(noCsrf.statusCode).toBe(403);
   });

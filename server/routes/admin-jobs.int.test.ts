@@ -1,27 +1,23 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { UnrecoverableError } from 'bullmq';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedConfig } from '#test/helpers.js';
-import { startWorkers, until } from '#test/worker-harness.js';
-import { buildApp } from '../app.js';
-import { createAdmin } from '../auth/admin-users.js';
-import { createSession, csrfTokenFor, SESSION_COOKIE } from '../auth/sessions.js';
+import { signedInAdmin } from '#test/admin-session.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
+import { until } from '#test/until.js';
+import { buildTestWorker } from '#test/worker-harness.js';
 import type { Config } from '#core/config/index.js';
-import { createPool } from '#core/db/pool.js';
 import { insertJob } from '#core/queues/outbox.js';
 import { QUEUE_NAMES } from '#core/queues/names.js';
-import { createRedis } from '#core/redis.js';
 
 /* A database and queue prefix of its own: the summary counts the whole jobs table and the retry runs a relay. */
 
 let app: FastifyInstance;
 let pool: pg.Pool;
 let config: Config;
-let redis: ReturnType<typeof createRedis>;
-let drop: (() => Promise<void>) | undefined;
 let headers: Record<string, string>;
+let harness: TestApp;
 
 function asAdmin(options: InjectOptions) {
   return app.inject({ ...options, headers: { ...options.headers, ...headers } });
@@ -42,26 +38,12 @@ async function insertRow(
 }
 
 beforeAll(async () => {
-  const own = await isolatedConfig();
-  drop = own.drop;
-  config = own.config;
-  pool = createPool(config.DATABASE_URL!, 6);
-  redis = createRedis(config.REDIS_URL!, 'producer');
-  app = await buildApp({ config, pool, redis, logger: false });
-  await app.ready();
-  const email = `ops-${randomBytes(5).toString('hex')}@example.com`;
-  await createAdmin(pool, email, 'correct horse battery');
-  const user = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
-  const { token } = await createSession(pool, user.rows[0]!.id);
-  headers = { cookie: `${SESSION_COOKIE}=${token}`, 'x-csrf-token': csrfTokenFor(token) };
+  harness = await buildTestApp({ ownDatabase: true });
+  ({ app, pool, config } = harness);
+  ({ headers } = await signedInAdmin(pool));
 });
 
-afterAll(async () => {
-  await app?.close();
-  await pool?.end();
-  redis?.disconnect();
-  await drop?.();
-});
+afterAll(() => harness?.close());
 
 describe('admin jobs API', () => {
   it('refuses a visitor without an admin session (401) and a signed-in user who is not an admin (403)', async () => {
@@ -77,12 +59,7 @@ describe('admin jobs API', () => {
 
     // only the admin role exists today; a second one (in this file's own database) shows the guard refuses any other
     await pool.query('ALTER TABLE users DROP CONSTRAINT IF EXISTS users_role_check');
-    const email = `member-${randomBytes(5).toString('hex')}@example.com`;
-    await createAdmin(pool, email, 'correct horse battery');
-    const member = (await pool.query<{ id: string }>("UPDATE users SET role = 'member' WHERE email = $1 RETURNING id", [email])).rows[0]!
-      .id;
-    const { token } = await createSession(pool, member);
-    const memberHeaders = { cookie: `${SESSION_COOKIE}=${token}`, 'x-csrf-token': csrfTokenFor(token) };
+    const { headers: memberHeaders } = await signedInAdmin(pool, { role: 'member' });
     for (const request of [{ method: 'GET' as const, url: '/api/admin/jobs' }, ...unsafe]) {
       const response = await app.inject({ ...request, headers: memberHeaders });
       expect(response.statusCode, request.url).toBe(403);
@@ -112,10 +89,8 @@ describe('admin jobs API', () => {
   });
 
   it("answers the database's counts and redis: 'down' when Redis does not answer", async () => {
-    const deadRedis = createRedis('redis://127.0.0.1:1', 'producer');
-    const offline = await buildApp({ config, pool, redis: deadRedis, logger: false });
+    const { app: offline, close } = await buildTestApp({ config: { ...config, REDIS_URL: 'redis://127.0.0.1:1' }, sharing: { pool } });
     try {
-      await offline.ready();
       const response = await offline.inject({ method: 'GET', url: '/api/admin/jobs/summary', headers });
       expect(response.statusCode, response.body).toBe(200);
       const summary = response.json();
@@ -130,8 +105,7 @@ describe('admin jobs API', () => {
       expect(retry.statusCode).toBe(503);
       expect((await pool.query('SELECT status FROM jobs WHERE id = $1', [failed])).rows[0].status).toBe('failed');
     } finally {
-      await offline.close();
-      deadRedis.disconnect();
+      await close();
     }
   });
 
@@ -182,11 +156,14 @@ describe('admin jobs API', () => {
   it('retries a failed job: it runs again exactly once and completes', async () => {
     let failing = true;
     let calls = 0;
-    const { queues } = await startWorkers(pool, config, ['email'], {
-      email: {
-        process: () => {
-          calls += 1;
-          return failing ? Promise.reject(new UnrecoverableError('smtp refused')) : Promise.resolve({ sent: true });
+    const { queues } = await buildTestWorker(harness, {
+      queues: ['email'],
+      processors: {
+        email: {
+          process: () => {
+            calls += 1;
+            return failing ? Promise.reject(new UnrecoverableError('smtp refused')) : Promise.resolve({ sent: true });
+          },
         },
       },
     });
@@ -215,13 +192,11 @@ describe('admin jobs API', () => {
   });
 
   it('retries an unfinished job whose BullMQ job is failed or gone, but not one still on its way', async () => {
-    const { queues } = await startWorkers(
-      pool,
-      config,
-      ['email'],
-      { email: { process: () => Promise.resolve({ sent: true }) } },
-      { sweepMs: 60_000 },
-    );
+    const { queues } = await buildTestWorker(harness, {
+      queues: ['email'],
+      processors: { email: { process: () => Promise.resolve({ sent: true }) } },
+      relay: { sweepMs: 60_000 },
+    });
     // the table says active, but Redis no longer has the job (lost, or the row was never relayed)
     const gone = await insertRow('email', 'active', { attempts: 1 });
     const retried = await asAdmin({ method: 'POST', url: `/api/admin/jobs/${gone}/retry` });
@@ -261,11 +236,14 @@ describe('admin jobs API', () => {
     await pool.query('DELETE FROM jobs');
     let failing = true;
     const ran: string[] = [];
-    const { queues } = await startWorkers(pool, config, ['email'], {
-      email: {
-        process: (job) => {
-          ran.push(job.data.jobRowId);
-          return failing ? Promise.reject(new UnrecoverableError('smtp refused')) : Promise.resolve({ sent: true });
+    const { queues } = await buildTestWorker(harness, {
+      queues: ['email'],
+      processors: {
+        email: {
+          process: (job) => {
+            ran.push(job.data.jobRowId);
+            return failing ? Promise.reject(new UnrecoverableError('smtp refused')) : Promise.resolve({ sent: true });
+          },
         },
       },
     });
@@ -311,9 +289,12 @@ describe('admin jobs API', () => {
   });
 
   it('removes a waiting job from BullMQ and the jobs table for good, and a failed one with its copy', async () => {
-    const { queues } = await startWorkers(pool, config, ['email'], {
-      email: {
-        process: () => Promise.reject(new UnrecoverableError('smtp refused')),
+    const { queues } = await buildTestWorker(harness, {
+      queues: ['email'],
+      processors: {
+        email: {
+          process: () => Promise.reject(new UnrecoverableError('smtp refused')),
+        },
       },
     });
     // the webhooks queue has no worker here: its job waits in BullMQ
@@ -341,7 +322,10 @@ describe('admin jobs API', () => {
   it('answers 409 to removing a job while it runs, and leaves it to finish', async () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    const { queues } = await startWorkers(pool, config, ['email'], { email: { process: async () => (await released, { sent: true }) } });
+    const { queues } = await buildTestWorker(harness, {
+      queues: ['email'],
+      processors: { email: { process: async () => (await released, { sent: true }) } },
+    });
     const id = await insertJob(pool, { queue: 'email', name: 'busy', payload: {} });
     await until(async () => (await pool.query('SELECT status FROM jobs WHERE id = $1', [id])).rows[0].status === 'active');
     const response = await asAdmin({ method: 'DELETE', url: `/api/admin/jobs/${id}` });

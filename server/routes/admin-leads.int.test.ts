@@ -2,23 +2,18 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedConfig } from '#test/helpers.js';
+import { signedInAdmin } from '#test/admin-session.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { seedGradedLead } from '#test/admin-leads-fixtures.js';
 import { csvCell, escapeLike } from '../admin/leads-queries.js';
-import { buildApp } from '../app.js';
-import { createAdmin } from '../auth/admin-users.js';
-import { createSession, csrfTokenFor } from '../auth/sessions.js';
-import { createPool } from '#core/db/pool.js';
-import { createRedis } from '#core/redis.js';
 
 /* A database of its own: the table's totals count the whole leads table. */
 
 let app: FastifyInstance;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
-let drop: (() => Promise<void>) | undefined;
 let cookie: string;
 let csrf: string;
+let harness: TestApp;
 
 function asAdmin(options: InjectOptions) {
   return app.inject({ ...options, headers: { ...options.headers, cookie: `hf_session=${cookie}`, 'x-csrf-token': csrf } });
@@ -50,17 +45,9 @@ async function insertLead(fields: {
 }
 
 beforeAll(async () => {
-  const own = await isolatedConfig();
-  drop = own.drop;
-  pool = createPool(own.config.DATABASE_URL!, 6);
-  redis = createRedis(own.config.REDIS_URL!, 'producer');
-  app = await buildApp({ config: own.config, pool, redis, logger: false });
-  await app.ready();
-  const email = `leads-admin-${randomBytes(5).toString('hex')}@example.com`;
-  await createAdmin(pool, email, 'correct horse battery');
-  const user = (await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email])).rows[0]!;
-  cookie = (await createSession(pool, user.id)).token;
-  csrf = csrfTokenFor(cookie);
+  harness = await buildTestApp({ ownDatabase: true });
+  ({ app, pool } = harness);
+  ({ cookie, csrf } = await signedInAdmin(pool));
 
   await insertLead({
     email: 'alpha@example.com',
@@ -92,12 +79,7 @@ beforeAll(async () => {
   await insertLead({ email: 'echo@example.com', name: 'Echo, "Quoted"', source: 'website', score: 70, createdAt: '2026-02-20T10:00:00Z' });
 });
 
-afterAll(async () => {
-  await app?.close();
-  await pool?.end();
-  redis?.disconnect();
-  await drop?.();
-});
+afterAll(() => harness?.close());
 
 describe('GET /api/admin/leads', () => {
   const list = async (query: string) => {

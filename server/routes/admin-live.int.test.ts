@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
 import { UnrecoverableError } from 'bullmq';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
+import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -12,39 +13,32 @@ import {
   adminLiveServerFrameSchema,
   type AdminLiveServerFrame,
 } from '#machines/protocol/admin-live.js';
-import { isolatedConfig } from '#test/helpers.js';
-import { startWorkers } from '#test/worker-harness.js';
-import { buildApp } from '../app.js';
-import { createAdmin } from '../auth/admin-users.js';
+import { signedInAdmin } from '#test/admin-session.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
+import { buildTestWorker } from '#test/worker-harness.js';
 import { sessionCookieName } from '../auth/cookie.js';
 import { AdminSockets } from '../auth/admin-socket.js';
-import { createSession, deleteSession, SESSION_COOKIE, sessionTokenHash } from '../auth/sessions.js';
+import { deleteSession, SESSION_COOKIE, sessionTokenHash } from '../auth/sessions.js';
 import type { Config } from '#core/config/index.js';
 import { createPool } from '#core/db/pool.js';
 import { PushHub } from '#core/flows/push.js';
 import { browserFetch } from '#test/visitor.js';
 import { frameText } from '../sockets/frames.js';
 import { insertJob } from '#core/queues/outbox.js';
-import { createRedis } from '#core/redis.js';
 import { adminLiveRoutes } from '../sockets/admin-live.js';
 
 /* A database and queue prefix of its own: the job events come from workers and a relay run here. */
 
-let app: FastifyInstance;
 let base: string;
 let pool: pg.Pool;
 let config: Config;
-let redis: ReturnType<typeof createRedis>;
-let drop: (() => Promise<void>) | undefined;
+let redis: Redis;
+let harness: TestApp;
 let adminCookie: string;
 
 async function sessionCookie(role?: string): Promise<{ cookie: string; token: string }> {
-  const email = `live-${randomBytes(5).toString('hex')}@example.com`;
-  await createAdmin(pool, email, 'correct horse battery');
-  const user = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
-  if (role) await pool.query('UPDATE users SET role = $2 WHERE id = $1', [user.rows[0]!.id, role]);
-  const { token } = await createSession(pool, user.rows[0]!.id);
-  return { cookie: `${SESSION_COOKIE}=${token}`, token };
+  const admin = await signedInAdmin(pool, { role });
+  return { cookie: admin.headers.cookie, token: admin.cookie };
 }
 
 /** The status the server answers a websocket handshake with when it refuses the upgrade. */
@@ -97,26 +91,15 @@ async function openLive(url: string, headers: Record<string, string>) {
 }
 
 beforeAll(async () => {
-  const own = await isolatedConfig();
-  drop = own.drop;
-  config = own.config;
-  pool = createPool(config.DATABASE_URL!, 6);
-  redis = createRedis(config.REDIS_URL!, 'producer');
-  app = await buildApp({ config, pool, redis, logger: false });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  base = `127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  harness = await buildTestApp({ ownDatabase: true, listen: true });
+  ({ pool, config, redis } = harness);
+  base = new URL(harness.url).host;
   // only the admin role exists today; a second one shows the guard refuses any other
   await pool.query('ALTER TABLE users DROP CONSTRAINT IF EXISTS users_role_check');
   adminCookie = (await sessionCookie()).cookie;
 });
 
-afterAll(async () => {
-  await app?.close();
-  await pool?.end();
-  redis?.disconnect();
-  await drop?.();
-});
+afterAll(() => harness?.close());
 
 describe('the admin live socket', () => {
   const url = () => `ws://${base}${ADMIN_LIVE_PATH}`;
@@ -165,12 +148,15 @@ describe('the admin live socket', () => {
   it('sends job frames as a job runs: active and completed, or failed with its reason', async () => {
     const live = await openLive(url(), { cookie: adminCookie });
     const second = await openLive(url(), { cookie: adminCookie });
-    await startWorkers(pool, config, ['email'], {
-      email: {
-        process: (job) =>
-          (job.data.payload as { fail?: boolean }).fail
-            ? Promise.reject(new UnrecoverableError('smtp refused: mailbox full'))
-            : Promise.resolve({ sent: true }),
+    await buildTestWorker(harness, {
+      queues: ['email'],
+      processors: {
+        email: {
+          process: (job) =>
+            (job.data.payload as { fail?: boolean }).fail
+              ? Promise.reject(new UnrecoverableError('smtp refused: mailbox full'))
+              : Promise.resolve({ sent: true }),
+        },
       },
     });
     const ok = await insertJob(pool, { queue: 'email', name: 'live-ok', payload: {} });
@@ -206,7 +192,7 @@ describe('the admin live socket', () => {
     first.socket.close();
     await first.closed;
     const again = await openLive(url(), { cookie: adminCookie });
-    await startWorkers(pool, config, ['slack'], { slack: { process: () => Promise.resolve({ posted: true }) } });
+    await buildTestWorker(harness, { queues: ['slack'], processors: { slack: { process: () => Promise.resolve({ posted: true }) } } });
     const id = await insertJob(pool, { queue: 'slack', name: 'live-again', payload: {} });
     await again.next((f) => f.type === 'job' && f.jobId === id && f.event === 'completed');
     again.socket.close();
@@ -215,9 +201,8 @@ describe('the admin live socket', () => {
 
 describe('the admin live socket when the session ends', () => {
   it('closes within a second of signing out through another server (its own pool and LISTEN connection)', async () => {
-    const other = await buildApp({ config, pool: createPool(config.DATABASE_URL!, 2), redis, logger: false });
+    const { app: other, close } = await buildTestApp({ config, sharing: { redis }, poolSize: 2 });
     try {
-      await other.ready();
       const session = await sessionCookie();
       const live = await openLive(`ws://${base}${ADMIN_LIVE_PATH}`, { cookie: session.cookie });
       const signedOutAt = Date.now();
@@ -231,7 +216,7 @@ describe('the admin live socket when the session ends', () => {
       expect(still.socket.readyState).toBe(WebSocket.OPEN);
       still.socket.close();
     } finally {
-      await other.close();
+      await close();
     }
   });
 

@@ -3,19 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInAdmin } from '#test/admin-session.js';
-import { isolatedConfig } from '#test/helpers.js';
-import { MIRROR_PAGE_SIZE } from '../admin/mirror-sessions.js';
-import { buildApp } from '../app.js';
-import { createPool } from '#core/db/pool.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
+import { MIRROR_PAGE_SIZE } from '#machines/protocol/admin/mirror-sessions.js';
 import { createOrUpdateLead } from '#core/leads/lead-service.js';
-import { createRedis } from '#core/redis.js';
 
 /* A database of its own: the list and its total cover the whole mirror_sessions table. */
 let app: FastifyInstance;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
-let drop: () => Promise<void>;
 let headers: Record<string, string>;
+let harness: TestApp;
 
 /** A Mirror session with its messages (user and mirror alternating), optionally saved with a lead or part of a flow. */
 async function seedSession(options: { lead?: string; flow?: string; saved?: boolean; said?: string[]; at: string }) {
@@ -44,12 +40,8 @@ let modalLead: string;
 let savedLead: string;
 
 beforeAll(async () => {
-  const own = await isolatedConfig();
-  drop = own.drop;
-  pool = createPool(own.config.DATABASE_URL!, 4);
-  redis = createRedis(own.config.REDIS_URL!, 'producer');
-  app = await buildApp({ config: own.config, pool, redis, logger: false });
-  await app.ready();
+  harness = await buildTestApp({ ownDatabase: true });
+  ({ app, pool } = harness);
   ({ headers } = await signedInAdmin(pool));
   savedLead = (await createOrUpdateLead(pool, { email: 'saved@example.com', name: 'Sam Saved' })).leadId;
   modalLead = (await createOrUpdateLead(pool, { email: 'modal@example.com', name: 'Mo Modal' })).leadId;
@@ -69,12 +61,7 @@ beforeAll(async () => {
   unsavedId = await seedSession({ at: '2026-02-28T10:00:00Z' });
 });
 
-afterAll(async () => {
-  await app?.close();
-  await pool?.end();
-  redis?.disconnect();
-  await drop?.();
-});
+afterAll(() => harness?.close());
 
 describe('GET /api/admin/mirror-sessions', () => {
   it('lists every session the Overview counts, newest first, with its lead (saved with it, or its flow’s) and its conversation', async () => {

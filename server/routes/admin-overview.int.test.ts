@@ -2,12 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedConfig } from '#test/helpers.js';
-import { buildApp } from '../app.js';
-import { createAdmin } from '../auth/admin-users.js';
-import { createSession, SESSION_COOKIE } from '../auth/sessions.js';
-import { createPool } from '#core/db/pool.js';
-import { createRedis } from '#core/redis.js';
+import { signedInAdmin } from '#test/admin-session.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
+import { SESSION_COOKIE } from '../auth/sessions.js';
 
 /*
  * The overview's funnel and new-leads chart, and the visit counting that feeds it. A database of
@@ -24,9 +21,8 @@ const WEST = 'Pacific/Pago_Pago';
 
 let app: FastifyInstance;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
-let drop: () => Promise<void>;
 let cookie: string;
+let harness: TestApp;
 
 /** When each seeded lead was created. */
 const seededAt: Date[] = [];
@@ -119,24 +115,12 @@ function postVisit(payload: unknown, remoteAddress = newIp()) {
 }
 
 beforeAll(async () => {
-  const own = await isolatedConfig();
-  drop = own.drop;
-  pool = createPool(own.config.DATABASE_URL!, 6);
-  redis = createRedis(own.config.REDIS_URL!, 'producer');
-  app = await buildApp({ config: own.config, pool, redis, logger: false });
-  await app.ready();
-  const email = `overview-${randomBytes(4).toString('hex')}@example.com`;
-  await createAdmin(pool, email, 'a long enough password');
-  const admin = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
-  cookie = (await createSession(pool, admin.rows[0]!.id)).token;
+  harness = await buildTestApp({ ownDatabase: true });
+  ({ app, pool } = harness);
+  ({ cookie } = await signedInAdmin(pool));
 });
 
-afterAll(async () => {
-  await app?.close();
-  await pool?.end();
-  redis?.disconnect();
-  await drop?.();
-});
+afterAll(() => harness?.close());
 
 describe('GET /api/admin/overview/funnel', () => {
   it('answers zeros and today alone before anything happened', async () => {

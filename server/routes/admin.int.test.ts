@@ -3,20 +3,14 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SITE_SETTINGS } from '#machines/site-settings.js';
-import { isolatedConfig } from '#test/helpers.js';
+import { signedInAdmin, type SignedInAdmin } from '#test/admin-session.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { registeredRoutes } from '#test/routes.js';
-import { buildApp } from '../app.js';
-import { createAdmin } from '../auth/admin-users.js';
-import { createSession } from '../auth/sessions.js';
-import { createPool } from '#core/db/pool.js';
-import { createRedis } from '#core/redis.js';
 
 /*
  * Runs against a database of its own: the overview counts whole tables and the test-lead purge
  * deletes every recent test lead, which would disturb test files running alongside.
  */
-
-const PASSWORD = 'correct horse battery';
 
 /** Admin routes owned and tested by another file; every other admin route must have a case below. */
 const TESTED_ELSEWHERE = new Set([
@@ -40,32 +34,12 @@ const TESTED_ELSEWHERE = new Set([
 
 let app: FastifyInstance;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
-let dropDatabase: (() => Promise<void>) | undefined;
-let admin: { id: string; email: string; cookie: string; csrfToken: string };
-
-function newIp(): string {
-  const [a, b, c] = randomBytes(3);
-  return `10.${a}.${b}.${(c! % 250) + 1}`;
-}
-
-async function signedInAdmin() {
-  const email = `admin-${randomBytes(6).toString('hex')}@example.com`;
-  await createAdmin(pool, email, PASSWORD);
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/auth/sign-in',
-    payload: { email, password: PASSWORD },
-    remoteAddress: newIp(),
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  const cookie = response.cookies.find((c) => c.name === 'hf_session')!.value;
-  return { id: response.json().user.id as string, email, cookie, csrfToken: response.json().csrfToken as string };
-}
+let admin: SignedInAdmin;
+let harness: TestApp;
 
 /** A request as the signed-in admin, CSRF header included. */
 function asAdmin(options: InjectOptions) {
-  return app.inject({ ...options, headers: { ...options.headers, cookie: `hf_session=${admin.cookie}`, 'x-csrf-token': admin.csrfToken } });
+  return app.inject({ ...options, headers: { ...options.headers, ...admin.headers } });
 }
 
 async function insertLead(
@@ -143,24 +117,14 @@ function requestFor(route: string): InjectOptions {
 
 beforeAll(async () => {
   // a database of its own: the purge and the counters cover whole tables
-  const own = await isolatedConfig();
-  dropDatabase = own.drop;
-  const { config } = own;
-  pool = createPool(config.DATABASE_URL!, 6);
-  redis = createRedis(config.REDIS_URL!, 'producer');
-  app = await buildApp({ config, pool, redis, logger: false });
-  await app.ready();
-  admin = await signedInAdmin();
+  harness = await buildTestApp({ ownDatabase: true });
+  ({ app, pool } = harness);
+  admin = await signedInAdmin(pool);
   leadId = await insertLead();
   contactId = await insertContact();
 });
 
-afterAll(async () => {
-  await app?.close();
-  await pool?.end();
-  redis?.disconnect();
-  await dropDatabase?.();
-});
+afterAll(() => harness?.close());
 
 describe('admin access control, for every admin route the app has', () => {
   it('every admin route has a case here (or is named as tested elsewhere)', () => {
@@ -171,15 +135,12 @@ describe('admin access control, for every admin route the app has', () => {
 
   it('answers 401 without a cookie, with a forged one and with an expired session', async () => {
     // an admin whose only session has run out
-    const expiredEmail = `expired-${randomBytes(6).toString('hex')}@example.com`;
-    await createAdmin(pool, expiredEmail, PASSWORD);
-    const expiredUser = (await pool.query('SELECT id FROM users WHERE email = $1', [expiredEmail])).rows[0].id;
-    const expired = await createSession(pool, expiredUser);
+    const expired = await signedInAdmin(pool);
     await pool.query(
       "UPDATE sessions SET created_at = now() - interval '8 days', expires_at = now() - interval '1 day' WHERE user_id = $1",
-      [expiredUser],
+      [expired.id],
     );
-    const cookies = { none: undefined, forged: randomBytes(32).toString('base64url'), expired: expired.token };
+    const cookies = { none: undefined, forged: randomBytes(32).toString('base64url'), expired: expired.cookie };
     for (const route of registeredAdminRoutes()) {
       for (const [kind, cookie] of Object.entries(cookies)) {
         const options = requestFor(route);

@@ -3,34 +3,25 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from '#test/helpers.js';
-import { buildApp } from '../app.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { createAdmin } from '../auth/admin-users.js';
 import { csrfTokenFor } from '../auth/sessions.js';
 import { verifyCredentials } from '../auth/credentials.js';
 import { SIGN_IN_THROTTLE, SignInThrottle, waitAfter } from '../auth/sign-in-throttle.js';
-import { createPool } from '#core/db/pool.js';
-import { createRedis } from '#core/redis.js';
 
 const INVALID = 'Invalid email or password. Please try again.';
 const PASSWORD = 'correct horse battery';
 
 let app: FastifyInstance;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
+let harness: TestApp;
 
 beforeAll(async () => {
-  const config = testConfig();
-  pool = createPool(config.DATABASE_URL!, 6);
-  redis = createRedis(config.REDIS_URL!, 'producer');
-  app = await buildApp({ config, pool, redis, logger: false });
+  harness = await buildTestApp();
+  ({ app, pool } = harness);
 });
 
-afterAll(async () => {
-  await app?.close();
-  await pool?.end();
-  redis?.disconnect();
-});
+afterAll(() => harness?.close());
 
 /** A fresh client address per sign-in, so the per-IP limit only bites where a test means it to. */
 function newIp(): string {
@@ -208,8 +199,7 @@ describe('sign-in', () => {
   });
 
   it('on https: a Secure __Host- cookie whatever the Host header says, and a cookie without the prefix is not a session', async () => {
-    const config = testConfig({ PUBLIC_URL: 'https://coach.example.com' });
-    const httpsApp = await buildApp({ config, pool, redis, logger: false });
+    const { app: httpsApp, close } = await buildTestApp({ env: { PUBLIC_URL: 'https://coach.example.com' }, sharing: harness });
     try {
       const email = await newAdmin();
       for (const host of ['coach.example.com', 'localhost:3000', '127.0.0.1']) {
@@ -229,7 +219,7 @@ describe('sign-in', () => {
         expect((await read('hf_session')).json(), host).toEqual({ user: null });
       }
     } finally {
-      await httpsApp.close();
+      await close();
     }
   });
 

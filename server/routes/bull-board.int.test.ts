@@ -1,47 +1,34 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from '#test/helpers.js';
-import { buildApp } from '../app.js';
-import { createAdmin } from '../auth/admin-users.js';
-import { createSession, csrfTokenFor, SESSION_COOKIE } from '../auth/sessions.js';
-import { createPool } from '#core/db/pool.js';
+import { signedInAdmin } from '#test/admin-session.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { QUEUE_NAMES } from '#core/queues/names.js';
-import { createRedis } from '#core/redis.js';
+import { SESSION_COOKIE } from '../auth/sessions.js';
 import { BULL_BOARD_PATH } from '../admin/routes/bull-board.js';
 
 let app: FastifyInstance;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
 let webRoot: string;
+let harness: TestApp;
 let admin: Record<string, string>;
 
 const PAGE = { accept: 'text/html,application/xhtml+xml' };
 
 beforeAll(async () => {
-  const config = testConfig();
-  pool = createPool(config.DATABASE_URL!, 4);
-  redis = createRedis(config.REDIS_URL!, 'producer');
   // a built site of its own, so the single-page app's fallback is in play
   webRoot = mkdtempSync(path.join(tmpdir(), 'bull-board-site-'));
   writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>the site</title>');
-  app = await buildApp({ config, pool, redis, logger: false, webRoot });
-  await app.ready();
-  const email = `board-${randomBytes(5).toString('hex')}@example.com`;
-  await createAdmin(pool, email, 'correct horse battery');
-  const user = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
-  const { token } = await createSession(pool, user.rows[0]!.id);
-  admin = { cookie: `${SESSION_COOKIE}=${token}`, 'x-csrf-token': csrfTokenFor(token) };
+  harness = await buildTestApp({ webRoot });
+  ({ app, pool } = harness);
+  ({ headers: admin } = await signedInAdmin(pool));
 });
 
 afterAll(async () => {
-  await app?.close();
-  await pool?.end();
-  redis?.disconnect();
+  await harness?.close();
   rmSync(webRoot, { recursive: true, force: true });
 });
 

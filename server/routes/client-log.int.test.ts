@@ -1,39 +1,19 @@
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from '#test/helpers.js';
-import { privatePrefix } from '#test/worker-harness.js';
-import { buildApp } from '../app.js';
-import { createPool } from '#core/db/pool.js';
-import { createRedis } from '#core/redis.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { rateLimits } from '../plugins/security.js';
 
 let app: FastifyInstance;
-let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
-const lines: Array<Record<string, unknown>> = [];
-
-// A prefix of its own keeps this file's rate-limit counters apart from other files and runs.
-const config = testConfig({ QUEUE_PREFIX: privatePrefix() });
+let lines: Array<Record<string, unknown>>;
+let harness: TestApp;
 
 beforeAll(async () => {
-  pool = createPool(config.DATABASE_URL!, 2);
-  redis = createRedis(config.REDIS_URL!, 'producer');
-  const stream = new Writable({
-    write(chunk, _encoding, callback) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      callback();
-    },
-  });
-  app = await buildApp({ config, pool, redis, logger: { level: 'warn', stream } });
+  // a prefix of its own keeps this file's rate-limit counters apart from other files and runs
+  harness = await buildTestApp({ ownPrefix: true, logLevel: 'warn' });
+  ({ app, logs: lines } = harness);
 });
 
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-  redis.disconnect();
-});
+afterAll(() => harness?.close());
 
 let clients = 0;
 /** Each test reports from an address of its own, so the rate limit counts only its requests. */

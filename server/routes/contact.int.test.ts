@@ -1,30 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from '#test/helpers.js';
-import { privatePrefix } from '#test/worker-harness.js';
-import { buildApp } from '../app.js';
-import { createPool } from '#core/db/pool.js';
-import { createRedis } from '#core/redis.js';
+import type { Config } from '#core/config/index.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
 
 let app: FastifyInstance;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
-
-// A prefix of its own keeps the rate-limit counters of this file apart from other runs.
-const config = testConfig({ QUEUE_PREFIX: privatePrefix(), COACH_EMAIL: 'coach@example.com', PUBLIC_URL: 'https://coach.example.com' });
+let config: Config;
+let harness: TestApp;
 
 beforeAll(async () => {
-  pool = createPool(config.DATABASE_URL!, 4);
-  redis = createRedis(config.REDIS_URL!, 'producer');
-  app = await buildApp({ config, pool, redis, logger: false });
+  // a prefix of its own keeps the rate-limit counters of this file apart from other runs
+  harness = await buildTestApp({
+    ownPrefix: true,
+    env: { COACH_EMAIL: 'coach@example.com', PUBLIC_URL: 'https://coach.example.com' },
+  });
+  ({ app, pool, config } = harness);
 });
 
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-  redis.disconnect();
-});
+afterAll(() => harness?.close());
 
 let clients = 0;
 /** Each test posts from an address of its own, so the contact rate limit counts only its requests. */
@@ -112,7 +106,7 @@ describe('send-contact-email', () => {
   it('rolls the submission back when its emails cannot be queued', async () => {
     const email = `rollback-${unique()}@example.com`;
     // a notification address the outbox CHECK refuses makes the second insert fail
-    const broken = await buildApp({ config: { ...config, COACH_EMAIL: 'nobody' }, pool, redis, logger: false });
+    const { app: broken, close } = await buildTestApp({ config: { ...config, COACH_EMAIL: 'nobody' }, sharing: harness });
     try {
       const response = await broken.inject({
         method: 'POST',
@@ -122,7 +116,7 @@ describe('send-contact-email', () => {
       });
       expect(response.statusCode).toBe(500);
     } finally {
-      await broken.close();
+      await close();
     }
     const stored = await pool.query('SELECT 1 FROM contact_submissions WHERE email = $1', [email]);
     expect(stored.rowCount).toBe(0);

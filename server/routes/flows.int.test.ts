@@ -4,31 +4,22 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultFor } from '#machines/assessment-flow/assessment-flow.fixtures.js';
 import { seedResultsFlow } from '#test/flows.js';
-import { testConfig } from '#test/helpers.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { injectAs, type InjectVisitor } from '#test/visitor.js';
-import { buildApp } from '../app.js';
-import { createPool } from '#core/db/pool.js';
-import { createRedis } from '#core/redis.js';
 
 let app: FastifyInstance;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
+let harness: TestApp;
 // one visitor's browser; a stranger is another
 let browser: InjectVisitor;
 
 beforeAll(async () => {
-  const config = testConfig();
-  pool = createPool(config.DATABASE_URL!, 6);
-  redis = createRedis(config.REDIS_URL!, 'producer');
-  app = await buildApp({ config, pool, redis, logger: false });
+  harness = await buildTestApp();
+  ({ app, pool } = harness);
   browser = injectAs(app);
 });
 
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-  redis.disconnect();
-});
+afterAll(() => harness?.close());
 
 async function start(body: Record<string, unknown> = {}) {
   const response = await browser({ method: 'POST', url: '/api/flows', payload: body });

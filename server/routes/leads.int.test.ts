@@ -4,39 +4,26 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagnosticScreens } from '#machines/content/index.js';
 import type { Screen } from '#machines/content/diagnostic-bank.js';
-import { isolatedConfig } from '#test/helpers.js';
+import { signedInAdmin } from '#test/admin-session.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
 import type { Config } from '#core/config/index.js';
 import { backdater, flowClient, runDiagnostic, SURVEYS } from '#test/journey.js';
-import { startWorkers } from '#test/worker-harness.js';
+import { buildTestWorker } from '#test/worker-harness.js';
 import { NO_LEAD_MESSAGE } from '../adapters/assessment.js';
-import { buildApp } from '../app.js';
-import { createAdmin } from '../auth/admin-users.js';
-import { createSession, csrfTokenFor } from '../auth/sessions.js';
-import { createPool } from '#core/db/pool.js';
-import { createRedis } from '#core/redis.js';
 
 let app: FastifyInstance;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
 let config: Config;
-let drop: () => Promise<void>;
 let base: string;
+let harness: TestApp;
 
 beforeAll(async () => {
   // strangers below come from other addresses, through a proxy the server trusts
-  ({ config, drop } = await isolatedConfig({ TRUST_PROXY_HOPS: '1' }));
-  pool = createPool(config.DATABASE_URL!, 6);
-  redis = createRedis(config.REDIS_URL!, 'producer');
-  app = await buildApp({ config, pool, redis, logger: false });
-  base = await app.listen({ host: '127.0.0.1', port: 0 });
+  harness = await buildTestApp({ ownDatabase: true, listen: true, env: { TRUST_PROXY_HOPS: '1' } });
+  ({ app, pool, config, url: base } = harness);
 });
 
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-  redis.disconnect();
-  await drop();
-});
+afterAll(() => harness?.close());
 
 const unique = (label: string) => `${label}-${randomBytes(4).toString('hex')}@Example.com`;
 /** A new browser: a visitor of its own. */
@@ -190,31 +177,28 @@ describe('token links', () => {
     const purge = (target: FastifyInstance, options: { remoteAddress?: string; headers?: Record<string, string> } = {}) =>
       target.inject({ method: 'DELETE', url: '/api/leads/test-leads', ...options });
     // the defaults: no proxy trusted, as with npm start behind a reverse proxy on the same host
-    const direct = await buildApp({ config: { ...config, TRUST_PROXY_HOPS: 0 }, pool, redis, logger: false });
-    const production = await buildApp({ config: { ...config, NODE_ENV: 'production' }, pool, redis, logger: false });
+    const direct = await buildTestApp({ config: { ...config, TRUST_PROXY_HOPS: 0 }, sharing: harness });
+    const production = await buildTestApp({ config: { ...config, NODE_ENV: 'production' }, sharing: harness });
     try {
       await testLead();
       expect((await purge(app, { remoteAddress: '203.0.113.9' })).statusCode).toBe(403);
       // a visitor relayed by a proxy on this host arrives from loopback, with the proxy's header
-      expect((await purge(direct, { headers: { 'x-forwarded-for': '198.51.100.7' } })).statusCode).toBe(403);
-      expect((await purge(direct, { headers: { forwarded: 'for=198.51.100.7' } })).statusCode).toBe(403);
-      expect((await purge(production)).statusCode).toBe(403);
+      expect((await purge(direct.app, { headers: { 'x-forwarded-for': '198.51.100.7' } })).statusCode).toBe(403);
+      expect((await purge(direct.app, { headers: { forwarded: 'for=198.51.100.7' } })).statusCode).toBe(403);
+      expect((await purge(production.app)).statusCode).toBe(403);
       expect(await testLeads()).toBeGreaterThan(0);
 
-      const local = await purge(direct);
+      const local = await purge(direct.app);
       expect(local.statusCode).toBe(200);
       expect(local.json().deleted).toBeGreaterThan(0);
       expect(await testLeads()).toBe(0);
 
       // in production only an admin may, with the session's CSRF token
       await testLead();
-      const email = `purge-admin-${randomBytes(4).toString('hex')}@example.com`;
-      await createAdmin(pool, email, 'a long enough passphrase');
-      const { rows } = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
-      const { token } = await createSession(pool, rows[0]!.id);
-      const cookie = `hf_session=${token}`;
-      expect((await purge(production, { headers: { cookie } })).statusCode).toBe(403);
-      const byAdmin = await purge(production, { remoteAddress: '203.0.113.9', headers: { cookie, 'x-csrf-token': csrfTokenFor(token) } });
+      const admin = await signedInAdmin(pool);
+      const { cookie } = admin.headers;
+      expect((await purge(production.app, { headers: { cookie } })).statusCode).toBe(403);
+      const byAdmin = await purge(production.app, { remoteAddress: '203.0.113.9', headers: admin.headers });
       expect(byAdmin.statusCode, byAdmin.body).toBe(200);
       expect(byAdmin.json().deleted).toBeGreaterThan(0);
       expect(await testLeads()).toBe(0);
@@ -251,7 +235,7 @@ describe('lead-assessment and submitQualificationData', () => {
   });
 
   it("grades the visitor's own flow once, by its grading job; a stranger with the lead id changes nothing", async () => {
-    await startWorkers(pool, config, ['grading', 'timers']);
+    await buildTestWorker(harness, { queues: ['grading', 'timers'] });
     const owner = visitor();
     const { leadId, flowId } = await toSurvey(owner);
 
@@ -294,7 +278,7 @@ describe('lead-assessment and submitQualificationData', () => {
 
 describe('the workflow proxy send-homework action', () => {
   it("emails the free resources to the lead's stored address and name, never to an address sent along; a stranger gets 404", async () => {
-    await startWorkers(pool, config, ['grading', 'homework', 'timers']);
+    await buildTestWorker(harness, { queues: ['grading', 'homework', 'timers'] });
     const email = unique('homework');
     // the address's owner came first, under her own name
     const first = visitor();
@@ -403,7 +387,7 @@ describe('the standalone diagnostic helpers', () => {
     expect((await pool.query('SELECT 1 FROM diagnostic_results WHERE diagnostic_id = $1', [diagnosticId])).rowCount).toBe(0);
 
     // the grading job stores the answers and the result and tells the flow; complete was waiting for it
-    await startWorkers(pool, config, ['grading']);
+    await buildTestWorker(harness, { queues: ['grading'] });
     const done = await completing;
     expect(done.status, JSON.stringify(done.json)).toBe(200);
     const result = done.json.diagnostic;

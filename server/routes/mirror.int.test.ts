@@ -4,41 +4,35 @@ import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MIRROR_FALLBACK_REPLY, MIRROR_WELCOME } from '#machines/mirror/mirror.machine.js';
 import { startFakeOpenAI, type FakeOpenAI } from '#test/fake-openai.js';
-import { testConfig } from '#test/helpers.js';
+import { buildTestApp, type TestApp, type TestAppOptions } from '#test/test-app.js';
 import { injectAs } from '#test/visitor.js';
-import { privatePrefix } from '#test/worker-harness.js';
-import { buildApp } from '../app.js';
-import { createPool } from '#core/db/pool.js';
-import { createRedis } from '#core/redis.js';
 
 const URL = '/api/functions/mirror-llm-response';
 const welcome = { role: 'mirror', content: MIRROR_WELCOME };
 
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
+/** The built-in engine's app; the others run on its pool. */
+let harness: TestApp;
 let fake: FakeOpenAI;
 let builtIn: FastifyInstance;
 let llm: FastifyInstance;
 
-// A queue prefix of its own keeps this file's rate-limit counters apart from other files'.
-const app = (overrides: Record<string, string> = {}) =>
-  buildApp({ config: testConfig({ QUEUE_PREFIX: privatePrefix(), ...overrides }), pool, redis, logger: false });
+let llmApp: TestApp;
+// A queue prefix of its own keeps each app's rate-limit counters apart from other files'.
+const app = (options: TestAppOptions = {}) => buildTestApp({ ownPrefix: true, sharing: harness, ...options });
 
 beforeAll(async () => {
-  const config = testConfig();
-  pool = createPool(config.DATABASE_URL!, 4);
-  redis = createRedis(config.REDIS_URL!, 'producer');
+  harness = await buildTestApp({ ownPrefix: true });
+  ({ app: builtIn, pool } = harness);
   fake = await startFakeOpenAI();
-  builtIn = await app();
-  llm = await app({ MIRROR_LLM_BASE_URL: fake.url, MIRROR_LLM_MODEL: 'coach-test', MIRROR_LLM_API_KEY: 'sk-route-test' });
+  llmApp = await app({ env: { MIRROR_LLM_MODEL: 'coach-test', MIRROR_LLM_API_KEY: 'sk-route-test' }, fakes: { openai: fake.url } });
+  llm = llmApp.app;
 });
 
 afterAll(async () => {
-  await builtIn.close();
-  await llm.close();
+  await llmApp?.close();
   await fake.close();
-  await pool.end();
-  redis.disconnect();
+  await harness?.close();
 });
 
 beforeEach(() => {
@@ -155,7 +149,7 @@ describe('POST /api/functions/mirror-llm-response', () => {
   });
 
   it('is rate limited per client', async () => {
-    const limited = await app();
+    const { app: limited, close } = await app();
     try {
       const payload = { conversationHistory: [welcome, { role: 'user', content: 'hello there' }], turn: 1 };
       const statuses: number[] = [];
@@ -163,7 +157,7 @@ describe('POST /api/functions/mirror-llm-response', () => {
       expect(statuses.slice(0, 30).every((status) => status === 200)).toBe(true);
       expect(statuses[30]).toBe(429);
     } finally {
-      await limited.close();
+      await close();
     }
   });
 

@@ -7,15 +7,13 @@ import type { AssessmentFlowContext } from '#machines/assessment-flow/assessment
 import { startFakeStripe, type FakeCheckoutSession, type FakeStripe } from '#test/fake-stripe.js';
 import { seedResultsFlow } from '#test/flows.js';
 import { injectAs, seedVisitor } from '#test/visitor.js';
-import { isolatedConfig, testConfig } from '#test/helpers.js';
-import { startWorkers, until } from '#test/worker-harness.js';
-import { buildApp } from '../app.js';
-import { createAdmin } from '../auth/admin-users.js';
+import { signedInAdmin } from '#test/admin-session.js';
+import { testConfig } from '#test/helpers.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
+import { until } from '#test/until.js';
+import { buildTestWorker } from '#test/worker-harness.js';
 import { sessionCookieName } from '../auth/cookie.js';
-import { createSession, csrfTokenFor } from '../auth/sessions.js';
 import type { Config } from '#core/config/index.js';
-import { createPool } from '#core/db/pool.js';
-import { createRedis } from '#core/redis.js';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
 const PUBLIC_URL = 'https://coach.example.com';
@@ -23,14 +21,14 @@ const START_FAILED = 'There was an issue starting your checkout. Please try agai
 
 let fake: FakeStripe;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
 /** Stripe mode, against the loopback fake. */
 let stripeApp: FastifyInstance;
 /** Test-payment mode: no Stripe key, no webhook secret. */
 let testApp: FastifyInstance;
 let stripeConfig: Config;
 let testModeConfig: Config;
-let dropDatabase: () => Promise<void>;
+let stripeHarness: TestApp;
+let testHarness: TestApp;
 // the visitor whose flows these are; both apps know their cookie (one database, one key)
 let owner: { visitorId: string; cookie: string };
 const asOwner = (app: FastifyInstance) => injectAs(app, { visitorCookie: owner.cookie });
@@ -38,29 +36,23 @@ const asOwner = (app: FastifyInstance) => injectAs(app, { visitorCookie: owner.c
 beforeAll(async () => {
   fake = await startFakeStripe();
   // a database of its own: the timers relay below claims every pending job in its database
-  const own = await isolatedConfig({
-    PUBLIC_URL,
-    STRIPE_SECRET_KEY: 'sk_test_fake',
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_URL: fake.url,
+  stripeHarness = await buildTestApp({
+    ownDatabase: true,
+    poolSize: 8,
+    env: { PUBLIC_URL, STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET },
+    fakes: { stripe: fake.url },
   });
-  stripeConfig = own.config;
-  dropDatabase = own.drop;
+  ({ app: stripeApp, pool, config: stripeConfig } = stripeHarness);
   testModeConfig = testConfig({ DATABASE_URL: stripeConfig.DATABASE_URL!, QUEUE_PREFIX: stripeConfig.QUEUE_PREFIX, PUBLIC_URL });
-  pool = createPool(stripeConfig.DATABASE_URL!, 8);
-  redis = createRedis(stripeConfig.REDIS_URL!, 'producer');
-  stripeApp = await buildApp({ config: stripeConfig, pool, redis, logger: false });
-  testApp = await buildApp({ config: testModeConfig, pool, redis, logger: false });
+  testHarness = await buildTestApp({ config: testModeConfig, sharing: stripeHarness });
+  testApp = testHarness.app;
   owner = await seedVisitor(pool);
 });
 
 afterAll(async () => {
-  await stripeApp.close();
-  await testApp.close();
-  await pool.end();
-  redis.disconnect();
+  await testHarness?.close();
+  await stripeHarness?.close();
   await fake.close();
-  await dropDatabase();
 });
 
 const email = (label: string) => `${label}-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
@@ -72,9 +64,9 @@ async function sendFlowEvent(flowId: string, event: { type: string }) {
 }
 
 /** The worker side in Stripe mode (the payments queue), for this test only. */
-const stripeWorkers = () => startWorkers(pool, stripeConfig, ['payments']);
+const stripeWorkers = () => buildTestWorker(stripeHarness, { queues: ['payments'] });
 /** The worker side in test-payment mode (payments, and the timers that confirm a test payment), for this test only. */
-const testModeWorkers = () => startWorkers(pool, testModeConfig, ['payments', 'timers', 'email']);
+const testModeWorkers = () => buildTestWorker(testHarness, { queues: ['payments', 'timers', 'email'] });
 
 /** The lead's emails of `kind`, as the outbox holds them (no SMTP here: recorded, for the admin to read). */
 async function emailsOf(leadId: string, kind: string) {
@@ -179,12 +171,9 @@ function paidSession(session: FakeCheckoutSession): FakeCheckoutSession & { paym
 }
 
 async function adminHeaders() {
-  const adminEmail = email('admin');
-  await createAdmin(pool, adminEmail, 'correct horse battery staple');
-  const user = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [adminEmail]);
-  const { token } = await createSession(pool, user.rows[0]!.id);
+  const admin = await signedInAdmin(pool, { email: email('admin') });
   // the site is https here, so the session cookie carries the __Host- prefix
-  return { cookie: `${sessionCookieName({ publicUrl: PUBLIC_URL })}=${token}`, 'x-csrf-token': csrfTokenFor(token) };
+  return { cookie: `${sessionCookieName({ publicUrl: PUBLIC_URL })}=${admin.cookie}`, 'x-csrf-token': admin.csrf };
 }
 
 describe('startPayment in Stripe mode: the payments job', () => {

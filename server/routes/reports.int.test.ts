@@ -3,41 +3,29 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archetypeByName, diagnosticScreens } from '#machines/content/index.js';
-import { isolatedConfig } from '#test/helpers.js';
 import { backdater, SURVEYS } from '#test/journey.js';
-import { startWorkers, until } from '#test/worker-harness.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
+import { until } from '#test/until.js';
+import { buildTestWorker } from '#test/worker-harness.js';
 import { injectAs, seedVisitor, type InjectVisitor } from '#test/visitor.js';
-import { buildApp } from '../app.js';
-import type { Config } from '#core/config/index.js';
-import { createPool } from '#core/db/pool.js';
 import { createOrUpdateLead } from '#core/leads/lead-service.js';
-import { createRedis } from '#core/redis.js';
 
 let app: FastifyInstance;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
-let config: Config;
-let drop: () => Promise<void>;
+let harness: TestApp;
 // the visitor whose diagnostics these are, and their browser
 let owner: { visitorId: string; cookie: string };
 let browser: InjectVisitor;
 
 beforeAll(async () => {
   // a database of its own: the standalone diagnostic is graded by a worker, whose relay claims every pending job
-  ({ config, drop } = await isolatedConfig({ PUBLIC_URL: 'https://coach.example.com' }));
-  pool = createPool(config.DATABASE_URL!, 4);
-  redis = createRedis(config.REDIS_URL!, 'producer');
-  app = await buildApp({ config, pool, redis, logger: false });
+  harness = await buildTestApp({ ownDatabase: true, env: { PUBLIC_URL: 'https://coach.example.com' } });
+  ({ app, pool } = harness);
   owner = await seedVisitor(pool);
   browser = injectAs(app, { visitorCookie: owner.cookie });
 });
 
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-  redis.disconnect();
-  await drop();
-});
+afterAll(() => harness?.close());
 
 /** The text on the pages of a pdfkit PDF: each Flate stream inflated, then its TJ hex strings decoded. */
 function pdfText(pdf: Buffer): string {
@@ -170,7 +158,7 @@ describe('POST /api/functions/report-pdf', () => {
     }
     // no report before the flow's grading job has stored a result
     expect((await browser({ method: 'POST', url: '/api/functions/report-pdf', payload: { diagnosticId } })).statusCode).toBe(404);
-    await startWorkers(pool, config, ['grading']);
+    await buildTestWorker(harness, { queues: ['grading'] });
     const completed = await browser({ method: 'POST', url: `/api/diagnostics/${diagnosticId}/complete` });
     expect(completed.statusCode, completed.body).toBe(200);
 
@@ -219,7 +207,7 @@ describe('POST /api/functions/report-pdf', () => {
     expect(other.statusCode).toBe(404);
     expect(Number((await pool.query('SELECT count(*) FROM flows')).rows[0].count)).toBe(flowsBefore);
 
-    await startWorkers(pool, config, ['grading']);
+    await buildTestWorker(harness, { queues: ['grading'] });
     expect((await browser({ method: 'POST', url: `/api/diagnostics/${diagnosticId}/complete` })).statusCode).toBe(200);
     const opened = await browser({ method: 'POST', url: '/api/flows', payload: { diagnosticId } });
     expect(opened.statusCode, opened.body).toBe(201);

@@ -5,28 +5,23 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished }
 import { resultFor } from '#machines/assessment-flow/assessment-flow.fixtures.js';
 import { DEFAULT_SCHEDULING_URL, DEFAULT_SITE_SETTINGS, type SiteSettings } from '#machines/site-settings.js';
 import { seedFlow, surveyedEvents } from '#test/flows.js';
-import { isolatedConfig } from '#test/helpers.js';
+import { signedInAdmin, type SignedInAdmin } from '#test/admin-session.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { injectAs, seedVisitor } from '#test/visitor.js';
 import { startSmtpSink } from '#test/smtp-sink.js';
-import { startWorkers, until } from '#test/worker-harness.js';
-import { buildApp } from '../app.js';
-import { createAdmin } from '../auth/admin-users.js';
-import { createSession, csrfTokenFor } from '../auth/sessions.js';
+import { until } from '#test/until.js';
+import { buildTestWorker } from '#test/worker-harness.js';
 import type { Config } from '#core/config/index.js';
-import { createPool } from '#core/db/pool.js';
 import { FlowEngine } from '#core/flows/engine.js';
 import { createOrUpdateLead } from '#core/leads/lead-service.js';
-import { createRedis } from '#core/redis.js';
 
 /* A database of its own: the site settings are one row for the whole deployment. */
 
 let app: FastifyInstance;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
 let config: Config;
-let drop: () => Promise<void>;
-let session: { token: string; csrf: string };
-let adminId: string;
+let harness: TestApp;
+let admin: SignedInAdmin;
 const smtp = await startSmtpSink();
 
 const SAVED: SiteSettings = {
@@ -38,36 +33,24 @@ const SAVED: SiteSettings = {
 function asAdmin(options: InjectOptions) {
   return app.inject({
     ...options,
-    headers: { ...options.headers, cookie: `${app.sessionCookieName}=${session.token}`, 'x-csrf-token': session.csrf },
+    headers: { ...options.headers, cookie: `${app.sessionCookieName}=${admin.cookie}`, 'x-csrf-token': admin.csrf },
   });
 }
 const put = (payload: unknown) => asAdmin({ method: 'PUT', url: '/api/admin/site-settings', payload: payload as InjectOptions['payload'] });
 const storedRows = async () => (await pool.query('SELECT settings, updated_by FROM site_settings')).rows;
 
 beforeAll(async () => {
-  const own = await isolatedConfig({
-    SMTP_URL: smtp.url,
-    PUBLIC_URL: 'https://coach.example.com',
-    STRIPE_SECRET_KEY: 'sk_test_never_shown_1234',
+  harness = await buildTestApp({
+    ownDatabase: true,
+    env: { PUBLIC_URL: 'https://coach.example.com', STRIPE_SECRET_KEY: 'sk_test_never_shown_1234' },
+    fakes: { smtp: smtp.url },
   });
-  drop = own.drop;
-  config = own.config;
-  pool = createPool(config.DATABASE_URL!, 6);
-  redis = createRedis(config.REDIS_URL!, 'producer');
-  app = await buildApp({ config, pool, redis, logger: false });
-  await app.ready();
-  const email = `site-settings-${randomBytes(4).toString('hex')}@example.com`;
-  await createAdmin(pool, email, 'correct horse battery');
-  adminId = (await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email])).rows[0]!.id;
-  const { token } = await createSession(pool, adminId);
-  session = { token, csrf: csrfTokenFor(token) };
+  ({ app, pool, config } = harness);
+  admin = await signedInAdmin(pool);
 });
 
 afterAll(async () => {
-  await app?.close();
-  await pool?.end();
-  redis?.disconnect();
-  await drop?.();
+  await harness?.close();
   await smtp.close();
 });
 
@@ -85,11 +68,8 @@ describe('/api/admin/site-settings access', () => {
       expect(refused.statusCode).toBe(401);
       expect(refused.json()).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
     }
-    const email = `generated-${randomBytes(4).toString('hex')}@example.com`;
-    await createAdmin(pool, email, 'a generated password');
-    const user = await pool.query<{ id: string }>('UPDATE users SET must_change_password = true WHERE email = $1 RETURNING id', [email]);
-    const { token } = await createSession(pool, user.rows[0]!.id);
-    const headers = { cookie: `${app.sessionCookieName}=${token}`, 'x-csrf-token': csrfTokenFor(token) };
+    const generated = await signedInAdmin(pool, { mustChangePassword: true });
+    const headers = { cookie: `${app.sessionCookieName}=${generated.cookie}`, 'x-csrf-token': generated.csrf };
     expect((await app.inject({ method: 'GET', url: '/api/admin/site-settings', headers })).statusCode).toBe(403);
     expect((await app.inject({ method: 'PUT', url: '/api/admin/site-settings', headers, payload: SAVED })).statusCode).toBe(403);
     expect(await storedRows()).toEqual([]);
@@ -101,7 +81,7 @@ describe('/api/admin/site-settings access', () => {
         method: 'PUT',
         url: '/api/admin/site-settings',
         payload: SAVED,
-        headers: { cookie: `${app.sessionCookieName}=${session.token}`, ...(csrf ? { 'x-csrf-token': csrf } : {}) },
+        headers: { cookie: `${app.sessionCookieName}=${admin.cookie}`, ...(csrf ? { 'x-csrf-token': csrf } : {}) },
       });
       expect(response.statusCode).toBe(403);
       expect(response.json().message).toBe('Missing or wrong x-csrf-token header.');
@@ -157,7 +137,7 @@ describe('/api/admin/site-settings', () => {
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json()).toMatchObject({ settings: SAVED, updatedAt: expect.any(String) });
     expect((await asAdmin({ method: 'GET', url: '/api/admin/site-settings' })).json()).toEqual(saved.json());
-    expect(await storedRows()).toEqual([{ settings: SAVED, updated_by: adminId }]);
+    expect(await storedRows()).toEqual([{ settings: SAVED, updated_by: admin.id }]);
 
     // a second save replaces the first; http is allowed for a loopback address only
     const local = { ...SAVED, communityUrl: 'http://localhost:8080/community' };
@@ -218,7 +198,7 @@ describe('emails after a change', () => {
 
   it('carry the details saved a moment before, read by the running worker at send time (no restart)', async () => {
     const engine = new FlowEngine(pool);
-    await startWorkers(pool, config, ['email']);
+    await buildTestWorker(harness, { queues: ['email'] });
     onTestFinished(() => void smtp.messages.splice(0));
     // the text as written (SMTP carries it with CRLF line ends)
     const mailTo = (address: string) => {

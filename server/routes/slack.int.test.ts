@@ -4,15 +4,13 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { MonitorServerFrame, MonitorSnapshot } from '#machines/protocol/monitor.js';
-import { isolatedConfig } from '#test/helpers.js';
-import { startWorkers, until } from '#test/worker-harness.js';
-import { buildApp } from '../app.js';
-import { createAdmin } from '../auth/admin-users.js';
-import { createSession, deleteSession, SESSION_COOKIE } from '../auth/sessions.js';
+import { signedInAdmin } from '#test/admin-session.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
+import { until } from '#test/until.js';
+import { buildTestWorker } from '#test/worker-harness.js';
+import { deleteSession, SESSION_COOKIE } from '../auth/sessions.js';
 import type { Config } from '#core/config/index.js';
-import { createPool } from '#core/db/pool.js';
 import { frameText } from '../sockets/frames.js';
-import { createRedis } from '#core/redis.js';
 import { slackSignature } from '#core/slack/signature.js';
 
 /* A database and queue prefix of its own: the monitor counts whole tables and the file runs the slack worker. */
@@ -22,32 +20,20 @@ let app: FastifyInstance;
 let base: string;
 let pool: pg.Pool;
 let config: Config;
-let redis: ReturnType<typeof createRedis>;
-let drop: (() => Promise<void>) | undefined;
 let sessionToken: string;
+let harness: TestApp;
 
 beforeAll(async () => {
-  const own = await isolatedConfig({ SLACK_SIGNING_SECRET: SECRET, SLACK_ASSESSMENT_QUIET_MS: '1500' });
-  drop = own.drop;
-  config = own.config;
-  pool = createPool(config.DATABASE_URL!, 6);
-  redis = createRedis(config.REDIS_URL!, 'producer');
-  app = await buildApp({ config, pool, redis, logger: false });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const email = `monitor-${randomBytes(5).toString('hex')}@example.com`;
-  await createAdmin(pool, email, 'correct horse battery');
-  const user = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
-  sessionToken = (await createSession(pool, user.rows[0]!.id)).token;
+  harness = await buildTestApp({
+    ownDatabase: true,
+    listen: true,
+    env: { SLACK_SIGNING_SECRET: SECRET, SLACK_ASSESSMENT_QUIET_MS: '1500' },
+  });
+  ({ app, pool, config, url: base } = harness);
+  ({ cookie: sessionToken } = await signedInAdmin(pool));
 });
 
-afterAll(async () => {
-  await app?.close();
-  await pool?.end();
-  redis?.disconnect();
-  await drop?.();
-});
+afterAll(() => harness?.close());
 
 let eventCounter = 0;
 
@@ -180,9 +166,12 @@ describe('POST /api/slack/events', () => {
 
 describe('without SLACK_SIGNING_SECRET', () => {
   it('refuses every Slack request (503) and tells the monitor Slack is not configured', async () => {
-    const unconfigured = await buildApp({ config: { ...config, SLACK_SIGNING_SECRET: undefined }, pool, redis, logger: false });
+    const { app: unconfigured, close } = await buildTestApp({
+      config: { ...config, SLACK_SIGNING_SECRET: undefined },
+      sharing: harness,
+      listen: true,
+    });
     try {
-      await unconfigured.listen({ host: '127.0.0.1', port: 0 });
       const refused = await unconfigured.inject({
         method: 'POST',
         url: '/api/slack/events',
@@ -209,7 +198,7 @@ describe('without SLACK_SIGNING_SECRET', () => {
       });
       socket.close();
     } finally {
-      await unconfigured.close();
+      await close();
     }
   });
 });
@@ -244,7 +233,7 @@ describe('the team-chat monitor socket', () => {
   });
 
   it('streams a signed bot message, groups an assessment, records it on its completion marker, with counters from the database', async () => {
-    await startWorkers(pool, config, ['slack']);
+    await buildTestWorker(harness, { queues: ['slack'] });
     const monitor = await openMonitor();
     const key = `LDR-${randomBytes(3).toString('hex')}`;
     const before = await statusCounts();
@@ -272,7 +261,7 @@ describe('the team-chat monitor socket', () => {
   });
 
   it('records a quiet group after the quiet window, reports a group without a candidate as an error, and ignores human messages', async () => {
-    await startWorkers(pool, config, ['slack']);
+    await buildTestWorker(harness, { queues: ['slack'] });
     const monitor = await openMonitor();
     const quiet = `Q-${randomBytes(3).toString('hex')}`;
     const nameless = `N-${randomBytes(3).toString('hex')}`;
@@ -291,8 +280,7 @@ describe('the team-chat monitor socket', () => {
   });
 
   it('closes an open monitor with code 4401 within a second of its session ending, with nothing asked', async () => {
-    const user = await pool.query<{ id: string }>('SELECT id FROM users LIMIT 1');
-    const { token } = await createSession(pool, user.rows[0]!.id);
+    const { cookie: token } = await signedInAdmin(pool);
     const monitor = await openMonitor({ cookie: `${SESSION_COOKIE}=${token}` });
     const closed = new Promise<number>((resolve) => monitor.socket.once('close', (code) => resolve(code)));
     const endedAt = Date.now();

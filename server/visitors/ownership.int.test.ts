@@ -4,16 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { diagnosticScreens } from '#machines/content/index.js';
 import { seedResultsFlow } from '#test/flows.js';
-import { isolatedConfig } from '#test/helpers.js';
 import { SURVEYS } from '#test/journey.js';
 import { registeredRoutes } from '#test/routes.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { injectAs, seedVisitor, type InjectVisitor } from '#test/visitor.js';
-import { buildApp } from '../app.js';
-import { createPool } from '#core/db/pool.js';
 import { FlowEngine } from '#core/flows/engine.js';
 import { frameText } from '../sockets/frames.js';
 import { recordTestPayment } from '#core/payments/checkout.js';
-import { createRedis } from '#core/redis.js';
 
 /*
  * A stranger who knows a lead's email or id, a flow's id, a diagnostic's id, a Mirror session's id
@@ -51,11 +48,10 @@ const isStatic = (route: string) => /^\S+ (\/api\/docs|\/$|\/\*$|\/assets\/|\/in
 
 let app: FastifyInstance;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
-let drop: () => Promise<void>;
 let base: string;
 let owner: InjectVisitor;
 let stranger: InjectVisitor;
+let harness: TestApp;
 
 /** What the owner has, by id. */
 const ids = {} as {
@@ -71,12 +67,8 @@ const ids = {} as {
 };
 
 beforeAll(async () => {
-  const own = await isolatedConfig();
-  drop = own.drop;
-  pool = createPool(own.config.DATABASE_URL!, 6);
-  redis = createRedis(own.config.REDIS_URL!, 'producer');
-  app = await buildApp({ config: own.config, pool, redis, logger: false });
-  base = await app.listen({ host: '127.0.0.1', port: 0 });
+  harness = await buildTestApp({ ownDatabase: true, listen: true });
+  ({ app, pool, url: base } = harness);
 
   const visitor = await seedVisitor(pool);
   owner = injectAs(app, { visitorCookie: visitor.cookie });
@@ -112,12 +104,7 @@ beforeAll(async () => {
   expect(mirror.statusCode, mirror.body).toBe(200);
 });
 
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-  redis.disconnect();
-  await drop();
-});
+afterAll(() => harness?.close());
 
 async function ownerEvent(flowId: string, type: string) {
   const response = await owner({ method: 'POST', url: `/api/flows/${flowId}/events`, payload: { event: { type } } });

@@ -1,14 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { Page } from 'playwright-core';
-import { buildApp } from '#server/app.js';
-import type { Config } from '#core/config/index.js';
-import { createPool } from '#core/db/pool.js';
 import type { QueueName } from '#core/queues/names.js';
-import { createRedis } from '#core/redis.js';
-import { isolatedConfig } from '#test/helpers.js';
 import { backdatedSnapshot } from '#test/journey.js';
-import { startWorkers } from '#test/worker-harness.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
+import { buildTestWorker } from '#test/worker-harness.js';
 import { WEB_ROOT } from './server.js';
 
 /**
@@ -16,37 +11,17 @@ import { WEB_ROOT } from './server.js';
  * own (the workers' outbox relay claims every pending job of its database, so a file that runs
  * workers must not share one), serving the built site.
  */
-export interface AssessmentServer {
-  url: string;
-  app: FastifyInstance;
-  pool: pg.Pool;
-  config: Config;
+export type AssessmentServer = TestApp & {
   /** Starts the worker side (relay and processors) in this process; stopped when the test ends. */
-  workers: (queues?: QueueName[]) => ReturnType<typeof startWorkers>;
-  close: () => Promise<void>;
-}
+  workers: (queues?: QueueName[]) => ReturnType<typeof buildTestWorker>;
+};
 
 /** `overrides` are environment variables for this server's config (e.g. a Slack signing secret). */
 export async function startAssessmentServer(overrides: Record<string, string> = {}): Promise<AssessmentServer> {
-  const { config, drop } = await isolatedConfig(overrides);
-  const pool = createPool(config.DATABASE_URL!, 6);
-  const redis = createRedis(config.REDIS_URL!, 'producer');
-  const app = await buildApp({ config, pool, redis, logger: false, webRoot: WEB_ROOT });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const server = await buildTestApp({ ownDatabase: true, env: overrides, listen: true, webRoot: WEB_ROOT });
   return {
-    url: `http://127.0.0.1:${port}`,
-    app,
-    pool,
-    config,
-    workers: (queues = ['grading', 'timers', 'homework', 'mirror', 'email', 'payments']) => startWorkers(pool, config, queues),
-    close: async () => {
-      await app.close();
-      await pool.end();
-      redis.disconnect();
-      await drop();
-    },
+    ...server,
+    workers: (queues = ['grading', 'timers', 'homework', 'mirror', 'email', 'payments']) => buildTestWorker(server, { queues }),
   };
 }
 

@@ -7,7 +7,7 @@ import { startFakeStripe } from '#test/fake-stripe.js';
 import { seedResultsFlow } from '#test/flows.js';
 import { VISITOR_COOKIE } from '#server/visitors/visitor-cookie.js';
 import { promoteTimers } from '#test/journey.js';
-import { startWorkers } from '#test/worker-harness.js';
+import { buildTestWorker } from '#test/worker-harness.js';
 import { gradingProcessor } from '#workers/processors/grading.js';
 import {
   answerSurvey,
@@ -439,10 +439,13 @@ describe('the assessment modal in a real browser', () => {
   });
 
   it("when the server's grading fails, the browser grades the answers itself and says so; the failed job waits for the coach's retry", async () => {
-    await startWorkers(server.pool, server.config, ['grading', 'timers'], {
-      grading: {
-        ...gradingProcessor,
-        process: () => Promise.reject(new UnrecoverableError('the grading store is not answering')),
+    await buildTestWorker(server, {
+      queues: ['grading', 'timers'],
+      processors: {
+        grading: {
+          ...gradingProcessor,
+          process: () => Promise.reject(new UnrecoverableError('the grading store is not answering')),
+        },
       },
     });
     const { context, page, problems } = await openPage(browser, DESKTOP);

@@ -14,7 +14,7 @@ import { qualificationSurvey } from '#machines/content/index.js';
 import type { Tier } from '#machines/protocol/common.js';
 import { backdater, flowClient, runDiagnostic, SURVEYS } from '#test/journey.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '#test/smtp-sink.js';
-import { until } from '#test/worker-harness.js';
+import { until } from '#test/until.js';
 import { startAssessmentServer, type AssessmentServer } from './assessment-harness.js';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { isolatedConfig } from '#test/helpers.js';
-import { startWorkers, until } from '#test/worker-harness.js';
+import { until } from '#test/until.js';
+import { buildTestWorker } from '#test/worker-harness.js';
 import { createPool } from '#core/db/pool.js';
 import { deliverEmail, queueEmail, type EmailDraft } from '#core/email/outbox.js';
 import { startSmtpSink } from '#test/smtp-sink.js';
@@ -54,7 +55,7 @@ describe('email delivery', () => {
     const sink = await startSmtpSink();
     onTestFinished(() => sink.close());
     const { pool, config } = await setup({ SMTP_URL: sink.url, EMAIL_FROM: 'hello@coach.example.com' });
-    await startWorkers(pool, config, ['email'], { email: emailProcessor });
+    await buildTestWorker({ pool, config }, { queues: ['email'], processors: { email: emailProcessor } });
 
     const id = await queue(pool);
     // the row is marked sent inside the job; the job row is completed just after it returns
@@ -94,7 +95,7 @@ describe('email delivery', () => {
   it('records the email in the outbox without sending when SMTP_URL is not set', async () => {
     const { pool, config } = await setup();
     expect(config.SMTP_URL).toBeUndefined();
-    await startWorkers(pool, config, ['email'], { email: emailProcessor });
+    await buildTestWorker({ pool, config }, { queues: ['email'], processors: { email: emailProcessor } });
 
     const id = await queue(pool);
     await until(async () => (await outboxRow(pool, id))?.job_status === 'completed');
@@ -107,7 +108,7 @@ describe('email delivery', () => {
     onTestFinished(() => sink.close());
     const { pool, config } = await setup({ SMTP_URL: sink.url });
     expect(config.SMTP_URL).toContain(credentials.password);
-    await startWorkers(pool, config, ['email'], { email: emailProcessor });
+    await buildTestWorker({ pool, config }, { queues: ['email'], processors: { email: emailProcessor } });
 
     const id = await queue(pool, { maxAttempts: 3 });
     await until(async () => (await outboxRow(pool, id))?.status === 'failed', 30_000);

@@ -4,30 +4,24 @@ import { pino } from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { seedResultsFlow } from '#test/flows.js';
 import { injectAs } from '#test/visitor.js';
-import { isolatedConfig } from '#test/helpers.js';
-import { startWorkers, until } from '#test/worker-harness.js';
-import { buildApp } from '#server/app.js';
-import { createPool } from '#core/db/pool.js';
+import { buildTestApp } from '#test/test-app.js';
+import { until } from '#test/until.js';
+import { buildTestWorker } from '#test/worker-harness.js';
 import { FlowEngine } from '#core/flows/engine.js';
 import { startSmtpSink, type SmtpSink } from '#test/smtp-sink.js';
 import type { RelayedJobData } from '#core/queues/relay.js';
-import { createRedis } from '#core/redis.js';
 import { homeworkProcessor } from './homework.js';
 
 type Seeded = Awaited<ReturnType<typeof seedResultsFlow>>;
 
 /* Each test has a database and queue prefix of its own: no other relay or worker meets its jobs. */
 async function setup(sink: SmtpSink | null) {
-  const { config, drop } = await isolatedConfig({ EMAIL_FROM: 'coach@coach.example.com', ...(sink ? { SMTP_URL: sink.url } : {}) });
-  const pool = createPool(config.DATABASE_URL!, 6);
-  const redis = createRedis(config.REDIS_URL!, 'producer');
-  const app = await buildApp({ config, pool, redis, logger: false });
-  onTestFinished(async () => {
-    await app.close();
-    redis.disconnect();
-    await pool.end();
-    await drop();
+  const { app, pool, config, close } = await buildTestApp({
+    ownDatabase: true,
+    env: { EMAIL_FROM: 'coach@coach.example.com' },
+    fakes: { smtp: sink?.url },
   });
+  onTestFinished(close);
   // the flow's own visitor, as their browser sends it
   const send = async ({ flowId, visitorCookie }: Seeded, type: string) => {
     const response = await injectAs(app, { visitorCookie })({
@@ -69,7 +63,7 @@ describe('homework processor', () => {
     const { pool, config, send } = await setup(sink);
     const { flowId, email, leadId, job } = await chooseFreeResources(pool, send);
 
-    await startWorkers(pool, config, ['homework'], { homework: homeworkProcessor });
+    await buildTestWorker({ pool, config }, { queues: ['homework'], processors: { homework: homeworkProcessor } });
     await until(async () => (await flowOf(pool, flowId)).state === 'homework_processing.sent');
 
     expect(sink.messages).toHaveLength(1);
@@ -124,7 +118,7 @@ describe('homework processor', () => {
       'homework_processing.sending',
     );
 
-    await startWorkers(pool, config, ['homework'], { homework: homeworkProcessor });
+    await buildTestWorker({ pool, config }, { queues: ['homework'], processors: { homework: homeworkProcessor } });
     await until(async () => (await flowOf(pool, flowId)).state === 'payment_success.confirmed');
 
     expect(sink.messages).toHaveLength(1);
@@ -142,7 +136,7 @@ describe('homework processor', () => {
   it('records the email when SMTP is not configured, and the flow still moves on', async () => {
     const { pool, config, send } = await setup(null);
     const { flowId } = await chooseFreeResources(pool, send);
-    await startWorkers(pool, config, ['homework'], { homework: homeworkProcessor });
+    await buildTestWorker({ pool, config }, { queues: ['homework'], processors: { homework: homeworkProcessor } });
     await until(async () => (await flowOf(pool, flowId)).state === 'homework_processing.sent');
     const outbox = await pool.query('SELECT kind, status FROM email_outbox');
     expect(outbox.rows).toEqual([{ kind: 'free_resources', status: 'recorded' }]);
@@ -160,7 +154,7 @@ describe('homework processor', () => {
     await queue.remove(job.id);
     await queue.close();
 
-    await startWorkers(pool, config, ['homework'], { homework: homeworkProcessor });
+    await buildTestWorker({ pool, config }, { queues: ['homework'], processors: { homework: homeworkProcessor } });
     await until(async () => (await flowOf(pool, flowId)).state === 'maybe_flow', 30_000);
 
     expect((await flowOf(pool, flowId)).snapshot.context.notice).toEqual({

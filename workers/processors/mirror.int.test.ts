@@ -1,22 +1,19 @@
 import type { Job } from 'bullmq';
-import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIRROR_FALLBACK_REPLY, MIRROR_WELCOME } from '#machines/mirror/mirror.machine.js';
 import type { MirrorTurn } from '#machines/protocol/common.js';
 import type { MirrorReplyRequest } from '#machines/protocol/mirror.js';
-import { buildApp } from '#server/app.js';
 import type { Config } from '#core/config/index.js';
-import { createPool } from '#core/db/pool.js';
 import { FlowEngine } from '#core/flows/engine.js';
 import type { RelayedJobData } from '#core/queues/relay.js';
-import { createRedis } from '#core/redis.js';
 import { startFakeOpenAI, type FakeOpenAI } from '#test/fake-openai.js';
 import { seedFlow } from '#test/flows.js';
-import { isolatedConfig } from '#test/helpers.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
+import { until } from '#test/until.js';
 import { injectAs, type InjectVisitor } from '#test/visitor.js';
-import { startWorkers, until } from '#test/worker-harness.js';
+import { buildTestWorker } from '#test/worker-harness.js';
 import { createMirrorProcessor, mirrorProcessor } from './mirror.js';
 
 interface MirrorFlow {
@@ -26,30 +23,23 @@ interface MirrorFlow {
 }
 
 // A database of this file's own: an outbox relay claims every pending job row of its database.
+let harness: TestApp;
 let config: Config;
-let drop: () => Promise<void>;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
-let app: FastifyInstance;
 // one visitor's browser: the flows below are all its own
 let browser: InjectVisitor;
 let fake: FakeOpenAI;
 
 beforeAll(async () => {
-  ({ config, drop } = await isolatedConfig());
-  pool = createPool(config.DATABASE_URL!, 8);
-  redis = createRedis(config.REDIS_URL!, 'producer');
-  app = await buildApp({ config, pool, redis, logger: false });
-  browser = injectAs(app);
+  harness = await buildTestApp({ ownDatabase: true, poolSize: 8 });
+  ({ pool, config } = harness);
+  browser = injectAs(harness.app);
   fake = await startFakeOpenAI();
 });
 
 afterAll(async () => {
-  await app.close();
-  await pool.end();
-  redis.disconnect();
+  await harness?.close();
   await fake.close();
-  await drop();
 });
 
 const withLlm = () => ({ ...config, MIRROR_LLM_BASE_URL: fake.url, MIRROR_LLM_MODEL: 'coach-test' });
@@ -103,7 +93,7 @@ const STORY = [
 
 describe('the mirror processor with the built-in engine', () => {
   it('answers each message with a reflective question, completes after five, and stores a saved session', async () => {
-    await startWorkers(pool, config, ['mirror', 'timers'], { mirror: mirrorProcessor });
+    await buildTestWorker({ pool, config }, { queues: ['mirror', 'timers'], processors: { mirror: mirrorProcessor } });
     const flow = await startMirror();
     await send(flow.flowId, { type: 'SET_SAVE', save: true });
 
@@ -130,7 +120,7 @@ describe('the mirror processor with the built-in engine', () => {
   });
 
   it('records the session but stores no messages when the visitor does not save', async () => {
-    await startWorkers(pool, config, ['mirror', 'timers'], { mirror: mirrorProcessor });
+    await buildTestWorker({ pool, config }, { queues: ['mirror', 'timers'], processors: { mirror: mirrorProcessor } });
     const flow = await startMirror();
     const answered = await exchange(flow.flowId, 'Whether to fire a popular manager.');
     expect(answered.state).toBe('chatting');
@@ -146,7 +136,7 @@ describe('the mirror processor with an LLM', () => {
     fake.mode = 'answer';
     fake.requests.length = 0;
     fake.answer = () => 'What would your team say if you asked them?';
-    await startWorkers(pool, withLlm(), ['mirror', 'timers'], { mirror: mirrorProcessor });
+    await buildTestWorker({ pool, config: withLlm() }, { queues: ['mirror', 'timers'], processors: { mirror: mirrorProcessor } });
     const flow = await startMirror();
     const answered = await exchange(flow.flowId, 'Whether to reorganise the support team.');
     expect(lastMessage(answered)).toEqual({ role: 'mirror', content: 'What would your team say if you asked them?' });
@@ -163,7 +153,10 @@ describe('the mirror processor with an LLM', () => {
 
   it('shows the fallback line when the model fails', async () => {
     fake.mode = 'fail';
-    await startWorkers(pool, withLlm(), ['mirror', 'timers'], { mirror: createMirrorProcessor({ llmTimeoutMs: 2_000 }) });
+    await buildTestWorker(
+      { pool, config: withLlm() },
+      { queues: ['mirror', 'timers'], processors: { mirror: createMirrorProcessor({ llmTimeoutMs: 2_000 }) } },
+    );
     const flow = await startMirror();
     const answered = await exchange(flow.flowId, 'Whether to reorganise the support team.');
     expect(answered.state).toBe('chatting');

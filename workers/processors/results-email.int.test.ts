@@ -4,7 +4,8 @@ import { resultFor } from '#machines/assessment-flow/assessment-flow.fixtures.js
 import { seedFlow, surveyedEvents } from '#test/flows.js';
 import { isolatedConfig } from '#test/helpers.js';
 import { startSmtpSink, type SmtpSink } from '#test/smtp-sink.js';
-import { startWorkers, until } from '#test/worker-harness.js';
+import { until } from '#test/until.js';
+import { buildTestWorker } from '#test/worker-harness.js';
 import { createPool } from '#core/db/pool.js';
 import { FlowEngine } from '#core/flows/engine.js';
 import { createOrUpdateLead } from '#core/leads/lead-service.js';
@@ -48,7 +49,7 @@ describe('the results email', () => {
     ]);
     expect(jobs.rows).toEqual([{ queue: 'email', name: 'results' }]);
 
-    await startWorkers(pool, config, ['email']);
+    await buildTestWorker({ pool, config }, { queues: ['email'] });
     await until(() => sink.messages.length === 1);
     const mail = sink.messages[0]!;
     expect(mail.envelopeTo).toEqual([email]);

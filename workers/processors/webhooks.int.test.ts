@@ -6,13 +6,11 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { resultFor } from '#machines/assessment-flow/assessment-flow.fixtures.js';
 import { seedFlow, surveyedEvents } from '#test/flows.js';
 import { injectAs } from '#test/visitor.js';
-import { isolatedConfig } from '#test/helpers.js';
-import { startWorkers, until } from '#test/worker-harness.js';
-import { buildApp } from '#server/app.js';
-import { createPool } from '#core/db/pool.js';
+import { buildTestApp } from '#test/test-app.js';
+import { until } from '#test/until.js';
+import { buildTestWorker } from '#test/worker-harness.js';
 import { FlowEngine } from '#core/flows/engine.js';
 import { createOrUpdateLead } from '#core/leads/lead-service.js';
-import { createRedis } from '#core/redis.js';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -39,16 +37,8 @@ async function receiver(statuses: number[] = []) {
 
 async function setup() {
   // the receivers listen on loopback, which outgoing webhooks may reach only when listed
-  const { config, drop } = await isolatedConfig({ WEBHOOK_ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1' });
-  const pool = createPool(config.DATABASE_URL!, 6);
-  const redis = createRedis(config.REDIS_URL!, 'producer');
-  const app = await buildApp({ config, pool, redis, logger: false });
-  onTestFinished(async () => {
-    await app.close();
-    redis.disconnect();
-    await pool.end();
-    await drop();
-  });
+  const { app, pool, config, close } = await buildTestApp({ ownDatabase: true, env: { WEBHOOK_ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1' } });
+  onTestFinished(close);
   return { config, pool, app };
 }
 
@@ -74,7 +64,7 @@ describe('outgoing webhooks', () => {
     const { config, pool, app } = await setup();
     const target = await receiver([500, 500]);
     await enable(pool, 'automation', target.url, SECRET);
-    await startWorkers(pool, config, ['webhooks']);
+    await buildTestWorker({ pool, config }, { queues: ['webhooks'] });
 
     const browser = injectAs(app);
     const started = await browser({ method: 'POST', url: '/api/flows', payload: {} });
@@ -124,7 +114,7 @@ describe('outgoing webhooks', () => {
     const port = (gone.address() as AddressInfo).port;
     await new Promise<void>((resolve) => gone.close(() => resolve()));
     await enable(pool, 'automation', `http://127.0.0.1:${port}/hook?token=hook-secret`, SECRET);
-    await startWorkers(pool, config, ['webhooks']);
+    await buildTestWorker({ pool, config }, { queues: ['webhooks'] });
 
     const browser = injectAs(app);
     const flowId = (await browser({ method: 'POST', url: '/api/flows', payload: {} })).json().flowId as string;
@@ -159,7 +149,7 @@ describe('outgoing webhooks', () => {
     const chat = await receiver();
     await enable(pool, 'automation', automation.url, SECRET);
     await enable(pool, 'team_chat', chat.url);
-    await startWorkers(pool, config, ['webhooks']);
+    await buildTestWorker({ pool, config }, { queues: ['webhooks'] });
 
     const grade = async (tier: 'book_call' | 'homework') => {
       const email = `grade-${tier}-${Date.now()}@example.com`;

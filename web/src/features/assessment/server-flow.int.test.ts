@@ -1,28 +1,21 @@
-import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
 import WebSocket from 'ws';
-import type { Config } from '#core/config/index.js';
-import { buildApp } from '#server/app.js';
-import { createPool } from '#core/db/pool.js';
-import { createRedis } from '#core/redis.js';
-import { isolatedConfig } from '#test/helpers.js';
+import { buildTestApp, type TestApp } from '#test/test-app.js';
+import { until } from '#test/until.js';
 import { browserFetch } from '#test/visitor.js';
 import { backdater, SURVEYS } from '#test/journey.js';
-import { startWorkers, until } from '#test/worker-harness.js';
+import { buildTestWorker } from '#test/worker-harness.js';
 import { statePath } from '#machines/protocol/can-accept.js';
 import { createFlowClient, type FlowClient } from '../../lib/flows/client.js';
 import { FlowSession } from '../../lib/flows/session.js';
 import { FlowSocket, socketUrlFor, type SocketLike } from '../../lib/flows/socket.js';
 import { browserAssessmentFlow, browserDiagnostic } from './machines.js';
 
-let app: FastifyInstance;
+let harness: TestApp;
 let pool: pg.Pool;
-let redis: ReturnType<typeof createRedis>;
 let base: string;
-let config: Config;
-let drop: () => Promise<void>;
 let client: FlowClient;
 // one visitor's browser: its cookie goes with every request and socket
 const browser = browserFetch();
@@ -30,21 +23,15 @@ const sockets: FlowSocket[] = [];
 const sessions: Array<{ dispose(): void }> = [];
 
 beforeAll(async () => {
-  ({ config, drop } = await isolatedConfig());
-  pool = createPool(config.DATABASE_URL!, 8);
-  redis = createRedis(config.REDIS_URL!, 'producer');
-  app = await buildApp({ config, pool, redis, logger: false });
-  base = await app.listen({ host: '127.0.0.1', port: 0 });
+  harness = await buildTestApp({ ownDatabase: true, listen: true, poolSize: 8 });
+  ({ pool, url: base } = harness);
   client = createFlowClient({ baseUrl: base, fetch: browser.fetch });
 });
 
 afterAll(async () => {
   for (const session of sessions) session.dispose();
   for (const socket of sockets) socket.close();
-  await app?.close();
-  await pool?.end();
-  redis?.disconnect();
-  await drop?.();
+  await harness?.close();
 });
 
 /** Node 20 has no global WebSocket: the socket client takes the `ws` package's. */
@@ -110,7 +97,7 @@ async function answerDiagnostic(diagnostic: ReturnType<typeof diagnosticSession>
 
 describe('the browser flow session against the real server', () => {
   it('runs capture to the book_call next step: optimistic events, server follow-ups, pushes for grading, results and payment', async () => {
-    await startWorkers(pool, config, ['grading', 'timers', 'payments']);
+    await buildTestWorker(harness, { queues: ['grading', 'timers', 'payments'] });
     const socket = nodeSocket();
     const flow = assessmentSession(socket);
     await flow.session.start({ start: { mode: 'assessment', testing: true } });

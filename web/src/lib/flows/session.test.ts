@@ -3,6 +3,7 @@ import { assessmentFlowMachine } from '#machines/assessment-flow/assessment-flow
 import { diagnosticMachine } from '#machines/diagnostic/diagnostic.machine.js';
 import { statePath } from '#machines/protocol/can-accept.js';
 import { FakeFlowServer } from '#test/fake-flow-server.js';
+import { until } from '#test/until.js';
 import { FlowSession } from './session.js';
 import { FlowSocket } from './socket.js';
 
@@ -10,14 +11,6 @@ const cleanups: Array<() => void> = [];
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
-
-async function until(check: () => boolean, timeoutMs = 2000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 function open<M extends typeof assessmentFlowMachine | typeof diagnosticMachine>(
   server: FakeFlowServer,
