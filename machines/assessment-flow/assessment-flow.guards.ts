@@ -1,11 +1,14 @@
 import { qualificationSurvey } from '../content/index.js';
+import { isOlderSurvey } from '../grading/older-survey.js';
 import { outcomeFor } from '../grading/outcome.js';
 import type { CompletedPath, FlowResult } from '../protocol/assessment-flow.js';
 import { hasText, isSimpleEmail, type SurveyAnswers, type Tier } from '../protocol/common.js';
 import type { AssessmentFlowArgs } from './assessment-flow.context.js';
 
-/** The survey's required questions left unanswered (q1 to q5), in survey order. */
+/** The survey's required questions left unanswered (q1 to q5), in survey order; none for the older eight-answer shape. */
 export function missingSurveyAnswers(answers: SurveyAnswers): string[] {
+  // the older eight-answer shape is complete by its own schema
+  if (isOlderSurvey(answers)) return [];
   return qualificationSurvey.questions
     .filter((question) => {
       if (!question.required) return false;

@@ -240,3 +240,45 @@ describe('GradeInput', () => {
     expect(GradeInput.safeParse({ answers: {}, survey: {}, mirrorChat: [{ role: 'coach', content: 'x' }] }).success).toBe(false);
   });
 });
+
+describe('gradeAssessment: the older eight-answer survey', () => {
+  const older = {
+    current_role: 'manager', // 14 of 20
+    team_size: '6-15', // 10 of 15
+    urgency_pain: 'high', // 20 of 25
+    commitment_level: 'committed', // 25 of 30
+    investment_readiness: 'ready', // 10 of 10
+    budget: 'high',
+    authority: 'P',
+    prior_coaching: 'some',
+  };
+
+  it('scores it with its own maxima and tiers it by budget and authority', () => {
+    const result = gradeAssessment({ answers: considered(), survey: older, mirrorChat: [] });
+    // 14 + 10 + 20 + 25 + 10 = 79
+    expect(result.surveyScore).toBe(79);
+    // 0.35 × 72.2 + 0.35 × 79 + 0.30 × 50 = 25.27 + 27.65 + 15 = 67.92 -> 68: homework by the current rule,
+    // but budget high with authority P is book_call by the older survey's own rule
+    expect(result.totalScore).toBe(68);
+    expect(result.tier).toBe('book_call');
+    expect(result.qualification).toBe('book_call');
+    expect(result.qualificationReasoning).toContain(
+      'Survey score 79 of 100 from the older eight-answer survey: current_role 14/20, team_size 10/15, urgency_pain 20/25, commitment_level 25/30, investment_readiness 10/10.',
+    );
+    expect(result.qualificationReasoning).toContain(
+      'Tier book_call (older survey): budget high, authority P: a high budget its owner decides on (D or P).',
+    );
+  });
+
+  it('gives a mid budget with a named authority homework and anything else nurture, whatever the points', () => {
+    expect(gradeAssessment({ answers: considered(), survey: { ...older, budget: 'mid', authority: 'L' }, mirrorChat: [] }).tier).toBe(
+      'homework',
+    );
+    expect(gradeAssessment({ answers: considered(), survey: { ...older, budget: 'high', authority: 'M' }, mirrorChat: [] }).tier).toBe(
+      'nurture',
+    );
+    expect(gradeAssessment({ answers: considered(), survey: { ...older, budget: 'low', authority: 'D' }, mirrorChat: [] }).tier).toBe(
+      'nurture',
+    );
+  });
+});

@@ -9,6 +9,7 @@ import { detectGaming, GAMING_MESSAGE } from './gaming.js';
 import { keyInsights } from './insights.js';
 import { likertAverageLabel } from './leadership-level.js';
 import { mirrorScore } from './mirror-score.js';
+import { describeOlderSurveyTier, isOlderSurvey, olderSurveyScore, olderSurveyTier, OLDER_SURVEY_MAX_POINTS } from './older-survey.js';
 import { clamp, round } from './scale.js';
 import { surveyScore } from './survey-score.js';
 import {
@@ -84,8 +85,21 @@ export function gradeAssessment(input: GradeInput, options: GradeOptions = {}): 
     `Diagnostic score ${diagnostic}: the mean of ${DIAGNOSTIC_SCORE_DIMENSIONS.join(', ')} is ${sixMean} ` +
       `on the 1-10 scale, mapped onto 0-100${penalty > 0 ? `, less ${penalty} for contradictions` : ''}.`,
   );
-  const surveyPoints = surveyScore(survey, input.survey);
-  reasons.push(`Survey score ${surveyPoints} of 100 from the scored questions.`);
+  // the older eight-answer shape has its own points and its own tier rule; the current survey's
+  // adjustments, cap and disqualifiers name q-questions it does not have
+  const older = isOlderSurvey(input.survey) ? input.survey : null;
+  let surveyPoints: number;
+  if (older) {
+    const { points, total } = olderSurveyScore(older);
+    surveyPoints = total;
+    const parts = (Object.keys(OLDER_SURVEY_MAX_POINTS) as (keyof typeof points)[]).map(
+      (field) => `${field} ${points[field]}/${OLDER_SURVEY_MAX_POINTS[field]}`,
+    );
+    reasons.push(`Survey score ${surveyPoints} of 100 from the older eight-answer survey: ${parts.join(', ')}.`);
+  } else {
+    surveyPoints = surveyScore(survey, input.survey);
+    reasons.push(`Survey score ${surveyPoints} of 100 from the scored questions.`);
+  }
   const mirror = mirrorScore(input.mirrorChat);
   reasons.push(
     mirror.fired.length > 0
@@ -126,8 +140,8 @@ export function gradeAssessment(input: GradeInput, options: GradeOptions = {}): 
   for (const option of disqualifiers) {
     reasons.push(`Auto-disqualified by the answer '${option.id}' (${option.label}): nurture whatever the score.`);
   }
-  const tier = tierFor(total, conditions);
-  reasons.push(describeTier(tier, total, conditions));
+  const tier = older ? olderSurveyTier(older) : tierFor(total, conditions);
+  reasons.push(older ? describeOlderSurveyTier(older) : describeTier(tier, total, conditions));
 
   const gaming = detectGaming(screens, input.answers, contradictions);
   if (gaming.gamingDetected) reasons.push(`Gaming detected (${gaming.reasons.join('; ')}): a retake is required.`);

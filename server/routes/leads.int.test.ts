@@ -274,6 +274,35 @@ describe('lead-assessment and submitQualificationData', () => {
     const jobs = await pool.query("SELECT count(*)::int AS n FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [flowId]);
     expect(jobs.rows[0].n).toBe(1);
   });
+  it('accepts the older eight-answer survey by the proxy: graded with its own points and tier rule, and says so', async () => {
+    await buildTestWorker(harness, { queues: ['grading', 'timers'] });
+    const owner = visitor();
+    const { leadId, flowId } = await toSurvey(owner);
+    const older = {
+      current_role: 'director', // 17 of 20
+      team_size: '16-50', // 13 of 15
+      urgency_pain: 'critical', // 25 of 25
+      commitment_level: 'all_in', // 30 of 30
+      investment_readiness: 'considering', // 5 of 10
+      budget: 'mid',
+      authority: 'M',
+      prior_coaching: 'none',
+    };
+    const graded = await owner.call('POST', '/api/functions/workflow-proxy?wait=1', {
+      action: 'lead-assessment',
+      data: { leadId, survey: older },
+    });
+    expect(graded.status, JSON.stringify(graded.json)).toBe(200);
+    // 17 + 13 + 25 + 30 + 5 = 90; budget mid with authority M: homework
+    expect(graded.json).toMatchObject({ success: true, flowId, tier: 'homework', qualification: 'homework' });
+    const stored = await pool.query('SELECT survey_score, tier, result FROM assessment_results WHERE lead_id = $1', [leadId]);
+    expect(stored.rows).toHaveLength(1);
+    expect(stored.rows[0]).toMatchObject({ tier: 'homework' });
+    expect(Number(stored.rows[0].survey_score)).toBe(90);
+    expect(stored.rows[0].result.qualificationReasoning).toContain(
+      'Tier homework (older survey): budget mid, authority M: a mid budget with authority L, M, D or P.',
+    );
+  });
 });
 
 describe('the workflow proxy send-homework action', () => {
