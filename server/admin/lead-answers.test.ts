@@ -38,6 +38,32 @@ describe('surveyAnswerViews', () => {
     expect(views.find((v) => v.id === 'q1_investment')?.answer).toBe(`gold_plan ${RETIRED_OPTION}`);
     expect(views.at(-1)).toEqual({ id: 'q0_budget', question: `q0_budget ${RETIRED_SURVEY_QUESTION}`, answer: 'lots' });
   });
+
+  it('shows the older eight-answer survey in its own order and words, none of it marked retired', () => {
+    const views = surveyAnswerViews({
+      prior_coaching: 'some',
+      authority: 'D',
+      budget: 'high',
+      investment_readiness: 'ready',
+      commitment_level: 'committed',
+      urgency_pain: 'high',
+      team_size: '6-15',
+      current_role: 'director',
+    });
+    expect(views.map((v) => v.id)).toEqual([
+      'current_role',
+      'team_size',
+      'urgency_pain',
+      'commitment_level',
+      'investment_readiness',
+      'budget',
+      'authority',
+      'prior_coaching',
+    ]);
+    expect(views[0]).toEqual({ id: 'current_role', question: 'Current role', answer: 'Director' });
+    expect(views.find((v) => v.id === 'authority')?.answer).toBe("D: they decide on their organisation's budget");
+    expect(views.some((v) => v.question.includes(RETIRED_SURVEY_QUESTION) || v.answer?.includes(RETIRED_OPTION))).toBe(false);
+  });
 });
 
 describe('diagnosticSectionViews', () => {

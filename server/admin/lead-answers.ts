@@ -6,6 +6,8 @@ import {
   type QualificationSurvey,
   type Screen,
 } from '#machines/content/index.js';
+import { OLDER_SURVEY_LABELS } from '#machines/grading/older-survey-labels.js';
+import { isOlderSurvey, type OlderSurvey } from '#machines/grading/older-survey.js';
 import type { DiagnosticAnswerView, DiagnosticSectionView, SurveyAnswerView } from '#machines/protocol/admin/leads.js';
 
 /*
@@ -39,6 +41,7 @@ const retired = (value: unknown, note: string) => `${raw(value)} ${note}`;
 
 /** Every survey question in the survey's order, then any answered question the survey no longer has. */
 export function surveyAnswerViews(answers: Record<string, unknown>, survey: QualificationSurvey = qualificationSurvey): SurveyAnswerView[] {
+  if (isOlderSurvey(answers)) return olderSurveyAnswerViews(answers);
   const views: SurveyAnswerView[] = survey.questions.map((question) => {
     const value = answers[question.id];
     if (value === undefined || value === null || value === '') return { id: question.id, question: question.prompt, answer: null };
@@ -51,6 +54,14 @@ export function surveyAnswerViews(answers: Record<string, unknown>, survey: Qual
     if (!known.has(id)) views.push({ id, question: `${id} ${RETIRED_SURVEY_QUESTION}`, answer: raw(value) });
   }
   return views;
+}
+
+/** The older eight-answer survey's answers, in its own order and words. */
+function olderSurveyAnswerViews(answers: OlderSurvey): SurveyAnswerView[] {
+  return (Object.keys(OLDER_SURVEY_LABELS) as (keyof OlderSurvey)[]).map((id) => {
+    const labels: { prompt: string; options: Record<string, string> } = OLDER_SURVEY_LABELS[id];
+    return { id, question: labels.prompt, answer: labels.options[answers[id]] ?? raw(answers[id]) };
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { inTransaction } from '#core/db/transaction.js';
+import { isOlderSurvey } from '#machines/grading/older-survey.js';
 import { diagnosticSectionViews, surveyAnswerViews, type StoredDiagnosticAnswer } from './lead-answers.js';
 import { listLeadNotes } from './queries.js';
 import type { LeadDetail, LeadFilters, LeadListQuery, LeadPage } from '#machines/protocol/admin/leads.js';
@@ -148,7 +149,11 @@ export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetai
       ...diagnostic,
       sections: diagnosticSectionViews(diagnostic.bank_version, answers),
     })),
-    surveys: surveys.rows.map((survey) => ({ ...survey, answers: surveyAnswerViews(survey.answers) })),
+    surveys: surveys.rows.map((survey) => ({
+      ...survey,
+      shape: isOlderSurvey(survey.answers) ? ('older' as const) : ('current' as const),
+      answers: surveyAnswerViews(survey.answers),
+    })),
     mirrorSessions: mirrorSessions.rows,
     payments: payments.rows,
     emails: emails.rows,

@@ -302,6 +302,13 @@ describe('lead-assessment and submitQualificationData', () => {
     expect(stored.rows[0].result.qualificationReasoning).toContain(
       'Tier homework (older survey): budget mid, authority M: a mid budget with authority L, M, D or P.',
     );
+    // the lead's page says which survey it was and shows its answers in words
+    const admin = await signedInAdmin(pool);
+    const page = await app.inject({ method: 'GET', url: `/api/admin/leads/${leadId}`, headers: admin.headers });
+    expect(page.statusCode).toBe(200);
+    const [survey] = page.json().surveys;
+    expect(survey).toMatchObject({ shape: 'older', survey_score: 90 });
+    expect(survey.answers[0]).toEqual({ id: 'current_role', question: 'Current role', answer: 'Director' });
   });
 });
 

@@ -116,6 +116,8 @@ export const leadDetailSchema = z.object({
   surveys: z.array(
     z.object({
       id: z.uuid(),
+      /** 'older' for the older eight-answer survey, graded by its own points and tier rule. */
+      shape: z.enum(['current', 'older']),
       answers: z.array(surveyAnswerViewSchema),
       survey_score: z.number().nullable(),
       created_at: timestamp,

@@ -18,6 +18,7 @@ export function SurveyPanel({ surveys }: { surveys: LeadDetail['surveys'] }) {
               <p className="text-sm text-muted">
                 Answered {formatDateTime(survey.created_at)}
                 {survey.survey_score !== null && ` · survey score ${survey.survey_score}`}
+                {survey.shape === 'older' && ' · the older eight-answer survey, graded by its own points and tier rule'}
               </p>
               <dl className="divide-y divide-line/70" aria-label={`Survey answers of ${formatDateTime(survey.created_at)}`}>
                 {survey.answers.map((answer) => (
