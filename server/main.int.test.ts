@@ -13,6 +13,28 @@ describe('server/main.ts as a process', () => {
     expect(server.output()).toContain('PORT: expected a port number (got "eighty")');
   });
 
+  it('refuses to start, before it listens, over stored flows of a machine version this build cannot run', async () => {
+    const databaseUrl = await scratchDatabase({ migrated: true });
+    const client = new pg.Client(databaseUrl);
+    await client.connect();
+    // a flow a newer build wrote: version 7 of the assessment flow
+    await client.query(
+      "INSERT INTO flows (machine, state, snapshot, machine_version) VALUES ('assessmentFlow', 'capture', '{\"value\": \"capture\"}', 7)",
+    );
+    await client.end();
+    const port = await freePort();
+    const server = runTs(
+      'server/main.ts',
+      testEnv({ DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' }),
+    );
+    const { code } = await server.exited;
+    expect(code).toBe(1);
+    expect(server.output()).toContain(
+      '1 stored assessmentFlow flow(s) written by machine version 7, which this build (version 1) is older than',
+    );
+    expect(server.output()).not.toContain('Server listening');
+  });
+
   it('migrates, bootstraps one admin across two starts, serves, and stops on SIGTERM with exit 0 within 10 s', async () => {
     const databaseUrl = await scratchDatabase({ migrated: false });
     const port = await freePort();

@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { ensureAdmin } from './auth/admin-users.js';
 import { createPool } from '#core/db/pool.js';
 import { migrate } from '#core/db/migrate.js';
+import { assertStoredFlowsSupported } from '#core/flows/machine-versions.js';
 import { createRedis } from '#core/redis.js';
 import { onShutdown } from '#core/shutdown.js';
 
@@ -13,6 +14,7 @@ const app = await buildApp({ config, pool, redis });
 
 try {
   await migrate(requireUrl(config, 'DATABASE_URL'), (message) => app.log.info(message));
+  await assertStoredFlowsSupported(pool);
   const admin = await ensureAdmin(pool, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
   if (admin.created) {
     app.log.info({ email: admin.email }, 'created the first admin account');

@@ -4,7 +4,9 @@ import { transition } from 'xstate';
 import type { FlowMachineName, FlowSnapshotResponse } from '#machines/protocol/api.js';
 import { statePath } from '#machines/protocol/can-accept.js';
 import { runEffects } from './effects.js';
+import { flowMachineVersions } from '#machines/flow-versions.js';
 import {
+  currentSnapshot,
   FlowConflictError,
   FlowNotFoundError,
   getFlow,
@@ -94,7 +96,7 @@ export class FlowTx {
     // a visitor's event is theirs to send only to their own flow; the server's own code reaches any
     if (origin === 'client' && access === 'system') throw new Error('A visitor event needs the visitor it comes from');
     const locked = await this.client.query<FlowRow & { clock_ms: string }>(
-      `SELECT id, machine, version, state, snapshot, lead_id, testing, visitor_id,
+      `SELECT id, machine, version, state, snapshot, lead_id, testing, visitor_id, machine_version,
               floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS clock_ms
        FROM flows WHERE id = $1 FOR UPDATE`,
       [id],
@@ -109,7 +111,7 @@ export class FlowTx {
     const adjusted = await serverView(row.machine).adjust(this.client, row, read.event);
     const event = withServerClock(row.machine, adjusted, Number(row.clock_ms));
     const machine = machineOf(row.machine);
-    const current = machine.resolveState(row.snapshot as never);
+    const current = machine.resolveState(currentSnapshot(row) as never);
     const [next, actions] = transition(machine, current, event as never);
     if (next === current && actions.length === 0) {
       if (skipConflict) return null;
@@ -121,14 +123,14 @@ export class FlowTx {
     // one round trip: the new snapshot and its flow_events row
     const updated = await this.client.query<FlowRow>(
       `WITH moved AS (
-         UPDATE flows SET snapshot = $2, state = $3, version = version + 1
-         WHERE id = $1 RETURNING id, machine, version, state, lead_id, testing, visitor_id
+         UPDATE flows SET snapshot = $2, state = $3, version = version + 1, machine_version = $7
+         WHERE id = $1 RETURNING id, machine, version, state, lead_id, testing, visitor_id, machine_version
        ), logged AS (
          INSERT INTO flow_events (flow_id, seq, type, payload, origin, state_after)
          SELECT id, version, $4, $5, $6, state FROM moved
        )
        SELECT * FROM moved`,
-      [id, persisted, state, type, payload, origin],
+      [id, persisted, state, type, payload, origin, flowMachineVersions[row.machine].current],
     );
     // the snapshot is not read back: it is the one just written
     const written: FlowRow = { ...updated.rows[0]!, snapshot: persisted };

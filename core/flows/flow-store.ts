@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { initialTransition, type AnyStateMachine, type ExecutableActionsFrom } from 'xstate';
+import { flowMachineVersions, upgradeSnapshot } from '#machines/flow-versions.js';
 import { flowMachines } from '#machines/index.js';
 import { statePath } from '#machines/protocol/can-accept.js';
 import type { FlowMachineName, FlowSnapshotResponse } from '#machines/protocol/api.js';
@@ -39,6 +40,8 @@ export interface FlowRow {
   testing?: boolean;
   /** The visitor whose browser started it; only they may read it or send it events. */
   visitor_id?: string | null;
+  /** The version of the machine that wrote the snapshot (machines/flow-versions.ts); read where the snapshot is. */
+  machine_version?: number;
 }
 
 /**
@@ -64,9 +67,18 @@ export function machineOf(name: FlowMachineName): AnyStateMachine {
   return flowMachines[name] as AnyStateMachine;
 }
 
-/** A flows row as the API answers it. */
+/**
+ * A row's snapshot as this build's machine reads it: moved up from the version that wrote it by the
+ * machine's migrations (UnsupportedMachineVersionError when there is no way up).
+ */
+export function currentSnapshot(row: FlowRow): Record<string, unknown> {
+  const versioning = flowMachineVersions[row.machine];
+  return upgradeSnapshot(row.machine, versioning, row.machine_version ?? versioning.current, row.snapshot);
+}
+
+/** A flows row as the API answers it, its snapshot as the current machine reads it. */
 export function toResponse(row: FlowRow): FlowSnapshotResponse {
-  return { flowId: row.id, machine: row.machine, version: row.version, state: row.state, snapshot: row.snapshot };
+  return { flowId: row.id, machine: row.machine, version: row.version, state: row.state, snapshot: currentSnapshot(row) };
 }
 
 /** Now by PostgreSQL's clock, in ms: the clock every server process and worker shares. */
@@ -91,9 +103,9 @@ export async function startFlow(
   const [snapshot, actions] = initialTransition(machine, startInput);
   const persisted = machine.getPersistedSnapshot(snapshot) as Record<string, unknown>;
   const inserted = await db.query<FlowRow>(
-    `INSERT INTO flows (machine, mode, lead_id, state, snapshot, testing, visitor_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
-     RETURNING id, machine, version, state, snapshot, lead_id, testing, visitor_id`,
+    `INSERT INTO flows (machine, mode, lead_id, state, snapshot, testing, visitor_id, machine_version)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     RETURNING id, machine, version, state, snapshot, lead_id, testing, visitor_id, machine_version`,
     [
       machineName,
       options.mode ?? 'assessment',
@@ -102,6 +114,7 @@ export async function startFlow(
       persisted,
       options.testing ?? false,
       options.visitorId ?? null,
+      flowMachineVersions[machineName].current,
     ],
   );
   return { row: inserted.rows[0]!, actions };
@@ -117,7 +130,10 @@ export interface StartOptions {
 
 /** The stored flow, or FlowNotFoundError (also when `access` may not reach it). */
 export async function getFlow(pool: pg.Pool, id: string, access: FlowAccess): Promise<FlowSnapshotResponse> {
-  const found = await pool.query<FlowRow>('SELECT id, machine, version, state, snapshot, visitor_id FROM flows WHERE id = $1', [id]);
+  const found = await pool.query<FlowRow>(
+    'SELECT id, machine, version, state, snapshot, visitor_id, machine_version FROM flows WHERE id = $1',
+    [id],
+  );
   const row = found.rows[0];
   if (!row || !mayAccess(access, row.visitor_id)) throw new FlowNotFoundError(id);
   return toResponse(row);

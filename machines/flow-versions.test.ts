@@ -1,0 +1,78 @@
+import { createActor, createMachine } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import {
+  canUpgrade,
+  flowMachineVersions,
+  upgradeSnapshot,
+  UnsupportedMachineVersionError,
+  type MachineVersioning,
+} from './flow-versions.js';
+import { flowMachines } from './index.js';
+
+// Version 1 of a small machine, and version 2 with the state `waiting` renamed to `queued` and a
+// new context field: the kind of change a deploy makes while flows are in progress.
+const v1 = createMachine({
+  id: 'example',
+  context: { count: 0 },
+  initial: 'waiting',
+  states: { waiting: { on: { GO: 'done' } }, done: { type: 'final' } },
+});
+const v2 = createMachine({
+  id: 'example',
+  context: { count: 0, note: '' },
+  initial: 'queued',
+  states: { queued: { on: { GO: 'done' } }, done: { type: 'final' } },
+});
+const versioning: MachineVersioning = {
+  current: 2,
+  migrations: {
+    1: (snapshot) => ({
+      ...snapshot,
+      value: snapshot.value === 'waiting' ? 'queued' : snapshot.value,
+      context: { ...(snapshot.context as object), note: '' },
+    }),
+  },
+};
+
+describe('versioned flow machines', () => {
+  it('records a version for every flow machine the server runs', () => {
+    expect(Object.keys(flowMachineVersions).sort()).toEqual(Object.keys(flowMachines).sort());
+    for (const { current, migrations } of Object.values(flowMachineVersions)) {
+      expect(current).toBeGreaterThanOrEqual(1);
+      // every version below the current one has its step up
+      for (let step = 1; step < current; step++) expect(migrations[step]).toBeTypeOf('function');
+    }
+  });
+
+  it('moves a snapshot stored by the old machine onto the renamed state, and it still reaches its end', () => {
+    const old = createActor(v1).start();
+    const stored = old.getPersistedSnapshot() as Record<string, unknown>;
+    expect(stored.value).toBe('waiting');
+    // the new machine cannot restore the old snapshot as it is (the engine restores with resolveState)
+    expect(() => v2.resolveState(stored as never)).toThrow("State 'waiting' does not exist on 'example'");
+
+    const upgraded = upgradeSnapshot('example', versioning, 1, stored);
+    expect(v2.resolveState(upgraded as never).value).toBe('queued');
+    const actor = createActor(v2, { snapshot: upgraded as never }).start();
+    expect(actor.getSnapshot().value).toBe('queued');
+    expect(actor.getSnapshot().context).toEqual({ count: 0, note: '' });
+    actor.send({ type: 'GO' });
+    expect(actor.getSnapshot().status).toBe('done');
+  });
+
+  it('leaves a current snapshot as it is', () => {
+    const snapshot = { value: 'queued', context: { count: 1, note: 'x' } };
+    expect(upgradeSnapshot('example', versioning, 2, snapshot)).toBe(snapshot);
+  });
+
+  it('refuses a newer version, version 0 and a version with a missing step, naming them', () => {
+    expect(canUpgrade(versioning, 3)).toBe(false);
+    expect(canUpgrade(versioning, 0)).toBe(false);
+    expect(canUpgrade({ current: 3, migrations: { 2: (s) => s } }, 1)).toBe(false);
+    expect(canUpgrade({ current: 3, migrations: { 1: (s) => s, 2: (s) => s } }, 1)).toBe(true);
+    expect(() => upgradeSnapshot('example', versioning, 3, {})).toThrow(UnsupportedMachineVersionError);
+    expect(() => upgradeSnapshot('example', { current: 3, migrations: { 2: (s) => s } }, 1, {})).toThrow(
+      'A stored example flow was written by machine version 1, which this build cannot run or migrate (it runs version 3 and has no migration from 1).',
+    );
+  });
+});

@@ -1,0 +1,57 @@
+import type { FlowMachineName } from './protocol/api.js';
+
+/** A persisted snapshot as the flows table stores it. */
+export type StoredSnapshot = Record<string, unknown>;
+
+/**
+ * How one flow machine has changed: the version this build runs, and for every older version a
+ * migration that moves a stored snapshot of it one version up. A change to a machine that a stored
+ * snapshot could notice (a renamed or removed state, a changed context shape) bumps `current` and
+ * adds the step from the previous version (docs/changing-a-machine.md).
+ */
+export interface MachineVersioning {
+  current: number;
+  /** migrations[n] turns a snapshot of version n into one of version n + 1. */
+  migrations: Readonly<Record<number, (snapshot: StoredSnapshot) => StoredSnapshot>>;
+}
+
+/** The versions of the machines the server runs as flows. Every flow row records the one it was written by. */
+export const flowMachineVersions: Readonly<Record<FlowMachineName, MachineVersioning>> = {
+  assessmentFlow: { current: 1, migrations: {} },
+  diagnostic: { current: 1, migrations: {} },
+  mirror: { current: 1, migrations: {} },
+};
+
+/** A stored snapshot this build can neither run nor migrate. */
+export class UnsupportedMachineVersionError extends Error {
+  constructor(
+    readonly machine: string,
+    readonly version: number,
+    readonly current: number,
+  ) {
+    super(
+      `A stored ${machine} flow was written by machine version ${version}, which this build cannot run or migrate ` +
+        `(it runs version ${current}${version < current ? ` and has no migration from ${version}` : ''}).`,
+    );
+    this.name = 'UnsupportedMachineVersionError';
+  }
+}
+
+/** True when a snapshot of `version` runs on this build, as it is or through its migrations. */
+export function canUpgrade(versioning: MachineVersioning, version: number): boolean {
+  if (!Number.isInteger(version) || version > versioning.current || version < 1) return false;
+  for (let step = version; step < versioning.current; step++) if (!versioning.migrations[step]) return false;
+  return true;
+}
+
+/**
+ * A stored snapshot of `version` as the current machine reads it: each migration from its version
+ * up, in order; the snapshot itself when it is current. Throws UnsupportedMachineVersionError
+ * for a version the build cannot reach (newer than it, or with a missing step).
+ */
+export function upgradeSnapshot(machine: string, versioning: MachineVersioning, version: number, snapshot: StoredSnapshot): StoredSnapshot {
+  if (!canUpgrade(versioning, version)) throw new UnsupportedMachineVersionError(machine, version, versioning.current);
+  let upgraded = snapshot;
+  for (let step = version; step < versioning.current; step++) upgraded = versioning.migrations[step]!(upgraded);
+  return upgraded;
+}
