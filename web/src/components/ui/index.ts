@@ -1,4 +1,5 @@
 export { Button, ButtonLink, ExternalButtonLink, buttonClasses, type ButtonProps, type ButtonLinkProps } from './button.js';
+export { BulletList } from './bullet-list.js';
 export { Card } from './card.js';
 export { cx } from './cx.js';
 export { Field } from './field.js';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Button } from '#web/components/ui/index.js';
+import { BulletList, Button } from '#web/components/ui/index.js';
 import type { CompletedPath, FlowResult } from '#machines/protocol/assessment-flow.js';
 import type { Tier } from '#machines/protocol/common.js';
 import { ScoreChart } from '../score-chart.js';
@@ -117,14 +117,7 @@ function ResultsView({
           <h4 id="insights-heading" className="font-serif text-xl text-ink">
             Key insights
           </h4>
-          <ul className="flex flex-col gap-2.5">
-            {result.keyInsights.map((insight) => (
-              <li key={insight} className="flex gap-3 text-[0.95rem] leading-relaxed text-ink">
-                <span className="mt-2 size-1.5 shrink-0 rounded-full bg-brass" aria-hidden="true" />
-                {insight}
-              </li>
-            ))}
-          </ul>
+          <BulletList items={result.keyInsights} />
         </section>
       )}
       {details && (

@@ -1,3 +1,4 @@
+import { BulletList } from '#web/components/ui/index.js';
 import { useSiteSettings } from '#web/lib/site-settings.js';
 import { DoneMark } from '../../ui.js';
 import { BackToResults, OutLink, SeeResults } from './links.js';
@@ -37,18 +38,13 @@ export function NoFlowStep({
         The best next step for you is momentum, not a big commitment. Our free community has practical resources, live Q&As and leaders
         working on exactly what your results describe.
       </p>
-      <ul className="flex flex-col gap-2.5">
-        {[
+      <BulletList
+        items={[
           'Monthly live Q&A sessions with the coach',
           'Guides and templates for each leadership archetype',
           'Peers to compare notes with, privately',
-        ].map((line) => (
-          <li key={line} className="flex gap-3 text-[0.95rem] leading-relaxed text-ink">
-            <span className="mt-2 size-1.5 shrink-0 rounded-full bg-brass" aria-hidden="true" />
-            {line}
-          </li>
-        ))}
-      </ul>
+        ]}
+      />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
         <OutLink href={communityUrl} onClick={onJoin}>
           Join the Free Community

@@ -1,4 +1,4 @@
-import { Button } from '#web/components/ui/index.js';
+import { BulletList, Button } from '#web/components/ui/index.js';
 import type { Notice } from '#machines/protocol/common.js';
 import { NoticeBox, StepEyebrow } from '../../ui.js';
 import { formatDeposit } from './deposit.js';
@@ -27,18 +27,13 @@ export function YesFlowStep({
           right way to get there.
         </p>
       </div>
-      <ul className="flex flex-col gap-2.5">
-        {[
+      <BulletList
+        items={[
           'Walk through your archetype and six dimension scores together',
           'Leave with the two or three changes that matter most',
           'An honest view of whether a coaching engagement would help',
-        ].map((line) => (
-          <li key={line} className="flex gap-3 text-[0.95rem] leading-relaxed text-ink">
-            <span className="mt-2 size-1.5 shrink-0 rounded-full bg-brass" aria-hidden="true" />
-            {line}
-          </li>
-        ))}
-      </ul>
+        ]}
+      />
       <div className="flex flex-col gap-4 rounded-3xl border border-brass/60 bg-sand p-6">
         <div className="flex flex-wrap items-baseline justify-between gap-2">
           <p className="font-serif text-3xl text-ink">{deposit}</p>
