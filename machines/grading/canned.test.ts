@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cannedResult } from './canned.js';
 import { outcomeFor } from './outcome.js';
-import { GRADING_VERSION } from './types.js';
+import { GRADING_VERSION } from './rules.js';
 
 describe('cannedResult', () => {
   it('is the fallback', () => {

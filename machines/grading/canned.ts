@@ -1,4 +1,5 @@
-import { GRADING_VERSION, type AssessmentResult } from './types.js';
+import { GRADING_VERSION } from './rules.js';
+import type { AssessmentResult } from './types.js';
 
 /** The canned narrative. */
 const CANNED_NARRATIVE = 'Assessment completed with fallback processing';

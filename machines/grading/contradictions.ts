@@ -1,3 +1,4 @@
+import type { ContradictionId } from './rules.js';
 import type { Answers } from './types.js';
 
 /**
@@ -7,39 +8,39 @@ import type { Answers } from './types.js';
  */
 export type Claim = { likert: string } | { vignette: string; option: string };
 
-/** A pair of claims that cannot both be true of one leader, and what holding both costs. */
+/** A pair of claims that cannot both be true of one leader; what holding both costs is a rule (GradingRules.contradictionPenalties). */
 export interface Contradiction {
+  /** Its key in the rules' contradictionPenalties. */
+  id: ContradictionId;
   first: Claim;
   second: Claim;
-  /** Points off the diagnostic and composite scores (0-100). */
-  penalty: number;
   /** What holding both means, in plain words. */
   meaning: string;
 }
 
 /**
- * The contradiction penalties. "X with Y" means the visitor holds both X and Y
+ * The contradictions. "X with Y" means the visitor holds both X and Y
  * (see Claim): each pair is worded so that agreeing with both is self-contradictory.
  */
 export const CONTRADICTIONS: readonly Contradiction[] = [
   {
+    id: 'delegation_vs_control',
     first: { likert: 'dcr1' },
     second: { vignette: 'vig_scale', option: 'scale_maintain' },
-    penalty: 10,
     meaning:
       'agreed that they hand important decisions to the team (dcr1) yet chose to keep reviewing everything themselves while scaling (scale_maintain)',
   },
   {
+    id: 'ownership_vs_blame',
     first: { likert: 'own1' },
     second: { likert: 'b2' },
-    penalty: 15,
     meaning:
       'agreed that they look first at their own part in a miss (own1) and that misses are usually someone on the team not doing their part (b2)',
   },
   {
+    id: 'trust_vs_review',
     first: { likert: 'tr1' },
     second: { likert: 'tr3' },
-    penalty: 5,
     meaning:
       "agreed that they trust the team to decide without checking (tr1) and that they must review the team's work before it goes out (tr3)",
   },

@@ -13,7 +13,6 @@ import { describeOlderSurveyTier, isOlderSurvey, olderSurveyScore, olderSurveyTi
 import { clamp, round } from './scale.js';
 import { surveyScore } from './survey-score.js';
 import {
-  DELAY_CAP,
   delayCapApplies,
   disqualifyingAnswers,
   readyToInvest,
@@ -22,11 +21,13 @@ import {
   validationAdjustment,
 } from './survey-rules.js';
 import { describeTier, tierFor } from './tier.js';
-import { PART_WEIGHTS, weightedTotal } from './total-score.js';
-import { GRADING_VERSION, type GradeInput, type GradeResult } from './types.js';
+import { DEFAULT_RULE_SET, type FiredRule, type GradingRuleSet } from './rules.js';
+import { weightedTotal } from './total-score.js';
+import type { GradeInput, GradeResult } from './types.js';
 
 export { cannedResult } from './canned.js';
 export * from './types.js';
+export * from './rules.js';
 
 /** Thrown when answers name a bank version this build does not carry. */
 export class UnknownBankVersionError extends Error {
@@ -40,6 +41,8 @@ export class UnknownBankVersionError extends Error {
 export interface GradeOptions {
   /** Set when grading runs in the browser because the server could not; shown on the results page. */
   fallback?: boolean;
+  /** The rules to grade under; the built-in ones when absent. */
+  ruleSet?: GradingRuleSet;
 }
 
 const signed = (n: number) => (n >= 0 ? `+${n}` : `−${-n}`);
@@ -47,16 +50,18 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * Grades a finished assessment: pure and deterministic, so the server, the worker and the
- * browser's fallback all reach the same result from the same input. Throws
+ * browser's fallback all reach the same result from the same input and rules. Throws
  * UnknownBankVersionError when input.bankVersion names a bank that is not bundled.
  */
 export function gradeAssessment(input: GradeInput, options: GradeOptions = {}): GradeResult {
+  const { version: gradingVersion, rules } = options.ruleSet ?? DEFAULT_RULE_SET;
   const bankVersion = input.bankVersion ?? diagnosticBank.version;
   const bank = diagnosticBanks.get(bankVersion);
   if (!bank) throw new UnknownBankVersionError(bankVersion);
   const survey = qualificationSurvey;
   const screens = flattenBank(bank);
   const reasons: string[] = [];
+  const fired: FiredRule[] = [];
 
   const profile = scoreDimensions(screens, input.answers);
   const { dimensions } = profile;
@@ -74,10 +79,18 @@ export function gradeAssessment(input: GradeInput, options: GradeOptions = {}): 
   }
 
   const contradictions = findContradictions(input.answers);
+  let penalty = 0;
   for (const c of contradictions) {
-    reasons.push(`Contradiction: the lead ${c.meaning}; ${signed(-c.penalty)} on the diagnostic and composite scores.`);
+    const cost = rules.contradictionPenalties[c.id];
+    penalty += cost;
+    reasons.push(`Contradiction: the lead ${c.meaning}; ${signed(-cost)} on the diagnostic and composite scores.`);
+    // its points come off the diagnostic score, which the diagnostic part below already carries
+    fired.push({
+      rule: `contradiction:${c.id}`,
+      label: `Contradiction (${c.id.replace(/_/g, ' ')}): −${cost} on the diagnostic score`,
+      points: null,
+    });
   }
-  const penalty = contradictions.reduce((n, c) => n + c.penalty, 0);
 
   const diagnostic = diagnosticScore(dimensions, penalty);
   const sixMean = round(diagnosticMean(dimensions), 2);
@@ -107,28 +120,48 @@ export function gradeAssessment(input: GradeInput, options: GradeOptions = {}): 
       : `Mirror score ${mirror.score}: no adjustments from the Mirror conversation.`,
   );
 
-  const weighted = weightedTotal(diagnostic, surveyPoints, mirror.score);
+  const weights = rules.partWeights;
+  const weighted = weightedTotal(diagnostic, surveyPoints, mirror.score, weights);
   reasons.push(
-    `Weighted total ${weighted} = ${PART_WEIGHTS.diagnostic} × ${diagnostic} + ${PART_WEIGHTS.survey} × ${surveyPoints} + ${PART_WEIGHTS.mirror} × ${mirror.score}.`,
+    `Weighted total ${weighted} = ${weights.diagnostic} × ${diagnostic} + ${weights.survey} × ${surveyPoints} + ${weights.mirror} × ${mirror.score}.`,
+  );
+  fired.push(
+    {
+      rule: 'diagnostic_part',
+      label: `Diagnostic ${diagnostic} × ${weights.diagnostic}`,
+      points: round(weights.diagnostic * diagnostic, 2),
+    },
+    { rule: 'survey_part', label: `Survey ${surveyPoints} × ${weights.survey}`, points: round(weights.survey * surveyPoints, 2) },
+    { rule: 'mirror_part', label: `Mirror ${mirror.score} × ${weights.mirror}`, points: round(weights.mirror * mirror.score, 2) },
   );
   let total = weighted;
-  const validation = validationAdjustment(survey, input.survey);
+  const validation = validationAdjustment(survey, input.survey, rules.modifiers);
   if (validation !== 0) {
     total += validation;
     reasons.push(`Seeks validation rather than challenge (q4): ${signed(validation)}, total ${total}.`);
+    fired.push({ rule: 'validation_penalty', label: 'Seeks validation rather than challenge (q4)', points: validation });
   }
-  const urgency = urgencyAdjustment(survey, input.survey);
+  const urgency = urgencyAdjustment(survey, input.survey, rules.modifiers);
   if (urgency !== 0) {
     total += urgency;
     reasons.push(`Critical urgency (q3) with the investment ready (q1): ${signed(urgency)}, total ${total}.`);
+    fired.push({ rule: 'urgency_bonus', label: 'Critical urgency (q3) with the investment ready (q1)', points: urgency });
   }
+  const unclamped = total;
   total = clamp(total, 0, 100);
+  if (total !== unclamped) fired.push({ rule: 'total_range', label: 'Total kept within 0-100', points: total - unclamped });
+  const { delayCap } = rules.modifiers;
   if (delayCapApplies(survey, input.survey)) {
     reasons.push(
-      `Needs time to invest (q1) and cannot start within 3 months (q2): total capped at ${DELAY_CAP}` +
-        (total > DELAY_CAP ? ` (was ${total}).` : `; it was already ${total}.`),
+      `Needs time to invest (q1) and cannot start within 3 months (q2): total capped at ${delayCap}` +
+        (total > delayCap ? ` (was ${total}).` : `; it was already ${total}.`),
     );
-    total = Math.min(total, DELAY_CAP);
+    fired.push({
+      rule: 'delay_cap',
+      label: `Needs time to invest (q1) and cannot start within 3 months (q2): capped at ${delayCap}`,
+      points: Math.min(0, delayCap - total),
+    });
+    total = Math.min(total, delayCap);
   }
 
   const disqualifiers = disqualifyingAnswers(survey, input.survey);
@@ -137,11 +170,16 @@ export function gradeAssessment(input: GradeInput, options: GradeOptions = {}): 
     readyToInvest: readyToInvest(survey, input.survey),
     readyToStart: readyToStart(survey, input.survey),
   };
-  for (const option of disqualifiers) {
-    reasons.push(`Auto-disqualified by the answer '${option.id}' (${option.label}): nurture whatever the score.`);
+  if (rules.tierConditions.disqualifiersForceNurture) {
+    for (const option of disqualifiers) {
+      reasons.push(`Auto-disqualified by the answer '${option.id}' (${option.label}): nurture whatever the score.`);
+      fired.push({ rule: 'disqualified', label: `Disqualifying answer '${option.id}' (${option.label}): nurture`, points: null });
+    }
   }
-  const tier = older ? olderSurveyTier(older) : tierFor(total, conditions);
-  reasons.push(older ? describeOlderSurveyTier(older) : describeTier(tier, total, conditions));
+  const tier = older ? olderSurveyTier(older) : tierFor(total, conditions, rules);
+  const tierReason = older ? describeOlderSurveyTier(older) : describeTier(tier, total, conditions, rules);
+  reasons.push(tierReason);
+  fired.push({ rule: 'tier', label: tierReason, points: null });
 
   const gaming = detectGaming(screens, input.answers, contradictions);
   if (gaming.gamingDetected) reasons.push(`Gaming detected (${gaming.reasons.join('; ')}): a retake is required.`);
@@ -173,6 +211,7 @@ export function gradeAssessment(input: GradeInput, options: GradeOptions = {}): 
     qualification: tier,
     confidence: screens.length === 0 ? 0 : round(profile.answeredInTime / screens.length, 2),
     qualificationReasoning: reasons,
+    rulesFired: fired,
     fallback: options.fallback ?? false,
     leadershipLevel,
     totalScore: total,
@@ -184,6 +223,6 @@ export function gradeAssessment(input: GradeInput, options: GradeOptions = {}): 
     requiresRetake: gaming.gamingDetected,
     ...(gaming.gamingDetected ? { message: GAMING_MESSAGE } : {}),
     bankVersion: bank.version,
-    gradingVersion: GRADING_VERSION,
+    gradingVersion,
   };
 }

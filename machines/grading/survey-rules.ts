@@ -1,4 +1,5 @@
 import type { QualificationSurvey, SurveyFlag, SurveyOption } from '../content/survey-schema.js';
+import { DEFAULT_GRADING_RULES, type GradingRules } from './rules.js';
 import { chosenOption, scoredQuestions } from './survey-score.js';
 import type { SurveyAnswers } from './types.js';
 
@@ -7,12 +8,10 @@ const INVESTMENT_QUESTION = 'q1_investment';
 /** q2, the start-date question: the other critical question. */
 const TIMING_QUESTION = 'q2_time';
 
-/** Points off the total for a validation-seeking mindset (q4 'validation'). */
-const VALIDATION_PENALTY = 15;
-/** Points added for critical urgency with the money ready (q3 'critical' with q1 ready). */
-const URGENCY_BONUS = 10;
-/** The highest total a lead who needs time on both money and start date can reach. */
-export const DELAY_CAP = 49;
+type Modifiers = GradingRules['modifiers'];
+
+/** The highest total a lead who needs time on both money and start date can reach, under the built-in rules. */
+export const DELAY_CAP = DEFAULT_GRADING_RULES.modifiers.delayCap;
 
 function flagged(option: SurveyOption | undefined, flag: SurveyFlag): boolean {
   return option?.flag === flag;
@@ -33,10 +32,14 @@ export function delayCapApplies(survey: QualificationSurvey, answers: SurveyAnsw
   );
 }
 
-/** -15 when any chosen option seeks validation (q4 'validation'), else 0. */
-export function validationAdjustment(survey: QualificationSurvey, answers: SurveyAnswers): number {
+/** Minus the validation penalty (15 built in) when any chosen option seeks validation (q4 'validation'), else 0. */
+export function validationAdjustment(
+  survey: QualificationSurvey,
+  answers: SurveyAnswers,
+  modifiers: Modifiers = DEFAULT_GRADING_RULES.modifiers,
+): number {
   const seeksValidation = scoredQuestions(survey).some((q) => flagged(chosenOption(survey, answers, q.id), 'validation'));
-  return seeksValidation ? -VALIDATION_PENALTY : 0;
+  return seeksValidation ? -modifiers.validationPenalty : 0;
 }
 
 /** True when q1 says the money is ready (ready_now or payment_terms). */
@@ -49,8 +52,12 @@ export function readyToStart(survey: QualificationSurvey, answers: SurveyAnswers
   return flagged(chosenOption(survey, answers, TIMING_QUESTION), 'ready');
 }
 
-/** +10 when urgency is critical (q3 'critical') and q1 is ready_now or payment_terms, else 0. */
-export function urgencyAdjustment(survey: QualificationSurvey, answers: SurveyAnswers): number {
+/** The urgency bonus (10 built in) when urgency is critical (q3 'critical') and q1 is ready_now or payment_terms, else 0. */
+export function urgencyAdjustment(
+  survey: QualificationSurvey,
+  answers: SurveyAnswers,
+  modifiers: Modifiers = DEFAULT_GRADING_RULES.modifiers,
+): number {
   const critical = scoredQuestions(survey).some((q) => flagged(chosenOption(survey, answers, q.id), 'critical'));
-  return critical && readyToInvest(survey, answers) ? URGENCY_BONUS : 0;
+  return critical && readyToInvest(survey, answers) ? modifiers.urgencyBonus : 0;
 }

@@ -1,12 +1,7 @@
 import { z } from 'zod';
 import type { Archetype, ArchetypeName } from '../content/archetype-schema.js';
 import type { Dimension, DisplayDimension } from '../content/dimensions.js';
-
-/**
- * Identifies the rules a result was graded under; bump it whenever a rule or constant in
- * machines/grading changes, so stored results can be told apart and re-graded.
- */
-export const GRADING_VERSION = 'grading-1.0.0';
+import type { FiredRule } from './rules.js';
 
 const answerBase = {
   /** Milliseconds the visitor spent on the screen. */
@@ -84,6 +79,8 @@ export interface AssessmentResult {
   confidence: number;
   /** Every rule that fired and what it did, in order, in plain words. */
   qualificationReasoning: string[];
+  /** The rules that fired with their points, for the coach; absent from canned results and results graded before it existed. */
+  rulesFired?: FiredRule[];
   /** Set when the result did not come from the normal server grading. */
   fallback: boolean;
   /** The bank the answers were graded against; null when nothing was graded. */
@@ -106,6 +103,7 @@ export interface GradeResult extends AssessmentResult {
   tier: Tier;
   gamingDetected: boolean;
   requiresRetake: boolean;
+  rulesFired: FiredRule[];
   /** The retake prompt, present only when gamingDetected. */
   message?: string;
   bankVersion: string;
