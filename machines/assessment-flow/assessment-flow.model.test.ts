@@ -1,61 +1,14 @@
-import { type SnapshotFrom } from 'xstate';
 import { getShortestPaths, getStateNodes } from 'xstate/graph';
 import { describe, expect, it } from 'vitest';
-import type { AssessmentFlowEvent, AssessmentFlowInput } from '../protocol/assessment-flow.js';
-import { LEAD_ID, resultFor, sampleAnswers, sampleEvents, STANDALONE_DIAGNOSTIC_ID, startFlow } from './assessment-flow.fixtures.js';
-import { resultTier } from './assessment-flow.guards.js';
+import type { AssessmentFlowInput } from '../protocol/assessment-flow.js';
+// the walk's events, key and openings are shared with the stored-snapshot corpus
+import {
+  assessmentFlowEvents as eventsFor,
+  assessmentFlowKey as serializeState,
+  assessmentFlowOpenings as openings,
+} from '../snapshot-corpus/paths.js';
+import { startFlow } from './assessment-flow.fixtures.js';
 import { assessmentFlowMachine, RESULTS_DELAY_MS } from './assessment-flow.machine.js';
-
-type FlowSnapshot = SnapshotFrom<typeof assessmentFlowMachine>;
-
-/** The parts of context that change where events lead; the rest would only multiply paths. */
-function serializeState(snapshot: FlowSnapshot): string {
-  const { context } = snapshot;
-  return JSON.stringify({
-    value: snapshot.value,
-    tier: context.result && resultTier(context.result),
-    purpose: context.paymentPurpose,
-    checkout: context.checkoutUrl !== null,
-    homework: context.homeworkSource,
-    lead: context.session.leadId !== null,
-    email: context.session.email !== null,
-    survey: context.session.surveyCompleted,
-    notice: context.notice?.description ?? null,
-    path: context.completedPath,
-    paid: context.session.paymentIntentId !== null,
-    standalone: context.standaloneDiagnosticId !== null,
-  });
-}
-
-/** Ways the modal opens; together they reach every step. */
-const openings: Record<string, AssessmentFlowInput> = {
-  direct: {},
-  'as Mirror': { mode: 'mirror' },
-  'community referral as Mirror': { mode: 'mirror', communityReferral: true },
-  'community referral': { communityReferral: true },
-  'stored result': {
-    storedResult: resultFor('homework'),
-    knownSession: { leadId: LEAD_ID, email: 'ada@example.com', name: 'Ada', source: 'direct', leadToken: null },
-  },
-  'stored result with its deposit paid': {
-    storedResult: resultFor('book_call'),
-    storedPath: { kind: 'deposit_paid', booked: true },
-    knownSession: { leadId: LEAD_ID, email: 'ada@example.com', name: 'Ada', source: 'direct', leadToken: null },
-  },
-  'after a standalone diagnostic': { standaloneDiagnostic: { id: STANDALONE_DIAGNOSTIC_ID, answers: sampleAnswers } },
-};
-
-/**
- * The events to try in a state: the samples of every type the state handles, and a bare event for
- * the types without samples, which are the delayed transitions.
- */
-function eventsFor(snapshot: FlowSnapshot): AssessmentFlowEvent[] {
-  const types = new Set(snapshot._nodes.flatMap((node) => node.ownEvents));
-  return [...types].flatMap((type) => {
-    const samples = sampleEvents.filter((event) => event.type === type);
-    return samples.length > 0 ? samples : [{ type } as AssessmentFlowEvent];
-  });
-}
 
 function pathsFrom(input: AssessmentFlowInput) {
   return getShortestPaths(assessmentFlowMachine, { input, events: eventsFor, serializeState });

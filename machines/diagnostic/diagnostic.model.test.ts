@@ -1,56 +1,13 @@
-import { createActor, SimulatedClock, type SnapshotFrom } from 'xstate';
+import { createActor, SimulatedClock } from 'xstate';
 import { getShortestPaths, getStateNodes } from 'xstate/graph';
 import { describe, expect, it } from 'vitest';
 import { diagnosticScreens } from '../content/index.js';
 import type { Screen } from '../content/diagnostic-bank.js';
-import type { DiagnosticEvent } from '../protocol/diagnostic.js';
+// the walk's events and key are shared with the stored-snapshot corpus
+import { diagnosticEvents as eventsFor, diagnosticKey as serializeState } from '../snapshot-corpus/paths.js';
 import { elapse, smallScreens } from './diagnostic.fixtures.js';
 import { diagnosticMachine } from './diagnostic.machine.js';
 import { screenTimeoutMs } from './diagnostic.screens.js';
-
-type DiagnosticSnapshot = SnapshotFrom<typeof diagnosticMachine>;
-
-/**
- * Valid answers for the screen on show, plus a wrong option, a partial ranking and a reversed one,
- * so the traversal also walks the refusals and the reorderings.
- */
-function eventsFor(snapshot: DiagnosticSnapshot): DiagnosticEvent[] {
-  const screen = snapshot.context.screens[snapshot.context.index];
-  const samples: DiagnosticEvent[] = [
-    { type: 'START_TIMED' },
-    { type: 'ANSWER_LIKERT', value: 4, responseTime: 3000 },
-    { type: 'SELECT_CONFIDENCE', value: 2 },
-    { type: 'CONFIRM_RANKING', responseTime: 8000 },
-    { type: 'GRADED', result: { archetype: 'Reluctant Steward', narrative: 'You hold on.', scores: { LER: 61 } } },
-  ];
-  if (screen?.type === 'vignette') {
-    const chosen = screen.choiceIds[1] ?? screen.choiceIds[0] ?? '';
-    samples.push(
-      { type: 'SELECT_OPTION', optionId: chosen, responseTime: 2500 },
-      { type: 'SELECT_OPTION', optionId: 'not_an_option', responseTime: 2500 },
-    );
-  }
-  if (screen?.type === 'ranking') {
-    samples.push(
-      { type: 'REORDER_RANKING', order: screen.choiceIds.slice(0, 1) },
-      { type: 'REORDER_RANKING', order: [...screen.choiceIds].reverse() },
-    );
-  }
-  const types = new Set(snapshot._nodes.flatMap((node) => node.ownEvents));
-  return [...types].flatMap((type) => {
-    const matching = samples.filter((event) => event.type === type);
-    return matching.length > 0 ? matching : [{ type } as DiagnosticEvent];
-  });
-}
-
-/**
- * Where the run is. The answers given so far only matter to grading, so paths that differ only in
- * them (answered or timed out) count as one, and a replay is checked against this key.
- */
-function serializeState(snapshot: DiagnosticSnapshot): string {
-  const { index, chosen, ranking, result } = snapshot.context;
-  return JSON.stringify({ value: snapshot.value, index, chosen: chosen?.optionId ?? null, ranking, graded: result !== null });
-}
 
 /** The modal's diagnostic, or the standalone one that the server grades. */
 type Mode = 'modal' | 'standalone';
