@@ -200,3 +200,17 @@ export async function openSocket(base: string, cookie = '') {
   }
   return { socket, frames, next, subscribe, close: () => socket.close() };
 }
+
+/**
+ * Capture (through createOrUpdateLead), the server-timed diagnostic, and the survey's doorstep,
+ * for one visitor's browser: the lead and flow it reached the survey on.
+ */
+export async function toSurveyStep(browser: ReturnType<typeof flowClient>, pool: pg.Pool, email: string, name = 'Avery Quinn') {
+  const lead = await browser.call('POST', '/api/leads', { email, name });
+  if (lead.status !== 200) throw new Error(`POST /api/leads -> ${lead.status} ${JSON.stringify(lead.json)}`);
+  await browser.send(lead.json.flowId, { type: 'START_DIAGNOSTIC' });
+  const diagnostic = await runDiagnostic(browser, { backdate: backdater(pool), thinkMs: 6000 });
+  const atSurvey = await browser.send(lead.json.flowId, { type: 'DIAGNOSTIC_COMPLETED', answers: {}, diagnosticFlowId: diagnostic.flowId });
+  if (atSurvey.state !== 'survey') throw new Error(`Expected the survey, the flow is at ${atSurvey.state}`);
+  return { leadId: lead.json.leadId as string, flowId: lead.json.flowId as string, email };
+}

@@ -21,7 +21,7 @@ export type EmailKind =
   | 'refund_confirmation';
 
 /** The lead events sent to the automation webhook. */
-export type LeadEventName = 'lead.captured' | 'lead.graded' | 'lead.paid';
+export type LeadEventName = 'lead.captured' | 'lead.graded' | 'lead.paid' | 'lead.regraded';
 
 /** Where a webhooks job posts: the automation card's URL or the team-chat card's. */
 export type WebhookTarget = 'automation' | 'team_chat';

@@ -7,6 +7,7 @@ import { adminLiveRoutes } from '../sockets/admin-live.js';
 import { monitorSocket } from '../sockets/monitor.js';
 import { bullBoardRoutes, redirectSignedOutBoardPage } from './routes/bull-board.js';
 import { adminDataRoutes } from './routes/data.js';
+import { gradingRoutes } from './routes/grading.js';
 import { adminIntegrationRoutes } from './routes/integrations.js';
 import { adminJobRoutes } from './routes/jobs.js';
 import { adminLeadRoutes } from './routes/leads.js';
@@ -55,6 +56,7 @@ export async function adminArea(app: FastifyInstance, deps: RouteDeps): Promise<
     adminMirrorSessionRoutes,
     adminIntegrationRoutes,
     siteSettingsRoutes,
+    gradingRoutes,
     adminJobRoutes,
     refundRoutes,
     monitorRoutes,

@@ -86,15 +86,21 @@ export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetai
   if (!lead.rowCount) return null;
   // rows tied to the lead directly or through one of its flows
   const flowIds = `(SELECT id FROM flows WHERE lead_id = $1)`;
-  const [result, diagnostics, surveys, mirrorSessions, payments, emails, jobs, notes, flows] = await Promise.all([
+  const [result, results, diagnostics, surveys, mirrorSessions, payments, emails, jobs, notes, flows] = await Promise.all([
     db.query<NonNullable<LeadDetail['result']>>(
       `SELECT id, tier, qualification, archetype, total_score::float8 AS total_score, diagnostic_score::float8 AS diagnostic_score,
               survey_score::float8 AS survey_score, mirror_score::float8 AS mirror_score, composite_score::float8 AS composite_score,
               gaming_detected, fallback,
               CASE WHEN jsonb_typeof(result->'scores') = 'object' THEN result->'scores' ELSE '{}' END AS scores,
               CASE WHEN jsonb_typeof(result->'qualificationReasoning') = 'array' THEN result->'qualificationReasoning' ELSE '[]' END AS "qualificationReasoning",
-              result->>'narrative' AS narrative, created_at
+              CASE WHEN jsonb_typeof(result->'rulesFired') = 'array' THEN result->'rulesFired' ELSE '[]' END AS "rulesFired",
+              grading_version, result->>'narrative' AS narrative, created_at
        FROM assessment_results WHERE lead_id = $1 ORDER BY created_at DESC, id LIMIT 1`,
+      [leadId],
+    ),
+    db.query<LeadDetail['results'][number]>(
+      `SELECT id, tier, total_score::float8 AS total_score, grading_version, application_id IS NOT NULL AS regraded, created_at
+       FROM assessment_results WHERE lead_id = $1 ORDER BY created_at DESC, id LIMIT 50`,
       [leadId],
     ),
     db.query<{ id: string; bank_version: string; started_at: Date; answers: StoredDiagnosticAnswer[] }>(
@@ -145,6 +151,7 @@ export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetai
   return {
     lead: lead.rows[0]!,
     result: result.rows[0] ?? null,
+    results: results.rows,
     diagnostics: diagnostics.rows.map(({ answers, ...diagnostic }) => ({
       ...diagnostic,
       sections: diagnosticSectionViews(diagnostic.bank_version, answers),

@@ -7,7 +7,7 @@ import type { Screen } from '#machines/content/diagnostic-bank.js';
 import { signedInAdmin } from '#test/admin-session.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import type { Config } from '#core/config/index.js';
-import { backdater, flowClient, runDiagnostic, SURVEYS } from '#test/journey.js';
+import { flowClient, SURVEYS, toSurveyStep } from '#test/journey.js';
 import { buildTestWorker } from '#test/worker-harness.js';
 import { NO_LEAD_MESSAGE } from '../adapters/assessment.js';
 
@@ -30,16 +30,8 @@ const unique = (label: string) => `${label}-${randomBytes(4).toString('hex')}@Ex
 const visitor = () => flowClient(base);
 type Visitor = ReturnType<typeof visitor>;
 
-/** Capture (through createOrUpdateLead), the server-timed diagnostic, and the survey's doorstep. */
-async function toSurvey(browser: Visitor, email = unique('survey'), name = 'Avery Quinn') {
-  const lead = await browser.call('POST', '/api/leads', { email, name });
-  expect(lead.status, JSON.stringify(lead.json)).toBe(200);
-  await browser.send(lead.json.flowId, { type: 'START_DIAGNOSTIC' });
-  const diagnostic = await runDiagnostic(browser, { backdate: backdater(pool), thinkMs: 6000 });
-  const atSurvey = await browser.send(lead.json.flowId, { type: 'DIAGNOSTIC_COMPLETED', answers: {}, diagnosticFlowId: diagnostic.flowId });
-  expect(atSurvey.state).toBe('survey');
-  return { leadId: lead.json.leadId as string, flowId: lead.json.flowId as string, email };
-}
+/** Capture, the server-timed diagnostic and the survey's doorstep, as a new address unless one is given. */
+const toSurvey = (browser: Visitor, email = unique('survey'), name?: string) => toSurveyStep(browser, pool, email, name);
 
 async function counts() {
   const row = await pool.query(

@@ -1,10 +1,11 @@
 import type pg from 'pg';
 import { z } from 'zod';
-import { cannedResult, gradeAssessment, type GradeResult } from '#machines/grading/index.js';
+import { cannedResult, gradeAssessment, type GradeInput, type GradeResult } from '#machines/grading/index.js';
 import type { GradingRequest } from '#machines/assessment-flow/assessment-flow.effects.js';
 import { diagnosticAnswersSchema, mirrorTurnSchema, surveyAnswersSchema, type DiagnosticAnswers } from '#machines/protocol/common.js';
 import type { DiagnosticResult } from '#machines/protocol/diagnostic.js';
 import type { FlowTx } from '#core/flows/engine.js';
+import { lockGradingRules, rulesInForce } from '#core/grading/rule-sets.js';
 import { answerRows } from '#core/leads/answer-rows.js';
 import type { QueueProcessor } from './index.js';
 
@@ -32,7 +33,7 @@ type Stored = Pick<GradingRequest, 'leadId' | 'assessment' | 'survey' | 'diagnos
  * assessment_results id. A standalone diagnostic's answers and result are already stored: it is
  * given to the lead instead, so its report and the lead's page show this assessment.
  */
-async function storeResults(db: pg.ClientBase, input: Stored, result: GradeResult): Promise<string> {
+async function storeResults(db: pg.ClientBase, input: Stored, graded: GradeInput, result: GradeResult): Promise<string> {
   const answers = answerRows(input.assessment);
   const stored = await db.query<{ id: string }>(
     `WITH new_diagnostic AS (
@@ -57,8 +58,8 @@ async function storeResults(db: pg.ClientBase, input: Stored, result: GradeResul
        UPDATE leads SET archetype = $6, tier = $12, total_score = $13 WHERE lead_id = $1 AND NOT $14
      )
      INSERT INTO assessment_results (lead_id, flow_id, diagnostic_id, job_id, tier, qualification, archetype, total_score,
-       diagnostic_score, survey_score, mirror_score, composite_score, gaming_detected, fallback, result, bank_version, grading_version)
-     SELECT $1, $2, diagnostic.id, $9, $12, $15, $6, $13, $16, $11, $17, $18, $14, $19, $20, $3, $8 FROM diagnostic
+       diagnostic_score, survey_score, mirror_score, composite_score, gaming_detected, fallback, result, bank_version, grading_version, grade_input)
+     SELECT $1, $2, diagnostic.id, $9, $12, $15, $6, $13, $16, $11, $17, $18, $14, $19, $20, $3, $8, $22 FROM diagnostic
      RETURNING id`,
     [
       input.leadId,
@@ -82,6 +83,7 @@ async function storeResults(db: pg.ClientBase, input: Stored, result: GradeResul
       result.fallback,
       result,
       input.diagnosticId,
+      graded,
     ],
   );
   // a standalone diagnostic that no longer exists leaves nothing to attach the result to
@@ -131,7 +133,7 @@ async function gradeDiagnostic(tx: FlowTx, flowId: string, answers: DiagnosticAn
 }
 
 /**
- * lead-assessment: grades the answers with the shared engine, stores the diagnostic, the survey
+ * lead-assessment: grades the answers with the shared engine under the rules in force, stores the diagnostic, the survey
  * response and the result, and applies GRADED to the flow, all in one transaction keyed by the
  * job row, so a retry after a crash finds its work done instead of doing it twice. A standalone
  * diagnostic's job is graded the same way on its own (gradeDiagnostic).
@@ -146,8 +148,15 @@ export const gradingProcessor: QueueProcessor = {
         jobId,
       ]);
       if (done.rows[0]) return { resultId: done.rows[0].id, tier: done.rows[0].tier, repeated: true };
-      const result = gradeAssessment({ answers: request.assessment, survey: request.survey, mirrorChat: request.mirrorChat });
-      const resultId = await storeResults(tx.client, { ...request, flowId, jobId }, result);
+      // the rules in force, read under the shared rules lock so an apply cannot slip in between
+      // this read and the commit (core/grading/rule-sets.ts)
+      await lockGradingRules(tx.client, 'shared');
+      const ruleSet = await rulesInForce(tx.client);
+      const answers = { answers: request.assessment, survey: request.survey, mirrorChat: request.mirrorChat };
+      const result = gradeAssessment(answers, { ruleSet });
+      // what was graded, kept with the result so a later rule set can re-grade it on the same bank
+      const graded: GradeInput = { ...answers, bankVersion: result.bankVersion };
+      const resultId = await storeResults(tx.client, { ...request, flowId, jobId }, graded, result);
       await tx.applyIfAllowed(flowId, { type: 'GRADED', result }, 'worker');
       return { resultId, tier: result.tier, gamingDetected: result.gamingDetected };
     });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FiredRule } from '../../grading/rules.js';
 import { tierSchema } from '../common.js';
 import { jsonObject, pageFields, timestamp } from './common.js';
 import { adminLeadSchema } from './overview.js';
@@ -99,10 +100,25 @@ export const leadDetailSchema = z.object({
       fallback: z.boolean(),
       scores: z.record(z.string(), z.number()),
       qualificationReasoning: z.array(z.string()),
+      /** The rules that fired with their points; empty for results graded before they were recorded. */
+      rulesFired: z.array(FiredRule),
+      grading_version: z.string(),
       narrative: z.string().nullable(),
       created_at: timestamp,
     })
     .nullable(),
+  /** Every result the lead has had, latest first: a re-grade adds one beside the old ones. */
+  results: z.array(
+    z.object({
+      id: z.uuid(),
+      tier: tierSchema,
+      total_score: z.number(),
+      grading_version: z.string(),
+      /** True for a result written by applying a rule set rather than by grading the assessment. */
+      regraded: z.boolean(),
+      created_at: timestamp,
+    }),
+  ),
   /** Each diagnostic, latest first: its answers beside their questions, in words, by section. */
   diagnostics: z.array(
     z.object({

@@ -24,6 +24,7 @@ const detail: z.input<typeof leadDetailSchema> = {
     updated_at: '2026-01-30T09:05:00.000Z',
   },
   result: null,
+  results: [],
   diagnostics: [],
   surveys: [],
   mirrorSessions: [],

@@ -155,6 +155,7 @@ const LEAD_EVENTS: Record<LeadEventName, string> = {
   'lead.captured': 'lead captured',
   'lead.graded': 'lead graded',
   'lead.paid': 'lead paid',
+  'lead.regraded': 'lead re-graded',
 };
 
 /**

@@ -1,0 +1,266 @@
+import type pg from 'pg';
+import {
+  gradeAssessment,
+  GradeInput,
+  type GradeResult,
+  type GradingRuleSet,
+  type GradingRules,
+  type Tier,
+} from '#machines/grading/index.js';
+import type { ApplyResult, MovedLead, RegradeFilter, RegradeReport } from '#machines/protocol/admin/grading.js';
+import { inTransaction } from '../db/transaction.js';
+import { HttpError } from '../http-error.js';
+import { activeTargets } from '../integrations/settings.js';
+import { insertJob } from '../queues/outbox.js';
+import { TEST_TAGS } from '../leads/lead-service.js';
+import { applicationView, lockGradingRules, undoTarget, versionFor } from './rule-sets.js';
+
+/** At most this many moved leads are listed in a report; the counts always cover them all. */
+const LISTED_LEADS = 500;
+
+/** A lead's latest result, the one a rule set re-grades. */
+interface Candidate {
+  id: string;
+  lead_id: string;
+  flow_id: string | null;
+  diagnostic_id: string | null;
+  tier: Tier;
+  total_score: number;
+  grade_input: unknown;
+  name: string;
+  email: string;
+}
+
+/**
+ * Each lead's latest result in scope. A retake prompt (gaming detected) is not an outcome: the
+ * lead's tier comes from the result before it, so it is passed over.
+ */
+async function candidates(db: pg.ClientBase, filter: RegradeFilter): Promise<Candidate[]> {
+  const where = ['NOT r.gaming_detected'];
+  const params: unknown[] = [];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  if (!filter.includeTestLeads) where.push(`NOT (${param(TEST_TAGS[0])} = ANY (l.tags))`);
+  if (filter.source) where.push(`l.source = ${param(filter.source)}`);
+  if (filter.from) where.push(`l.created_at >= ${param(filter.from)}::date`);
+  if (filter.to) where.push(`l.created_at < ${param(filter.to)}::date + 1`);
+  const latest = await db.query<Candidate>(
+    `SELECT DISTINCT ON (r.lead_id) r.id, r.lead_id, r.flow_id, r.diagnostic_id, r.tier, r.total_score::float8 AS total_score,
+            r.grade_input, l.name, l.email
+     FROM assessment_results r JOIN leads l USING (lead_id)
+     WHERE ${where.join(' AND ')}
+     ORDER BY r.lead_id, r.created_at DESC, r.id DESC`,
+    params,
+  );
+  // the filter on the current tier applies to the latest result, not to any earlier one
+  return filter.tier ? latest.rows.filter((row) => row.tier === filter.tier) : latest.rows;
+}
+
+interface Regraded {
+  candidate: Candidate;
+  input: GradeInput;
+  result: GradeResult;
+}
+
+/** Grades each candidate under the rules; a result without stored answers is skipped, never guessed. */
+function regradeAll(rows: Candidate[], ruleSet: GradingRuleSet): { regraded: Regraded[]; skipped: number } {
+  const regraded: Regraded[] = [];
+  let skipped = 0;
+  for (const candidate of rows) {
+    const input = GradeInput.safeParse(candidate.grade_input);
+    if (!input.success) {
+      skipped += 1;
+      continue;
+    }
+    try {
+      regraded.push({ candidate, input: input.data, result: gradeAssessment(input.data, { ruleSet }) });
+    } catch {
+      // answers on a bank this build no longer carries cannot be re-graded
+      skipped += 1;
+    }
+  }
+  return { regraded, skipped };
+}
+
+/** The counts and the moved leads of a re-grade, as the dry run shows them. */
+function report(version: string, considered: number, skipped: number, regraded: Regraded[]): RegradeReport {
+  const pairs = new Map<string, { from: Tier; to: Tier; leads: number }>();
+  const moved: MovedLead[] = [];
+  for (const { candidate, result } of regraded) {
+    const key = `${candidate.tier}>${result.tier}`;
+    const pair = pairs.get(key) ?? { from: candidate.tier, to: result.tier, leads: 0 };
+    pair.leads += 1;
+    pairs.set(key, pair);
+    if (candidate.tier !== result.tier) {
+      moved.push({
+        leadId: candidate.lead_id,
+        name: candidate.name,
+        email: candidate.email,
+        from: candidate.tier,
+        to: result.tier,
+        fromTotal: candidate.total_score,
+        toTotal: result.totalScore,
+      });
+    }
+  }
+  moved.sort((a, b) => Math.abs(b.toTotal - b.fromTotal) - Math.abs(a.toTotal - a.fromTotal) || a.email.localeCompare(b.email));
+  const order: Tier[] = ['book_call', 'homework', 'nurture'];
+  const moves = [...pairs.values()].sort(
+    (a, b) => order.indexOf(a.from) - order.indexOf(b.from) || order.indexOf(a.to) - order.indexOf(b.to),
+  );
+  return {
+    version,
+    considered,
+    skipped,
+    unchanged: regraded.length - moved.length,
+    moved: moved.length,
+    moves,
+    leads: moved.slice(0, LISTED_LEADS),
+    truncated: moved.length > LISTED_LEADS,
+  };
+}
+
+/**
+ * The dry run: what these rules would do to the leads in scope, computed in a read-only
+ * transaction, so it cannot change a row whatever happens inside it.
+ */
+export async function dryRun(pool: pg.Pool, rules: GradingRules, filter: RegradeFilter): Promise<RegradeReport> {
+  return inTransaction(pool, async (client) => {
+    await client.query('SET TRANSACTION READ ONLY');
+    const version = await versionFor(client, rules, null, false);
+    const rows = await candidates(client, filter);
+    const { regraded, skipped } = regradeAll(rows, { version, rules });
+    return report(version, rows.length, skipped, regraded);
+  });
+}
+
+/**
+ * Writes each re-graded result as a new row beside the old ones (never over them) tied to the
+ * application, and moves each lead's latest tier, score and archetype onto it.
+ */
+async function storeRegraded(client: pg.ClientBase, applicationId: number, regraded: Regraded[]): Promise<void> {
+  if (regraded.length === 0) return;
+  const rows = regraded.map(({ candidate, input, result }) => ({
+    lead_id: candidate.lead_id,
+    flow_id: candidate.flow_id,
+    diagnostic_id: candidate.diagnostic_id,
+    tier: result.tier,
+    archetype: result.archetype,
+    total_score: result.totalScore,
+    diagnostic_score: result.diagnosticScore,
+    survey_score: result.surveyScore,
+    mirror_score: result.mirrorScore,
+    composite_score: result.compositeScore,
+    result,
+    bank_version: result.bankVersion,
+    grading_version: result.gradingVersion,
+    grade_input: input,
+  }));
+  await client.query(
+    `WITH r AS (
+       SELECT * FROM jsonb_to_recordset($1) AS r(lead_id uuid, flow_id uuid, diagnostic_id uuid, tier text, archetype text,
+         total_score numeric, diagnostic_score numeric, survey_score numeric, mirror_score numeric, composite_score numeric,
+         result jsonb, bank_version text, grading_version text, grade_input jsonb)
+     ), stored AS (
+       INSERT INTO assessment_results (lead_id, flow_id, diagnostic_id, tier, qualification, archetype, total_score, diagnostic_score,
+         survey_score, mirror_score, composite_score, result, bank_version, grading_version, grade_input, application_id)
+       SELECT lead_id, flow_id, diagnostic_id, tier, tier, archetype, total_score, diagnostic_score, survey_score, mirror_score,
+         composite_score, result, bank_version, grading_version, grade_input, $2 FROM r
+     )
+     UPDATE leads SET tier = r.tier, total_score = r.total_score, archetype = r.archetype FROM r WHERE leads.lead_id = r.lead_id`,
+    [JSON.stringify(rows), applicationId],
+  );
+}
+
+/**
+ * A moved lead's events: a line in its activity, and a lead.regraded POST for the automation
+ * card while it is on (born here, so it is sent exactly when the re-grade commits).
+ */
+async function recordMoves(client: pg.ClientBase, applicationId: number, version: string, regraded: Regraded[]): Promise<void> {
+  const moved = regraded.filter(({ candidate, result }) => candidate.tier !== result.tier);
+  if (moved.length === 0) return;
+  await client.query(
+    `INSERT INTO interactions (lead_id, type, content, metadata)
+     SELECT m.lead_id, 'regraded', m.content, m.metadata FROM jsonb_to_recordset($1) AS m(lead_id uuid, content text, metadata jsonb)`,
+    [
+      JSON.stringify(
+        moved.map(({ candidate, result }) => ({
+          lead_id: candidate.lead_id,
+          content: `Re-graded under ${version}: ${candidate.tier} → ${result.tier} (total ${candidate.total_score} → ${result.totalScore}).`,
+          metadata: { applicationId, version, from: candidate.tier, to: result.tier },
+        })),
+      ),
+    ],
+  );
+  const targets = await activeTargets(client);
+  if (!targets.has('automation')) return;
+  const occurredAt = new Date().toISOString();
+  for (const { candidate, result } of moved) {
+    if (!candidate.flow_id) continue;
+    const data = {
+      name: candidate.name,
+      email: candidate.email,
+      tier: result.tier,
+      previousTier: candidate.tier,
+      totalScore: result.totalScore,
+      gradingVersion: version,
+    };
+    await insertJob(client, {
+      queue: 'webhooks',
+      name: 'automation:lead.regraded',
+      payload: {
+        target: 'automation',
+        body: { event: 'lead.regraded', leadId: candidate.lead_id, flowId: candidate.flow_id, occurredAt, data },
+      },
+      flowId: candidate.flow_id,
+      leadId: candidate.lead_id,
+    });
+  }
+}
+
+/** What an apply puts in force, decided under the lock. */
+interface Change {
+  rules: GradingRules;
+  note?: string | undefined;
+  undoOf?: number;
+}
+
+/**
+ * Puts a rule set in force: every lead's latest result with stored answers (test leads included:
+ * the rules in force grade everyone) is re-graded into a new result, the leads' tiers follow, moved
+ * leads get their events, and new assessments are graded under it from the commit on. One
+ * transaction under the exclusive rules lock, inside which `decide` picks the rules (an undo reads
+ * the history there, so two undos at once cannot both undo the same application). The visitors'
+ * flows are not touched: what a visitor was shown stays what they were shown (docs/decisions/0022).
+ */
+async function apply(pool: pg.Pool, adminId: string, decide: (client: pg.ClientBase) => Change | Promise<Change>): Promise<ApplyResult> {
+  return inTransaction(pool, async (client) => {
+    await lockGradingRules(client, 'exclusive');
+    const change = await decide(client);
+    const version = await versionFor(client, change.rules, adminId, true);
+    const rows = await candidates(client, { includeTestLeads: true });
+    const { regraded, skipped } = regradeAll(rows, { version, rules: change.rules });
+    const result = report(version, rows.length, skipped, regraded);
+    const inserted = await client.query<{ id: string }>(
+      `INSERT INTO grading_applications (version, applied_by, note, regraded, moved, undo_of) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      [version, adminId, change.note ?? null, regraded.length, result.moved, change.undoOf ?? null],
+    );
+    const applicationId = Number(inserted.rows[0]!.id);
+    await storeRegraded(client, applicationId, regraded);
+    await recordMoves(client, applicationId, version, regraded);
+    return { ...result, application: await applicationView(client, applicationId) };
+  });
+}
+
+/** POST /api/admin/grading/apply. */
+export async function applyRules(pool: pg.Pool, rules: GradingRules, adminId: string, note?: string): Promise<ApplyResult> {
+  return apply(pool, adminId, () => ({ rules, note }));
+}
+
+/** POST /api/admin/grading/undo: applies again the rules in force before the latest application; 409 when nothing was applied. */
+export async function undoLastApplication(pool: pg.Pool, adminId: string): Promise<ApplyResult> {
+  return apply(pool, adminId, async (client) => {
+    const target = await undoTarget(client);
+    if (!target) throw new HttpError(409, 'There is nothing to undo: no rule set was applied, so the built-in rules are in force.');
+    return { rules: target.ruleSet.rules, note: `Undo of application ${target.undoOf}`, undoOf: target.undoOf };
+  });
+}
