@@ -85,4 +85,66 @@ describe('Lead detail', () => {
 
     await waitFor(() => expect(seen.length).toBe(2));
   });
+
+  it('lists the rules that fired with their points, the rules version and every result', async () => {
+    const graded = {
+      id: uuid(20),
+      tier: 'book_call',
+      qualification: 'book_call',
+      archetype: 'The Architect',
+      total_score: 67,
+      diagnostic_score: 72.2,
+      survey_score: 76,
+      mirror_score: 50,
+      composite_score: 72.2,
+      gaming_detected: false,
+      fallback: false,
+      scores: {},
+      qualificationReasoning: ['Weighted total 67.'],
+      rulesFired: [
+        { rule: 'survey_part', label: 'Survey 76 × 0.35', points: 26.6 },
+        { rule: 'validation_penalty', label: 'Seeks validation rather than challenge (q4)', points: -15 },
+        { rule: 'tier', label: 'Tier book_call: total 67 is at least 65.', points: null },
+      ],
+      grading_version: 'grading-2',
+      narrative: null,
+      created_at: '2026-02-02T10:00:00.000Z',
+    } as const;
+    const results = [
+      {
+        id: uuid(20),
+        tier: 'book_call',
+        total_score: 67,
+        grading_version: 'grading-2',
+        regraded: true,
+        created_at: '2026-02-02T10:00:00.000Z',
+      },
+      {
+        id: uuid(21),
+        tier: 'homework',
+        total_score: 67,
+        grading_version: 'grading-1.0.0',
+        regraded: false,
+        created_at: '2026-01-30T09:05:00.000Z',
+      },
+    ] as const;
+    mockAdminApi(on('GET', `/api/admin/leads/${leadId}`, { body: { ...detail, result: graded, results: [...results] } }));
+    renderScreen(<LeadDetailScreen />, path, '/admin/leads/:id');
+
+    const table = await screen.findByRole('table');
+    const rows = within(table)
+      .getAllByRole('row')
+      .map((row) => row.textContent);
+    expect(rows).toEqual([
+      'RulePoints',
+      'Survey 76 × 0.35+26.6',
+      'Seeks validation rather than challenge (q4)−15',
+      'Tier book_call: total 67 is at least 65.—',
+    ]);
+    expect(screen.getByRole('link', { name: 'grading-2' }).getAttribute('href')).toBe('/admin/grading');
+    const history = screen.getByRole('heading', { name: 'All results' }).nextElementSibling!;
+    expect(within(history as HTMLElement).getAllByRole('listitem')).toHaveLength(2);
+    expect(history.textContent).toContain('re-graded');
+    expect(history.textContent).toContain('grading-1.0.0');
+  });
 });

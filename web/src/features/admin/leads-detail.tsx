@@ -10,6 +10,7 @@ import { EmailsPanel, LeadJobsPanel, PaymentsPanel } from './lead-activity.js';
 import { DiagnosticAnswersPanel, SurveyPanel } from './lead-answers-panels.js';
 import { NotesPanel } from './lead-notes.js';
 import { Badge, Facts } from './lead-parts.js';
+import { ResultHistory, RulesFired } from './lead-rules.js';
 import { FlowJourney } from './leads-journey.js';
 import { leadDeletedSchema, leadDetailSchema } from '#machines/protocol/admin/leads.js';
 import { paymentSchema } from '#machines/protocol/payment.js';
@@ -144,10 +145,17 @@ export function LeadDetailScreen() {
                     `${result.total_score} (diagnostic ${result.diagnostic_score}, survey ${result.survey_score}, mirror ${result.mirror_score})`,
                   ],
                   ['Graded', formatDateTime(result.created_at)],
+                  [
+                    'Rules',
+                    <Link to="/admin/grading" className="font-mono text-sm underline-offset-2 hover:underline">
+                      {result.grading_version}
+                    </Link>,
+                  ],
                   ...(result.gaming_detected ? ([['Gaming', <Badge tone="bad">detected</Badge>]] as Array<[string, ReactNode]>) : []),
                   ...(result.fallback ? ([['Fallback', <Badge>local assessment</Badge>]] as Array<[string, ReactNode]>) : []),
                 ]}
               />
+              <RulesFired rules={result.rulesFired} />
               <div>
                 <h3 className="mb-2 text-sm font-semibold text-muted">Qualification reasoning</h3>
                 {result.qualificationReasoning.length ? (
@@ -161,6 +169,7 @@ export function LeadDetailScreen() {
                 )}
               </div>
               <ScoreChart scores={result.scores} />
+              <ResultHistory results={data.results} />
             </div>
           )}
         </Panel>
