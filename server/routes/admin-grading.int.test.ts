@@ -8,7 +8,9 @@ import { signedInAdmin, type SignedInAdmin } from '#test/admin-session.js';
 import { seedResultsFlow } from '#test/flows.js';
 import { flowClient, SURVEYS, toSurveyStep } from '#test/journey.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
+import { until } from '#test/until.js';
 import { buildTestWorker } from '#test/worker-harness.js';
+import { lockGradingRules } from '#core/grading/rule-sets.js';
 
 let app: FastifyInstance;
 let pool: pg.Pool;
@@ -310,5 +312,45 @@ describe('grading rules: view, dry run, apply, undo', () => {
     expect(view.history.map((a: { version: string }) => a.version)).toEqual(['grading-1.0.0', 'grading-2']);
     // undoing the undo puts grading-2 back
     expect(view.undoTo).toBe('grading-2');
+  });
+
+  it('waits for a grading in flight and re-grades what it stored, so no lead keeps rules no longer in force', async () => {
+    // a grading job in flight: it holds the rules lock shared (as workers/processors/grading.ts does)
+    // and has stored a result under the built-in rules, not yet committed
+    const job = await pool.connect();
+    try {
+      await job.query('BEGIN');
+      await lockGradingRules(job, 'shared');
+      const late = await seedGraded(null);
+      await job.query(
+        `INSERT INTO assessment_results (lead_id, flow_id, tier, qualification, archetype, total_score, diagnostic_score, survey_score,
+           mirror_score, composite_score, result, bank_version, grading_version, grade_input)
+         SELECT lead_id, flow_id, tier, qualification, archetype, total_score, diagnostic_score, survey_score, mirror_score,
+           composite_score, result, bank_version, grading_version, $2 FROM assessment_results WHERE lead_id = $1`,
+        [late.leadId, INPUTS.ready],
+      );
+      const applying = post('/api/admin/grading/apply', { rules: PROPOSAL });
+      // the apply is queued behind the job's lock
+      await until(async () => {
+        const waiting = await pool.query(
+          `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND mode = 'ExclusiveLock'
+             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        );
+        return waiting.rows[0].n === 1;
+      });
+      await job.query('COMMIT');
+      const applied = await applying;
+      expect(applied.statusCode, applied.body).toBe(200);
+      // the same numbers as before keep their version
+      expect(applied.json().version).toBe('grading-2');
+      expect(await tierOf(late.leadId)).toBe('book_call');
+      const latest = await pool.query(
+        'SELECT grading_version FROM assessment_results WHERE lead_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1',
+        [late.leadId],
+      );
+      expect(latest.rows[0].grading_version).toBe('grading-2');
+    } finally {
+      job.release();
+    }
   });
 });
