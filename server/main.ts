@@ -3,7 +3,7 @@ import { buildApp } from './app.js';
 import { ensureAdmin } from './auth/admin-users.js';
 import { createPool } from '#core/db/pool.js';
 import { migrate } from '#core/db/migrate.js';
-import { assertStoredFlowsSupported } from '#core/flows/machine-versions.js';
+import { assertStoredFlowsSupported, upgradeStoredFlows } from '#core/flows/machine-versions.js';
 import { createRedis } from '#core/redis.js';
 import { onShutdown } from '#core/shutdown.js';
 
@@ -15,6 +15,11 @@ const app = await buildApp({ config, pool, redis });
 try {
   await migrate(requireUrl(config, 'DATABASE_URL'), (message) => app.log.info(message));
   await assertStoredFlowsSupported(pool);
+  // Flows an older machine version wrote are moved up before the server listens, so the queries that
+  // read snapshots or states directly see this build's states. The server alone does it: one process
+  // is enough, and a worker starts without migrating or checking the database at all. A flow written
+  // by an older process still serving meanwhile is moved up by the engine when it next touches it.
+  await upgradeStoredFlows(pool, { log: app.log });
   const admin = await ensureAdmin(pool, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
   if (admin.created) {
     app.log.info({ email: admin.email }, 'created the first admin account');

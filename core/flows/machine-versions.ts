@@ -1,6 +1,10 @@
 import type pg from 'pg';
-import { canUpgrade, flowMachineVersions } from '#machines/flow-versions.js';
+import type { AnyMachineSnapshot } from 'xstate';
+import { canUpgrade, flowMachineVersions, upgradeSnapshot, type MachineVersioning, type StoredSnapshot } from '#machines/flow-versions.js';
 import type { FlowMachineName } from '#machines/protocol/api.js';
+import { statePath } from '#machines/protocol/can-accept.js';
+import { inTransaction } from '../db/transaction.js';
+import { machineOf } from './flow-store.js';
 
 /**
  * Refuses to start over stored flows this build cannot run: a machine it does not have, or a
@@ -27,4 +31,100 @@ export async function assertStoredFlowsSupported(pool: pg.Pool): Promise<void> {
         'Deploy a build that runs or migrates them (docs/changing-a-machine.md), or remove those flows.',
     );
   }
+}
+
+/** How upgradeStoredFlows runs: rows per transaction, the versions to move up to (tests patch them) and where its one line goes. */
+interface UpgradeOptions {
+  batchSize?: number;
+  versions?: Readonly<Record<FlowMachineName, MachineVersioning>>;
+  log?: { info: (object: object, message: string) => void };
+}
+
+/**
+ * A stored snapshot at the current version, as the engine would store it: moved up by the
+ * migrations, then restored on this build's machine (which also proves the migration's output is
+ * a snapshot the machine can run) and persisted again. Any failure names the flow.
+ */
+function upgradedRow(
+  machine: FlowMachineName,
+  versioning: MachineVersioning,
+  row: { id: string; machine_version: number; snapshot: StoredSnapshot },
+): { snapshot: StoredSnapshot; state: string } {
+  try {
+    const logic = machineOf(machine);
+    const restored: AnyMachineSnapshot = logic.resolveState(
+      upgradeSnapshot(machine, versioning, row.machine_version, row.snapshot) as never,
+    );
+    const snapshot: StoredSnapshot = logic.getPersistedSnapshot(restored);
+    return { snapshot, state: statePath(restored.value) };
+  } catch (error) {
+    throw new Error(
+      `The stored ${machine} flow ${row.id}, written by machine version ${row.machine_version}, cannot be moved up to version ` +
+        `${versioning.current}: ${error instanceof Error ? error.message : String(error)}. Fix the migration (docs/changing-a-machine.md) before deploying.`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Moves every stored flow written by an older version of its machine up to the current one, so the
+ * queries that read `flows.snapshot` or `flows.state` directly see it as this build's machine would.
+ * The server runs it after assertStoredFlowsSupported and before it listens; a flow that cannot be
+ * moved (its migration throws, or its output does not restore) stops the start with a message
+ * naming the machine, the flow and its version, so a broken migration never serves.
+ *
+ * In batches, each one transaction: the rows are locked with SKIP LOCKED, so a flow another process
+ * holds at that moment (an older server still serving during a deploy) is left where it is: this
+ * build's engine moves it up whenever it next reads or writes it (the lazy path, currentSnapshot in
+ * flow-store.ts), and the next start moves whatever is left. The flows' optimistic
+ * `version` is not bumped and no flow_events row is written: the flow means what it meant, so a
+ * browser holding the version it last read still sends its next event without a conflict, and
+ * flow_events keeps one row per version. `updated_at` is kept too, because it says when the visitor
+ * last did something (the newest stored result, the results a visitor cleared, the admin's lists):
+ * its trigger is disabled for the batch's transaction only, which also holds other writers of flows
+ * back until that batch commits.
+ *
+ * Answers how many flows of each machine it moved, and logs that as one line.
+ */
+export async function upgradeStoredFlows(pool: pg.Pool, options: UpgradeOptions = {}): Promise<Record<FlowMachineName, number>> {
+  const { batchSize = 200, versions = flowMachineVersions, log } = options;
+  const moved = {} as Record<FlowMachineName, number>;
+  for (const [machine, versioning] of Object.entries(versions) as [FlowMachineName, MachineVersioning][]) {
+    moved[machine] = 0;
+    const behind = await pool.query('SELECT 1 FROM flows WHERE machine = $1 AND machine_version < $2 LIMIT 1', [
+      machine,
+      versioning.current,
+    ]);
+    // the usual start: nothing to move, and no lock taken
+    if (behind.rowCount === 0) continue;
+    for (;;) {
+      const count = await inTransaction(pool, async (client) => {
+        // first, before any row lock, so this never waits on a writer that waits on one of this batch's rows
+        await client.query('ALTER TABLE flows DISABLE TRIGGER flows_updated_at');
+        const rows = await client.query<{ id: string; machine_version: number; snapshot: StoredSnapshot }>(
+          `SELECT id, machine_version, snapshot FROM flows WHERE machine = $1 AND machine_version < $2
+           LIMIT $3 FOR UPDATE SKIP LOCKED`,
+          [machine, versioning.current, batchSize],
+        );
+        const upgraded = rows.rows.map((row) => upgradedRow(machine, versioning, row));
+        await client.query(
+          `UPDATE flows f SET snapshot = u.snapshot::jsonb, state = u.state, machine_version = $4
+           FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(id, snapshot, state) WHERE f.id = u.id`,
+          [
+            rows.rows.map((row) => row.id),
+            upgraded.map((row) => JSON.stringify(row.snapshot)),
+            upgraded.map((row) => row.state),
+            versioning.current,
+          ],
+        );
+        await client.query('ALTER TABLE flows ENABLE TRIGGER flows_updated_at');
+        return rows.rows.length;
+      });
+      moved[machine] += count;
+      // a short batch is the last: the rest are none, or flows the engine holds and moves itself
+      if (count < batchSize) break;
+    }
+  }
+  log?.info({ moved }, 'stored flows moved up to the current machine versions');
+  return moved;
 }
