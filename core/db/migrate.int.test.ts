@@ -1,3 +1,6 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { runner } from 'node-pg-migrate';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { scratchDatabase } from '#test/helpers.js';
@@ -96,5 +99,47 @@ describe('migrations', () => {
     await expect(
       query(url, "INSERT INTO flow_events (flow_id, seq, type, origin, state_after) VALUES ($1, 1, 'AGAIN', 'client', 'intro')", [flowId]),
     ).rejects.toThrow(/duplicate key/);
+  });
+
+  it('keeps what each stored result graded, from its grading job, when results began to keep it', async () => {
+    const url = await scratchDatabase({ migrated: false });
+    await migrate(url);
+    // back to just before the grading-rules migration, then a result graded the old way
+    const dir = fileURLToPath(new URL('./migrations', import.meta.url));
+    const files = readdirSync(dir).sort();
+    const after = files.length - files.findIndex((name) => name.endsWith('_grading-rules.sql'));
+    const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+    await runner({ databaseUrl: url, dir, direction: 'down', count: after, migrationsTable: 'pgmigrations', log: () => {}, logger: quiet });
+    const request = {
+      assessment: { b1: { type: 'likert', value: 4, responseTime: 5000 } },
+      survey: { q1_investment: 'ready_now' },
+      mirrorChat: [],
+    };
+    const seeded = await query<{ job: string; kept: string; orphan: string }>(
+      url,
+      `WITH lead AS (INSERT INTO leads (email) VALUES ('kept@example.com') RETURNING lead_id),
+            job AS (INSERT INTO jobs (queue, name, payload) VALUES ('grading', 'lead-assessment', $1) RETURNING id),
+            kept AS (
+              INSERT INTO assessment_results (lead_id, job_id, tier, qualification, archetype, total_score, diagnostic_score, survey_score,
+                mirror_score, composite_score, result, bank_version, grading_version)
+              SELECT lead_id, job.id, 'homework', 'homework', 'x', 60, 60, 60, 50, 60, '{}', '2.0.0', 'grading-1.0.0' FROM lead, job RETURNING id),
+            orphan AS (
+              INSERT INTO assessment_results (lead_id, tier, qualification, archetype, total_score, diagnostic_score, survey_score,
+                mirror_score, composite_score, result, bank_version, grading_version)
+              SELECT lead_id, 'nurture', 'nurture', 'x', 40, 40, 40, 50, 40, '{}', '2.0.0', 'grading-1.0.0' FROM lead RETURNING id)
+       SELECT (SELECT id FROM job) AS job, (SELECT id FROM kept) AS kept, (SELECT id FROM orphan) AS orphan`,
+      [{ flowId: '00000000-0000-4000-8000-000000000000', request: { leadId: 'x', ...request } }],
+    );
+    expect(await migrate(url)).toHaveLength(after);
+    const { rows } = await query<{ id: string; grade_input: unknown }>(url, 'SELECT id, grade_input FROM assessment_results');
+    const byId = Object.fromEntries(rows.map((row) => [row.id, row.grade_input]));
+    expect(byId[seeded.rows[0]!.kept]).toEqual({
+      answers: request.assessment,
+      survey: request.survey,
+      mirrorChat: [],
+      bankVersion: '2.0.0',
+    });
+    // a result whose job is gone keeps nothing: a re-grade skips it
+    expect(byId[seeded.rows[0]!.orphan]).toBeNull();
   });
 });
