@@ -81,8 +81,8 @@ function upgradedRow(
  * browser holding the version it last read still sends its next event without a conflict, and
  * flow_events keeps one row per version. `updated_at` is kept too, because it says when the visitor
  * last did something (the newest stored result, the results a visitor cleared, the admin's lists):
- * its trigger is disabled for the batch's transaction only, which also holds other writers of flows
- * back until that batch commits.
+ * the batch's transaction tells the flows' trigger to leave it (SET LOCAL hf.keep_updated_at), which
+ * takes no table lock, so other writers of flows carry on.
  *
  * Answers how many flows of each machine it moved, and logs that as one line.
  */
@@ -99,8 +99,8 @@ export async function upgradeStoredFlows(pool: pg.Pool, options: UpgradeOptions 
     if (behind.rowCount === 0) continue;
     for (;;) {
       const count = await inTransaction(pool, async (client) => {
-        // first, before any row lock, so this never waits on a writer that waits on one of this batch's rows
-        await client.query('ALTER TABLE flows DISABLE TRIGGER flows_updated_at');
+        // for this transaction only: the flows' trigger leaves updated_at as it is (migration 1764979200000)
+        await client.query("SET LOCAL hf.keep_updated_at = 'on'");
         const rows = await client.query<{ id: string; machine_version: number; snapshot: StoredSnapshot }>(
           `SELECT id, machine_version, snapshot FROM flows WHERE machine = $1 AND machine_version < $2
            LIMIT $3 FOR UPDATE SKIP LOCKED`,
@@ -117,7 +117,6 @@ export async function upgradeStoredFlows(pool: pg.Pool, options: UpgradeOptions 
             versioning.current,
           ],
         );
-        await client.query('ALTER TABLE flows ENABLE TRIGGER flows_updated_at');
         return rows.rows.length;
       });
       moved[machine] += count;

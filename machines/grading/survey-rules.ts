@@ -10,9 +10,6 @@ const TIMING_QUESTION = 'q2_time';
 
 type Modifiers = GradingRules['modifiers'];
 
-/** The highest total a lead who needs time on both money and start date can reach, under the built-in rules. */
-export const DELAY_CAP = DEFAULT_GRADING_RULES.modifiers.delayCap;
-
 function flagged(option: SurveyOption | undefined, flag: SurveyFlag): boolean {
   return option?.flag === flag;
 }
@@ -25,7 +22,7 @@ export function disqualifyingAnswers(survey: QualificationSurvey, answers: Surve
   });
 }
 
-/** True when q1 needs time and q2 cannot start for 3 months: the total is capped at 49. */
+/** True when q1 needs time and q2 cannot start for 3 months: the total is capped (at 49 under the built-in rules). */
 export function delayCapApplies(survey: QualificationSurvey, answers: SurveyAnswers): boolean {
   return (
     flagged(chosenOption(survey, answers, INVESTMENT_QUESTION), 'delay') && flagged(chosenOption(survey, answers, TIMING_QUESTION), 'delay')
