@@ -1,8 +1,9 @@
-import { createActor, createMachine } from 'xstate';
+import { createActor, createMachine, transition } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import {
   canUpgrade,
   flowMachineVersions,
+  upgradeEvent,
   upgradeSnapshot,
   UnsupportedMachineVersionError,
   type MachineVersioning,
@@ -74,5 +75,36 @@ describe('versioned flow machines', () => {
     expect(() => upgradeSnapshot('example', { current: 3, migrations: { 2: (s) => s } }, 1, {})).toThrow(
       'A stored example flow was written by machine version 1, which this build cannot run or migrate (it runs version 3 and has no migration from 1).',
     );
+  });
+
+  it('renames a delayed event queued under the old state name, so the flow waiting in the renamed state still moves on', () => {
+    // version 1 waits 5 s in `waiting`; version 2 calls the state `queued`, so its delay's event is named after that
+    const timed1 = createMachine({
+      id: 'timed',
+      initial: 'waiting',
+      states: { waiting: { after: { 5000: 'done' } }, done: { type: 'final' } },
+    });
+    const timed2 = createMachine({
+      id: 'timed',
+      initial: 'queued',
+      states: { queued: { after: { 5000: 'done' } }, done: { type: 'final' } },
+    });
+    const rename = (name: string) => name.replace(/^xstate\.after\.(\w+)\.timed\.waiting$/, 'xstate.after.$1.timed.queued');
+    const timedVersioning: MachineVersioning = {
+      current: 2,
+      migrations: { 1: (snapshot) => ({ ...snapshot, value: snapshot.value === 'waiting' ? 'queued' : snapshot.value }) },
+      eventMigrations: { 1: (event) => ({ ...event, type: rename(event.type) }) },
+    };
+    const stored = createActor(timed1).start().getPersistedSnapshot() as Record<string, unknown>;
+    // the timer job queued under version 1
+    const queued = { type: 'xstate.after.5000.timed.waiting' };
+    const restored = timed2.resolveState(upgradeSnapshot('timed', timedVersioning, 1, stored) as never);
+    // as queued, the renamed machine ignores it: the flow would wait forever
+    expect(transition(timed2, restored, queued)[0].value).toBe('queued');
+    const upgraded = upgradeEvent(timedVersioning, 1, queued);
+    expect(upgraded).toEqual({ type: 'xstate.after.5000.timed.queued' });
+    expect(transition(timed2, restored, upgraded)[0].status).toBe('done');
+    // an event queued under the current version is left as it is
+    expect(upgradeEvent(timedVersioning, 2, queued)).toBe(queued);
   });
 });

@@ -13,7 +13,16 @@ export interface MachineVersioning {
   current: number;
   /** migrations[n] turns a snapshot of version n into one of version n + 1. */
   migrations: Readonly<Record<number, (snapshot: StoredSnapshot) => StoredSnapshot>>;
+  /**
+   * eventMigrations[n] turns an event queued for version n into one for version n + 1, when the
+   * change renames an event a queued job may carry: a delayed transition's event is named after
+   * its state's path (xstate.after.<delay>.<machine>.<path>), so renaming that state renames it.
+   */
+  eventMigrations?: Readonly<Record<number, (event: QueuedEvent) => QueuedEvent>>;
 }
+
+/** An event as a queued job holds it. */
+export type QueuedEvent = { type: string } & Record<string, unknown>;
 
 /** The versions of the machines the server runs as flows. Every flow row records the one it was written by. */
 export const flowMachineVersions: Readonly<Record<FlowMachineName, MachineVersioning>> = {
@@ -53,5 +62,19 @@ export function upgradeSnapshot(machine: string, versioning: MachineVersioning, 
   if (!canUpgrade(versioning, version)) throw new UnsupportedMachineVersionError(machine, version, versioning.current);
   let upgraded = snapshot;
   for (let step = version; step < versioning.current; step++) upgraded = versioning.migrations[step]!(upgraded);
+  return upgraded;
+}
+
+/**
+ * An event queued (a timer job) while the flow ran on `version`, as the current machine names it:
+ * each event migration from that version up, in order. An event of a newer version, or one no step
+ * renames, is returned as it is; a flow that no longer takes it skips it.
+ */
+export function upgradeEvent(versioning: MachineVersioning, version: number, event: QueuedEvent): QueuedEvent {
+  let upgraded = event;
+  for (let step = Math.max(1, version); step < versioning.current; step++) {
+    const migrate = versioning.eventMigrations?.[step];
+    if (migrate) upgraded = migrate(upgraded);
+  }
   return upgraded;
 }

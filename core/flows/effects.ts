@@ -11,6 +11,7 @@ import type { MirrorReplyRequest } from '#machines/protocol/mirror.js';
 import { createOrUpdateLead, leadSourceOf } from '../leads/lead-service.js';
 import type { FlowTx } from './engine.js';
 import type { FlowRow } from './flow-store.js';
+import { flowMachineVersions } from '#machines/flow-versions.js';
 
 /** What transition() hands back for an effect: the action's type and its resolved params. */
 interface ExecutableAction {
@@ -120,9 +121,20 @@ const effects: Record<string, Record<string, Effect>> = {
   diagnostic: { requestGrading: requestDiagnosticGrading },
 };
 
-/** Schedules a delayed event on a flow: a job of the timers queue, held back until it is due. */
-export async function scheduleEvent(tx: FlowTx, flowId: string, event: { type: string }, delayMs: number): Promise<void> {
-  await tx.insertJob({ queue: 'timers', name: event.type.slice(0, 80), payload: { flowId, event }, flowId, delayMs });
+/**
+ * Schedules a delayed event on a flow: a job of the timers queue, held back until it is due. The
+ * job names the machine version it was queued under, so a deploy that renames the event meanwhile
+ * (a renamed state renames its delays) has it renamed when it comes due (upgradeEvent).
+ */
+export async function scheduleEvent(
+  tx: FlowTx,
+  flow: Pick<FlowRow, 'id' | 'machine'>,
+  event: { type: string },
+  delayMs: number,
+): Promise<void> {
+  const machineVersion = flowMachineVersions[flow.machine].current;
+  const payload = { flowId: flow.id, event, machine: flow.machine, machineVersion };
+  await tx.insertJob({ queue: 'timers', name: event.type.slice(0, 80), payload, flowId: flow.id, delayMs });
 }
 
 /** Turns the actions a transition returned into outbox rows; returns events to apply next. */
@@ -132,7 +144,7 @@ export async function runEffects(tx: FlowTx, flow: FlowRow, actions: readonly Ex
     if (action.type === 'xstate.raise') {
       const { event, delay } = action.params as { event: { type: string }; delay?: number };
       if (delay === undefined) continue;
-      await scheduleEvent(tx, flow.id, event, delay);
+      await scheduleEvent(tx, flow, event, delay);
       continue;
     }
     const effect = effects[flow.machine]?.[action.type];

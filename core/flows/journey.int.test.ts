@@ -152,11 +152,15 @@ describe('the assessment over HTTP and the socket, from capture to each tier', (
     let flow = await toTimedBlock(client);
     flow = await client.send(flow.flowId, { type: 'START_TIMED' });
     const first = flow.snapshot.context.screens[flow.snapshot.context.index];
-    const timers = await pool.query('SELECT name, run_after IS NOT NULL AS delayed FROM jobs WHERE flow_id = $1 AND queue = $2', [
-      flow.flowId,
-      'timers',
+    const timers = await pool.query(
+      `SELECT name, run_after IS NOT NULL AS delayed, payload->>'machine' AS machine, (payload->>'machineVersion')::int AS version
+       FROM jobs WHERE flow_id = $1 AND queue = $2`,
+      [flow.flowId, 'timers'],
+    );
+    // the job names the machine version it was queued under, so a later rename of its state can rename it
+    expect(timers.rows).toEqual([
+      { name: 'xstate.after.screenTimeout.diagnostic.vignette.choosing', delayed: true, machine: 'diagnostic', version: 1 },
     ]);
-    expect(timers.rows).toEqual([{ name: 'xstate.after.screenTimeout.diagnostic.vignette.choosing', delayed: true }]);
 
     // the visitor walks away: once the limit and the grace are past, the timer records the default answer
     await backdate(flow.flowId, first.timeLimitSec * 1000 + 3000);

@@ -117,6 +117,6 @@ export async function recordTestPayment(tx: FlowTx, attempt: PaymentAttempt): Pr
     );
   }
   const confirmed = { type: 'PAYMENT_CONFIRMED', paymentIntentId };
-  await scheduleEvent(tx, attempt.flowId, confirmed, TEST_PAYMENT_SETTLE_MS);
+  await scheduleEvent(tx, { id: attempt.flowId, machine: 'assessmentFlow' }, confirmed, TEST_PAYMENT_SETTLE_MS);
   return { paymentIntentId };
 }

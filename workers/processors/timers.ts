@@ -1,7 +1,15 @@
 import { z } from 'zod';
+import { flowMachineVersions, upgradeEvent } from '#machines/flow-versions.js';
+import { flowMachineNameSchema } from '#machines/protocol/api.js';
 import type { QueueProcessor } from './index.js';
 
-const payloadSchema = z.object({ flowId: z.uuid(), event: z.looseObject({ type: z.string().min(1) }) });
+const payloadSchema = z.object({
+  flowId: z.uuid(),
+  event: z.looseObject({ type: z.string().min(1) }),
+  // absent from jobs queued before versions were recorded: those were all version 1
+  machine: flowMachineNameSchema.optional(),
+  machineVersion: z.number().int().min(1).default(1),
+});
 
 /**
  * A delayed flow event (a machine's `after` delay, the test payment's second) come due. A flow
@@ -9,7 +17,9 @@ const payloadSchema = z.object({ flowId: z.uuid(), event: z.looseObject({ type: 
  */
 export const timersProcessor: QueueProcessor = {
   process: async (job, { engine }) => {
-    const { flowId, event } = payloadSchema.parse(job.data.payload);
+    const { flowId, event: queued, machine, machineVersion } = payloadSchema.parse(job.data.payload);
+    // named as the machine running now names it, if a deploy renamed it since it was queued
+    const event = machine ? upgradeEvent(flowMachineVersions[machine], machineVersion, queued) : queued;
     const flow = await engine.applyIfAllowed(flowId, event, 'server');
     return flow ? { applied: event.type, state: flow.state } : { skipped: `${event.type} no longer applies` };
   },
