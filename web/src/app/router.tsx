@@ -56,6 +56,7 @@ const routes: RouteObject[] = [
       { path: 'jobs', lazy: async () => ({ Component: (await import('../features/admin/jobs.js')).JobsScreen }) },
       { path: 'monitor', lazy: async () => ({ Component: (await import('../features/admin/monitor.js')).MonitorScreen }) },
       { path: 'machines', lazy: async () => ({ Component: (await import('../features/admin/machines.js')).MachinesScreen }) },
+      { path: 'grading', lazy: async () => ({ Component: (await import('../routes/admin.js')).GradingScreen }) },
       { path: 'settings', lazy: async () => ({ Component: (await import('../routes/admin.js')).SiteSettingsScreen }) },
       { path: '*', lazy: async () => ({ Component: (await import('../routes/admin.js')).AdminNotFoundScreen }) },
     ],

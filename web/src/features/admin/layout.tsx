@@ -5,6 +5,7 @@ import { ToastProvider, cx, useToast } from '../../components/ui/index.js';
 import { SIGN_OUT_FAILED_TOAST, SIGNED_OUT_STATE } from '../../app/signed-out-notice.js';
 import { signOut, useSession } from '../../lib/session.js';
 import { ChangePasswordScreen } from './change-password.js';
+import { GradingIcon } from './grading/icon.js';
 import {
   IntegrationsIcon,
   JobsIcon,
@@ -36,6 +37,7 @@ const ADMIN_NAV: NavItem[] = [
   { to: '/admin/mirror-sessions', label: 'Mirror Sessions', icon: MirrorIcon },
   { to: '/admin/jobs', label: 'Jobs', icon: JobsIcon },
   { to: '/admin/machines', label: 'Machines', icon: MachinesIcon },
+  { to: '/admin/grading', label: 'Grading rules', icon: GradingIcon },
   { to: '/admin/settings', label: 'Site settings', icon: SettingsIcon },
 ];
 

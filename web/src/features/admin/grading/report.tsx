@@ -1,0 +1,173 @@
+import { Link } from 'react-router-dom';
+import type { RegradeFilter, RegradeReport } from '#machines/protocol/admin/grading.js';
+import { cx } from '#web/components/ui/index.js';
+import { TIER_LABELS, tierLabel, type Tier } from '../leads-api.js';
+import { formatDate } from '../api.js';
+
+const TIERS = Object.keys(TIER_LABELS) as Tier[];
+const count = new Intl.NumberFormat('en-US');
+const leads = (n: number) => `${count.format(n)} ${n === 1 ? 'lead' : 'leads'}`;
+
+/** The scope a dry run was tried on, in words. */
+function scopeWords(filter: RegradeFilter): string {
+  const dates = (value: string) => formatDate(new Date(`${value}T00:00:00Z`));
+  const signedUp =
+    filter.from && filter.to
+      ? `signed up ${dates(filter.from)} to ${dates(filter.to)}`
+      : filter.from
+        ? `signed up from ${dates(filter.from)}`
+        : filter.to
+          ? `signed up until ${dates(filter.to)}`
+          : 'signed up any time';
+  return [
+    filter.tier ? `now ${tierLabel(filter.tier)}` : 'any tier',
+    filter.source ? `source ${filter.source}` : 'any source',
+    signedUp,
+    filter.includeTestLeads ? 'test leads included' : 'test leads left out',
+  ].join(', ');
+}
+
+function Count({ label, value, explain }: { label: string; value: number; explain?: string }) {
+  return (
+    <div className="rounded-2xl border border-line bg-paper px-4 py-3">
+      <dt className="text-sm text-muted">{label}</dt>
+      <dd className="font-serif text-3xl tabular-nums text-ink">{count.format(value)}</dd>
+      {explain && <dd className="mt-1 text-xs text-muted">{explain}</dd>}
+    </div>
+  );
+}
+
+/** The from → to matrix: current tier by row, the tier under the proposed rules by column. */
+function MovesMatrix({ moves }: { moves: RegradeReport['moves'] }) {
+  const cell = (from: Tier, to: Tier) => moves.find((move) => move.from === from && move.to === to)?.leads ?? 0;
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[20rem] text-sm" data-testid="moves-matrix">
+        <caption className="pb-2 text-left text-muted">Leads by current tier (rows) and tier under these rules (columns)</caption>
+        <thead>
+          <tr>
+            <th scope="col" className="px-3 py-2 text-left font-semibold text-muted">
+              Now
+            </th>
+            {TIERS.map((to) => (
+              <th key={to} scope="col" className="px-3 py-2 text-right font-semibold">
+                <span className="sr-only">Would be</span> <span aria-hidden="true">→</span> {TIER_LABELS[to]}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {TIERS.map((from) => (
+            <tr key={from} className="border-t border-line/70">
+              <th scope="row" className="px-3 py-2 text-left font-semibold">
+                {TIER_LABELS[from]}
+              </th>
+              {TIERS.map((to) => {
+                const n = cell(from, to);
+                return (
+                  <td
+                    key={to}
+                    data-move={`${from}-${to}`}
+                    className={cx(
+                      'px-3 py-2 text-right tabular-nums',
+                      from === to ? 'text-muted' : n > 0 ? 'bg-brass-light/40 font-semibold text-ink' : 'text-muted',
+                    )}
+                  >
+                    {count.format(n)}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Movers({ report }: { report: RegradeReport }) {
+  if (report.moved === 0) return <p className="text-muted">No lead in this scope would change tier under these rules.</p>;
+  return (
+    <>
+      {report.truncated && (
+        <p className="mb-2 text-sm text-muted">
+          Showing the {count.format(report.leads.length)} largest score changes of the {leads(report.moved)} who would move.
+        </p>
+      )}
+      <div className="overflow-x-auto">
+        <table className="w-full min-w-[32rem] text-left text-sm">
+          <caption className="pb-2 text-left text-muted">Leads who would change tier</caption>
+          <thead>
+            <tr className="text-xs tracking-wider text-muted uppercase">
+              <th scope="col" className="py-2 pr-3 font-semibold">
+                Lead
+              </th>
+              <th scope="col" className="px-3 py-2 font-semibold">
+                Now
+              </th>
+              <th scope="col" className="px-3 py-2 font-semibold">
+                Would be
+              </th>
+              <th scope="col" className="py-2 pl-3 text-right font-semibold">
+                Total
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.leads.map((lead) => (
+              <tr key={lead.leadId} data-mover={lead.leadId} className="border-t border-line/70">
+                <td className="max-w-72 py-2 pr-3">
+                  <Link
+                    to={`/admin/leads/${lead.leadId}`}
+                    className="block truncate font-medium text-ink underline decoration-ink/20 underline-offset-2 hover:decoration-ink"
+                  >
+                    {lead.name}
+                  </Link>
+                  <span className="block truncate text-muted">{lead.email}</span>
+                </td>
+                <td className="px-3 py-2 whitespace-nowrap">{tierLabel(lead.from)}</td>
+                <td className="px-3 py-2 font-semibold whitespace-nowrap">{tierLabel(lead.to)}</td>
+                <td className="py-2 pl-3 text-right whitespace-nowrap tabular-nums">
+                  {lead.fromTotal} → {lead.toTotal}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+/** A dry run's answer: the counts, the tier matrix and the leads who would move; `stale` once the rules were changed since. */
+export function DryRunReport({ report, filter, stale }: { report: RegradeReport; filter: RegradeFilter; stale: boolean }) {
+  return (
+    <section aria-labelledby="grading-report-heading" className="flex flex-col gap-5">
+      <div>
+        <h3 id="grading-report-heading" tabIndex={-1} className="font-serif text-xl tracking-tight text-ink focus:outline-none">
+          What these rules would change
+        </h3>
+        <p className="text-sm text-muted">Tried on leads: {scopeWords(filter)}. Nothing was changed.</p>
+      </div>
+      {stale && (
+        <p role="status" className="rounded-2xl border border-brass/50 bg-brass-light/30 px-4 py-3 text-sm text-ink">
+          You changed the rules since this try: press Try on past leads again to see what they would change.
+        </p>
+      )}
+      <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
+        <Count label="Considered" value={report.considered} />
+        <Count label="Unchanged" value={report.unchanged} />
+        <Count label="Would move" value={report.moved} />
+        <Count label="Skipped" value={report.skipped} explain="Graded before answers were kept, so they keep their result." />
+      </dl>
+      {report.considered === 0 ? (
+        <p className="text-muted">No lead in this scope has a result yet.</p>
+      ) : (
+        <>
+          <MovesMatrix moves={report.moves} />
+          <Movers report={report} />
+        </>
+      )}
+    </section>
+  );
+}
