@@ -10,8 +10,14 @@ export function HistoryTable({ history }: { history: GradingView['history'] }) {
     return <EmptyState>No rules applied yet: the built-in rules have been in force from the start.</EmptyState>;
   }
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-[44rem] text-left text-sm">
+    <div
+      className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-brass"
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scroll container needs a tab stop so the keyboard can scroll it (axe: scrollable-region-focusable)
+      tabIndex={0}
+      role="group"
+      aria-label="History of the rules applied (scrolls sideways)"
+    >
+      <table className="w-full min-w-[52rem] text-left text-sm">
         <caption className="sr-only">Rules applied, latest first</caption>
         <thead>
           <tr className="text-xs tracking-wider text-muted uppercase">
@@ -47,7 +53,7 @@ export function HistoryTable({ history }: { history: GradingView['history'] }) {
                 <time dateTime={entry.appliedAt.toISOString()}>{formatDateTime(entry.appliedAt)}</time>
               </td>
               <td className="max-w-48 truncate px-3 py-2">{entry.appliedBy ?? 'A removed account'}</td>
-              <td className="max-w-72 px-3 py-2 break-words">
+              <td className="max-w-72 min-w-48 px-3 py-2 break-words">
                 {entry.undoOf !== null && (
                   <span className="mr-2 inline-block rounded-full bg-sand px-2.5 py-0.5 text-xs font-medium text-ink">
                     Undo of #{entry.undoOf}

@@ -21,9 +21,9 @@ export function RulesInForce({ view }: { view: GradingView }) {
         </strong>
         {inForce.builtIn && <span className="text-muted"> (the built-in rules)</span>}. {since}
       </p>
-      <ul className="grid gap-x-8 gap-y-2 text-ink md:grid-cols-2" aria-label="Rules in force">
+      <ul className="gap-x-8 text-ink md:columns-2" aria-label="Rules in force">
         {NUMBER_FIELDS.map(({ key, says }) => (
-          <li key={key} className="flex gap-2">
+          <li key={key} className="flex break-inside-avoid gap-2 pb-2">
             <span aria-hidden="true" className="text-brass-deep">
               •
             </span>
@@ -31,7 +31,7 @@ export function RulesInForce({ view }: { view: GradingView }) {
           </li>
         ))}
         {SWITCHES.map(({ key, on, off }) => (
-          <li key={key} className="flex gap-2">
+          <li key={key} className="flex break-inside-avoid gap-2 pb-2">
             <span aria-hidden="true" className="text-brass-deep">
               •
             </span>

@@ -41,17 +41,27 @@ function Count({ label, value, explain }: { label: string; value: number; explai
 function MovesMatrix({ moves }: { moves: RegradeReport['moves'] }) {
   const cell = (from: Tier, to: Tier) => moves.find((move) => move.from === from && move.to === to)?.leads ?? 0;
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-[20rem] text-sm" data-testid="moves-matrix">
+    <div
+      className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-brass"
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scroll container needs a tab stop so the keyboard can scroll it (axe: scrollable-region-focusable)
+      tabIndex={0}
+      role="group"
+      aria-label="Tier moves (scrolls sideways)"
+    >
+      <table className="w-full max-w-2xl min-w-[18rem] text-sm" data-testid="moves-matrix">
         <caption className="pb-2 text-left text-muted">Leads by current tier (rows) and tier under these rules (columns)</caption>
         <thead>
           <tr>
-            <th scope="col" className="px-3 py-2 text-left font-semibold text-muted">
+            <th scope="col" className="px-2 py-2 text-left font-semibold text-muted sm:px-3">
               Now
             </th>
             {TIERS.map((to) => (
-              <th key={to} scope="col" className="px-3 py-2 text-right font-semibold">
-                <span className="sr-only">Would be</span> <span aria-hidden="true">→</span> {TIER_LABELS[to]}
+              <th key={to} scope="col" className="px-2 py-2 text-right font-semibold whitespace-nowrap sm:px-3">
+                <span className="sr-only">Would be</span>{' '}
+                <span aria-hidden="true" className="hidden sm:inline">
+                  →
+                </span>{' '}
+                {TIER_LABELS[to]}
               </th>
             ))}
           </tr>
@@ -59,7 +69,7 @@ function MovesMatrix({ moves }: { moves: RegradeReport['moves'] }) {
         <tbody>
           {TIERS.map((from) => (
             <tr key={from} className="border-t border-line/70">
-              <th scope="row" className="px-3 py-2 text-left font-semibold">
+              <th scope="row" className="px-2 py-2 text-left font-semibold sm:px-3">
                 {TIER_LABELS[from]}
               </th>
               {TIERS.map((to) => {
@@ -69,7 +79,7 @@ function MovesMatrix({ moves }: { moves: RegradeReport['moves'] }) {
                     key={to}
                     data-move={`${from}-${to}`}
                     className={cx(
-                      'px-3 py-2 text-right tabular-nums',
+                      'px-2 py-2 text-right tabular-nums sm:px-3',
                       from === to ? 'text-muted' : n > 0 ? 'bg-brass-light/40 font-semibold text-ink' : 'text-muted',
                     )}
                   >
@@ -95,20 +105,20 @@ function Movers({ report }: { report: RegradeReport }) {
         </p>
       )}
       <div className="overflow-x-auto">
-        <table className="w-full min-w-[32rem] text-left text-sm">
+        <table className="w-full text-left text-sm">
           <caption className="pb-2 text-left text-muted">Leads who would change tier</caption>
           <thead>
             <tr className="text-xs tracking-wider text-muted uppercase">
               <th scope="col" className="py-2 pr-3 font-semibold">
                 Lead
               </th>
-              <th scope="col" className="px-3 py-2 font-semibold">
+              <th scope="col" className="hidden sm:table-cell px-3 py-2 font-semibold">
                 Now
               </th>
-              <th scope="col" className="px-3 py-2 font-semibold">
+              <th scope="col" className="hidden sm:table-cell px-3 py-2 font-semibold">
                 Would be
               </th>
-              <th scope="col" className="py-2 pl-3 text-right font-semibold">
+              <th scope="col" className="hidden sm:table-cell py-2 pl-3 text-right font-semibold">
                 Total
               </th>
             </tr>
@@ -116,7 +126,7 @@ function Movers({ report }: { report: RegradeReport }) {
           <tbody>
             {report.leads.map((lead) => (
               <tr key={lead.leadId} data-mover={lead.leadId} className="border-t border-line/70">
-                <td className="max-w-72 py-2 pr-3">
+                <td className="max-w-0 py-2 pr-3 sm:max-w-72">
                   <Link
                     to={`/admin/leads/${lead.leadId}`}
                     className="block truncate font-medium text-ink underline decoration-ink/20 underline-offset-2 hover:decoration-ink"
@@ -124,10 +134,14 @@ function Movers({ report }: { report: RegradeReport }) {
                     {lead.name}
                   </Link>
                   <span className="block truncate text-muted">{lead.email}</span>
+                  <span className="block sm:hidden">
+                    {tierLabel(lead.from)} → <strong className="font-semibold">{tierLabel(lead.to)}</strong>, total {lead.fromTotal} →{' '}
+                    {lead.toTotal}
+                  </span>
                 </td>
-                <td className="px-3 py-2 whitespace-nowrap">{tierLabel(lead.from)}</td>
-                <td className="px-3 py-2 font-semibold whitespace-nowrap">{tierLabel(lead.to)}</td>
-                <td className="py-2 pl-3 text-right whitespace-nowrap tabular-nums">
+                <td className="hidden px-3 py-2 whitespace-nowrap sm:table-cell">{tierLabel(lead.from)}</td>
+                <td className="hidden px-3 py-2 font-semibold whitespace-nowrap sm:table-cell">{tierLabel(lead.to)}</td>
+                <td className="hidden py-2 pl-3 text-right whitespace-nowrap tabular-nums sm:table-cell">
                   {lead.fromTotal} → {lead.toTotal}
                 </td>
               </tr>
