@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagnosticScreens } from '#machines/content/index.js';
-import { gradeAssessment, type Answers, type GradeInput } from '#machines/grading/index.js';
+import { DEFAULT_GRADING_RULES, gradeAssessment, type Answers, type GradeInput } from '#machines/grading/index.js';
 import { seedResultsFlow } from '#test/flows.js';
 import { startAssessmentServer, type AssessmentServer } from './assessment-harness.js';
 import { seriousAxeViolations } from './axe.js';
@@ -172,6 +172,35 @@ describe('the grading rules screen in a real browser', () => {
     await page.getByTestId('version-in-force').filter({ hasText: 'grading-1.0.0' }).waitFor();
     await history.getByText(/Undo of #\d+/).waitFor();
     expect(await tierOnLeadsPage(page, seeded.ready!)).toBe('Homework');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('downloads the rules as a file; an uploaded file fills the form, or lists its problems', async () => {
+    const { context, page, errors } = await openAdminPage(browser, signedIn);
+    await page.goto(`${server.url}/admin/grading`);
+    await page.getByRole('heading', { level: 1, name: 'Grading rules' }).waitFor();
+
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download these rules' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('grading-rules-grading-1.0.0.json');
+    expect(JSON.parse(readFileSync(await download.path(), 'utf8'))).toEqual(DEFAULT_GRADING_RULES);
+
+    const upload = page.getByLabel('Upload a rules file');
+    const file = (name: string, rules: unknown) => ({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(rules)) });
+    await upload.setInputFiles(file('bad.json', { ...DEFAULT_GRADING_RULES, thresholds: { bookCall: 40, homework: 60 } }));
+    await page.getByText('bad.json cannot be used:').waitFor();
+    await page.getByText('thresholds: The homework threshold cannot be above the book_call threshold').waitFor();
+    expect(await page.getByLabel('Book call from a total of', { exact: true }).inputValue()).toBe('70');
+
+    await upload.setInputFiles(
+      file('spring.json', { ...DEFAULT_GRADING_RULES, partWeights: { diagnostic: 0.4, survey: 0.3, mirror: 0.3 } }),
+    );
+    await page.getByText('spring.json filled the form.').waitFor();
+    expect(await page.getByLabel('Diagnostic (%)').inputValue()).toBe('40');
+    expect(await page.getByText('bad.json cannot be used:').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Apply these rules' }).isDisabled()).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });
