@@ -4,13 +4,16 @@
  * Measures, in one run on this machine: (a) a raw BullMQ round trip and (b) this product's path
  * from a submitted survey to the GRADED push on the websocket, each at 1 and at N concurrent flows,
  * with p50/p99 latency, throughput and the ratio b/a; then the resident memory of the server and
- * the worker process after 5k and after 10k flows. It prints figures; it asserts nothing.
+ * the worker process after 5k and after 10k flows; and (c) the coach's re-grade of every graded lead
+ * under a proposed rule set (dry run, apply, undo). It prints figures; it asserts nothing.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { Redis } from 'ioredis';
+import { DEFAULT_GRADING_RULES } from '#machines/grading/rules.js';
+import { applyRules, dryRun, undoLastApplication } from '#core/grading/regrade.js';
 import { ensureServerBuilt } from '../lib/ensure.mjs';
 import { spawnBundle, stopChild, waitForReady } from '../services/child.js';
 import { freePort } from '../services/free-port.js';
@@ -106,6 +109,19 @@ try {
   const atEnd = { server: rssMb(server.pid!), worker: rssMb(worker.pid!) };
 
   const graded = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM assessment_results');
+
+  // (c) the coach's re-grade over every graded lead: a dry run, then applying it, then the undo
+  process.stdout.write('measuring (c) re-grading every graded lead...\n');
+  const proposal = { ...DEFAULT_GRADING_RULES, thresholds: { bookCall: 65, homework: 45 } };
+  const admin = await pool.query<{ id: string }>('SELECT id FROM users LIMIT 1');
+  const timed = async <T>(work: () => Promise<T>) => {
+    const started = performance.now();
+    const value = await work();
+    return { value, ms: performance.now() - started };
+  };
+  const dry = await timed(() => dryRun(pool, proposal, { includeTestLeads: true }));
+  const applied = await timed(() => applyRules(pool, proposal, admin.rows[0]!.id, 'bench'));
+  const undone = await timed(() => undoLastApplication(pool, admin.rows[0]!.id));
   const ratio = (b: RunStats, a: RunStats) => (b.p50 / a.p50).toFixed(2);
   process.stdout.write(
     [
@@ -117,6 +133,7 @@ try {
       `resident memory after ${half} flows: server ${atHalf.server.toFixed(0)} MB, worker ${atHalf.worker.toFixed(0)} MB`,
       `resident memory after ${totalFlows} flows: server ${atEnd.server.toFixed(0)} MB, worker ${atEnd.worker.toFixed(0)} MB (target: each under 200 MB, flat)`,
       `assessment results stored: ${graded.rows[0]!.n} of ${totalFlows}`,
+      `(c) re-grading ${dry.value.considered} leads (${dry.value.moved} move): dry run ${dry.ms.toFixed(0)} ms, apply ${applied.ms.toFixed(0)} ms, undo ${undone.ms.toFixed(0)} ms`,
       '',
     ].join('\n'),
   );
