@@ -45,7 +45,11 @@ export const CARDS: CardInfo[] = [
     name: 'Zapier',
     category: 'Automation',
     description: 'Every lead event (captured, graded, paid) is POSTed to your webhook, signed with HMAC-SHA256.',
-    features: ['lead.captured, lead.graded, lead.paid, lead.regraded', 'x-hf-signature header on every POST', 'Retried with backoff on failure'],
+    features: [
+      'lead.captured, lead.graded, lead.paid, lead.regraded',
+      'x-hf-signature header on every POST',
+      'Retried with backoff on failure',
+    ],
     setupUrl: 'https://zapier.com/apps/webhook/integrations',
     field: { label: 'Webhook URL', placeholder: 'https://hooks.zapier.com/hooks/catch/…', type: 'password' },
   },
