@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_GRADING_RULES } from '#machines/grading/rules.js';
 import { DEFAULT_SITE_SETTINGS } from '#machines/site-settings.js';
 import { signedInAdmin, type SignedInAdmin } from '#test/admin-session.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
@@ -30,6 +31,8 @@ const TESTED_ELSEWHERE = new Set([
   'PUT /api/admin/integrations/:key',
   'POST /api/admin/integrations/automation/rotate-secret',
   'GET /api/admin/monitor',
+  'POST /api/admin/grading/apply',
+  'POST /api/admin/grading/undo',
 ]);
 
 let app: FastifyInstance;
@@ -102,6 +105,11 @@ const cases: Record<string, () => { options: InjectOptions; status: number }> = 
   }),
   'GET /api/admin/mirror-sessions': () => ({ options: { method: 'GET', url: '/api/admin/mirror-sessions?show=saved' }, status: 200 }),
   'GET /api/admin/site-settings': () => ({ options: { method: 'GET', url: '/api/admin/site-settings' }, status: 200 }),
+  'GET /api/admin/grading': () => ({ options: { method: 'GET', url: '/api/admin/grading' }, status: 200 }),
+  'POST /api/admin/grading/dry-run': () => ({
+    options: { method: 'POST', url: '/api/admin/grading/dry-run', payload: { rules: DEFAULT_GRADING_RULES } },
+    status: 200,
+  }),
   'PUT /api/admin/site-settings': () => ({
     options: { method: 'PUT', url: '/api/admin/site-settings', payload: DEFAULT_SITE_SETTINGS },
     status: 200,
