@@ -107,4 +107,27 @@ describe('versioned flow machines', () => {
     // an event queued under the current version is left as it is
     expect(upgradeEvent(timedVersioning, 2, queued)).toBe(queued);
   });
+
+  it('moves an assessment flow of version 1 at the opened booking page onto booking_opened, its path from booked to booking', () => {
+    const assessmentFlow = flowMachineVersions.assessmentFlow;
+    const v1 = {
+      status: 'active',
+      value: { payment_success: 'booked' },
+      context: { completedPath: { kind: 'deposit_paid', booked: true }, notice: null },
+    };
+    expect(upgradeSnapshot('assessmentFlow', assessmentFlow, 1, v1)).toEqual({
+      status: 'active',
+      value: { payment_success: 'booking_opened' },
+      context: { completedPath: { kind: 'deposit_paid', booking: 'opened' }, notice: null },
+    });
+    // a deposit not yet looked at, elsewhere in the flow: only its path changes shape
+    const unopened = { value: 'completed_results', context: { completedPath: { kind: 'deposit_paid', booked: false } } };
+    expect(upgradeSnapshot('assessmentFlow', assessmentFlow, 1, unopened)).toEqual({
+      value: 'completed_results',
+      context: { completedPath: { kind: 'deposit_paid', booking: 'none' } },
+    });
+    // other paths and states are left as they are
+    const joined = { value: { no_flow: 'joined' }, context: { completedPath: { kind: 'community_joined' } } };
+    expect(upgradeSnapshot('assessmentFlow', assessmentFlow, 1, joined)).toEqual(joined);
+  });
 });

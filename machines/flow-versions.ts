@@ -26,7 +26,29 @@ export type QueuedEvent = { type: string } & Record<string, unknown>;
 
 /** The versions of the machines the server runs as flows. Every flow row records the one it was written by. */
 export const flowMachineVersions: Readonly<Record<FlowMachineName, MachineVersioning>> = {
-  assessmentFlow: { current: 1, migrations: {} },
+  assessmentFlow: {
+    current: 2,
+    migrations: {
+      // version 2: `payment_success.booked` meant the booking page was opened; it is now
+      // `booking_opened`, and `booked` is a booking the scheduling provider reported. The deposit
+      // path's `booked: boolean` becomes `booking: 'none' | 'opened' | 'booked'`.
+      1: (snapshot) => {
+        const value = snapshot.value;
+        const context = snapshot.context as { completedPath?: { kind?: string; booked?: boolean } | null } | undefined;
+        const path = context?.completedPath;
+        return {
+          ...snapshot,
+          value:
+            value !== null && typeof value === 'object' && (value as { payment_success?: unknown }).payment_success === 'booked'
+              ? { payment_success: 'booking_opened' }
+              : value,
+          ...(context && path?.kind === 'deposit_paid'
+            ? { context: { ...context, completedPath: { kind: 'deposit_paid', booking: path.booked ? 'opened' : 'none' } } }
+            : {}),
+        };
+      },
+    },
+  },
   diagnostic: { current: 1, migrations: {} },
   mirror: { current: 1, migrations: {} },
 };

@@ -52,8 +52,15 @@ export const assessmentFlowUpdates = {
     session: { ...context.session, assessmentCompleted: false, surveyCompleted: false },
   })),
   completePath: update((_, completedPath: CompletedPath) => ({ completedPath })),
-  markBooked: update(({ context }) =>
-    context.completedPath?.kind === 'deposit_paid' ? { completedPath: { kind: 'deposit_paid' as const, booked: true } } : {},
+  /** The booking page opened; a booking the provider already reported stays booked. */
+  markBookingOpened: update(({ context }) =>
+    context.completedPath?.kind === 'deposit_paid' && context.completedPath.booking === 'none'
+      ? { completedPath: { kind: 'deposit_paid' as const, booking: 'opened' as const } }
+      : {},
+  ),
+  /** The provider's word: booked (SESSION_BOOKED) or, cancelled, back to opened (SESSION_CANCELED). */
+  markBooking: update(({ context }, params: { booking: 'opened' | 'booked' }) =>
+    context.completedPath?.kind === 'deposit_paid' ? { completedPath: { kind: 'deposit_paid' as const, booking: params.booking } } : {},
   ),
   takeHomeworkSent: update(({ context }) => ({
     completedPath: { kind: 'homework_sent' as const, source: context.homeworkSource ?? ('free_resources' as const) },

@@ -73,6 +73,8 @@ export const sampleEvents: AssessmentFlowEvent[] = [
   { type: 'HOMEWORK_SENT' },
   { type: 'HOMEWORK_FAILED' },
   { type: 'BOOK_SESSION' },
+  { type: 'SESSION_BOOKED', provider: 'calendly', startsAt: '2026-12-01T15:00:00.000Z' },
+  { type: 'SESSION_CANCELED', provider: 'calendly' },
   { type: 'JOIN_COMMUNITY' },
   { type: 'VIEW_RESULTS' },
 ];

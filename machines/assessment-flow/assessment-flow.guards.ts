@@ -1,7 +1,7 @@
 import { qualificationSurvey } from '../content/index.js';
 import { isOlderSurvey } from '../grading/older-survey.js';
 import { outcomeFor } from '../grading/outcome.js';
-import type { CompletedPath, FlowResult } from '../protocol/assessment-flow.js';
+import type { BookingStatus, CompletedPath, FlowResult } from '../protocol/assessment-flow.js';
 import { hasText, isSimpleEmail, type SurveyAnswers, type Tier } from '../protocol/common.js';
 import type { AssessmentFlowArgs } from './assessment-flow.context.js';
 
@@ -47,7 +47,7 @@ export const assessmentFlowGuards = {
   isDepositPayment: ({ context }: AssessmentFlowArgs) => context.paymentPurpose === 'deposit',
   isPaidHomework: ({ context }: AssessmentFlowArgs) => context.homeworkSource === 'paid_homework',
   isStandaloneDiagnostic: ({ context }: AssessmentFlowArgs) => context.standaloneDiagnosticId !== null,
-  hasPath: ({ context }: AssessmentFlowArgs, params: { kind: CompletedPath['kind']; booked?: boolean }) =>
+  hasPath: ({ context }: AssessmentFlowArgs, params: { kind: CompletedPath['kind']; booking?: BookingStatus }) =>
     context.completedPath?.kind === params.kind &&
-    (params.booked === undefined || (context.completedPath.kind === 'deposit_paid' && context.completedPath.booked === params.booked)),
+    (params.booking === undefined || (context.completedPath.kind === 'deposit_paid' && context.completedPath.booking === params.booking)),
 };

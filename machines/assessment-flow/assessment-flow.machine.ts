@@ -28,7 +28,11 @@ const flowSetup = setup({
  * deposit), anything else to the tier's flow.
  */
 const routeByTier = [
-  { guard: { type: 'hasPath', params: { kind: 'deposit_paid', booked: true } }, target: '#assessmentFlow.payment_success.booked' },
+  { guard: { type: 'hasPath', params: { kind: 'deposit_paid', booking: 'booked' } }, target: '#assessmentFlow.payment_success.booked' },
+  {
+    guard: { type: 'hasPath', params: { kind: 'deposit_paid', booking: 'opened' } },
+    target: '#assessmentFlow.payment_success.booking_opened',
+  },
   { guard: { type: 'hasPath', params: { kind: 'deposit_paid' } }, target: '#assessmentFlow.payment_success.confirmed' },
   { guard: { type: 'hasTier', params: { tier: 'book_call' } }, target: '#assessmentFlow.yes_flow' },
   { guard: { type: 'hasTier', params: { tier: 'homework' } }, target: '#assessmentFlow.maybe_flow' },
@@ -64,6 +68,18 @@ export const assessmentFlowMachine = flowSetup.createMachine({
   id: 'assessmentFlow',
   context: ({ input }) => initialContext(input),
   initial: 'opening',
+  // the provider's booking news arrives wherever the visitor is (the results again, a retake):
+  // the deposit's path records it; payment_success, below, also shows it
+  on: {
+    SESSION_BOOKED: {
+      guard: { type: 'hasPath', params: { kind: 'deposit_paid' } },
+      actions: { type: 'markBooking', params: { booking: 'booked' } },
+    },
+    SESSION_CANCELED: {
+      guard: { type: 'hasPath', params: { kind: 'deposit_paid', booking: 'booked' } },
+      actions: { type: 'markBooking', params: { booking: 'opened' } },
+    },
+  },
   states: {
     opening: {
       entry: enqueueActions(({ context, enqueue }) => {
@@ -245,7 +261,7 @@ export const assessmentFlowMachine = flowSetup.createMachine({
             target: 'payment_success',
             actions: [
               'takePaymentIntent',
-              { type: 'completePath', params: { kind: 'deposit_paid', booked: false } },
+              { type: 'completePath', params: { kind: 'deposit_paid', booking: 'none' } },
               enqueueActions(queueReceipt),
             ],
           },
@@ -286,12 +302,19 @@ export const assessmentFlowMachine = flowSetup.createMachine({
     },
     payment_success: {
       initial: 'confirmed',
-      on: { VIEW_RESULTS: { target: 'completed_results' } },
+      on: {
+        VIEW_RESULTS: { target: 'completed_results' },
+        SESSION_BOOKED: { target: '.booked', actions: { type: 'markBooking', params: { booking: 'booked' } } },
+      },
       states: {
         confirmed: {
-          on: { BOOK_SESSION: { target: 'booked', actions: 'markBooked' } },
+          on: { BOOK_SESSION: { target: 'booking_opened', actions: 'markBookingOpened' } },
         },
-        booked: {},
+        // the visitor opened the booking page; the provider's webhook says when a time is booked
+        booking_opened: {},
+        booked: {
+          on: { SESSION_CANCELED: { target: 'booking_opened', actions: { type: 'markBooking', params: { booking: 'opened' } } } },
+        },
       },
     },
   },

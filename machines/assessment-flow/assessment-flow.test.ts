@@ -306,7 +306,19 @@ describe('assessmentFlow: results routing', () => {
       context: { session: { paymentIntentId: 'pi_1' } },
     });
     actor.send({ type: 'BOOK_SESSION' });
-    expect(actor.getSnapshot().value).toEqual({ payment_success: 'booked' });
+    expect(actor.getSnapshot().value).toEqual({ payment_success: 'booking_opened' });
+    // only the scheduling provider's webhook says a time was booked, and a cancellation takes it back
+    expect(canAccept(machine, actor.getSnapshot(), { type: 'SESSION_CANCELED', provider: 'calendly' })).toBe(false);
+    actor.send({ type: 'SESSION_BOOKED', provider: 'calendly', startsAt: '2026-12-01T15:00:00.000Z' });
+    expect(actor.getSnapshot()).toMatchObject({
+      value: { payment_success: 'booked' },
+      context: { completedPath: { kind: 'deposit_paid', booking: 'booked' } },
+    });
+    actor.send({ type: 'SESSION_CANCELED', provider: 'calendly' });
+    expect(actor.getSnapshot()).toMatchObject({
+      value: { payment_success: 'booking_opened' },
+      context: { completedPath: { kind: 'deposit_paid', booking: 'opened' } },
+    });
   });
 
   it('returns to yes_flow with the product notice when the checkout could not start; a new attempt forgets the old checkout', () => {
@@ -441,20 +453,26 @@ describe('assessmentFlow: where a path ended, and its results shown again', () =
     actor.send({ type: 'CONTINUE' });
     actor.send({ type: 'PAY_DEPOSIT' });
     actor.send({ type: 'PAYMENT_CONFIRMED', paymentIntentId: 'pi_1' });
-    expect(actor.getSnapshot().context.completedPath).toEqual({ kind: 'deposit_paid', booked: false });
+    expect(actor.getSnapshot().context.completedPath).toEqual({ kind: 'deposit_paid', booking: 'none' });
     actor.send({ type: 'VIEW_RESULTS' });
     expect(actor.getSnapshot()).toMatchObject({ value: 'completed_results', context: { result: resultFor('book_call') } });
     actor.send({ type: 'CONTINUE' });
     expect(actor.getSnapshot().value).toEqual({ payment_success: 'confirmed' });
     actor.send({ type: 'BOOK_SESSION' });
-    expect(actor.getSnapshot().context.completedPath).toEqual({ kind: 'deposit_paid', booked: true });
+    expect(actor.getSnapshot().context.completedPath).toEqual({ kind: 'deposit_paid', booking: 'opened' });
     actor.send({ type: 'VIEW_RESULTS' });
+    actor.send({ type: 'CONTINUE' });
+    expect(actor.getSnapshot().value).toEqual({ payment_success: 'booking_opened' });
+    // the booking reported while the visitor looks at the results again is kept, and Continue shows it
+    actor.send({ type: 'VIEW_RESULTS' });
+    actor.send({ type: 'SESSION_BOOKED', provider: 'calcom', startsAt: null });
+    expect(actor.getSnapshot().value).toBe('completed_results');
     actor.send({ type: 'CONTINUE' });
     expect(actor.getSnapshot().value).toEqual({ payment_success: 'booked' });
     // a retake keeps the deposit: its new results lead back to the booking, not to a second payment
     actor.send({ type: 'VIEW_RESULTS' });
     actor.send({ type: 'RETAKE' });
-    expect(actor.getSnapshot().context.completedPath).toEqual({ kind: 'deposit_paid', booked: true });
+    expect(actor.getSnapshot().context.completedPath).toEqual({ kind: 'deposit_paid', booking: 'booked' });
     expect(canAccept(machine, actor.getSnapshot(), { type: 'VIEW_RESULTS' })).toBe(false);
   });
 
@@ -491,12 +509,12 @@ describe('assessmentFlow: where a path ended, and its results shown again', () =
   it("opens a returning visitor's stored result with where its path ended", () => {
     const { actor } = startFlow({
       storedResult: resultFor('book_call'),
-      storedPath: { kind: 'deposit_paid', booked: false },
+      storedPath: { kind: 'deposit_paid', booking: 'none' },
       knownSession,
     });
     expect(actor.getSnapshot()).toMatchObject({
       value: 'completed_results',
-      context: { completedPath: { kind: 'deposit_paid', booked: false } },
+      context: { completedPath: { kind: 'deposit_paid', booking: 'none' } },
     });
     actor.send({ type: 'CONTINUE' });
     expect(actor.getSnapshot().value).toEqual({ payment_success: 'confirmed' });

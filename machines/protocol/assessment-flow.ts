@@ -17,16 +17,35 @@ export const homeworkSourceSchema = z.enum(['paid_homework', 'free_resources']);
 export type HomeworkSource = z.infer<typeof homeworkSourceSchema>;
 
 /**
- * Where a visitor's path ended after their results, kept so that reopening shows the results with
- * it: a deposit paid (and whether the session was booked), homework sent, or the community joined.
+ * Where a deposit's strategy session stands: not yet looked at, the booking page opened by the
+ * visitor, or a booking the scheduling provider reported (its webhook; a cancellation takes it back
+ * to opened).
  */
-export const completedPathSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('deposit_paid'), booked: z.boolean() }),
+export const bookingStatusSchema = z.enum(['none', 'opened', 'booked']);
+/** Where a deposit's strategy session stands. */
+export type BookingStatus = z.infer<typeof bookingStatusSchema>;
+
+const pathSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('deposit_paid'), booking: bookingStatusSchema }),
   z.object({ kind: z.literal('homework_sent'), source: homeworkSourceSchema }),
   z.object({ kind: z.literal('community_joined') }),
 ]);
+
+/**
+ * Where a visitor's path ended after their results, kept so that reopening shows the results with
+ * it: a deposit paid (and where its booking stands), homework sent, or the community joined. A
+ * deposit path written by machine version 1 ({ booked: boolean }, the booking page opened or not)
+ * is read as its version 2 equivalent, for the queries that read a stored flow's context directly.
+ */
+export const completedPathSchema = z.preprocess(
+  (value) =>
+    value !== null && typeof value === 'object' && 'booked' in value && (value as { kind?: unknown }).kind === 'deposit_paid'
+      ? { kind: 'deposit_paid', booking: value.booked === true ? 'opened' : 'none' }
+      : value,
+  pathSchema,
+);
 /** Where a visitor's path ended after their results. */
-export type CompletedPath = z.infer<typeof completedPathSchema>;
+export type CompletedPath = z.infer<typeof pathSchema>;
 
 /** A graded result or the canned fallback, as grading produces them. */
 export type FlowResult = AssessmentResult | GradeResult;
@@ -128,6 +147,7 @@ export const assessmentFlowClientEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('PAY_FOR_HOMEWORK') }),
   z.object({ type: z.literal('CHOOSE_FREE_RESOURCES') }),
   z.object({ type: z.literal('PAYMENT_CANCELED') }),
+  /** The visitor opened the booking page (a booking itself is reported by the provider: SESSION_BOOKED). */
   z.object({ type: z.literal('BOOK_SESSION') }),
   z.object({ type: z.literal('JOIN_COMMUNITY') }),
   /** Back to the results from where a path ended (deposit paid, homework sent, community joined). */
@@ -147,6 +167,14 @@ export const assessmentFlowSystemEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('PAYMENT_FAILED'), reason: paymentFailureReasonSchema }),
   z.object({ type: z.literal('HOMEWORK_SENT') }),
   z.object({ type: z.literal('HOMEWORK_FAILED') }),
+  /** The scheduling provider reported the strategy session booked (or rescheduled). */
+  z.object({
+    type: z.literal('SESSION_BOOKED'),
+    provider: z.enum(['calendly', 'calcom']),
+    startsAt: z.iso.datetime({ offset: true }).nullable(),
+  }),
+  /** The scheduling provider reported the booking cancelled. */
+  z.object({ type: z.literal('SESSION_CANCELED'), provider: z.enum(['calendly', 'calcom']) }),
 ]);
 
 /** Every event the assessment flow accepts. */

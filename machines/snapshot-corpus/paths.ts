@@ -38,7 +38,7 @@ export const assessmentFlowOpenings: Record<string, AssessmentFlowInput> = {
   },
   'stored result with its deposit paid': {
     storedResult: resultFor('book_call'),
-    storedPath: { kind: 'deposit_paid', booked: true },
+    storedPath: { kind: 'deposit_paid', booking: 'opened' },
     knownSession: { leadId: LEAD_ID, email: 'ada@example.com', name: 'Ada', source: 'direct', leadToken: null },
   },
   'after a standalone diagnostic': { standaloneDiagnostic: { id: STANDALONE_DIAGNOSTIC_ID, answers: sampleAnswers } },

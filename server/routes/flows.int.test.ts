@@ -168,10 +168,10 @@ describe('flows over HTTP', () => {
     const welcomed = (await returning({ method: 'POST', url: '/api/flows', payload: {} })).json();
     expect(welcomed).toMatchObject({
       state: 'completed_results',
-      snapshot: { context: { result: resultFor('book_call'), completedPath: { kind: 'deposit_paid', booked: true } } },
+      snapshot: { context: { result: resultFor('book_call'), completedPath: { kind: 'deposit_paid', booking: 'opened' } } },
     });
     const next = await returning({ method: 'POST', url: `/api/flows/${welcomed.flowId}/events`, payload: { event: { type: 'CONTINUE' } } });
-    expect(next.json().state).toBe('payment_success.booked');
+    expect(next.json().state).toBe('payment_success.booking_opened');
     expect((await pool.query("SELECT count(*) FROM jobs WHERE flow_id = $1 AND queue = 'payments'", [welcomed.flowId])).rows[0].count).toBe(
       '0',
     );

@@ -74,6 +74,7 @@ describe('names read as a coach would say them', () => {
   it('states, events and the built-in XState events', () => {
     expect(stateName('assessmentFlow', 'processing.revealing')).toBe('Revealing results');
     expect(stateName('assessmentFlow', 'payment_success.booked')).toBe('Booked the strategy session');
+    expect(stateName('assessmentFlow', 'payment_success.booking_opened')).toBe('Opened the booking page');
     expect(stateName('diagnostic', 'grading')).toBe('Grading the diagnostic');
     expect(eventName('assessmentFlow', 'CAPTURE_SUBMIT')).toBe('Left their details');
     expect(eventName('assessmentFlow', 'GRADED')).not.toBe(eventName('diagnostic', 'GRADED'));

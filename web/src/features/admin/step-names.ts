@@ -52,6 +52,7 @@ export const STATE_NAMES: Record<FlowMachineName, Record<string, string>> = {
     'homework_processing.sent': 'Free resources sent',
     payment_success: 'Payment confirmed',
     'payment_success.confirmed': 'Payment confirmed',
+    'payment_success.booking_opened': 'Opened the booking page',
     'payment_success.booked': 'Booked the strategy session',
   },
   diagnostic: {
@@ -98,7 +99,9 @@ export const EVENT_NAMES: {
     PAY_FOR_HOMEWORK: 'Chose paid homework',
     CHOOSE_FREE_RESOURCES: 'Chose the free resources',
     PAYMENT_CANCELED: 'Canceled the payment',
-    BOOK_SESSION: 'Booked the strategy session',
+    BOOK_SESSION: 'Opened the booking page',
+    SESSION_BOOKED: 'Booked the strategy session',
+    SESSION_CANCELED: 'Cancelled the strategy session',
     JOIN_COMMUNITY: 'Joined the community',
     LEAD_SAVED: 'Lead saved',
     LEAD_FAILED: 'Saving the lead failed',

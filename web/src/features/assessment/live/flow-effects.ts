@@ -43,7 +43,13 @@ export function useLocalResultsNotice(step: string, display: ReturnType<typeof u
 }
 
 /** Where a path ends: reopened there, the modal shows the results again with it (VIEW_RESULTS). */
-const PATH_ENDS = new Set(['payment_success.confirmed', 'payment_success.booked', 'homework_processing.sent', 'no_flow.joined']);
+const PATH_ENDS = new Set([
+  'payment_success.confirmed',
+  'payment_success.booking_opened',
+  'payment_success.booked',
+  'homework_processing.sent',
+  'no_flow.joined',
+]);
 
 /** Reopened where a path ended (and no message waits there): the results again, with that path's state. */
 export function useReopenAtPathEnd(

@@ -88,8 +88,17 @@ describe('the next step after the results', () => {
     booking.addEventListener('click', (event) => event.preventDefault());
     await user.click(booking);
     expect(send).toHaveBeenLastCalledWith({ type: 'BOOK_SESSION' });
-    expect(step()).toBe('payment_success.booked');
+    expect(step()).toBe('payment_success.booking_opened');
     expect(screen.getByText(/Your booking page opened in a new tab/)).toBeTruthy();
+
+    // the provider reports the booking (the server sends SESSION_BOOKED): the page says so, with no link left to book
+    act(() => actor.send({ type: 'SESSION_BOOKED', provider: 'calendly', startsAt: '2026-12-01T15:00:00.000Z' }));
+    expect(step()).toBe('payment_success.booked');
+    expect(screen.getByRole('status').textContent).toContain('Your 45-minute strategy session is booked');
+    expect(screen.queryByRole('link', { name: /Book your 45-minute strategy session/ })).toBeNull();
+    // a cancellation brings the booking link back
+    act(() => actor.send({ type: 'SESSION_CANCELED', provider: 'calendly' }));
+    expect(screen.getByRole('link', { name: /Book your 45-minute strategy session/ })).toBeTruthy();
   });
 
   it('book_call: back to the results', async () => {

@@ -180,7 +180,7 @@ export function StepScreen({
       return (
         <PaymentSuccessStep
           purpose={context.paymentPurpose}
-          booked={state === 'payment_success.booked'}
+          booking={state === 'payment_success.booked' ? 'booked' : state === 'payment_success.booking_opened' ? 'opened' : 'none'}
           notice={context.notice}
           visitor={visitor}
           depositCents={depositCents}

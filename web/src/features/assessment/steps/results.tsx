@@ -37,7 +37,15 @@ function pathStep(path: CompletedPath, email: string | null): NextStep {
   const eyebrow = 'Where you are';
   switch (path.kind) {
     case 'deposit_paid':
-      return path.booked
+      if (path.booking === 'booked') {
+        return {
+          eyebrow,
+          heading: 'Your deposit is paid and your session is booked',
+          body: 'Your refundable deposit is confirmed and your 45-minute strategy session is in the calendar. We look forward to meeting you.',
+          action: 'See Your Booking',
+        };
+      }
+      return path.booking === 'opened'
         ? {
             eyebrow,
             heading: 'Your deposit is paid and your booking page is open',

@@ -1,3 +1,4 @@
+import type { BookingStatus } from '#machines/protocol/assessment-flow.js';
 import type { Notice } from '#machines/protocol/common.js';
 import type { PaymentPurpose } from '#machines/protocol/payment.js';
 import { schedulingUrl } from '../../links.js';
@@ -8,7 +9,7 @@ import { OutLink, SeeResults } from './links.js';
 /** payment_success: the deposit (or paid homework) confirmed; then book the 45-minute session. */
 export function PaymentSuccessStep({
   purpose,
-  booked,
+  booking,
   notice,
   visitor,
   depositCents,
@@ -17,7 +18,8 @@ export function PaymentSuccessStep({
   onViewResults,
 }: {
   purpose: PaymentPurpose | null;
-  booked: boolean;
+  /** none: not opened yet; opened: the visitor opened the booking page; booked: the provider reported a booking. */
+  booking: BookingStatus;
   notice: Notice | null;
   visitor: { name: string | null; email: string | null };
   depositCents: number;
@@ -35,14 +37,19 @@ export function PaymentSuccessStep({
         {visitor.email ? `, and a receipt is on its way to ${visitor.email}` : ''}.
         {homework && !notice ? ' Your homework is in your inbox too.' : ''}
       </p>
-      {!homework && (
+      {!homework && booking === 'booked' && (
+        <p className="max-w-lg text-base leading-relaxed text-muted" role="status">
+          Your 45-minute strategy session is booked: the confirmation is in your inbox. We look forward to meeting you.
+        </p>
+      )}
+      {!homework && booking !== 'booked' && (
         <>
           <p className="max-w-lg text-base leading-relaxed text-muted">
-            {booked
+            {booking === 'opened'
               ? 'Your booking page opened in a new tab. Choose a time that suits you; we look forward to meeting you.'
               : 'One last step: choose a time for your session. Your name and email are already filled in.'}
           </p>
-          <OutLink href={schedulingUrl(visitor, bookingUrl)} onClick={onBook} variant={booked ? 'secondary' : 'primary'}>
+          <OutLink href={schedulingUrl(visitor, bookingUrl)} onClick={onBook} variant={booking === 'opened' ? 'secondary' : 'primary'}>
             Book your 45-minute strategy session
           </OutLink>
         </>
