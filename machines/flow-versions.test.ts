@@ -126,8 +126,10 @@ describe('versioned flow machines', () => {
       value: 'completed_results',
       context: { completedPath: { kind: 'deposit_paid', booking: 'none' } },
     });
-    // other paths and states are left as they are
+    // other paths and states are left as they are, and so is a snapshot already in the new shape
     const joined = { value: { no_flow: 'joined' }, context: { completedPath: { kind: 'community_joined' } } };
-    expect(upgradeSnapshot('assessmentFlow', assessmentFlow, 1, joined)).toEqual(joined);
+    expect(upgradeSnapshot('assessmentFlow', assessmentFlow, 1, joined)).toBe(joined);
+    const booked = { value: { payment_success: 'booked' }, context: { completedPath: { kind: 'deposit_paid', booking: 'booked' } } };
+    expect(upgradeSnapshot('assessmentFlow', assessmentFlow, 1, booked)).toBe(booked);
   });
 });

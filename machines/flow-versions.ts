@@ -33,18 +33,16 @@ export const flowMachineVersions: Readonly<Record<FlowMachineName, MachineVersio
       // `booking_opened`, and `booked` is a booking the scheduling provider reported. The deposit
       // path's `booked: boolean` becomes `booking: 'none' | 'opened' | 'booked'`.
       1: (snapshot) => {
-        const value = snapshot.value;
         const context = snapshot.context as { completedPath?: { kind?: string; booked?: boolean } | null } | undefined;
         const path = context?.completedPath;
+        // a version 1 deposit path carries `booked`; a snapshot without it is left as it is, so the
+        // step is harmless on one already in the new shape
+        if (!context || path?.kind !== 'deposit_paid' || !('booked' in path)) return snapshot;
+        const value = snapshot.value as { payment_success?: unknown } | string;
         return {
           ...snapshot,
-          value:
-            value !== null && typeof value === 'object' && (value as { payment_success?: unknown }).payment_success === 'booked'
-              ? { payment_success: 'booking_opened' }
-              : value,
-          ...(context && path?.kind === 'deposit_paid'
-            ? { context: { ...context, completedPath: { kind: 'deposit_paid', booking: path.booked ? 'opened' : 'none' } } }
-            : {}),
+          value: typeof value === 'object' && value.payment_success === 'booked' ? { payment_success: 'booking_opened' } : value,
+          context: { ...context, completedPath: { kind: 'deposit_paid', booking: path.booked ? 'opened' : 'none' } },
         };
       },
     },

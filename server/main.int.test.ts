@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { flowMachineVersions } from '#machines/flow-versions.js';
 import { freePort } from '#scripts/services/free-port.js';
 import { flowClient } from '#test/journey.js';
 import { runTs } from '#test/processes.js';
@@ -30,7 +31,7 @@ describe('server/main.ts as a process', () => {
     const { code } = await server.exited;
     expect(code).toBe(1);
     expect(server.output()).toContain(
-      '1 stored assessmentFlow flow(s) written by machine version 7, which this build (version 1) is older than',
+      `1 stored assessmentFlow flow(s) written by machine version 7, which this build (version ${flowMachineVersions.assessmentFlow.current}) is older than`,
     );
     expect(server.output()).not.toContain('Server listening');
   });

@@ -1,5 +1,6 @@
 import { initialTransition, transition, type AnyStateMachine } from 'xstate';
 import type pg from 'pg';
+import { flowMachineVersions } from '#machines/flow-versions.js';
 import { flowMachines } from '#machines/index.js';
 import { resultFor } from '#machines/assessment-flow/assessment-flow.fixtures.js';
 import type { FlowMachineName } from '#machines/protocol/api.js';
@@ -22,8 +23,8 @@ export async function seedFlow(
   let [snapshot] = initialTransition(machine, options.input ?? {});
   for (const event of events) [snapshot] = transition(machine, snapshot, event as never);
   const inserted = await pool.query<{ id: string }>(
-    `INSERT INTO flows (machine, lead_id, state, snapshot, version, visitor_id)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    `INSERT INTO flows (machine, lead_id, state, snapshot, version, visitor_id, machine_version)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
     [
       machineName,
       options.leadId ?? null,
@@ -31,6 +32,8 @@ export async function seedFlow(
       machine.getPersistedSnapshot(snapshot),
       events.length,
       options.visitorId ?? null,
+      // written by this build's machine, so stamped with its version
+      flowMachineVersions[machineName].current,
     ],
   );
   return inserted.rows[0]!.id;

@@ -2,6 +2,7 @@ import { sign } from '@fastify/cookie';
 import type pg from 'pg';
 import { initialTransition, transition } from 'xstate';
 import { assessmentFlowMachine } from '#machines/assessment-flow/assessment-flow.machine.js';
+import { flowMachineVersions } from '#machines/flow-versions.js';
 import { loadSigningKey } from '#server/visitors/visitor-cookie.js';
 import { steadyAnswers } from '#test/journey.js';
 
@@ -55,11 +56,11 @@ export async function seedSurveyFlows(pool: pg.Pool, count: number, runId: strin
       snapshot: JSON.parse(template.replaceAll(LEAD_PLACEHOLDER, lead.lead_id).replaceAll(EMAIL_PLACEHOLDER, lead.email)) as unknown,
     }));
     const flows = await pool.query<{ id: string; visitor_id: string }>(
-      `INSERT INTO flows (machine, lead_id, visitor_id, state, snapshot, version)
-       SELECT 'assessmentFlow', x.lead_id, x.visitor_id, 'survey', x.snapshot, 4
+      `INSERT INTO flows (machine, lead_id, visitor_id, state, snapshot, version, machine_version)
+       SELECT 'assessmentFlow', x.lead_id, x.visitor_id, 'survey', x.snapshot, 4, $2
        FROM jsonb_to_recordset($1) AS x(lead_id uuid, visitor_id uuid, snapshot jsonb)
        RETURNING id, visitor_id`,
-      [JSON.stringify(rows)],
+      [JSON.stringify(rows), flowMachineVersions.assessmentFlow.current],
     );
     seeded.push(...flows.rows.map((row) => ({ flowId: row.id, visitorCookie: sign(row.visitor_id, key) })));
   }
