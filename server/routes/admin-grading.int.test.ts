@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { diagnosticScreens } from '#machines/content/index.js';
-import { DEFAULT_GRADING_RULES, gradeAssessment, type Answers, type GradeInput, type GradingRules } from '#machines/grading/index.js';
+import { DEFAULT_GRADING_RULES, gradeAssessment, type GradeInput, type GradingRules } from '#machines/grading/index.js';
 import { signedInAdmin, type SignedInAdmin } from '#test/admin-session.js';
-import { seedResultsFlow } from '#test/flows.js';
+import { REGRADE_INPUTS, seedRegradableLead } from '#test/regradable-leads.js';
 import { flowClient, SURVEYS, toSurveyStep } from '#test/journey.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { until } from '#test/until.js';
@@ -25,65 +24,14 @@ beforeAll(async () => {
 
 afterAll(() => harness?.close());
 
-/** Every likert statement answered 4 (2 on reverse items): diagnostic 72.2, no contradiction (machines/grading/rules.test.ts). */
-function considered(): Answers {
-  const answers: Answers = {};
-  for (const s of diagnosticScreens) {
-    if (s.type === 'likert') answers[s.id] = { type: 'likert', value: s.item.reverse ? 2 : 4, responseTime: 5_000 };
-  }
-  return answers;
-}
-const survey = { q1_investment: 'payment_terms', q2_time: 'start_30_days', q3_urgency: 'important', q4_mindset: 'tools' };
-/** The three leads' inputs and their totals under the built-in rules (Mirror 50 each). */
-const INPUTS = {
-  // 0.35 × 72.2 + 0.35 × 76 + 15 = 66.87 -> 67: homework; book_call from 65
-  ready: { answers: considered(), survey, mirrorChat: [] },
-  // survey 90.5: 25.27 + 31.675 + 15 = 71.945 -> 72, + 10 urgency = 82: book_call either way
-  urgent: { answers: considered(), survey: { ...survey, q1_investment: 'ready_now', q3_urgency: 'critical' }, mirrorChat: [] },
-  // survey 68.5: 25.27 + 23.975 + 15 = 64.245 -> 64, - 15 validation = 49: nurture; homework from 45
-  validating: { answers: considered(), survey: { ...survey, q4_mindset: 'validation' }, mirrorChat: [] },
-} satisfies Record<string, GradeInput>;
+const INPUTS = REGRADE_INPUTS;
 
 /** The proposal tried below: book_call from 65, homework from 45. */
 const PROPOSAL: GradingRules = { ...DEFAULT_GRADING_RULES, thresholds: { bookCall: 65, homework: 45 } };
 
-/**
- * A lead graded under the built-in rules as the worker stores one (its answers kept with the
- * result), or, with `input` null, one graded before answers were kept.
- */
-async function seedGraded(input: GradeInput | null, options: { source?: string; test?: boolean } = {}) {
-  const graded = gradeAssessment(input ?? INPUTS.ready);
-  const email = `regrade-${randomBytes(4).toString('hex')}@example.com`;
-  const { leadId, flowId } = await seedResultsFlow(pool, graded.tier, email);
-  await pool.query('UPDATE leads SET source = $2, tags = $3, tier = $4, total_score = $5 WHERE lead_id = $1', [
-    leadId,
-    options.source ?? 'regrade',
-    options.test ? ['test'] : [],
-    graded.tier,
-    graded.totalScore,
-  ]);
-  await pool.query(
-    `INSERT INTO assessment_results (lead_id, flow_id, tier, qualification, archetype, total_score, diagnostic_score, survey_score,
-       mirror_score, composite_score, result, bank_version, grading_version, grade_input, created_at)
-     VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now() - interval '1 day')`,
-    [
-      leadId,
-      flowId,
-      graded.tier,
-      graded.archetype,
-      graded.totalScore,
-      graded.diagnosticScore,
-      graded.surveyScore,
-      graded.mirrorScore,
-      graded.compositeScore,
-      graded,
-      graded.bankVersion,
-      graded.gradingVersion,
-      input,
-    ],
-  );
-  return { leadId, flowId, email, tier: graded.tier };
-}
+/** A lead graded under the built-in rules, of source 'regrade' unless told. */
+const seedGraded = (input: GradeInput | null, options: { source?: string; test?: boolean } = {}) =>
+  seedRegradableLead(pool, input, { source: 'regrade', ...options });
 
 /** A fingerprint of every table a dry run could touch. */
 async function fingerprint() {

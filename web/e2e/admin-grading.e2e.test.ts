@@ -1,32 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { diagnosticScreens } from '#machines/content/index.js';
-import { DEFAULT_GRADING_RULES, gradeAssessment, type Answers, type GradeInput } from '#machines/grading/index.js';
-import { seedResultsFlow } from '#test/flows.js';
+import { DEFAULT_GRADING_RULES, type GradeInput } from '#machines/grading/index.js';
+import { REGRADE_INPUTS, seedRegradableLead } from '#test/regradable-leads.js';
 import { startAssessmentServer, type AssessmentServer } from './assessment-harness.js';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { MOBILE, openAdminPage, signedInAdminState, toast, type StorageState } from './pages.js';
 
 const SHOTS = '/tmp/shots-grading';
-
-/** Every likert statement answered 4 (2 on reverse items): diagnostic 72.2, no contradiction. */
-function considered(): Answers {
-  const answers: Answers = {};
-  for (const s of diagnosticScreens) {
-    if (s.type === 'likert') answers[s.id] = { type: 'likert', value: s.item.reverse ? 2 : 4, responseTime: 5_000 };
-  }
-  return answers;
-}
-const survey = { q1_investment: 'payment_terms', q2_time: 'start_30_days', q3_urgency: 'important', q4_mindset: 'tools' };
-/** Totals under the built-in rules (server/routes/admin-grading.int.test.ts): 67 homework, 82 book_call, 49 nurture. */
-const INPUTS = {
-  ready: { answers: considered(), survey, mirrorChat: [] },
-  urgent: { answers: considered(), survey: { ...survey, q1_investment: 'ready_now', q3_urgency: 'critical' }, mirrorChat: [] },
-  validating: { answers: considered(), survey: { ...survey, q4_mindset: 'validation' }, mirrorChat: [] },
-} satisfies Record<string, GradeInput>;
 
 /*
  * A database of its own: Apply re-grades every lead with stored answers, so no other file's leads
@@ -38,47 +20,19 @@ describe('the grading rules screen in a real browser', () => {
   let signedIn: StorageState;
   const seeded: Record<string, { leadId: string; email: string }> = {};
 
-  /** A lead graded under the built-in rules as the worker stores one; with `input` null, one graded before answers were kept. */
-  async function seedGraded(input: GradeInput | null) {
-    const graded = gradeAssessment(input ?? INPUTS.ready);
-    const email = `grading-e2e-${randomBytes(4).toString('hex')}@example.com`;
-    const { leadId, flowId } = await seedResultsFlow(server.pool, graded.tier, email);
-    await server.pool.query("UPDATE leads SET source = 'website', tier = $2, total_score = $3 WHERE lead_id = $1", [
-      leadId,
-      graded.tier,
-      graded.totalScore,
-    ]);
-    await server.pool.query(
-      `INSERT INTO assessment_results (lead_id, flow_id, tier, qualification, archetype, total_score, diagnostic_score, survey_score,
-         mirror_score, composite_score, result, bank_version, grading_version, grade_input, created_at)
-       VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now() - interval '1 day')`,
-      [
-        leadId,
-        flowId,
-        graded.tier,
-        graded.archetype,
-        graded.totalScore,
-        graded.diagnosticScore,
-        graded.surveyScore,
-        graded.mirrorScore,
-        graded.compositeScore,
-        graded,
-        graded.bankVersion,
-        graded.gradingVersion,
-        input,
-      ],
-    );
+  const seedGraded = async (input: GradeInput | null) => {
+    const { leadId, email } = await seedRegradableLead(server.pool, input);
     return { leadId, email };
-  }
+  };
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     server = await startAssessmentServer();
     browser = await launchBrowser();
     signedIn = await signedInAdminState(browser, server.url, server.pool, `grading-e2e-${Date.now()}@example.com`);
-    seeded.ready = await seedGraded(INPUTS.ready);
-    seeded.urgent = await seedGraded(INPUTS.urgent);
-    seeded.validating = await seedGraded(INPUTS.validating);
+    seeded.ready = await seedGraded(REGRADE_INPUTS.ready);
+    seeded.urgent = await seedGraded(REGRADE_INPUTS.urgent);
+    seeded.validating = await seedGraded(REGRADE_INPUTS.validating);
     seeded.unstored = await seedGraded(null);
   });
 

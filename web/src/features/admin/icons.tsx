@@ -29,6 +29,13 @@ export const OverviewIcon = (p: IconProps) => (
     <rect x="3" y="16" width="7" height="5" rx="1.5" />
   </Icon>
 );
+/** Grading rules: a balance. */
+export const GradingIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 4v16M8 20h8M5 7h14" />
+    <path d="M5 7 2.5 13a2.5 2.5 0 0 0 5 0L5 7ZM19 7l-2.5 6a2.5 2.5 0 0 0 5 0L19 7Z" />
+  </Icon>
+);
 export const LeadsIcon = (p: IconProps) => (
   <Icon {...p}>
     <circle cx="9" cy="8" r="3.5" />

@@ -5,8 +5,8 @@ import { ToastProvider, cx, useToast } from '../../components/ui/index.js';
 import { SIGN_OUT_FAILED_TOAST, SIGNED_OUT_STATE } from '../../app/signed-out-notice.js';
 import { signOut, useSession } from '../../lib/session.js';
 import { ChangePasswordScreen } from './change-password.js';
-import { GradingIcon } from './grading/icon.js';
 import {
+  GradingIcon,
   IntegrationsIcon,
   JobsIcon,
   LeadsIcon,
