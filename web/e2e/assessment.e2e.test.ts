@@ -545,12 +545,10 @@ describe('the assessment modal in a real browser', () => {
     const { queues } = await server.workers(['timers']);
     const { context, page, problems } = await openPage(browser, DESKTOP);
     try {
+      await page.clock.install();
       await startDiagnostic(page);
       await answerDiagnostic(page, { stopAt: '19 of 22' });
       await modal(page).getByText('Timed Questions Ahead').waitFor();
-      // the fake clock only from here, for the countdown: the untimed questions above run on the real
-      // one (with it installed from the start, a starved CI box once left an answer pending for 30 s)
-      await page.clock.install();
       await postedEvent(page, () => modal(page).getByRole('button', { name: 'Start Timed Questions' }).click());
       const timer = modal(page).getByRole('timer');
       await expect(timer.textContent()).resolves.toBe('0:50');

@@ -216,18 +216,21 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
   it("a timed item's countdown runs out: the page says time is up, and the server's timer records the first option", async () => {
     const { queues } = await server.workers(['timers']);
     const { context, page, problems } = await openPage(browser, MOBILE);
+    await page.clock.install();
     await page.goto(`${server.url}/diagnostic`);
     await expect.poll(() => progressText(page)).toMatch(/^Item 1 \/ \d+$/);
     const card = page.locator('main [aria-busy="false"]');
-    while (!(await card.getByRole('button', { name: 'Start Timed Questions' }).count())) {
+    // each screen is looked at once its answer is settled: the next screen shows at once, but until
+    // the server has the answer the card is busy, and a busy card's button would not be found here
+    // (answerCurrent would then start the timed block itself and answer it to the end)
+    for (;;) {
+      await card.waitFor();
+      if (await card.getByRole('button', { name: 'Start Timed Questions' }).count()) break;
       const text = await page.locator('main h2').first().innerText();
       await answerCurrent(page);
       await page.locator('main h2').first().filter({ hasNotText: text }).waitFor();
     }
     const at = (await progressText(page))!;
-    // the fake clock only from here, for the countdown: the untimed items above run on the real one
-    // (with it installed from the start, a starved CI box once left an answer pending for 30 s)
-    await page.clock.install();
     await card.getByRole('button', { name: 'Start Timed Questions' }).click();
     const timer = page.getByRole('timer');
     await timer.waitFor();
