@@ -63,7 +63,7 @@ function boundaries() {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'web/dist/**', '.data/**', 'node_modules/**', 'docs/**'] },
+  { ignores: ['dist/**', 'web/dist/**', 'web/dist-ssr/**', '.data/**', 'node_modules/**', 'docs/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -109,27 +109,41 @@ describe('versioned flow machines', () => {
   });
 
   it('moves an assessment flow of version 1 at the opened booking page onto booking_opened, its path from booked to booking', () => {
-    const assessmentFlow = flowMachineVersions.assessmentFlow;
+    const toVersion2 = flowMachineVersions.assessmentFlow.migrations[1]!;
     const v1 = {
       status: 'active',
       value: { payment_success: 'booked' },
       context: { completedPath: { kind: 'deposit_paid', booked: true }, notice: null },
     };
-    expect(upgradeSnapshot('assessmentFlow', assessmentFlow, 1, v1)).toEqual({
+    expect(toVersion2(v1)).toEqual({
       status: 'active',
       value: { payment_success: 'booking_opened' },
       context: { completedPath: { kind: 'deposit_paid', booking: 'opened' }, notice: null },
     });
     // a deposit not yet looked at, elsewhere in the flow: only its path changes shape
     const unopened = { value: 'completed_results', context: { completedPath: { kind: 'deposit_paid', booked: false } } };
-    expect(upgradeSnapshot('assessmentFlow', assessmentFlow, 1, unopened)).toEqual({
+    expect(toVersion2(unopened)).toEqual({
       value: 'completed_results',
       context: { completedPath: { kind: 'deposit_paid', booking: 'none' } },
     });
     // other paths and states are left as they are, and so is a snapshot already in the new shape
     const joined = { value: { no_flow: 'joined' }, context: { completedPath: { kind: 'community_joined' } } };
-    expect(upgradeSnapshot('assessmentFlow', assessmentFlow, 1, joined)).toBe(joined);
+    expect(toVersion2(joined)).toBe(joined);
     const booked = { value: { payment_success: 'booked' }, context: { completedPath: { kind: 'deposit_paid', booking: 'booked' } } };
-    expect(upgradeSnapshot('assessmentFlow', assessmentFlow, 1, booked)).toBe(booked);
+    expect(toVersion2(booked)).toBe(booked);
+  });
+
+  it('gives an assessment flow of version 2 the follow-ups, not reminded and waiting the default day', () => {
+    const v2 = { value: 'survey', context: { completedPath: null, notice: null } };
+    expect(upgradeSnapshot('assessmentFlow', flowMachineVersions.assessmentFlow, 2, v2)).toEqual({
+      value: 'survey',
+      context: {
+        completedPath: null,
+        notice: null,
+        followUps: { bookingReminderMs: 86_400_000, assessmentReminderMs: 86_400_000, remindedToBook: false, remindedToFinish: false },
+      },
+    });
+    const current = { value: 'survey', context: { followUps: { remindedToFinish: true } } };
+    expect(flowMachineVersions.assessmentFlow.migrations[2]!(current)).toBe(current);
   });
 });

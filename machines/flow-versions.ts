@@ -1,4 +1,5 @@
 import type { FlowMachineName } from './protocol/api.js';
+import { FOLLOW_UP_DELAY_MS } from './protocol/assessment-flow.js';
 
 /** A persisted snapshot as the flows table stores it. */
 export type StoredSnapshot = Record<string, unknown>;
@@ -27,7 +28,7 @@ export type QueuedEvent = { type: string } & Record<string, unknown>;
 /** The versions of the machines the server runs as flows. Every flow row records the one it was written by. */
 export const flowMachineVersions: Readonly<Record<FlowMachineName, MachineVersioning>> = {
   assessmentFlow: {
-    current: 2,
+    current: 3,
     migrations: {
       // version 2: `payment_success.booked` meant the booking page was opened; it is now
       // `booking_opened`, and `booked` is a booking the scheduling provider reported. The deposit
@@ -44,6 +45,19 @@ export const flowMachineVersions: Readonly<Record<FlowMachineName, MachineVersio
           value: typeof value === 'object' && value.payment_success === 'booked' ? { payment_success: 'booking_opened' } : value,
           context: { ...context, completedPath: { kind: 'deposit_paid', booking: path.booked ? 'opened' : 'none' } },
         };
+      },
+      // version 3: the follow-up reminders. A flow written before them has neither been reminded
+      // nor has a reminder pending (its timers were never set), and waits the default day.
+      2: (snapshot) => {
+        const context = snapshot.context as Record<string, unknown> | undefined;
+        if (!context || 'followUps' in context) return snapshot;
+        const followUps = {
+          bookingReminderMs: FOLLOW_UP_DELAY_MS,
+          assessmentReminderMs: FOLLOW_UP_DELAY_MS,
+          remindedToBook: false,
+          remindedToFinish: false,
+        };
+        return { ...snapshot, context: { ...context, followUps } };
       },
     },
   },

@@ -1,114 +1,79 @@
 /*
- * npm run bench:web [-- --runs 5 --cpu 4]
+ * npm run bench:web [-- --runs 3 --pages /,/contact]
  *
- * Builds the site (vite build, into .data/bench-web so a running web/dist is left alone), prints
- * the gzip size of the JavaScript and CSS the home page loads first (read from the built
- * index.html: its module script, modulepreload links and stylesheets), then serves the build
- * with the real server and loads the home page in headless Chromium with mobile emulation,
- * measuring with the browser's Performance API: LCP ('largest-contentful-paint'), CLS
- * ('layout-shift', largest session window), TBT (long tasks after first contentful paint) and
- * FCP. Each run is a cold load in a fresh browser context. It prints figures against the targets;
- * it asserts nothing.
+ * Builds the site (vite build, into .data/bench-web/dist so a running web/dist is left alone; the
+ * build's page renderer lands beside it in .data/bench-web/dist-ssr), serves the build with the
+ * real server on a free loopback port, and runs Lighthouse on each public page the build renders
+ * (PRERENDERED_PAGES) and on the not-found page, in Debian's headless chromium. Lighthouse's
+ * default config: the mobile preset (moto g power viewport, simulated slow-4G and 4x CPU
+ * throttling), categories performance, accessibility, best-practices and SEO. With --runs N each
+ * page is run N times and the run with the median performance score is reported. Per page it
+ * prints the four scores, LCP, FCP, TBT, CLS, Speed Index and the JavaScript the page asks for
+ * before its load event (script requests in Lighthouse's network-requests audit that started
+ * before the observed load event of its metrics audit) and during the whole run, then a line per
+ * target and a markdown table. It asserts nothing. JavaScript is counted in gzip -9 bytes of the
+ * scripts' bodies: the server sends them uncompressed, so Lighthouse's transfer sizes (printed
+ * too) are the raw bytes and headers.
+ *
+ * The JSON report of each reported run is left in .data/bench-web/lighthouse/.
  */
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import lighthouse, { type Flags, type Result } from 'lighthouse';
 import { buildApp } from '#server/app.js';
 import { loadConfig } from '#core/config/index.js';
 import { createPool } from '#core/db/pool.js';
 import { createRedis } from '#core/redis.js';
-import { launchBrowser } from '#e2e/browser.js';
+import { PRERENDERED_PAGES } from '#machines/protocol/pages.js';
 import { ROOT } from './services/child.js';
 import { benchServices } from './bench/services.js';
 import { freePort } from './services/free-port.js';
+import { launchDebuggableChromium } from './bench-web/chromium.js';
+import { CATEGORIES, medianRun, pageFigures, type Category, type PageFigures, type ScriptRequest } from './bench-web/figures.js';
+
+/** A path no page has: the server answers it with the rendered not-found page and 404. */
+const NOT_FOUND_PAGE = '/no-such-page';
+const ALL_PAGES: readonly string[] = [...PRERENDERED_PAGES, NOT_FOUND_PAGE];
 
 const { values: args } = parseArgs({
   options: {
-    runs: { type: 'string', default: '5' },
-    /** CPU slowdown, as Lighthouse's mobile preset (4x). */
-    cpu: { type: 'string', default: '4' },
+    runs: { type: 'string', default: '1' },
+    pages: { type: 'string' },
   },
 });
-const RUNS = Math.max(1, Number(args.runs));
-const CPU_SLOWDOWN = Math.max(1, Number(args.cpu));
+const RUNS = Math.max(1, Math.floor(Number(args.runs)) || 1);
+const PAGES = args.pages ? args.pages.split(',').map((page) => page.trim()) : ALL_PAGES;
+const unknown = PAGES.filter((page) => !ALL_PAGES.includes(page));
+if (unknown.length > 0) {
+  process.stderr.write(`--pages: not benchmarked: ${unknown.join(', ')} (choose from ${ALL_PAGES.join(', ')})\n`);
+  process.exit(2);
+}
 
-const TARGETS = { firstLoadJsKb: 120, lcpMs: 1500, cls: 0.05 };
-const OUT_DIR = path.join(ROOT, '.data', 'bench-web', 'dist');
+const TARGETS = { performance: 95, otherScores: 100, lcpMs: 1800, lcpAimMs: 1500, cls: 0.02, homeFirstLoadJsKb: 60 };
+const BENCH_DIR = path.join(ROOT, '.data', 'bench-web');
+const OUT_DIR = path.join(BENCH_DIR, 'dist');
+const REPORT_DIR = path.join(BENCH_DIR, 'lighthouse');
+const CATEGORY_LABELS = { performance: 'performance', accessibility: 'accessibility', 'best-practices': 'best-practices', seo: 'SEO' };
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const mark = (ok: boolean) => (ok ? 'within target' : 'OVER TARGET');
+const score = (value: number | null) => (value === null ? '-' : String(value));
+const pageName = (page: string) => (page === '/' ? 'home' : page === NOT_FOUND_PAGE ? 'not-found' : page.slice(1));
 
-/** The files index.html makes the browser fetch before the page can run, by kind. */
-function firstLoadAssets(html: string): { js: string[]; css: string[] } {
-  const attr = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]+)"`).exec(tag)?.[1];
-  const js = new Set<string>();
-  const css = new Set<string>();
-  for (const [tag] of html.matchAll(/<(?:script|link)\b[^>]*>/g)) {
-    if (tag.startsWith('<script') && attr(tag, 'type') === 'module' && attr(tag, 'src')) js.add(attr(tag, 'src')!);
-    const rel = attr(tag, 'rel');
-    if (rel === 'modulepreload' && attr(tag, 'href')) js.add(attr(tag, 'href')!);
-    if (rel === 'stylesheet' && attr(tag, 'href')) css.add(attr(tag, 'href')!);
-  }
-  return { js: [...js], css: [...css] };
+interface PageResult {
+  page: string;
+  figures: PageFigures;
+  /** The performance score of every run, in run order. */
+  performanceRuns: Array<number | null>;
+  /** gzip -9 bytes of each script of the reported run, by URL. */
+  gzipBytes: Map<string, number>;
+  warnings: string[];
 }
-
-function gzipSize(file: string): { raw: number; gzip: number } {
-  const content = readFileSync(file);
-  return { raw: content.length, gzip: gzipSync(content, { level: 9 }).length };
-}
-
-/** Installed before any page script: collects paint, layout-shift and long-task entries. */
-const OBSERVER_SCRIPT = `
-(() => {
-  const m = { lcp: 0, lcpElement: '', fcp: 0, shifts: [], longTasks: [] };
-  window.__benchMetrics = m;
-  const observe = (type, onEntry) => {
-    try { new PerformanceObserver((list) => list.getEntries().forEach(onEntry)).observe({ type, buffered: true }); } catch {}
-  };
-  observe('largest-contentful-paint', (e) => { m.lcp = e.startTime; m.lcpElement = e.element ? e.element.tagName + (e.element.id ? '#' + e.element.id : '') : ''; });
-  observe('paint', (e) => { if (e.name === 'first-contentful-paint') m.fcp = e.startTime; });
-  observe('layout-shift', (e) => { if (!e.hadRecentInput) m.shifts.push({ t: e.startTime, v: e.value }); });
-  observe('longtask', (e) => m.longTasks.push({ t: e.startTime, d: e.duration }));
-})();
-`;
-
-interface RunMetrics {
-  lcp: number;
-  fcp: number;
-  cls: number;
-  tbt: number;
-  /** All long tasks of the load, before FCP included (TBT counts only those after it). */
-  longTaskMs: number;
-  lcpElement: string;
-  load: number;
-}
-
-/** CLS as the web-vitals library defines it: the largest session window of shifts (gap < 1 s, window < 5 s). */
-function sessionWindowCls(shifts: Array<{ t: number; v: number }>): number {
-  let best = 0;
-  let current = 0;
-  let start = -Infinity;
-  let last = -Infinity;
-  for (const shift of shifts) {
-    if (shift.t - last > 1000 || shift.t - start > 5000) {
-      current = 0;
-      start = shift.t;
-    }
-    current += shift.v;
-    last = shift.t;
-    best = Math.max(best, current);
-  }
-  return best;
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 const cleanups: Array<() => Promise<unknown>> = [];
 try {
@@ -132,31 +97,19 @@ try {
   );
   if (build.status !== 0) throw new Error(`vite build failed (exit ${build.status})`);
 
-  // 2. what the home page loads first
-  const html = readFileSync(path.join(OUT_DIR, 'index.html'), 'utf8');
-  const assets = firstLoadAssets(html);
-  const sizeOf = (files: string[]) => files.map((file) => ({ file, ...gzipSize(path.join(OUT_DIR, file.replace(/^\//, ''))) }));
-  const js = sizeOf(assets.js);
-  const css = sizeOf(assets.css);
-  const total = (list: Array<{ gzip: number }>) => list.reduce((sum, item) => sum + item.gzip, 0);
-  const jsGzip = total(js);
-  const lines: string[] = ['', 'Home page first load (from dist/index.html, gzip -9):'];
-  for (const item of [...js, ...css])
-    lines.push(`  ${item.file.padEnd(40)} ${kb(item.raw).padStart(10)} raw  ${kb(item.gzip).padStart(9)} gzip`);
-  lines.push(`  JavaScript: ${kb(jsGzip)} gzip (target <= ${TARGETS.firstLoadJsKb} KB: ${mark(jsGzip / 1024 <= TARGETS.firstLoadJsKb)})`);
-  lines.push(`  CSS:        ${kb(total(css))} gzip`);
-  process.stdout.write(`${lines.join('\n')}\n\n`);
-
-  // 3. services and the real server on the fresh build
+  // 2. services and the real server on the fresh build
   const runId = randomBytes(4).toString('hex');
   const { databaseUrl, redisUrl } = await benchServices(`hf_bench_web_${runId}`, cleanups);
 
   const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
   const config = loadConfig(
     {
       NODE_ENV: 'production',
       LOG_LEVEL: 'silent',
       PORT: String(port),
+      // the address Lighthouse loads, so canonical links and the sitemap name the audited origin
+      PUBLIC_URL: base,
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
       QUEUE_PREFIX: `hf-bench-web-${runId}`,
@@ -172,78 +125,173 @@ try {
     await pool.end();
     redis.disconnect();
   });
-  const base = `http://127.0.0.1:${port}/`;
 
-  // 4. the home page in Chromium, mobile emulation, cold loads
-  const browser = await launchBrowser();
-  cleanups.push(() => browser.close());
+  // 3. Lighthouse on each page
+  const chromium = await launchDebuggableChromium();
+  cleanups.push(chromium.stop);
+  rmSync(REPORT_DIR, { recursive: true, force: true });
+  mkdirSync(REPORT_DIR, { recursive: true });
+
+  /** gzip -9 size of a script body as the server sends it (it sends it uncompressed). */
+  const gzipCache = new Map<string, number>();
+  const gzipSize = async (url: string): Promise<number> => {
+    let size = gzipCache.get(url);
+    if (size === undefined) {
+      const response = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
+      size = gzipSync(Buffer.from(await response.arrayBuffer()), { level: 9 }).length;
+      gzipCache.set(url, size);
+    }
+    return size;
+  };
+
+  let lighthouseVersion = '';
+  let benchmarkIndex = 0;
   process.stdout.write(
-    `Measuring ${base} in headless Chromium: ${RUNS} cold loads, 412x823 mobile, DPR 1.75, CPU ${CPU_SLOWDOWN}x slower ...\n`,
+    `\nLighthouse on ${base}, ${PAGES.length} page(s) x ${RUNS} run(s), mobile preset (simulated throttling), ${chromium.version} ...\n`,
   );
-  const runs: RunMetrics[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const context = await browser.newContext({
-      viewport: { width: 412, height: 823 },
-      deviceScaleFactor: 1.75,
-      isMobile: true,
-      hasTouch: true,
-      userAgent:
-        'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
-    });
-    await context.addInitScript({ content: OBSERVER_SCRIPT });
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
-    await page.goto(base, { waitUntil: 'load' });
-    // let late work (session check, idle callbacks) finish and be observed
-    await page.waitForTimeout(2500);
-    const raw = await page.evaluate(() => {
-      const m = (
-        window as unknown as {
-          __benchMetrics: {
-            lcp: number;
-            lcpElement: string;
-            fcp: number;
-            shifts: Array<{ t: number; v: number }>;
-            longTasks: Array<{ t: number; d: number }>;
-          };
-        }
-      ).__benchMetrics;
-      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
-      return { ...m, load: nav ? nav.loadEventEnd : 0 };
-    });
-    const tbt = raw.longTasks.filter((task) => task.t + task.d > raw.fcp).reduce((sum, task) => sum + Math.max(0, task.d - 50), 0);
-    const longTaskMs = raw.longTasks.reduce((sum, task) => sum + task.d, 0);
-    runs.push({
-      lcp: raw.lcp,
-      fcp: raw.fcp,
-      cls: sessionWindowCls(raw.shifts),
-      tbt,
-      longTaskMs,
-      lcpElement: raw.lcpElement,
-      load: raw.load,
-    });
-    await context.close();
+  const results: PageResult[] = [];
+  const failed: Array<{ page: string; error: string }> = [];
+  for (const page of PAGES) {
+    const flags: Flags = {
+      port: chromium.port,
+      logLevel: 'error',
+      output: 'json',
+      onlyCategories: [...CATEGORIES],
+      // the not-found page is answered with 404 on purpose
+      ignoreStatusCode: page === NOT_FOUND_PAGE,
+    };
+    const runs: Array<{ lhr: Result; figures: PageFigures }> = [];
+    let error = '';
+    for (let i = 0; i < RUNS; i++) {
+      const result = await lighthouse(`${base}${page}`, flags);
+      const lhr = result?.lhr;
+      if (!lhr) {
+        error = 'Lighthouse returned no result';
+        continue;
+      }
+      if (lhr.runtimeError) {
+        error = `${lhr.runtimeError.code}: ${lhr.runtimeError.message}`;
+        continue;
+      }
+      lighthouseVersion = lhr.lighthouseVersion;
+      benchmarkIndex = lhr.environment.benchmarkIndex;
+      runs.push({ lhr, figures: pageFigures(lhr) });
+    }
+    if (runs.length === 0) {
+      failed.push({ page, error });
+      process.stdout.write(`\n${page}: no figures (${error})\n`);
+      continue;
+    }
+    const chosen = medianRun(runs);
+    writeFileSync(path.join(REPORT_DIR, `${pageName(page)}.json`), JSON.stringify(chosen.lhr, null, 1));
+    const gzipBytes = new Map<string, number>();
+    for (const script of chosen.figures.allScripts) gzipBytes.set(script.url, await gzipSize(script.url));
+    const result: PageResult = {
+      page,
+      figures: chosen.figures,
+      performanceRuns: runs.map((run) => run.figures.scores.performance),
+      gzipBytes,
+      warnings: chosen.lhr.runWarnings.map(String),
+    };
+    results.push(result);
+    process.stdout.write(describePage(result, base, runs.length));
   }
 
-  const lcp = median(runs.map((run) => run.lcp));
-  const cls = Math.max(...runs.map((run) => run.cls));
-  const out = [
-    '',
-    'run   FCP ms   LCP ms   CLS      TBT ms   long tasks ms   load ms  LCP element',
-    ...runs.map(
-      (run, i) =>
-        `${String(i + 1).padEnd(5)} ${run.fcp.toFixed(0).padStart(6)}   ${run.lcp.toFixed(0).padStart(6)}   ${run.cls.toFixed(3).padEnd(7)}  ${run.tbt.toFixed(0).padStart(6)}   ${run.longTaskMs.toFixed(0).padStart(13)}   ${run.load.toFixed(0).padStart(6)}   ${run.lcpElement}`,
-    ),
-    '',
-    `LCP (median): ${lcp.toFixed(0)} ms (target < ${TARGETS.lcpMs} ms: ${mark(lcp < TARGETS.lcpMs)})`,
-    `CLS (worst):  ${cls.toFixed(3)} (target < ${TARGETS.cls}: ${mark(cls < TARGETS.cls)})`,
-    `TBT (median): ${median(runs.map((run) => run.tbt)).toFixed(0)} ms`,
-    `FCP (median): ${median(runs.map((run) => run.fcp)).toFixed(0)} ms`,
-    `First-load JS: ${kb(jsGzip)} gzip (target <= ${TARGETS.firstLoadJsKb} KB: ${mark(jsGzip / 1024 <= TARGETS.firstLoadJsKb)})`,
-    '',
-  ];
-  process.stdout.write(out.join('\n'));
+  // 4. against the targets, and the table
+  process.stdout.write(summary(results, failed));
+  process.stdout.write(markdownTable(results, lighthouseVersion, chromium.version, benchmarkIndex));
+  process.stdout.write(`\nJSON reports of the reported runs: ${path.relative(ROOT, REPORT_DIR)}/\n`);
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => process.stderr.write(`cleanup: ${String(error)}\n`));
+}
+
+function gzipTotal(result: PageResult, scripts: ScriptRequest[]): number {
+  return scripts.reduce((sum, script) => sum + (result.gzipBytes.get(script.url) ?? 0), 0);
+}
+
+function describePage(result: PageResult, base: string, runCount: number): string {
+  const { figures: f } = result;
+  const shortUrl = (url: string) => (url.startsWith(base) ? url.slice(base.length) : url);
+  const transfer = (scripts: ScriptRequest[]) => scripts.reduce((sum, script) => sum + script.transferBytes, 0);
+  const lines = [
+    '',
+    `${result.page}${runCount > 1 ? `  (median of ${runCount} runs; performance per run: ${result.performanceRuns.map(score).join(' ')})` : ''}`,
+    `  scores         ${CATEGORIES.map((id) => `${CATEGORY_LABELS[id]} ${score(f.scores[id])}`).join('   ')}`,
+    `  metrics        LCP ${seconds(f.lcpMs)}   FCP ${seconds(f.fcpMs)}   TBT ${f.tbtMs.toFixed(0)} ms   CLS ${f.cls.toFixed(3)}   Speed Index ${seconds(f.speedIndexMs)}`,
+    `  first-load JS  ${kb(gzipTotal(result, f.firstLoadScripts))} gzip in ${f.firstLoadScripts.length} script(s) requested before the load event (${f.loadEventMs.toFixed(0)} ms, observed), ${kb(transfer(f.firstLoadScripts))} transferred`,
+    ...f.firstLoadScripts.map(
+      (script) =>
+        `                   ${shortUrl(script.url).padEnd(44)} at ${script.requestedAtMs.toFixed(0).padStart(5)} ms  ${kb(result.gzipBytes.get(script.url) ?? 0).padStart(9)} gzip  ${kb(script.resourceBytes).padStart(9)} raw`,
+    ),
+    `  all JS         ${kb(gzipTotal(result, f.allScripts))} gzip in ${f.allScripts.length} script(s) during the run, ${kb(transfer(f.allScripts))} transferred`,
+  ];
+  for (const audit of f.failedAudits) lines.push(`  failed audit   ${CATEGORY_LABELS[audit.category]}: ${audit.id} (${audit.title})`);
+  for (const warning of result.warnings) lines.push(`  warning        ${warning}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function summary(results: PageResult[], failed: Array<{ page: string; error: string }>): string {
+  const lines = ['', 'Against the targets (the reported run of each page):'];
+  if (failed.length > 0) lines.push(`  no figures for ${failed.map((item) => item.page).join(', ')}: OVER TARGET (not measured)`);
+  const worst = (pick: (result: PageResult) => number | null, lowest: boolean) => {
+    let found: { page: string; value: number } | null = null;
+    for (const result of results) {
+      const value = pick(result) ?? (lowest ? -Infinity : Infinity);
+      if (!found || (lowest ? value < found.value : value > found.value)) found = { page: result.page, value };
+    }
+    return found;
+  };
+  /** The pages whose score is under `min`, each with the audits that cost it points (none for performance). */
+  const below = (category: Category, min: number) =>
+    results
+      .filter((result) => (result.figures.scores[category] ?? -1) < min)
+      .map((result) => {
+        const audits = result.figures.failedAudits.filter((audit) => audit.category === category).map((audit) => audit.id);
+        return `${result.page} ${score(result.figures.scores[category])}${audits.length ? ` [${audits.join(', ')}]` : ''}`;
+      });
+
+  if (results.length === 0) return `${lines.join('\n')}\n`;
+  const lowestPerf = worst((result) => result.figures.scores.performance, true)!;
+  const perfMisses = below('performance', TARGETS.performance);
+  lines.push(
+    `  performance >= ${TARGETS.performance} on every page: lowest ${Number.isFinite(lowestPerf.value) ? lowestPerf.value : '-'} (${lowestPerf.page}): ${mark(perfMisses.length === 0)}${perfMisses.length ? ` (${perfMisses.join(', ')})` : ''}`,
+  );
+  for (const id of ['accessibility', 'best-practices', 'seo'] as const) {
+    const misses = below(id, TARGETS.otherScores);
+    lines.push(
+      `  ${CATEGORY_LABELS[id]} = ${TARGETS.otherScores} on every page: ${mark(misses.length === 0)}${misses.length ? ` (${misses.join(', ')})` : ''}`,
+    );
+  }
+  const lcp = worst((result) => result.figures.lcpMs, false)!;
+  lines.push(
+    `  LCP < ${seconds(TARGETS.lcpMs)} (aim ${seconds(TARGETS.lcpAimMs)}): slowest ${seconds(lcp.value)} (${lcp.page}): ${mark(lcp.value < TARGETS.lcpMs)}${lcp.value < TARGETS.lcpMs ? (lcp.value < TARGETS.lcpAimMs ? ', within the aim' : ', over the aim') : ''}`,
+  );
+  const cls = worst((result) => result.figures.cls, false)!;
+  lines.push(`  CLS < ${TARGETS.cls}: largest ${cls.value.toFixed(3)} (${cls.page}): ${mark(cls.value < TARGETS.cls)}`);
+  const home = results.find((result) => result.page === '/');
+  if (home) {
+    const js = gzipTotal(home, home.figures.firstLoadScripts);
+    lines.push(
+      `  first-load JavaScript of / <= ${TARGETS.homeFirstLoadJsKb} KB gzip: ${kb(js)}: ${mark(js / 1024 <= TARGETS.homeFirstLoadJsKb)}`,
+    );
+  } else {
+    lines.push('  first-load JavaScript of /: not measured (/ not among --pages)');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function markdownTable(results: PageResult[], lighthouseVersion: string, browser: string, benchmarkIndex: number): string {
+  const rows = results.map((result) => {
+    const { figures: f } = result;
+    return `| ${result.page} | ${CATEGORIES.map((id) => score(f.scores[id])).join(' | ')} | ${seconds(f.lcpMs)} | ${seconds(f.fcpMs)} | ${f.tbtMs.toFixed(0)} ms | ${f.cls.toFixed(3)} | ${seconds(f.speedIndexMs)} | ${kb(gzipTotal(result, f.firstLoadScripts))} |`;
+  });
+  return [
+    '',
+    `Markdown (Lighthouse ${lighthouseVersion}, mobile preset with simulated throttling, ${browser}, benchmark index ${benchmarkIndex.toFixed(0)}, ${RUNS === 1 ? '1 run' : `median of ${RUNS} runs`} per page, ${new Date().toISOString().slice(0, 10)}):`,
+    '',
+    '| Page | Performance | Accessibility | Best practices | SEO | LCP | FCP | TBT | CLS | Speed Index | First-load JS (gzip) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows,
+    '',
+  ].join('\n');
 }

@@ -37,6 +37,9 @@ describe('machine diagrams', () => {
       'sendHomework',
       'sendResults',
       'sendReceipt',
+      'setTimer',
+      'remindToBook',
+      'remindToFinish',
       'clearStoredAssessment',
       'clearSavedAnswers',
     ]);

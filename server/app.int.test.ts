@@ -64,11 +64,15 @@ describe('the app over real HTTP and websockets', () => {
     expect(await response.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'No route for GET /api/nothing-here' });
   });
 
-  it('serves the single-page app for any page path, uncached', async () => {
-    const response = await fetch(`http://${base}/about?x=1`, { headers: { accept: 'text/html' } });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('cache-control')).toBe('no-cache');
-    expect(await response.text()).toContain('<div id="root"></div>');
+  it('serves a public page rendered and any other page path as the app shell, uncached', async () => {
+    const rendered = await fetch(`http://${base}/about?x=1`, { headers: { accept: 'text/html' } });
+    expect(rendered.status).toBe(200);
+    expect(rendered.headers.get('cache-control')).toBe('no-cache');
+    expect(await rendered.text()).toMatch(/<div id="root"><a href="#main"/);
+    const shell = await fetch(`http://${base}/survey`, { headers: { accept: 'text/html' } });
+    expect(shell.status).toBe(200);
+    expect(shell.headers.get('cache-control')).toBe('no-cache');
+    expect(await shell.text()).toContain('<div id="root"></div>');
   });
 
   it('answers like a web server whatever the Accept header: a page is 200 HTML, an unknown path 404 HTML, an API path JSON', async () => {
@@ -81,7 +85,7 @@ describe('the app over real HTTP and websockets', () => {
       }
       const unknown = await fetch(`http://${base}/no-such-page`, { headers });
       expect(unknown.status, `unknown with Accept ${accept}`).toBe(404);
-      expect(await unknown.text()).toContain('<div id="root"></div>');
+      expect(await unknown.text()).toContain('Oops! Page not found');
     }
     const head = await fetch(`http://${base}/no-such-page`, { method: 'HEAD' });
     expect(head.status).toBe(404);

@@ -24,6 +24,7 @@ import { contactRoutes } from './routes/contact.js';
 import type { RouteDeps } from './routes/deps.js';
 import { diagnosticRoutes } from './routes/diagnostics.js';
 import { flowRoutes } from './routes/flows.js';
+import { followUpRoutes } from './routes/follow-ups.js';
 import { functionRoutes } from './routes/functions.js';
 import { leadRoutes } from './routes/leads.js';
 import { publicConfigRoutes } from './routes/public-config.js';
@@ -32,6 +33,7 @@ import { mirrorRoutes } from './routes/mirror.js';
 import { paymentRoutes } from './routes/payments.js';
 import { reportRoutes } from './routes/reports.js';
 import { visitRoutes } from './routes/visits.js';
+import { schedulingRoutes } from './routes/scheduling.js';
 import { slackRoutes } from './routes/slack.js';
 import { socketErrorHandler } from './sockets/frames.js';
 import { flowSocket } from './sockets/flows.js';
@@ -98,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { pool: deps.pool, redis: deps.redis });
   const routePlugins = [
     flowRoutes,
+    followUpRoutes,
     leadRoutes,
     diagnosticRoutes,
     functionRoutes,
@@ -111,11 +114,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientLogRoutes,
     visitRoutes,
     slackRoutes,
+    schedulingRoutes,
   ];
   for (const routes of routePlugins) {
     await app.register(routes, routeDeps);
   }
   await app.register(flowSocket, routeDeps);
-  await app.register(staticSite, { root: deps.webRoot });
+  await app.register(staticSite, { root: deps.webRoot, publicUrl: deps.config.publicUrl, pool: deps.pool });
   return app;
 }

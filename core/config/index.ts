@@ -6,6 +6,13 @@ import { z } from 'zod';
  * start and passes the typed result down. Variables are documented in .env.example and the README.
  */
 
+/** A follow-up's wait in hours (decimals allowed, so a test or a trial can wait minutes): a day by default, at most 30. */
+const followUpHours = z.coerce
+  .number({ error: 'expected a number of hours' })
+  .positive('expected more than 0 hours')
+  .max(720, 'expected at most 720 hours (30 days)')
+  .default(24);
+
 const port = z.coerce
   .number({ error: 'expected a port number' })
   .int('expected a whole number')
@@ -131,6 +138,12 @@ const configSchema = z.object({
     .min(100, 'expected at least 100 ms')
     .max(86_400_000, 'expected at most 86400000 ms (a day)')
     .default(120_000),
+  /** Hours after a deposit with no booking before the lead is reminded to book (and the coach told). */
+  BOOKING_REMINDER_HOURS: followUpHours,
+  /** Hours after capture before a lead who has not finished the assessment is invited back. */
+  ASSESSMENT_REMINDER_HOURS: followUpHours,
+  /** A deposit whose session the coach cancelled: refund it at once, or flag it on the Overview for a decision. */
+  COACH_CANCELLATION_POLICY: z.enum(['flag', 'refund'], 'expected flag or refund').default('flag'),
   MIRROR_LLM_BASE_URL: urlWithProtocol(['http:', 'https:'], 'http://127.0.0.1:11434/v1').optional(),
   MIRROR_LLM_MODEL: optionalText,
   MIRROR_LLM_API_KEY: optionalText,

@@ -18,6 +18,8 @@ export interface EmailDraft {
   html: string;
   leadId?: string | null;
   contactId?: string | null;
+  /** Extra message headers (a reminder's List-Unsubscribe), stored with the row and sent as they are. */
+  headers?: Record<string, string>;
 }
 
 /** How a delivery ended: sent through SMTP, recorded (no SMTP configured), or found already done. */
@@ -36,8 +38,8 @@ async function insertEmail(
   attachments: object[],
 ): Promise<string | undefined> {
   const inserted = await db.query<{ id: string }>(
-    `INSERT INTO email_outbox (id, lead_id, contact_id, job_id, kind, to_address, reply_to, subject, text_body, html_body, attachments)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+    `INSERT INTO email_outbox (id, lead_id, contact_id, job_id, kind, to_address, reply_to, subject, text_body, html_body, attachments, headers)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
      ON CONFLICT (job_id) DO NOTHING RETURNING id`,
     [
       id,
@@ -51,6 +53,7 @@ async function insertEmail(
       draft.text,
       draft.html,
       JSON.stringify(attachments),
+      draft.headers ?? {},
     ],
   );
   return inserted.rows[0]?.id;
@@ -92,6 +95,7 @@ interface OutboxRow {
   subject: string;
   text_body: string;
   html_body: string | null;
+  headers: Record<string, string>;
   provider_message_id: string | null;
 }
 
@@ -111,7 +115,7 @@ export async function deliverEmail(
 ): Promise<DeliveryResult> {
   const attempt = await inTransaction<Attempt>(pool, async (client) => {
     const found = await client.query<OutboxRow>(
-      'SELECT status, to_address, reply_to, subject, text_body, html_body, provider_message_id FROM email_outbox WHERE id = $1 FOR UPDATE',
+      'SELECT status, to_address, reply_to, subject, text_body, html_body, headers, provider_message_id FROM email_outbox WHERE id = $1 FOR UPDATE',
       [emailId],
     );
     const row = found.rows[0];
@@ -130,6 +134,7 @@ export async function deliverEmail(
         subject: row.subject,
         text: row.text_body,
         html: row.html_body,
+        headers: row.headers,
         attachments,
       });
       await client.query("UPDATE email_outbox SET status = 'sent', provider_message_id = $2, sent_at = now(), error = NULL WHERE id = $1", [

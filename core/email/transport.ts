@@ -15,6 +15,8 @@ interface OutgoingEmail {
   subject: string;
   text: string;
   html: string | null;
+  /** Extra headers, e.g. List-Unsubscribe; nodemailer keeps its own (From, Message-ID) as they are. */
+  headers: Record<string, string>;
   attachments: EmailAttachment[];
 }
 
@@ -40,6 +42,7 @@ export function smtpSender(config: Pick<Config, 'SMTP_URL' | 'EMAIL_FROM'>): Sen
         subject: email.subject,
         text: email.text,
         ...(email.html ? { html: email.html } : {}),
+        headers: email.headers,
         attachments: email.attachments.map(({ filename, contentType, content }) => ({ filename, contentType, content })),
       });
       return info.messageId;

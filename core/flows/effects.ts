@@ -4,10 +4,13 @@ import type {
   LeadRequest,
   PaymentRequest,
   ReceiptRequest,
+  ReminderRequest,
   ResultsEmailRequest,
+  TimerRequest,
 } from '#machines/assessment-flow/assessment-flow.effects.js';
 import type { DiagnosticGradingRequest } from '#machines/diagnostic/diagnostic.actions.js';
 import type { MirrorReplyRequest } from '#machines/protocol/mirror.js';
+import type { QueueName } from '#machines/protocol/operations.js';
 import { createOrUpdateLead, leadSourceOf } from '../leads/lead-service.js';
 import type { FlowTx } from './engine.js';
 import type { FlowRow } from './flow-store.js';
@@ -45,35 +48,23 @@ async function createLead(tx: FlowTx, flow: FlowRow, request: LeadRequest): Prom
   }
 }
 
-async function requestGrading(tx: FlowTx, flow: FlowRow, request: GradingRequest): Promise<void> {
-  await tx.insertJob({
-    queue: 'grading',
-    name: 'lead-assessment',
-    payload: { flowId: flow.id, request },
-    flowId: flow.id,
-    leadId: request.leadId,
-  });
+/** An effect that is one job of the flow's lead: the machine's request as its payload, beside the flow's id. */
+function leadJob<Request extends { leadId: string | null }>(queue: QueueName, name: string) {
+  return async (tx: FlowTx, flow: FlowRow, request: Request): Promise<void> => {
+    await tx.insertJob({ queue, name, payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId });
+  };
 }
 
-async function sendHomework(tx: FlowTx, flow: FlowRow, request: HomeworkRequest): Promise<void> {
-  await tx.insertJob({
-    queue: 'homework',
-    name: 'send-homework',
-    payload: { flowId: flow.id, request },
-    flowId: flow.id,
-    leadId: request.leadId,
-  });
-}
-
+const requestGrading = leadJob<GradingRequest>('grading', 'lead-assessment');
+const sendHomework = leadJob<HomeworkRequest>('homework', 'send-homework');
 /** The results email the capture step promised: an email job that writes it with the report attached. */
-async function sendResults(tx: FlowTx, flow: FlowRow, request: ResultsEmailRequest): Promise<void> {
-  await tx.insertJob({ queue: 'email', name: 'results', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId });
-}
-
+const sendResults = leadJob<ResultsEmailRequest>('email', 'results');
 /** The deposit's receipt: an email job that writes it from the tracked payment. */
-async function sendReceipt(tx: FlowTx, flow: FlowRow, request: ReceiptRequest): Promise<void> {
-  await tx.insertJob({ queue: 'email', name: 'receipt', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId });
-}
+const sendReceipt = leadJob<ReceiptRequest>('email', 'receipt');
+/** The reminder to book (core/email/follow-up-*); the team chat hears of it through the event's lead webhook. */
+const remindToBook = leadJob<ReminderRequest>('email', 'booking-reminder');
+/** The invitation to finish, with its signed resume link. */
+const remindToFinish = leadJob<ReminderRequest>('email', 'assessment-reminder');
 
 /**
  * The deposit's checkout is started by a payments job (a Stripe Checkout, or the test payment).
@@ -110,13 +101,29 @@ async function requestReply(tx: FlowTx, flow: FlowRow, request: MirrorReplyReque
   });
 }
 
+/** A follow-up's timer: a timers job applying its event when due (the same durable timers as `after`). */
+async function setTimer(tx: FlowTx, flow: FlowRow, request: TimerRequest): Promise<void> {
+  await scheduleEvent(tx, flow, { type: request.event }, request.delayMs);
+}
+
 /**
  * Each flow machine's effects as the server provides them. Actions left out run in the browser
  * (clearSavedAnswers forgets the tab's own copies) or need no server work: the diagnostic's
  * answerRecorded is already in the snapshot.
  */
 const effects: Record<string, Record<string, Effect>> = {
-  assessmentFlow: { createLead, requestGrading, startPayment, sendHomework, sendResults, sendReceipt, clearStoredAssessment },
+  assessmentFlow: {
+    createLead,
+    requestGrading,
+    startPayment,
+    sendHomework,
+    sendResults,
+    sendReceipt,
+    clearStoredAssessment,
+    setTimer,
+    remindToBook,
+    remindToFinish,
+  },
   mirror: { requestReply },
   diagnostic: { requestGrading: requestDiagnosticGrading },
 };

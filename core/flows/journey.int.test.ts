@@ -4,6 +4,8 @@ import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { until } from '#test/until.js';
 import { backdater, flowClient, openSocket, promoteTimers, runDiagnostic, SURVEYS, type FlowJson } from '#test/journey.js';
 import { buildTestWorker } from '#test/worker-harness.js';
+import { UnrecoverableError } from 'bullmq';
+import { retryJob } from '#server/admin/jobs.js';
 import { gradingProcessor } from '#workers/processors/grading.js';
 
 let harness: TestApp;
@@ -223,6 +225,42 @@ describe('the assessment over HTTP and the socket, from capture to each tier', (
     expect(results.rows[0].n).toBe(1);
     const job = await pool.query("SELECT status, attempts FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId]);
     expect(job.rows).toEqual([{ status: 'completed', attempts: 3 }]);
+  });
+});
+
+describe('a grading job that failed for good', () => {
+  it("shows the canned fallback; the coach's retry grades it, and the flow takes the real result: a homework lead is offered homework, not nurture", async () => {
+    let broken = true;
+    const { queues } = await buildTestWorker(harness, {
+      queues: ['grading', 'timers'],
+      processors: {
+        grading: {
+          ...gradingProcessor,
+          process: (job, context) =>
+            broken ? Promise.reject(new UnrecoverableError('the grading store is not answering')) : gradingProcessor.process(job, context),
+        },
+      },
+    });
+    const client = flowClient(base);
+    const atSurvey = await toSurvey(client);
+    await client.send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.homework });
+    await until(async () => (await client.get(atSurvey.flowId)).state === 'results', 20_000);
+    expect((await client.get(atSurvey.flowId)).snapshot.context.result).toMatchObject({ qualification: 'nurture', fallback: true });
+    // the visitor goes on with what the page shows: nurture's next step
+    expect((await client.send(atSurvey.flowId, { type: 'CONTINUE' })).state).toBe('no_flow.offered');
+
+    broken = false;
+    const job = await pool.query<{ id: string }>("SELECT id FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId]);
+    expect(await retryJob(pool, queues, job.rows[0]!.id)).toHaveProperty('job');
+    await until(async () => (await client.get(atSurvey.flowId)).state === 'results', 20_000);
+    const regraded = await client.get(atSurvey.flowId);
+    expect(regraded.snapshot.context.result).toMatchObject({ qualification: 'homework', fallback: false });
+    expect((await client.send(atSurvey.flowId, { type: 'CONTINUE' })).state).toBe('maybe_flow');
+    const stored = await pool.query('SELECT tier FROM assessment_results WHERE flow_id = $1', [atSurvey.flowId]);
+    expect(stored.rows).toEqual([{ tier: 'homework' }]);
+    // the results email the fallback never sent goes with the real result
+    const emails = await pool.query("SELECT name FROM jobs WHERE flow_id = $1 AND queue = 'email'", [atSurvey.flowId]);
+    expect(emails.rows).toEqual([{ name: 'results' }]);
   });
 });
 

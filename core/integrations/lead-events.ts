@@ -19,7 +19,17 @@ interface WebhookJobPayload {
   body: LeadEventBody;
 }
 
-const EVENT_NAMES: Record<string, LeadEventName> = { LEAD_SAVED: 'lead.captured', GRADED: 'lead.graded', PAYMENT_CONFIRMED: 'lead.paid' };
+const EVENT_NAMES: Record<string, LeadEventName> = {
+  LEAD_SAVED: 'lead.captured',
+  GRADED: 'lead.graded',
+  PAYMENT_CONFIRMED: 'lead.paid',
+  SESSION_BOOKED: 'lead.booked',
+  SESSION_CANCELED: 'lead.booking_canceled',
+  BOOKING_REMINDER_DUE: 'lead.not_booked',
+};
+
+/** The events the team chat hears besides a book_call grading: a paying lead's session booked, cancelled, or still not booked. */
+const CHAT_EVENTS: ReadonlySet<string> = new Set(['SESSION_BOOKED', 'SESSION_CANCELED', 'BOOKING_REMINDER_DUE']);
 
 interface GradedResult {
   qualification?: string;
@@ -32,8 +42,9 @@ interface GradedResult {
 
 /**
  * Called by FlowTx after it applies an event: an assessment flow's LEAD_SAVED, GRADED (not a
- * gaming verdict) or PAYMENT_CONFIRMED becomes a 'webhooks' job for the automation card, and a
- * book_call GRADED one for the team-chat card, each only while its card is enabled and configured.
+ * gaming verdict), PAYMENT_CONFIRMED, SESSION_BOOKED, SESSION_CANCELED or BOOKING_REMINDER_DUE
+ * becomes a 'webhooks' job for the automation card, and a book_call GRADED or one of the booking
+ * events for the team-chat card, each only while its card is enabled and configured.
  * The job rows commit with the event, so a receiver hears of exactly the events that happened.
  */
 export async function queueLeadEventWebhooks(tx: FlowTx, flow: FlowRow, event: { type: string; [key: string]: unknown }): Promise<void> {
@@ -42,7 +53,7 @@ export async function queueLeadEventWebhooks(tx: FlowTx, flow: FlowRow, event: {
   const result = (event.type === 'GRADED' ? event.result : undefined) as GradedResult | undefined;
   if (result && (result.gamingDetected || result.requiresRetake)) return;
   const targets = await activeTargets(tx.client);
-  const toChat = targets.has('team_chat') && result?.qualification === 'book_call';
+  const toChat = targets.has('team_chat') && (result?.qualification === 'book_call' || CHAT_EVENTS.has(event.type));
   if (!targets.has('automation') && !toChat) return;
 
   const lead = await tx.client.query<{ email: string; name: string; source: string }>(
@@ -60,6 +71,8 @@ export async function queueLeadEventWebhooks(tx: FlowTx, flow: FlowRow, event: {
     });
   }
   if (event.type === 'PAYMENT_CONFIRMED') data.paymentIntentId = event.paymentIntentId;
+  if (event.type === 'SESSION_BOOKED') Object.assign(data, { provider: event.provider, startsAt: event.startsAt });
+  if (event.type === 'SESSION_CANCELED') Object.assign(data, { provider: event.provider, canceledBy: event.canceledBy ?? null });
   const body: LeadEventBody = { event: name, leadId: flow.lead_id, flowId: flow.id, occurredAt: new Date().toISOString(), data };
 
   const send = (target: WebhookJobPayload['target']) =>

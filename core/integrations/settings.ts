@@ -20,8 +20,11 @@ interface SettingRow {
   configured: boolean;
   value: string | null;
   signing_secret: string | null;
+  webhook_key: string | null;
   updated_at: Date;
 }
+
+const COLUMNS = 'key, enabled, configured, value, signing_secret, webhook_key, updated_at';
 
 /** A secret shown back: bullets and its last 4 characters (or bullets alone when it is short). */
 function mask(value: string): string {
@@ -42,7 +45,16 @@ export function isAllowedUrl(value: string): boolean {
 
 function view(key: IntegrationKey, row: SettingRow | undefined): Integration {
   if (key === 'analytics') {
-    return { key, enabled: true, configured: true, value: null, secret: false, signingSecret: null, updatedAt: row?.updated_at ?? null };
+    return {
+      key,
+      enabled: true,
+      configured: true,
+      value: null,
+      secret: false,
+      signingSecret: null,
+      webhookKey: null,
+      updatedAt: row?.updated_at ?? null,
+    };
   }
   const secret = SECRET_KEYS.has(key);
   const value = row?.value ?? null;
@@ -53,13 +65,14 @@ function view(key: IntegrationKey, row: SettingRow | undefined): Integration {
     value: value === null ? null : secret ? mask(value) : value,
     secret,
     signingSecret: key === 'automation' ? (row?.signing_secret ?? null) : null,
+    webhookKey: row?.webhook_key ? mask(row.webhook_key) : null,
     updatedAt: row?.updated_at ?? null,
   };
 }
 
 /** Every card, in order; a card never saved reads as disabled and unconfigured. */
 export async function listIntegrations(db: pg.Pool): Promise<Integration[]> {
-  const rows = await db.query<SettingRow>('SELECT key, enabled, configured, value, signing_secret, updated_at FROM integration_settings');
+  const rows = await db.query<SettingRow>(`SELECT ${COLUMNS} FROM integration_settings`);
   const byKey = new Map(rows.rows.map((row) => [row.key, row]));
   return INTEGRATION_KEYS.map((key) => view(key, byKey.get(key)));
 }
@@ -107,18 +120,22 @@ export async function saveIntegration(
     const trimmed = update.value.trim();
     value = trimmed === '' ? null : await checkedValue(key, trimmed, policy);
   }
+  if (update.webhookKey !== undefined && key !== 'scheduling') {
+    throw new IntegrationInputError(`The ${key} integration has no webhook signing key.`);
+  }
   const signingSecret = key === 'automation' && value ? newSigningSecret() : null;
   const saved = await db.query<SettingRow>(
-    `INSERT INTO integration_settings AS s (key, enabled, configured, value, signing_secret, updated_by)
-     VALUES ($1, coalesce($2, false), $5 AND $3::text IS NOT NULL, $3, $4, $6)
+    `INSERT INTO integration_settings AS s (key, enabled, configured, value, signing_secret, updated_by, webhook_key)
+     VALUES ($1, coalesce($2, false), $5 AND $3::text IS NOT NULL, $3, $4, $6, nullif($7, ''))
      ON CONFLICT (key) DO UPDATE SET
        enabled = coalesce($2, s.enabled),
        value = CASE WHEN $5 THEN $3 ELSE s.value END,
        configured = CASE WHEN $5 THEN $3::text IS NOT NULL ELSE s.configured END,
        signing_secret = CASE WHEN $4::text IS NOT NULL AND s.value IS DISTINCT FROM $3 THEN $4 ELSE s.signing_secret END,
+       webhook_key = CASE WHEN $7::text IS NULL THEN s.webhook_key ELSE nullif($7, '') END,
        updated_by = $6
-     RETURNING key, enabled, configured, value, signing_secret, updated_at`,
-    [key, update.enabled ?? null, value ?? null, signingSecret, value !== undefined, userId],
+     RETURNING ${COLUMNS}`,
+    [key, update.enabled ?? null, value ?? null, signingSecret, value !== undefined, userId, update.webhookKey ?? null],
   );
   return view(key, saved.rows[0]);
 }
@@ -128,7 +145,7 @@ export async function rotateSigningSecret(db: pg.Pool, userId: string): Promise<
   const rotated = await db.query<SettingRow>(
     `UPDATE integration_settings SET signing_secret = $1, updated_by = $2
      WHERE key = 'automation' AND value IS NOT NULL
-     RETURNING key, enabled, configured, value, signing_secret, updated_at`,
+     RETURNING ${COLUMNS}`,
     [newSigningSecret(), userId],
   );
   return rotated.rows[0] ? view('automation', rotated.rows[0]) : null;
@@ -149,4 +166,10 @@ export async function bookingUrl(db: Pick<pg.Pool, 'query'>): Promise<string | n
   );
   const value = scheduling.rows[0]?.value ?? null;
   return value && /^https?:\/\//.test(value) ? value : null;
+}
+
+/** The scheduling provider's webhook signing key, or null while none is saved (the webhook then refuses every event). */
+export async function schedulingWebhookKey(db: Pick<pg.Pool, 'query'>): Promise<string | null> {
+  const found = await db.query<{ webhook_key: string | null }>("SELECT webhook_key FROM integration_settings WHERE key = 'scheduling'");
+  return found.rows[0]?.webhook_key ?? null;
 }

@@ -6,7 +6,7 @@ import type { Payment } from '#machines/protocol/payment.js';
 import { PaymentNotFoundError, toPayment, type PaymentRow } from './payment-tracking.js';
 
 /** Only a succeeded payment can be refunded. */
-class PaymentNotRefundableError extends Error {
+export class PaymentNotRefundableError extends Error {
   readonly statusCode = 409;
   constructor(status: string) {
     super(`Only a succeeded payment can be refunded; this one is ${status}.`);

@@ -62,6 +62,9 @@ export const assessmentFlowUpdates = {
   markBooking: update(({ context }, params: { booking: 'opened' | 'booked' }) =>
     context.completedPath?.kind === 'deposit_paid' ? { completedPath: { kind: 'deposit_paid' as const, booking: params.booking } } : {},
   ),
+  markReminded: update(({ context }, params: { reminder: 'remindedToBook' | 'remindedToFinish' }) => ({
+    followUps: { ...context.followUps, [params.reminder]: true },
+  })),
   takeHomeworkSent: update(({ context }) => ({
     completedPath: { kind: 'homework_sent' as const, source: context.homeworkSource ?? ('free_resources' as const) },
   })),

@@ -1,4 +1,5 @@
 import {
+  FOLLOW_UP_DELAY_MS,
   assessmentFlowInputSchema,
   type AssessmentFlowEvent,
   type AssessmentFlowInput,
@@ -28,6 +29,15 @@ export interface AssessmentFlowContext {
   standaloneDiagnosticId: string | null;
   /** The message the current screen shows, if any. */
   notice: Notice | null;
+  followUps: FollowUps;
+}
+
+/** The two follow-up reminders: how long each waits, and whether it went (each goes at most once per flow). */
+export interface FollowUps {
+  bookingReminderMs: number;
+  assessmentReminderMs: number;
+  remindedToBook: boolean;
+  remindedToFinish: boolean;
 }
 
 // Only the types of these values matter: setup() infers the machine's context, events and input from
@@ -91,5 +101,11 @@ export function initialContext(input: AssessmentFlowInput): AssessmentFlowContex
     completedPath: showsStored ? parsed.storedPath : null,
     standaloneDiagnosticId: standalone?.id ?? null,
     notice: null,
+    followUps: {
+      bookingReminderMs: parsed.followUpDelays.bookingReminderMs ?? FOLLOW_UP_DELAY_MS,
+      assessmentReminderMs: parsed.followUpDelays.assessmentReminderMs ?? FOLLOW_UP_DELAY_MS,
+      remindedToBook: false,
+      remindedToFinish: false,
+    },
   };
 }

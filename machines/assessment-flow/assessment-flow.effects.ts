@@ -66,6 +66,17 @@ export interface HomeworkRequest {
  * one (job rows, or writes in the event's own transaction) except clearSavedAnswers, which forgets
  * the browser tab's own copies.
  */
+/** A follow-up reminder email to the flow's lead: the server composes it when it goes (core/email/follow-up-*). */
+export interface ReminderRequest {
+  leadId: string;
+}
+
+/** A follow-up's timer: `event` is applied to the flow after `delayMs` (a timer job on the server). */
+export interface TimerRequest {
+  event: 'BOOKING_REMINDER_DUE' | 'ASSESSMENT_REMINDER_DUE';
+  delayMs: number;
+}
+
 export const assessmentFlowEffects = {
   createLead: effect<LeadRequest>(),
   requestGrading: effect<GradingRequest>(),
@@ -73,6 +84,9 @@ export const assessmentFlowEffects = {
   sendHomework: effect<HomeworkRequest>(),
   sendResults: effect<ResultsEmailRequest>(),
   sendReceipt: effect<ReceiptRequest>(),
+  setTimer: effect<TimerRequest>(),
+  remindToBook: effect<ReminderRequest>(),
+  remindToFinish: effect<ReminderRequest>(),
   clearStoredAssessment: () => {},
   clearSavedAnswers: () => {},
 };
@@ -146,3 +160,6 @@ export function queueReceipt({ context, event, enqueue }: EnqueueArgs): void {
   if (event.type !== 'PAYMENT_CONFIRMED' || context.testingMode || !context.session.leadId) return;
   enqueue({ type: 'sendReceipt', params: { leadId: context.session.leadId, paymentIntentId: event.paymentIntentId } });
 }
+
+/** The lead a reminder goes to (the guards allow a reminder only once the flow has one). */
+export const reminderRequest = ({ context }: Args): ReminderRequest => ({ leadId: requireLeadId(context) });

@@ -42,11 +42,26 @@ export const assessmentFlowGuards = {
   isSurveyCompleted: ({ context }: AssessmentFlowArgs) => context.session.surveyCompleted,
   isGaming: ({ event }: AssessmentFlowArgs) =>
     event.type === 'GRADED' && 'gamingDetected' in event.result && Boolean(event.result.gamingDetected || event.result.requiresRetake),
+  /**
+   * A graded result arriving while the flow shows the canned fallback (its grading job failed for
+   * good, and the coach's retry has now graded it): the real result replaces the stand-in.
+   */
+  replacesFallback: ({ context, event }: AssessmentFlowArgs) =>
+    event.type === 'GRADED' && context.result?.fallback === true && !event.result.fallback,
   hasTier: ({ context }: AssessmentFlowArgs, params: { tier: Tier }) =>
     context.result !== null && resultTier(context.result) === params.tier,
   isDepositPayment: ({ context }: AssessmentFlowArgs) => context.paymentPurpose === 'deposit',
   isPaidHomework: ({ context }: AssessmentFlowArgs) => context.homeworkSource === 'paid_homework',
   isStandaloneDiagnostic: ({ context }: AssessmentFlowArgs) => context.standaloneDiagnosticId !== null,
+  /** A paid deposit with no session booked, not reminded yet; test leads get no reminders. */
+  mayRemindToBook: ({ context }: AssessmentFlowArgs) =>
+    !context.testingMode &&
+    !context.followUps.remindedToBook &&
+    context.completedPath?.kind === 'deposit_paid' &&
+    context.completedPath.booking !== 'booked',
+  /** A captured lead still short of the end of the assessment (the states that take the event), not reminded yet. */
+  mayRemindToFinish: ({ context }: AssessmentFlowArgs) =>
+    !context.testingMode && !context.followUps.remindedToFinish && context.session.leadId !== null,
   hasPath: ({ context }: AssessmentFlowArgs, params: { kind: CompletedPath['kind']; booking?: BookingStatus }) =>
     context.completedPath?.kind === params.kind &&
     (params.booking === undefined || (context.completedPath.kind === 'deposit_paid' && context.completedPath.booking === params.booking)),

@@ -10,6 +10,7 @@ import {
   paymentRequest,
   queueReceipt,
   queueResultsEmail,
+  reminderRequest,
 } from './assessment-flow.effects.js';
 import { assessmentFlowGuards } from './assessment-flow.guards.js';
 
@@ -22,6 +23,34 @@ const flowSetup = setup({
   guards: assessmentFlowGuards,
   delays: { resultsDelay: RESULTS_DELAY_MS },
 });
+
+/*
+ * The follow-ups' timers: a setTimer effect the server turns into a timer job (the same durable
+ * timers as `after`), waiting what the flow was started with. A state's `after` would be cancelled
+ * when the visitor moves on, and these must outlive that; test leads get none.
+ */
+const scheduleAssessmentReminder = flowSetup.enqueueActions(({ context, enqueue }) => {
+  if (context.testingMode) return;
+  enqueue({ type: 'setTimer', params: { event: 'ASSESSMENT_REMINDER_DUE', delayMs: context.followUps.assessmentReminderMs } });
+});
+const scheduleBookingReminder = flowSetup.enqueueActions(({ context, enqueue }) => {
+  if (context.testingMode) return;
+  enqueue({ type: 'setTimer', params: { event: 'BOOKING_REMINDER_DUE', delayMs: context.followUps.bookingReminderMs } });
+});
+
+/**
+ * The reminder to finish, taken only in the steps between capture and the survey's submission: a
+ * flow that has reached processing or beyond (or went back to the capture form) lets it pass.
+ */
+const remindToFinish = {
+  ASSESSMENT_REMINDER_DUE: {
+    guard: 'mayRemindToFinish',
+    actions: [
+      { type: 'remindToFinish', params: reminderRequest },
+      { type: 'markReminded', params: { reminder: 'remindedToFinish' } },
+    ],
+  },
+} as const;
 
 /**
  * CONTINUE from the results: a paid deposit goes back to its confirmation (never to a second
@@ -47,6 +76,23 @@ const routeToPath = [
 ] as const;
 
 const createLead = { type: 'createLead', params: leadRequest } as const;
+
+/**
+ * The real result after the canned fallback: a grading job that failed for good gave the flow the
+ * fallback (nurture), and the coach's retry of that job has graded the answers after all. Until
+ * the visitor has taken a path, the real result replaces the stand-in and is revealed as if fresh,
+ * so a homework or book_call lead is offered their own next step, not nurture's.
+ */
+const replaceFallback = {
+  GRADED: [
+    { guard: and(['replacesFallback', 'isGaming']), target: '#assessmentFlow.gaming_detected', actions: 'takeGamingMessage' },
+    {
+      guard: 'replacesFallback',
+      target: '#assessmentFlow.processing.revealing',
+      actions: ['takeResult', flowSetup.enqueueActions(queueResultsEmail)],
+    },
+  ],
+} as const;
 
 const paymentFailed = [
   { guard: 'isDepositPayment', target: '#assessmentFlow.yes_flow', actions: 'showPaymentFailure' },
@@ -79,6 +125,14 @@ export const assessmentFlowMachine = flowSetup.createMachine({
       guard: { type: 'hasPath', params: { kind: 'deposit_paid', booking: 'booked' } },
       actions: { type: 'markBooking', params: { booking: 'opened' } },
     },
+    // a day after the deposit, wherever the visitor is, unless the provider reported a booking
+    BOOKING_REMINDER_DUE: {
+      guard: 'mayRemindToBook',
+      actions: [
+        { type: 'remindToBook', params: reminderRequest },
+        { type: 'markReminded', params: { reminder: 'remindedToBook' } },
+      ],
+    },
   },
   states: {
     opening: {
@@ -106,8 +160,8 @@ export const assessmentFlowMachine = flowSetup.createMachine({
           entry: createLead,
           on: {
             LEAD_SAVED: [
-              { guard: 'isMirrorMode', target: '#assessmentFlow.mirror', actions: 'takeLeadId' },
-              { target: '#assessmentFlow.intro', actions: 'takeLeadId' },
+              { guard: 'isMirrorMode', target: '#assessmentFlow.mirror', actions: ['takeLeadId', scheduleAssessmentReminder] },
+              { target: '#assessmentFlow.intro', actions: ['takeLeadId', scheduleAssessmentReminder] },
             ],
             LEAD_FAILED: {
               target: 'editing',
@@ -119,11 +173,12 @@ export const assessmentFlowMachine = flowSetup.createMachine({
     },
     intro: {
       meta: { title: 'Assessment Overview' },
-      on: { START_DIAGNOSTIC: { target: 'diagnostic' } },
+      on: { START_DIAGNOSTIC: { target: 'diagnostic' }, ...remindToFinish },
     },
     mirror: {
       meta: { title: 'Decision Mirror' },
       on: {
+        ...remindToFinish,
         MIRROR_COMPLETED: [
           { guard: and(['hasUserTurn', 'hasEmail']), target: 'diagnostic', actions: 'takeMirror' },
           { guard: 'hasUserTurn', target: 'email_capture', actions: 'takeMirror' },
@@ -132,11 +187,12 @@ export const assessmentFlowMachine = flowSetup.createMachine({
     },
     diagnostic: {
       meta: { title: 'Leadership Diagnostic' },
-      on: { DIAGNOSTIC_COMPLETED: { guard: 'hasAnswers', target: 'survey', actions: 'takeAnswers' } },
+      on: { DIAGNOSTIC_COMPLETED: { guard: 'hasAnswers', target: 'survey', actions: 'takeAnswers' }, ...remindToFinish },
     },
     survey: {
       meta: { title: 'Qualification Survey' },
       on: {
+        ...remindToFinish,
         SURVEY_SUBMITTED: [
           { guard: and(['isSurveyComplete', 'hasLeadId']), target: 'processing', actions: 'takeSurvey' },
           // after the standalone diagnostic, leaving an address is the next step, not an error
@@ -170,7 +226,7 @@ export const assessmentFlowMachine = flowSetup.createMachine({
           on: {
             LEAD_SAVED: [
               { guard: 'isSurveyCompleted', target: '#assessmentFlow.processing', actions: 'takeLeadId' },
-              { target: '#assessmentFlow.diagnostic', actions: 'takeLeadId' },
+              { target: '#assessmentFlow.diagnostic', actions: ['takeLeadId', scheduleAssessmentReminder] },
             ],
             LEAD_FAILED: {
               target: 'editing',
@@ -197,17 +253,18 @@ export const assessmentFlowMachine = flowSetup.createMachine({
         },
         revealing: {
           after: { resultsDelay: { target: '#assessmentFlow.results' } },
+          on: replaceFallback,
         },
       },
     },
     gaming_detected: {
       exit: 'clearNotice',
-      on: { RETAKE: { target: 'diagnostic', actions: ['resetAnswers', 'clearSavedAnswers'] } },
+      on: { RETAKE: { target: 'diagnostic', actions: ['resetAnswers', 'clearSavedAnswers'] }, ...remindToFinish },
     },
     // The result was stored by the grading job that applied GRADED, in the same transaction.
     results: {
       meta: { title: 'Your Results' },
-      on: { CONTINUE: routeByTier },
+      on: { CONTINUE: routeByTier, ...replaceFallback },
     },
     // The results shown again: to a returning visitor, or from where their path ended (VIEW_RESULTS).
     completed_results: {
@@ -242,6 +299,7 @@ export const assessmentFlowMachine = flowSetup.createMachine({
       states: {
         offered: {
           on: {
+            ...replaceFallback,
             BACK_TO_RESULTS: { target: '#assessmentFlow.results' },
             JOIN_COMMUNITY: { target: 'joined', actions: { type: 'completePath', params: { kind: 'community_joined' } } },
           },
@@ -263,6 +321,7 @@ export const assessmentFlowMachine = flowSetup.createMachine({
               'takePaymentIntent',
               { type: 'completePath', params: { kind: 'deposit_paid', booking: 'none' } },
               enqueueActions(queueReceipt),
+              scheduleBookingReminder,
             ],
           },
           {

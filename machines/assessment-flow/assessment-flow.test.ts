@@ -641,3 +641,67 @@ describe('assessmentFlow: events and the server', () => {
     expect(results.value).toBe('results');
   });
 });
+
+describe('assessmentFlow: the real result after the canned fallback', () => {
+  const canned = { ...resultFor('nurture'), fallback: true };
+
+  /** A flow whose grading job failed for good: it shows the canned fallback (nurture). */
+  function atFallback() {
+    const flow = startFlow({ token: validToken });
+    flow.actor.send({ type: 'DIAGNOSTIC_COMPLETED', answers: sampleAnswers });
+    flow.actor.send({ type: 'SURVEY_SUBMITTED', answers: completeSurvey });
+    flow.actor.send({ type: 'GRADED', result: canned });
+    return flow;
+  }
+
+  it.each([
+    ['processing.revealing', () => atFallback()],
+    [
+      'results',
+      () => {
+        const flow = atFallback();
+        flow.clock.increment(1000);
+        return flow;
+      },
+    ],
+    [
+      'no_flow.offered',
+      () => {
+        const flow = atFallback();
+        flow.clock.increment(1000);
+        flow.actor.send({ type: 'CONTINUE' });
+        return flow;
+      },
+    ],
+  ] as const)('at %s, a graded result replaces it, is revealed with its email, and routes by its own tier', (_state, reach) => {
+    const { actor, clock } = reach();
+    const before = actor.getSnapshot();
+    expect(before.context.result).toEqual(canned);
+    const [revealing, effects] = transition(assessmentFlowMachine, before, { type: 'GRADED', result: resultFor('homework') });
+    expect(revealing.value).toEqual({ processing: 'revealing' });
+    expect(revealing.context.result).toEqual(resultFor('homework'));
+    expect(effects.map((e) => e.type)).toContain('sendResults');
+    actor.send({ type: 'GRADED', result: resultFor('homework') });
+    clock.increment(1000);
+    expect(actor.getSnapshot().value).toBe('results');
+    actor.send({ type: 'CONTINUE' });
+    expect(actor.getSnapshot().value).toBe('maybe_flow');
+  });
+
+  it('a gaming result asks for the retake; another fallback, or any result once a real one is shown, is refused', () => {
+    const { actor, clock } = atFallback();
+    clock.increment(1000);
+    const shown = actor.getSnapshot();
+    expect(transition(assessmentFlowMachine, shown, { type: 'GRADED', result: { ...gamingResult(), fallback: false } })[0].value).toBe(
+      'gaming_detected',
+    );
+    expect(canAccept(assessmentFlowMachine, shown, { type: 'GRADED', result: canned })).toBe(false);
+
+    const real = atResults('homework').actor.getSnapshot();
+    expect(canAccept(assessmentFlowMachine, real, { type: 'GRADED', result: resultFor('book_call') })).toBe(false);
+    // once the visitor took a path (joined the community), the fallback's path stands
+    actor.send({ type: 'CONTINUE' });
+    actor.send({ type: 'JOIN_COMMUNITY' });
+    expect(canAccept(assessmentFlowMachine, actor.getSnapshot(), { type: 'GRADED', result: resultFor('homework') })).toBe(false);
+  });
+});

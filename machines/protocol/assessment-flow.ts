@@ -11,6 +11,10 @@ import {
 import { MIRROR_TURN_LIMIT } from './mirror.js';
 import { checkoutUrlSchema, paymentFailureReasonSchema, paymentIntentIdSchema } from './payment.js';
 
+/** Follow-ups wait a day by default (FOLLOW_UP_DELAY_MS); a configured wait is at most 30 days. */
+export const FOLLOW_UP_DELAY_MS = 24 * 60 * 60 * 1000;
+const MAX_FOLLOW_UP_DELAY_MS = 30 * FOLLOW_UP_DELAY_MS;
+
 /** How homework is delivered: after a paid deposit, or as free resources. */
 export const homeworkSourceSchema = z.enum(['paid_homework', 'free_resources']);
 /** How homework is delivered. */
@@ -112,6 +116,14 @@ export const assessmentFlowInputSchema = z.object({
    * the flow opens on the survey for it.
    */
   standaloneDiagnostic: z.object({ id: z.uuid(), answers: diagnosticAnswersSchema }).nullable().default(null),
+  /** How long the follow-ups wait (the server's configuration); 24 hours each when not given. */
+  followUpDelays: z
+    .object({
+      bookingReminderMs: z.number().int().min(1).max(MAX_FOLLOW_UP_DELAY_MS),
+      assessmentReminderMs: z.number().int().min(1).max(MAX_FOLLOW_UP_DELAY_MS),
+    })
+    .partial()
+    .default({}),
 });
 /** What the assessment flow starts from; every field is optional. */
 export type AssessmentFlowInput = z.input<typeof assessmentFlowInputSchema>;
@@ -173,14 +185,27 @@ export const assessmentFlowSystemEventSchema = z.discriminatedUnion('type', [
     provider: z.enum(['calendly', 'calcom']),
     startsAt: z.iso.datetime({ offset: true }).nullable(),
   }),
-  /** The scheduling provider reported the booking cancelled. */
-  z.object({ type: z.literal('SESSION_CANCELED'), provider: z.enum(['calendly', 'calcom']) }),
+  /** The scheduling provider reported the booking cancelled, by the coach or the lead when it said which. */
+  z.object({
+    type: z.literal('SESSION_CANCELED'),
+    provider: z.enum(['calendly', 'calcom']),
+    canceledBy: z.enum(['coach', 'lead']).nullable().optional(),
+  }),
+]);
+
+/** The follow-ups' own timers, raised by the flow itself after its delay (never from a browser or a worker). */
+const assessmentFlowTimerEventSchema = z.discriminatedUnion('type', [
+  /** A day (configurable) after a deposit: a reminder to book, unless booked by then. */
+  z.object({ type: z.literal('BOOKING_REMINDER_DUE') }),
+  /** A day (configurable) after the lead was captured: a reminder to finish, unless finished by then. */
+  z.object({ type: z.literal('ASSESSMENT_REMINDER_DUE') }),
 ]);
 
 /** Every event the assessment flow accepts. */
 export const assessmentFlowEventSchema = z.discriminatedUnion('type', [
   ...assessmentFlowClientEventSchema.options,
   ...assessmentFlowSystemEventSchema.options,
+  ...assessmentFlowTimerEventSchema.options,
 ]);
 /** An event of the assessment flow. */
 export type AssessmentFlowEvent = z.infer<typeof assessmentFlowEventSchema>;

@@ -18,10 +18,13 @@ export type EmailKind =
   | 'sign_in_notice'
   | 'results'
   | 'deposit_receipt'
-  | 'refund_confirmation';
+  | 'refund_confirmation'
+  | 'assessment_reminder'
+  | 'booking_reminder';
 
 /** The lead events sent to the automation webhook. */
-export type LeadEventName = 'lead.captured' | 'lead.graded' | 'lead.paid' | 'lead.regraded';
+export type LeadEventName =
+  'lead.captured' | 'lead.graded' | 'lead.paid' | 'lead.regraded' | 'lead.booked' | 'lead.booking_canceled' | 'lead.not_booked';
 
 /** Where a webhooks job posts: the automation card's URL or the team-chat card's. */
 export type WebhookTarget = 'automation' | 'team_chat';

@@ -1,5 +1,5 @@
 /**
- * The site's pages, as both the browser's router (web/src/app/router.tsx)
+ * The site's pages, as both the browser's router (web/src/app/routes.tsx)
  * and the server know them: the server answers these with the page and 200 whatever the request's
  * Accept header, and any other path outside the API with the page and 404 (which the router shows as
  * the not-found page), so search engines and uptime checks see real statuses.
@@ -16,7 +16,24 @@ const PUBLIC_PAGES = [
   '/survey',
   '/results',
   '/mirror',
+  '/resume',
+  '/unsubscribe',
 ] as const;
+
+/**
+ * The public pages rendered to HTML (readable before any script runs, and by crawlers and
+ * link previews that run none) and the sitemap lists; the not-found page is rendered too.
+ */
+export const PRERENDERED_PAGES = ['/', '/about', '/services', '/contact', '/payment-success', '/payment-canceled'] as const;
+export type PrerenderedPage = (typeof PRERENDERED_PAGES)[number];
+
+/**
+ * Rendered pages that are there for a visitor mid-journey, not for search results: marked noindex
+ * and left out of the sitemap (a sitemap lists only what should be indexed).
+ */
+export const UNINDEXED_PAGES: ReadonlySet<PrerenderedPage> = new Set(['/payment-success', '/payment-canceled']);
+
+export const isPrerenderedPage = (path: string): path is PrerenderedPage => (PRERENDERED_PAGES as readonly string[]).includes(path);
 
 /** The admin area's screens; a lead's page is /admin/leads/<its id>. */
 const ADMIN_PAGES = [
@@ -27,6 +44,9 @@ const ADMIN_PAGES = [
   '/admin/jobs',
   '/admin/monitor',
   '/admin/machines',
+  '/admin/mirror-sessions',
+  '/admin/grading',
+  '/admin/settings',
 ] as const;
 
 const LEAD_PAGE = /^\/admin\/leads\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

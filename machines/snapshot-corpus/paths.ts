@@ -71,6 +71,7 @@ export function assessmentFlowKey(snapshot: AssessmentFlowSnapshot): string {
     path: context.completedPath,
     paid: context.session.paymentIntentId !== null,
     standalone: context.standaloneDiagnosticId !== null,
+    reminded: [context.followUps.remindedToBook, context.followUps.remindedToFinish],
   });
 }
 
@@ -178,6 +179,8 @@ function assessmentFlowCorpusKey(snapshot: AssessmentFlowSnapshot): string {
     survey: context.session.surveyCompleted,
     standalone: context.standaloneDiagnosticId !== null,
     notice: context.notice !== null,
+    // whether a reminder went, not which: enough to keep a reminded snapshot of each state
+    reminded: context.followUps.remindedToBook || context.followUps.remindedToFinish,
   });
 }
 

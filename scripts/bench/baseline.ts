@@ -13,9 +13,12 @@ export async function bullmqBaseline(
   workerConcurrency: number,
 ): Promise<RunStats[]> {
   const queue = new Queue('bench-baseline', { connection, prefix });
-  const events = new QueueEvents('bench-baseline', { connection: connection.duplicate(), prefix });
+  // BullMQ leaves connections it was given open on close(); these two would keep the bench from exiting
+  const eventsConnection = connection.duplicate();
+  const workerConnection = connection.duplicate();
+  const events = new QueueEvents('bench-baseline', { connection: eventsConnection, prefix });
   const worker = new Worker<{ n: number }, { echoed: number }>('bench-baseline', (job) => Promise.resolve({ echoed: job.data.n }), {
-    connection: connection.duplicate(),
+    connection: workerConnection,
     prefix,
     concurrency: workerConcurrency,
   });
@@ -42,6 +45,8 @@ export async function bullmqBaseline(
     await events.close();
     await queue.obliterate({ force: true });
     await queue.close();
+    eventsConnection.disconnect();
+    workerConnection.disconnect();
   }
   return results;
 }

@@ -1,11 +1,15 @@
 /*
  * npm run bench [-- --flows 10000 --concurrency 50 --worker-concurrency 25]
  *
- * Measures, in one run on this machine: (a) a raw BullMQ round trip and (b) this product's path
+ * Measures, in one run on this machine: (a) a raw BullMQ round trip, (c) the same hops as (b)
+ * written bare (scripts/bench/bare/: a Fastify route writing an event and a job row in one
+ * transaction and adding the BullMQ job, a worker writing one result row and publishing on Redis, a
+ * websocket forwarding the push; the limit of this architecture here) and (b) this product's path
  * from a submitted survey to the GRADED push on the websocket, each at 1 and at N concurrent flows,
- * with p50/p99 latency, throughput and the ratio b/a; then the resident memory of the server and
- * the worker process after 5k and after 10k flows; and (c) the coach's re-grade of every graded lead
- * under a proposed rule set (dry run, apply, undo). It prints figures; it asserts nothing.
+ * with p50/p99 latency, throughput and the ratios b/a and b/c; then the resident memory of the
+ * server and the worker process after 5k and after 10k flows (and of the bare ones after theirs);
+ * and (d) the coach's re-grade of every graded lead under a proposed rule set (dry run, apply,
+ * undo). It prints figures against issue 19's targets; it asserts nothing.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -17,6 +21,7 @@ import { applyRules, dryRun, undoLastApplication } from '#core/grading/regrade.j
 import { ensureServerBuilt } from '../lib/ensure.mjs';
 import { spawnBundle, stopChild, waitForReady } from '../services/child.js';
 import { freePort } from '../services/free-port.js';
+import { bareFlows, startBareProcesses } from './bare/client.js';
 import { bullmqBaseline } from './baseline.js';
 import { gradedFlows } from './flow-path.js';
 import { seedSurveyFlows } from './seed.js';
@@ -99,8 +104,23 @@ try {
     workerConcurrency,
   );
 
-  process.stdout.write('measuring (b) survey -> grading job -> GRADED push...\n');
+  // (c) runs while the product's processes sit idle, and is stopped before (b), as (b) runs alone;
+  // the same flow counts as (b), so its memory is read after as many flows
   const half = Math.floor(totalFlows / 2);
+  process.stdout.write('measuring (c) the same hops written bare...\n');
+  const bareBase = `http://127.0.0.1:${await freePort()}`;
+  const bareProcesses = await startBareProcesses({ ...env, PORT: new URL(bareBase).port, QUEUE_PREFIX: `${prefix}-bare` });
+  cleanups.push(bareProcesses.stop);
+  const bare: RunStats[] = [];
+  const bareLabel = '(c) bare POST -> push on socket';
+  bare.push(await bareFlows(bareBase, bareLabel, SERIAL, 1));
+  bare.push(await bareFlows(bareBase, bareLabel, half - SERIAL, concurrency, SERIAL));
+  bare.push(await bareFlows(bareBase, bareLabel, totalFlows - half, concurrency, half));
+  const bareAtEnd = { server: rssMb(bareProcesses.server.pid!), worker: rssMb(bareProcesses.worker.pid!) };
+  const bareResults = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM bare_results');
+  await bareProcesses.stop();
+
+  process.stdout.write('measuring (b) survey -> grading job -> GRADED push...\n');
   const ours: RunStats[] = [];
   ours.push(await gradedFlows(base, '(b) survey -> GRADED on the socket', flows.slice(0, SERIAL), 1));
   ours.push(await gradedFlows(base, '(b) survey -> GRADED on the socket', flows.slice(SERIAL, half), concurrency, SERIAL));
@@ -110,8 +130,8 @@ try {
 
   const graded = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM assessment_results');
 
-  // (c) the coach's re-grade over every graded lead: a dry run, then applying it, then the undo
-  process.stdout.write('measuring (c) re-grading every graded lead...\n');
+  // (d) the coach's re-grade over every graded lead: a dry run, then applying it, then the undo
+  process.stdout.write('measuring (d) re-grading every graded lead...\n');
   const proposal = { ...DEFAULT_GRADING_RULES, thresholds: { bookCall: 65, homework: 45 } };
   const admin = await pool.query<{ id: string }>('SELECT id FROM users LIMIT 1');
   const timed = async <T>(work: () => Promise<T>) => {
@@ -122,18 +142,25 @@ try {
   const dry = await timed(() => dryRun(pool, proposal, { includeTestLeads: true }));
   const applied = await timed(() => applyRules(pool, proposal, admin.rows[0]!.id, 'bench'));
   const undone = await timed(() => undoLastApplication(pool, admin.rows[0]!.id));
-  const ratio = (b: RunStats, a: RunStats) => (b.p50 / a.p50).toFixed(2);
+  const ratio = (b: RunStats, a: RunStats, at: 'p50' | 'p99' = 'p50') => (b[at] / a[at]).toFixed(2);
   process.stdout.write(
     [
       '',
-      formatRuns([...baseline, ...ours]),
+      formatRuns([...baseline, ...bare, ...ours]),
       '',
       `b/a at p50: ${ratio(ours[0]!, baseline[0]!)} at concurrency 1, ${ratio(ours[2]!, baseline[1]!)} at concurrency ${concurrency} (target: at most 2)`,
       `graded assessments per second at concurrency ${concurrency}: ${ours[2]!.perSecond.toFixed(0)} (target: at least 300)`,
       `resident memory after ${half} flows: server ${atHalf.server.toFixed(0)} MB, worker ${atHalf.worker.toFixed(0)} MB`,
       `resident memory after ${totalFlows} flows: server ${atEnd.server.toFixed(0)} MB, worker ${atEnd.worker.toFixed(0)} MB (target: each under 200 MB, flat)`,
       `assessment results stored: ${graded.rows[0]!.n} of ${totalFlows}`,
-      `(c) re-grading ${dry.value.considered} leads (${dry.value.moved} move): dry run ${dry.ms.toFixed(0)} ms, apply ${applied.ms.toFixed(0)} ms, undo ${undone.ms.toFixed(0)} ms`,
+      `(d) re-grading ${dry.value.considered} leads (${dry.value.moved} move): dry run ${dry.ms.toFixed(0)} ms, apply ${applied.ms.toFixed(0)} ms, undo ${undone.ms.toFixed(0)} ms`,
+      `(c) bare results stored: ${bareResults.rows[0]!.n} of ${totalFlows}`,
+      `(c) bare resident memory after ${totalFlows} flows: server ${bareAtEnd.server.toFixed(0)} MB, worker ${bareAtEnd.worker.toFixed(0)} MB`,
+      // issue 19's figures, last
+      `b/c at p50: ${ratio(ours[0]!, bare[0]!)} at concurrency 1, ${ratio(ours[2]!, bare[2]!)} at concurrency ${concurrency} (target: at most 1.3)`,
+      `b/c at p99: ${ratio(ours[0]!, bare[0]!, 'p99')} at concurrency 1, ${ratio(ours[2]!, bare[2]!, 'p99')} at concurrency ${concurrency} (target: at most 1.3)`,
+      `graded per second at concurrency ${concurrency}: ${ours[2]!.perSecond.toFixed(0)} (c: ${bare[2]!.perSecond.toFixed(0)}) (target: at least 0.8x of c and at least 400)`,
+      `resident memory after ${totalFlows} flows: server ${atEnd.server.toFixed(0)} MB, worker ${atEnd.worker.toFixed(0)} MB (target: each under 150 MB, flat from ${half})`,
       '',
     ].join('\n'),
   );

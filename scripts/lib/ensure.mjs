@@ -69,6 +69,19 @@ export function ensureWebBuilt() {
   writeFileSync(BUILD_STAMP, stamp);
 }
 
+/** How a process of this project is bundled for plain Node (esbuild options; dependencies stay external). */
+export const NODE_BUNDLE = {
+  absWorkingDir: ROOT,
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+};
+
 /**
  * Bundles the server and the worker into dist/ (dependencies stay external) unless dist/ was built
  * from the current sources: in production they run as plain JavaScript, which starts faster and
@@ -82,19 +95,7 @@ export async function ensureServerBuilt() {
   if (readStamp(SERVER_STAMP) === stamp && outputs.every((file) => existsSync(file))) return;
   process.stdout.write('Building the server and worker (esbuild) ...\n');
   const { build } = await import('esbuild');
-  await build({
-    absWorkingDir: ROOT,
-    entryPoints: { 'server/main': 'server/main.ts', 'workers/main': 'workers/main.ts' },
-    outdir: 'dist',
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    sourcemap: true,
-    logLevel: 'warning',
-  });
+  await build({ ...NODE_BUNDLE, entryPoints: { 'server/main': 'server/main.ts', 'workers/main': 'workers/main.ts' }, outdir: 'dist' });
   // migrate.ts finds its SQL files beside itself, which in the bundle is dist/server/
   rmSync(path.join(ROOT, 'dist', 'server', 'migrations'), { recursive: true, force: true });
   cpSync(path.join(ROOT, 'core', 'db', 'migrations'), path.join(ROOT, 'dist', 'server', 'migrations'), { recursive: true });

@@ -86,7 +86,8 @@ async function main(): Promise<void> {
   const secretFile = `${dir}.secret`;
   if (!initialised || !existsSync(secretFile)) writeFileSync(secretFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
   const password = readFileSync(secretFile, 'utf8').trim();
-  const port = await freePort();
+  // the site binds PORT only after PostgreSQL is up, so PostgreSQL must not take it first
+  const port = await freePort([Number(process.env.PORT)].filter(Number.isInteger));
 
   const quiet = () => {};
   const pg = new EmbeddedPostgres({

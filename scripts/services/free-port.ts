@@ -1,7 +1,6 @@
 import net from 'node:net';
 
-/** A TCP port on 127.0.0.1 that nothing listens on right now. */
-export function freePort(): Promise<number> {
+function ephemeralPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
@@ -11,4 +10,16 @@ export function freePort(): Promise<number> {
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
   });
+}
+
+/**
+ * A TCP port on 127.0.0.1 that nothing listens on right now and that is not one of `avoid`:
+ * a port someone else has chosen but not yet bound (the site's PORT, while PostgreSQL starts first)
+ * is free to the operating system, which may hand it out again.
+ */
+export async function freePort(avoid: readonly number[] = []): Promise<number> {
+  for (;;) {
+    const port = await ephemeralPort();
+    if (!avoid.includes(port)) return port;
+  }
 }

@@ -17,7 +17,8 @@ interface Bounds {
   since: Date | null;
 }
 
-async function periodBounds(db: pg.Pool, { period, tz }: FunnelQuery): Promise<Bounds> {
+/** The period's days in the admin's time zone and its first instant; shared with the drop-off per screen. */
+export async function periodBounds(db: pg.Pool, { period, tz }: FunnelQuery): Promise<Bounds> {
   try {
     const { rows } = await db.query<Bounds>(
       `WITH today AS (SELECT (now() AT TIME ZONE $1)::date AS today),
@@ -60,7 +61,9 @@ async function funnelCounts(db: pg.Pool, since: Date | null): Promise<OverviewFu
               EXISTS (SELECT 1 FROM diagnostic_results r WHERE r.lead_id = l.lead_id)
                 OR EXISTS (SELECT 1 FROM flows f JOIN flow_events e ON e.flow_id = f.id
                            WHERE f.lead_id = l.lead_id AND e.type = 'DIAGNOSTIC_COMPLETED') AS diagnosed,
-              (SELECT sum(p.amount_cents) FROM payment_tracking p WHERE p.lead_id = l.lead_id AND p.status = 'succeeded') AS paid_cents
+              (SELECT sum(p.amount_cents) FROM payment_tracking p WHERE p.lead_id = l.lead_id AND p.status = 'succeeded') AS paid_cents,
+              EXISTS (SELECT 1 FROM flows f WHERE f.lead_id = l.lead_id AND f.machine = 'assessmentFlow'
+                        AND f.snapshot->'context'->'completedPath'->>'booking' = 'booked') AS booked
        FROM leads l
        WHERE $1::timestamptz IS NULL OR l.created_at >= $1
      )
@@ -73,6 +76,7 @@ async function funnelCounts(db: pg.Pool, since: Date | null): Promise<OverviewFu
             count(*) FILTER (WHERE surveyed AND tier = 'nurture')::int AS nurture,
             count(*) FILTER (WHERE surveyed AND tier IS NULL)::int AS ungraded,
             count(paid_cents)::int AS "depositsPaid",
+            count(*) FILTER (WHERE booked AND paid_cents IS NOT NULL)::int AS "sessionsBooked",
             coalesce(sum(paid_cents), 0)::int AS "revenueCents"
      FROM progress`,
     [since],

@@ -125,8 +125,23 @@ export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetai
       [leadId],
     ),
     db.query<LeadDetail['payments'][number]>(
-      `SELECT id, purpose, amount_cents, currency, status, test_mode, payment_intent_id, refunded_at, created_at
-       FROM payment_tracking WHERE lead_id = $1 ORDER BY created_at DESC`,
+      // a deposit's session as its flow records it: the path's booking and the provider's latest word
+      `SELECT p.id, p.purpose, p.amount_cents, p.currency, p.status, p.test_mode, p.payment_intent_id, p.refunded_at, p.created_at,
+              CASE WHEN p.purpose = 'deposit' AND p.status IN ('succeeded', 'refunded') THEN json_build_object(
+                'booking', coalesce(f.snapshot->'context'->'completedPath'->>'booking', 'none'),
+                'startsAt', CASE WHEN e.type = 'SESSION_BOOKED' THEN e.payload->>'startsAt' END,
+                'provider', e.payload->>'provider',
+                'canceled', coalesce(e.type = 'SESSION_CANCELED', false),
+                'canceledBy', CASE WHEN e.type = 'SESSION_CANCELED' THEN e.payload->>'canceledBy' END,
+                'reminded', coalesce((f.snapshot->'context'->'followUps'->>'remindedToBook')::boolean, false)
+              ) END AS session
+       FROM payment_tracking p
+       LEFT JOIN flows f ON f.id = p.flow_id
+       LEFT JOIN LATERAL (
+         SELECT type, payload FROM flow_events
+         WHERE flow_id = p.flow_id AND type IN ('SESSION_BOOKED', 'SESSION_CANCELED') ORDER BY seq DESC LIMIT 1
+       ) e ON true
+       WHERE p.lead_id = $1 ORDER BY p.created_at DESC`,
       [leadId],
     ),
     db.query<LeadDetail['emails'][number]>(

@@ -41,6 +41,8 @@ export const rateLimits = {
   slackEvents: { max: 600, timeWindow: '1 minute' },
   /** Stripe's webhook deliveries, likewise. */
   stripeEvents: { max: 600, timeWindow: '1 minute' },
+  /** Calendly's and Cal.com's booking webhooks, likewise. */
+  schedulingEvents: { max: 600, timeWindow: '1 minute' },
 } as const satisfies Record<string, RateLimitOptions>;
 
 /** The error a rate limit throws, shaped by the app's error handler into { statusCode, error, message }. */

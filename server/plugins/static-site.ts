@@ -2,8 +2,12 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import { HttpError } from '#core/http-error.js';
-import { isPagePath } from '#machines/protocol/pages.js';
+import { sessionToken } from '../auth/guard.js';
+import { logMissingPage } from '../routes/client-log.js';
+import { isPagePath, isPrerenderedPage, PRERENDERED_PAGES, UNINDEXED_PAGES } from '#machines/protocol/pages.js';
+import { renderedPages } from './rendered-pages.js';
 
 const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -15,14 +19,35 @@ function isPrivatePage(path: string): boolean {
   return path === '/auth' || path === '/admin' || path.startsWith('/admin/');
 }
 
+/** robots.txt: everything public may be crawled, the admin area and the API may not. */
+function robotsTxt(publicUrl: string): string {
+  return `User-agent: *\nAllow: /\nDisallow: /admin\nDisallow: /api/\nDisallow: /auth\n\nSitemap: ${publicUrl}/sitemap.xml\n`;
+}
+
+/** sitemap.xml: every public page for search results. */
+function sitemapXml(publicUrl: string): string {
+  const urls = PRERENDERED_PAGES.filter((page) => !UNINDEXED_PAGES.has(page))
+    .map((page) => `  <url><loc>${publicUrl}${page}</loc></url>`)
+    .join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+}
+
 /**
  * Serves the built single-page app: hashed assets cached for a year, index.html never cached, and
  * index.html for every other GET that is not an API path, so client-side routes work on reload:
  * with 200 for the site's pages and 404 for any other path (machines/protocol/pages.ts).
  */
-export async function staticSite(app: FastifyInstance, options: { root?: string } = {}): Promise<void> {
+export async function staticSite(app: FastifyInstance, options: { root?: string; publicUrl: string; pool: pg.Pool }): Promise<void> {
   const root = options.root ?? WEB_DIST;
   const built = existsSync(`${root}/index.html`);
+  const rendered = built ? await renderedPages({ root, publicUrl: options.publicUrl, pool: options.pool, log: app.log }) : null;
+
+  app.get('/robots.txt', { schema: { hide: true } }, (_request, reply) =>
+    reply.type('text/plain; charset=utf-8').send(robotsTxt(options.publicUrl)),
+  );
+  app.get('/sitemap.xml', { schema: { hide: true } }, (_request, reply) =>
+    reply.type('application/xml; charset=utf-8').send(sitemapXml(options.publicUrl)),
+  );
   if (built) {
     // wildcard: false registers one route per built file at start-up, so anything else falls
     // through to the handler below
@@ -41,7 +66,7 @@ export async function staticSite(app: FastifyInstance, options: { root?: string 
     });
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0]!;
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/');
     if (!isPage) throw new HttpError(404, `No route for ${request.method} ${path}`);
@@ -50,7 +75,26 @@ export async function staticSite(app: FastifyInstance, options: { root?: string 
       return reply.status(503).type('text/plain').send('The site has not been built yet: run `npm start` (it builds web/ first).');
     }
     // whatever the Accept header (curl, uptime checks, link previews send */*): a page is 200, an
-    // unknown path 404, both with the site, whose router shows the not-found page for the latter
-    return reply.status(isPagePath(path) ? 200 : 404).sendFile('index.html');
+    // unknown path 404, both with the site, whose router shows the not-found page for the latter.
+    // A public page, and the not-found page, arrive rendered; the others as the shell
+    const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
+    const known = isPagePath(path);
+    if (!known && request.method === 'GET') logMissingPage(request, request.url);
+    // the admin area draws its own not-found screen in its layout, from the shell
+    const which = known ? (isPrerenderedPage(trimmed) ? trimmed : undefined) : isPrivatePage(path) ? undefined : null;
+    const page = rendered && which !== undefined ? await rendered(which) : undefined;
+    if (page !== undefined) {
+      return (
+        reply
+          .status(known ? 200 : 404)
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-cache')
+          // whoever may be signed in (a session cookie, valid or not) gets the site's code at once,
+          // so the bar shows their account rather than the visitor's call to action
+          .header('vary', 'cookie')
+          .send(sessionToken(request) ? page.replace('<div id="root">', '<div id="root" data-start="now">') : page)
+      );
+    }
+    return reply.status(known ? 200 : 404).sendFile('index.html');
   });
 }

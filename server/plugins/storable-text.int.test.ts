@@ -59,7 +59,7 @@ const NUL_BODY = {
 };
 
 /** Signed webhooks read their raw bytes, which their signature check refuses first. */
-const RAW_BODY_ROUTES = new Set(['POST /api/stripe/webhook', 'POST /api/slack/events']);
+const RAW_BODY_ROUTES = new Set(['POST /api/stripe/webhook', 'POST /api/slack/events', 'POST /api/integrations/scheduling/webhook']);
 const SOCKETS = new Set(['GET /api/ws', 'GET /api/functions/slack-monitor', 'GET /api/admin/live']);
 
 describe('text PostgreSQL cannot store', () => {

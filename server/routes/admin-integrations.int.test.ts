@@ -97,6 +97,22 @@ describe('/api/admin/integrations', () => {
     expect(first).toMatchObject({ configured: true, value: '••••••••/one', signingSecret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/) });
   });
 
+  it('keeps the scheduling webhook signing key write-only: masked when read, kept by other saves, cleared by a blank', async () => {
+    const key = 'calendly-signing-key-0123456789';
+    const saved = await put('scheduling', { enabled: true, webhookKey: `  ${key}  ` });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toMatchObject({ webhookKey: '••••••••6789' });
+    expect((await asAdmin({ method: 'GET', url: '/api/admin/integrations' })).body).not.toContain(key);
+    await put('scheduling', { value: 'https://cal.example.com/b' });
+    const row = await pool.query("SELECT webhook_key FROM integration_settings WHERE key = 'scheduling'");
+    expect(row.rows[0].webhook_key).toBe(key);
+    const short = await put('scheduling', { webhookKey: 'short' });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().message).toMatch(/webhookKey/);
+    expect((await put('automation', { webhookKey: key })).statusCode).toBe(400);
+    expect((await put('scheduling', { webhookKey: '' })).json()).toMatchObject({ webhookKey: null });
+  });
+
   it('a blank value clears the card and does not mark it configured', async () => {
     await put('scheduling', { enabled: true, value: 'https://cal.example.com/a' });
     const cleared = await put('scheduling', { value: '   ' });

@@ -139,6 +139,7 @@ describe('GET /api/admin/overview/funnel', () => {
         tiers: { book_call: 0, homework: 0, nurture: 0 },
         ungraded: 0,
         depositsPaid: 0,
+        sessionsBooked: 0,
         revenueCents: 0,
       },
       leadsPerDay: { bucket: 'day', bars: [{ start: today, leads: 0 }] },
@@ -152,6 +153,12 @@ describe('GET /api/admin/overview/funnel', () => {
     await diagnosticResult(paid);
     await surveyResponse(paid);
     await payment(paid, 'deposit', 'succeeded');
+    // the provider reported its session booked (the flow's deposit path says so)
+    await pool.query(
+      `INSERT INTO flows (machine, lead_id, state, snapshot)
+       VALUES ('assessmentFlow', $1, 'payment_success.booked', '{"context":{"completedPath":{"kind":"deposit_paid","booking":"booked"}}}')`,
+      [paid],
+    );
     const diagnosedOnly = await insertLead(2 * DAY);
     await flowEvents(diagnosedOnly, ['CAPTURE_SUBMIT', 'DIAGNOSTIC_COMPLETED']);
     const awaitingGrade = await insertLead(3 * DAY);
@@ -184,6 +191,7 @@ describe('GET /api/admin/overview/funnel', () => {
       ungraded: 1,
       // the deposit and the paid homework; the refunded deposit is not counted
       depositsPaid: 2,
+      sessionsBooked: 1,
       revenueCents: 50_000,
     });
     expect((await funnel('period=30d&tz=UTC')).funnel).toEqual({
@@ -195,6 +203,7 @@ describe('GET /api/admin/overview/funnel', () => {
       ungraded: 1,
       // a lead who paid twice counts once, and brings in both payments
       depositsPaid: 3,
+      sessionsBooked: 1,
       revenueCents: 100_000,
     });
     expect((await funnel('period=all&tz=UTC')).funnel).toEqual({
@@ -205,6 +214,7 @@ describe('GET /api/admin/overview/funnel', () => {
       tiers: { book_call: 3, homework: 1, nurture: 1 },
       ungraded: 1,
       depositsPaid: 3,
+      sessionsBooked: 1,
       revenueCents: 100_000,
     });
   });

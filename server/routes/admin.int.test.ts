@@ -93,6 +93,11 @@ const cases: Record<string, () => { options: InjectOptions; status: number }> = 
     options: { method: 'GET', url: '/api/admin/overview/funnel?period=7d&tz=Europe%2FParis' },
     status: 200,
   }),
+  'GET /api/admin/overview/dropoff': () => ({
+    options: { method: 'GET', url: '/api/admin/overview/dropoff?period=7d&tz=Europe%2FParis' },
+    status: 200,
+  }),
+  'GET /api/admin/overview/attention': () => ({ options: { method: 'GET', url: '/api/admin/overview/attention' }, status: 200 }),
   'GET /api/admin/leads/:id/notes': () => ({ options: { method: 'GET', url: `/api/admin/leads/${leadId}/notes` }, status: 200 }),
   'POST /api/admin/leads/:id/notes': () => ({
     options: { method: 'POST', url: `/api/admin/leads/${leadId}/notes`, payload: { body: 'Left a voicemail.' } },

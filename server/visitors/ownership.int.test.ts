@@ -33,6 +33,11 @@ const UNSCOPED: Record<string, string> = {
   'POST /api/functions/:name': 'any unknown function: 404',
   'POST /api/stripe/webhook': 'signed by Stripe',
   'POST /api/slack/events': 'signed by Slack',
+  'POST /api/integrations/scheduling/webhook': 'signed by Calendly or Cal.com',
+  'POST /api/flows/resume':
+    "the signed, expiring token is the credential; it makes the flow the caller's (server/routes/follow-ups.int.test.ts)",
+  'POST /api/email/unsubscribe': 'the signed token is the credential; it only turns reminders off',
+  'GET /api/email/unsubscribe': 'a redirect to the unsubscribe page, which changes nothing',
   'POST /api/auth/sign-in': 'admin sign-in',
   'POST /api/auth/sign-out': "the caller's own session",
   'GET /api/auth/session': "the caller's own session",
@@ -43,8 +48,11 @@ const UNSCOPED: Record<string, string> = {
 
 /** Admin routes and sockets are walked by server/routes/admin.int.test.ts. */
 const isAdmin = (route: string) => /^\S+ (\/api\/admin\/|\/admin\/|\/api\/functions\/(admin-fetch-data|slack-monitor)$)/.test(route);
-/** Documentation and the single-page app's files. */
-const isStatic = (route: string) => /^\S+ (\/api\/docs|\/$|\/\*$|\/assets\/|\/index\.html$|\/favicon\.svg$)/.test(route);
+/** Documentation, the single-page app's files, its rendered pages and what crawlers read. */
+const isStatic = (route: string) =>
+  /^\S+ (\/api\/docs|\/$|\/\*$|\/assets\/|\/index\.html$|\/favicon\.svg$|\/og-image\.png$|\/pages\/|\/robots\.txt$|\/sitemap\.xml$)/.test(
+    route,
+  );
 
 let app: FastifyInstance;
 let pool: pg.Pool;

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
+import type { Config } from '#core/config/index.js';
 import { diagnosticScreens } from '#machines/content/index.js';
 import type { FlowSnapshotResponse, FlowStartBody } from '#machines/protocol/api.js';
 import type { CompletedPath, FlowResult, TokenCheck } from '#machines/protocol/assessment-flow.js';
@@ -87,8 +88,15 @@ interface StartPlan {
   leadId: string | null;
 }
 
+/** The follow-ups' waits this server is configured with, which a new flow keeps for its life. */
+function followUpDelays(config: Config) {
+  const ms = (hours: number) => Math.max(1, Math.round(hours * 3_600_000));
+  return { bookingReminderMs: ms(config.BOOKING_REMINDER_HOURS), assessmentReminderMs: ms(config.ASSESSMENT_REMINDER_HOURS) };
+}
+
 async function planStart(
   pool: pg.Pool,
+  config: Config,
   visitorId: string,
   body: FlowStartBody,
   checked: TokenCheck | undefined,
@@ -102,7 +110,14 @@ async function planStart(
       if (stored) {
         const { result: storedResult, path: storedPath, session: knownSession } = stored;
         return {
-          input: { mode: body.mode, communityReferral: body.ref === COMMUNITY_REF, knownSession, storedResult, storedPath },
+          input: {
+            mode: body.mode,
+            communityReferral: body.ref === COMMUNITY_REF,
+            knownSession,
+            storedResult,
+            storedPath,
+            followUpDelays: followUpDelays(config),
+          },
           leadId: knownSession.leadId,
         };
       }
@@ -118,6 +133,7 @@ async function planStart(
           communityReferral: body.ref === COMMUNITY_REF,
           knownSession,
           standaloneDiagnostic,
+          followUpDelays: followUpDelays(config),
         },
         leadId,
       };
@@ -147,6 +163,6 @@ export async function startVisitorFlow(
   // only the visitor who finished it can go on from a standalone diagnostic: nothing is issued to anyone else
   if (body.diagnosticId && !request.visitorId) throw notFound('finished diagnostic');
   const visitorId = await deps.visitors.ensure(request, reply);
-  const plan = await planStart(deps.pool, visitorId, body, checked, welcomeBack);
+  const plan = await planStart(deps.pool, deps.config, visitorId, body, checked, welcomeBack);
   return deps.engine.start(body.machine, plan.input, { mode: body.mode, testing: body.testing, leadId: plan.leadId, visitorId });
 }

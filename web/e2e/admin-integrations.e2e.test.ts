@@ -71,7 +71,7 @@ describe('the Integrations screen in a real browser', () => {
 
     await card.getByRole('switch').click();
     await field.waitFor();
-    const save = card.getByRole('button', { name: 'Save' });
+    const save = card.getByRole('button', { name: 'Save', exact: true });
     expect(await save.isDisabled()).toBe(true);
     await field.fill('   ');
     expect(await save.isDisabled()).toBe(true);

@@ -317,6 +317,7 @@ describe('the admin area in a real browser', () => {
       tiers: { book_call: 0, homework: 0, nurture: 0 },
       ungraded: 0,
       depositsPaid: 0,
+      sessionsBooked: 0,
       revenueCents: 0,
     };
     await page.route(isFunnel, (route) =>

@@ -1,7 +1,7 @@
 import { chromium, type Browser } from 'playwright-core';
 
-/** Flags for Debian's chromium on a machine with a closed network and no display. */
-const CHROMIUM_FLAGS = [
+/** Flags for Debian's chromium on a machine with a closed network and no display (also bench:web's). */
+export const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

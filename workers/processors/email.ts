@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { deliverEmail, markEmailFailed } from '#core/email/outbox.js';
 import { smtpSender } from '#core/email/transport.js';
+import { sendAssessmentReminder, sendBookingReminder } from './follow-up-reminders.js';
 import type { Processor, QueueProcessor } from './index.js';
 import { sendReceiptEmail } from './receipt-email.js';
 import { sendResultsEmail } from './results-email.js';
@@ -8,13 +9,18 @@ import { sendResultsEmail } from './results-email.js';
 const payloadSchema = z.object({ emailId: z.uuid() });
 
 /** Jobs that compose their email row themselves (the others arrive composed, by queueEmail). */
-const COMPOSERS: Record<string, Processor> = { results: sendResultsEmail, receipt: sendReceiptEmail };
+const COMPOSERS: Record<string, Processor> = {
+  results: sendResultsEmail,
+  receipt: sendReceiptEmail,
+  'assessment-reminder': sendAssessmentReminder,
+  'booking-reminder': sendBookingReminder,
+};
 
 /**
  * Delivers one email_outbox row (queued with queueEmail): through SMTP_URL when set, else the row
  * is marked recorded and the admin reads it there. A provider failure throws so BullMQ retries
  * with backoff; once the retries are spent the row is marked failed. The results email and the
- * deposit receipt are written by their job first (COMPOSERS).
+ * deposit receipt, and the follow-up reminders, are written by their job first (COMPOSERS).
  */
 export const emailProcessor: QueueProcessor = {
   process: async (job, context) => {

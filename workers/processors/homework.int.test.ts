@@ -10,9 +10,14 @@ import { buildTestWorker } from '#test/worker-harness.js';
 import { FlowEngine } from '#core/flows/engine.js';
 import { startSmtpSink, type SmtpSink } from '#test/smtp-sink.js';
 import type { RelayedJobData } from '#core/queues/relay.js';
+import { recordJobEmail } from '#core/email/outbox.js';
+import { retryJob } from '#server/admin/jobs.js';
+import { finalizeFailed } from '../tracked.js';
+import type { Config } from '#core/config/index.js';
 import { homeworkProcessor } from './homework.js';
 
 type Seeded = Awaited<ReturnType<typeof seedResultsFlow>>;
+type Chosen = Awaited<ReturnType<typeof chooseFreeResources>>;
 
 /* Each test has a database and queue prefix of its own: no other relay or worker meets its jobs. */
 async function setup(sink: SmtpSink | null) {
@@ -54,6 +59,33 @@ async function chooseFreeResources(pool: pg.Pool, send: (seeded: Seeded, type: s
   );
   expect(job.rows).toHaveLength(1);
   return { ...seeded, job: job.rows[0]! };
+}
+
+/**
+ * The homework job fails for good without finishing, as when a worker died on it twice: BullMQ
+ * fails it ("stalled more than allowable limit") and the worker finalises it, and the flow hears
+ * HOMEWORK_FAILED. With `emailWritten`, the worker died after writing the email and before
+ * sending it (the email is then marked failed).
+ */
+async function failForGood(pool: pg.Pool, config: Config, chosen: Chosen, emailWritten: boolean) {
+  const { job, leadId, email } = chosen;
+  const queue = new Queue('homework', { connection: { url: config.REDIS_URL! }, prefix: config.QUEUE_PREFIX });
+  await queue.remove(job.id);
+  await queue.close();
+  if (emailWritten) {
+    const draft = {
+      kind: 'free_resources' as const,
+      to: email,
+      leadId,
+      subject: 'Your free leadership resources',
+      text: 'Hi',
+      html: '<p>Hi</p>',
+    };
+    await recordJobEmail(pool, job.id, draft, []);
+  }
+  const context = { pool, log: pino({ level: 'silent' }), config, engine: new FlowEngine(pool), publishMonitor: async () => {} };
+  const bullJob = { id: job.id, data: { jobRowId: job.id, payload: job.payload } } as Job<RelayedJobData>;
+  await finalizeFailed(homeworkProcessor, context, bullJob, new Error('job stalled more than allowable limit'));
 }
 
 describe('homework processor', () => {
@@ -166,5 +198,53 @@ describe('homework processor', () => {
     expect(outbox.rows).toEqual([{ status: 'failed', error: expect.stringContaining('Mailbox full') }]);
     const jobRow = await pool.query('SELECT status, attempts FROM jobs WHERE id = $1', [job.id]);
     expect(jobRow.rows).toEqual([{ status: 'failed', attempts: 2 }]);
+  });
+
+  it('a job that failed for good, chosen again by the visitor, then retried by the coach: one email, the later job sending it', async () => {
+    const sink = await startSmtpSink();
+    onTestFinished(() => sink.close());
+    const { pool, config, send } = await setup(sink);
+    const chosen = await chooseFreeResources(pool, send);
+    await failForGood(pool, config, chosen, true);
+    expect((await flowOf(pool, chosen.flowId)).state).toBe('maybe_flow');
+
+    // the visitor, told it failed, chooses again: a second job for the same homework
+    expect((await send(chosen, 'CHOOSE_FREE_RESOURCES')).state).toBe('homework_processing.sending');
+    const { queues } = await buildTestWorker({ pool, config }, { queues: ['homework'], processors: { homework: homeworkProcessor } });
+    await until(async () => (await flowOf(pool, chosen.flowId)).state === 'homework_processing.sent');
+    expect(sink.messages).toHaveLength(1);
+
+    // the coach's Retry of the failed first job finds the homework sent and sends nothing
+    expect(await retryJob(pool, queues, chosen.job.id)).toHaveProperty('job');
+    await until(async () => (await pool.query('SELECT status FROM jobs WHERE id = $1', [chosen.job.id])).rows[0]?.status === 'completed');
+    const rerun = await pool.query('SELECT result FROM jobs WHERE id = $1', [chosen.job.id]);
+    expect(rerun.rows[0].result).toMatchObject({ skipped: 'the flow already has this homework', status: 'sent' });
+    expect(sink.messages).toHaveLength(1);
+    const outbox = await pool.query(
+      "SELECT e.kind, e.status FROM email_outbox e JOIN jobs j ON j.id = e.job_id WHERE j.flow_id = $1 AND j.queue = 'homework'",
+      [chosen.flowId],
+    );
+    expect(outbox.rows).toEqual([{ kind: 'free_resources', status: 'sent' }]);
+    expect((await flowOf(pool, chosen.flowId)).state).toBe('homework_processing.sent');
+  });
+
+  it("a job that failed for good, retried by the coach before the visitor chooses again: one email, and the visitor's choice finds it sent", async () => {
+    const sink = await startSmtpSink();
+    onTestFinished(() => sink.close());
+    const { pool, config, send } = await setup(sink);
+    const chosen = await chooseFreeResources(pool, send);
+    await failForGood(pool, config, chosen, false);
+    expect((await flowOf(pool, chosen.flowId)).state).toBe('maybe_flow');
+
+    const { queues } = await buildTestWorker({ pool, config }, { queues: ['homework'], processors: { homework: homeworkProcessor } });
+    expect(await retryJob(pool, queues, chosen.job.id)).toHaveProperty('job');
+    await until(async () => (await pool.query('SELECT status FROM jobs WHERE id = $1', [chosen.job.id])).rows[0]?.status === 'completed');
+    expect(sink.messages).toHaveLength(1);
+
+    expect((await send(chosen, 'CHOOSE_FREE_RESOURCES')).state).toBe('homework_processing.sending');
+    await until(async () => (await flowOf(pool, chosen.flowId)).state === 'homework_processing.sent');
+    expect(sink.messages).toHaveLength(1);
+    const outbox = await pool.query('SELECT kind, status FROM email_outbox');
+    expect(outbox.rows).toEqual([{ kind: 'free_resources', status: 'sent' }]);
   });
 });

@@ -3,7 +3,8 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { flowResultSchema, homeworkSourceSchema } from '#machines/protocol/assessment-flow.js';
 import { coachAddress } from '#core/email/coach.js';
-import { deliverEmail, markEmailFailed, recordJobEmail } from '#core/email/outbox.js';
+import { inTransaction } from '#core/db/transaction.js';
+import { deliverEmail, markEmailFailed, recordJobEmail, type EmailDraft } from '#core/email/outbox.js';
 import { resourcesFor } from '#core/email/resources.js';
 import { homeworkEmail } from '#core/email/templates.js';
 import { smtpSender, type EmailAttachment } from '#core/email/transport.js';
@@ -35,6 +36,77 @@ async function recipientOf(pool: pg.Pool, leadId: string): Promise<{ email: stri
   return found;
 }
 
+/** Another homework email of the same flow and grading that stands for this job's. */
+interface SentBefore {
+  emailId: string;
+  status: 'pending' | 'sent' | 'recorded';
+}
+
+/**
+ * Stores this job's email, unless the flow already has this homework for the same graded result:
+ * one homework email per flow and grading, whichever of its homework jobs gets there first. A
+ * flow can ask twice: its job fails for good (HOMEWORK_FAILED, e.g. a worker died on it twice),
+ * the visitor chooses again (a second job), and the coach's retry then runs the first. Free
+ * resources are not sent beside any homework email; the paid programme is not sent twice, but is
+ * sent after free resources. A retake (a later GRADED) asks afresh.
+ *
+ * Checked and written with the flow's row locked, so two such jobs take turns. An email that
+ * failed is tried again rather than written twice: this job's own goes back to pending, or the
+ * failed one of an earlier job of the flow is taken over (its content and job become this one's),
+ * so the later job finds it pending and waits for it.
+ */
+async function recordUnlessSent(
+  pool: pg.Pool,
+  flowId: string,
+  jobId: string,
+  draft: EmailDraft,
+  attachments: EmailAttachment[],
+): Promise<{ emailId: string } | { sentBefore: SentBefore }> {
+  return inTransaction(pool, async (client) => {
+    await client.query('SELECT 1 FROM flows WHERE id = $1 FOR UPDATE', [flowId]);
+    const others = await client.query<{ emailId: string; status: SentBefore['status'] | 'failed'; kind: string }>(
+      `SELECT e.id AS "emailId", e.status, e.kind
+       FROM jobs me, email_outbox e JOIN jobs j ON j.id = e.job_id
+       WHERE me.id = $2 AND j.flow_id = $1 AND j.queue = 'homework' AND j.id <> me.id
+         AND (e.kind = 'homework' OR $3 = 'free_resources')
+         AND NOT EXISTS (
+           SELECT 1 FROM flow_events g
+           WHERE g.flow_id = $1 AND g.type = 'GRADED'
+             AND g.created_at > least(j.created_at, me.created_at) AND g.created_at < greatest(j.created_at, me.created_at)
+         )
+       ORDER BY e.status = 'failed', e.status = 'pending', e.created_at`,
+      [flowId, jobId, draft.kind],
+    );
+    const standing = others.rows.find((row) => row.status !== 'failed');
+    if (standing) return { sentBefore: { emailId: standing.emailId, status: standing.status as SentBefore['status'] } };
+    const own = await client.query<{ id: string }>('SELECT id FROM email_outbox WHERE job_id = $1', [jobId]);
+    const failed = others.rows.find((row) => row.kind === draft.kind);
+    if (!own.rows[0] && failed) {
+      const listed = attachments.map((file) => ({ filename: file.filename, contentType: file.contentType, size: file.content.length }));
+      await client.query(
+        `UPDATE email_outbox SET job_id = $2, status = 'pending', error = NULL, to_address = $3, reply_to = $4, subject = $5,
+           text_body = $6, html_body = $7, attachments = $8, lead_id = $9
+         WHERE id = $1`,
+        [
+          failed.emailId,
+          jobId,
+          draft.to,
+          draft.replyTo ?? null,
+          draft.subject,
+          draft.text,
+          draft.html,
+          JSON.stringify(listed),
+          draft.leadId ?? null,
+        ],
+      );
+      return { emailId: failed.emailId };
+    }
+    const emailId = await recordJobEmail(client, jobId, draft, attachments);
+    await client.query("UPDATE email_outbox SET status = 'pending', error = NULL WHERE id = $1 AND status = 'failed'", [emailId]);
+    return { emailId };
+  });
+}
+
 /**
  * send-homework: emails the lead the resources for their archetype (the full
  * four-week programme when paid, a lighter set when free) with the PDF report attached, then tells
@@ -56,8 +128,9 @@ export const homeworkProcessor: QueueProcessor = {
 
     const pdf = await buildReportPdf(reportOf(result), { name: lead.name });
     const attachments: EmailAttachment[] = [{ filename: 'leadership-report.pdf', contentType: 'application/pdf', content: pdf }];
-    const emailId = await recordJobEmail(
+    const recorded = await recordUnlessSent(
       pool,
+      flowId,
       job.data.jobRowId,
       {
         kind: request.source === 'paid_homework' ? 'homework' : 'free_resources',
@@ -74,7 +147,13 @@ export const homeworkProcessor: QueueProcessor = {
       },
       attachments,
     );
-    const delivery = await deliverEmail(pool, smtpSender(config), emailId, attachments);
+    if ('sentBefore' in recorded) {
+      // sent: the flow hears it (if it still waits); pending: the job sending it tells the flow
+      const { emailId, status } = recorded.sentBefore;
+      const flow = status === 'pending' ? null : await engine.applyIfAllowed(flowId, { type: 'HOMEWORK_SENT' }, 'worker');
+      return { skipped: 'the flow already has this homework', emailId, status, flowState: flow?.state ?? null };
+    }
+    const delivery = await deliverEmail(pool, smtpSender(config), recorded.emailId, attachments);
     const flow = await engine.applyIfAllowed(flowId, { type: 'HOMEWORK_SENT' }, 'worker');
     return { ...delivery, flowState: flow?.state ?? null };
   },

@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { paymentPurposeSchema } from '#machines/protocol/payment.js';
 import type { Config } from '#core/config/index.js';
 import { CheckoutStartError, openCheckout, recordTestPayment, trackCheckout, type PaymentAttempt } from '#core/payments/checkout.js';
+import { PaymentNotRefundableError, refundPayment } from '#core/payments/refund.js';
 import { createStripeClient, stripeErrorSummary } from '#core/payments/stripe-client.js';
+import type { FlowEngine } from '#core/flows/engine.js';
 import type { QueueProcessor } from './index.js';
 
 /** A payments job is always a flow's: its startPayment effect wrote it as the flow entered `payment`. */
@@ -34,6 +36,8 @@ async function isCurrentAttempt(db: pg.ClientBase | pg.Pool, flowId: string, ent
   return found.rows[0]?.current === true;
 }
 
+const REFUND_JOB = 'refund-deposit';
+
 const stripeClients = new WeakMap<Config, Stripe | null>();
 
 /** One Stripe client per configuration (null in test-payment mode), kept for the worker's life. */
@@ -42,15 +46,32 @@ function stripeFor(config: Config): Stripe | null {
   return stripeClients.get(config)!;
 }
 
+/** A deposit refunded because the coach cancelled its session (core/scheduling/webhook.ts, policy `refund`). */
+const refundSchema = z.object({ paymentId: z.uuid() });
+
+async function refundDeposit(payload: unknown, engine: FlowEngine, config: Config) {
+  const { paymentId } = refundSchema.parse(payload);
+  try {
+    const refunded = await refundPayment(engine, stripeFor(config), paymentId);
+    return { refunded: refunded.id };
+  } catch (error) {
+    // refunded meanwhile (by the coach, or a retry after Stripe answered): nothing left to do
+    if (error instanceof PaymentNotRefundableError) return { skipped: error.message };
+    throw error;
+  }
+}
+
 /**
- * startPayment. In test-payment mode: a succeeded test payment and
- * PAYMENT_CONFIRMED one second later. With Stripe: a Checkout Session keyed by this job's row (a
- * retry gets the same session), tracked as pending, and CHECKOUT_OPENED with its url for the
- * visitor's browser; the webhook settles it. An attempt the visitor has since left (canceled, or
+ * startPayment, and refund-deposit (a session the coach cancelled, under the refund policy).
+ * startPayment in test-payment mode: a succeeded test payment and PAYMENT_CONFIRMED one second
+ * later. With Stripe: a Checkout Session keyed by this job's row (a retry gets the same session),
+ * tracked as pending, and CHECKOUT_OPENED with its url for the visitor's browser; the webhook
+ * settles it. An attempt the visitor has since left (canceled, or
  * chose again) is skipped: its url would go to a checkout no one waits for.
  */
 export const paymentsProcessor: QueueProcessor = {
   process: async (job, { pool, config, engine }) => {
+    if (job.name === REFUND_JOB) return refundDeposit(job.data.payload, engine, config);
     const parsed = payloadSchema.safeParse(job.data.payload);
     if (!parsed.success) throw new UnrecoverableError(`Unusable payments payload: ${parsed.error.message}`);
     const { flowId, enteredAt, request } = parsed.data;
@@ -86,6 +107,8 @@ export const paymentsProcessor: QueueProcessor = {
   },
   // A checkout that could not be started, for good: the flow goes back to its next step with the product's notice.
   onExhausted: async (job, { config, engine }) => {
+    // an unmade refund leaves the deposit paid, on the Overview's Needs attention list
+    if (job.name === REFUND_JOB) return;
     const { flowId, enteredAt } = flowIdSchema.parse(job.data.payload);
     const reason = stripeFor(config) ? 'start_failed' : 'test_failed';
     await engine.transaction(async (tx) => {

@@ -180,4 +180,38 @@ describe('outgoing webhooks', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(chat.received).toHaveLength(1);
   });
+
+  it('tells the chat in words when a paying lead books, cancels or is still not booked at the reminder', async () => {
+    const { config, pool } = await setup();
+    const chat = await receiver();
+    await enable(pool, 'team_chat', chat.url);
+    await buildTestWorker({ pool, config }, { queues: ['webhooks'] });
+    const email = `payer-${Date.now()}@example.com`;
+    const lead = await createOrUpdateLead(pool, { email, name: 'Dorothy Vaughan' });
+    const flowId = await seedFlow(
+      pool,
+      'assessmentFlow',
+      [
+        ...surveyedEvents({ name: 'Dorothy Vaughan', email, leadId: lead.leadId }),
+        { type: 'GRADED', result: resultFor('book_call') },
+        { type: 'xstate.after.resultsDelay.assessmentFlow.processing.revealing' },
+        { type: 'CONTINUE' },
+        { type: 'PAY_DEPOSIT' },
+        { type: 'PAYMENT_CONFIRMED', paymentIntentId: 'pi_test_chat' },
+      ],
+      { leadId: lead.leadId },
+    );
+    const engine = new FlowEngine(pool);
+    await engine.apply(flowId, { type: 'BOOKING_REMINDER_DUE' }, 'worker');
+    await engine.apply(flowId, { type: 'SESSION_BOOKED', provider: 'calendly', startsAt: '2026-12-01T15:00:00Z' }, 'server');
+    await engine.apply(flowId, { type: 'SESSION_CANCELED', provider: 'calendly', canceledBy: 'coach' }, 'server');
+
+    await until(() => chat.received.length === 3);
+    const texts = chat.received.map((request) => (JSON.parse(request.raw) as { text: string }).text).sort();
+    expect(texts).toEqual([
+      `Paid the deposit, no session booked yet: Dorothy Vaughan <${email}>. A reminder with the booking link went out. ${config.publicUrl}/admin/leads/${lead.leadId}`,
+      `Strategy session booked: Dorothy Vaughan <${email}> for Dec 1, 2026, 3:00 PM UTC. ${config.publicUrl}/admin/leads/${lead.leadId}`,
+      `Strategy session cancelled by you: Dorothy Vaughan <${email}> paid the deposit and has no session now. ${config.publicUrl}/admin/leads/${lead.leadId}`,
+    ]);
+  });
 });

@@ -27,17 +27,35 @@ function signBody(rawBody: string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
 }
 
-/** A Slack-compatible message about a lead who qualified for a call. */
+/** When a booked session starts, in words a chat reader takes in at a glance (UTC: the channel has no one time zone). */
+function startTime(iso: unknown): string {
+  if (typeof iso !== 'string') return '';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return ` for ${date.toLocaleString('en-US', { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' })} UTC`;
+}
+
+/** A Slack-compatible message about a lead who qualified for a call, or booked or cancelled it. */
 function chatMessage(body: LeadEventBody, publicUrl: string): { text: string } {
-  const { name, email, archetype, compositeScore } = body.data as {
+  const { name, email, archetype, compositeScore, startsAt, canceledBy } = body.data as {
     name?: string;
     email?: string;
     archetype?: string;
     compositeScore?: number;
+    startsAt?: string | null;
+    canceledBy?: string | null;
   };
   const who = [name, email ? `<${email}>` : ''].filter(Boolean).join(' ') || 'A lead';
+  const link = `${publicUrl.replace(/\/$/, '')}/admin/leads/${body.leadId}`;
+  if (body.event === 'lead.not_booked')
+    return { text: `Paid the deposit, no session booked yet: ${who}. A reminder with the booking link went out. ${link}` };
+  if (body.event === 'lead.booked') return { text: `Strategy session booked: ${who}${startTime(startsAt)}. ${link}` };
+  if (body.event === 'lead.booking_canceled') {
+    const by = canceledBy === 'coach' ? ' by you' : canceledBy === 'lead' ? ' by the lead' : '';
+    return { text: `Strategy session cancelled${by}: ${who} paid the deposit and has no session now. ${link}` };
+  }
   const what = [archetype, compositeScore !== undefined ? `score ${Math.round(compositeScore)}` : ''].filter(Boolean).join(', ');
-  return { text: `New book_call lead: ${who}${what ? ` (${what})` : ''}. ${publicUrl.replace(/\/$/, '')}/admin/leads/${body.leadId}` };
+  return { text: `New book_call lead: ${who}${what ? ` (${what})` : ''}. ${link}` };
 }
 
 /**

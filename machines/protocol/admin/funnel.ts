@@ -55,6 +55,8 @@ export const overviewFunnelSchema = z.object({
     ungraded: count,
     /** Leads with a succeeded, unrefunded payment: the $250 deposit (book_call) or paid homework. */
     depositsPaid: count,
+    /** Of those, leads whose strategy session the scheduling provider reported booked (and not cancelled). */
+    sessionsBooked: count,
     /** What those payments brought in, refunds deducted, in cents. */
     revenueCents: count,
   }),

@@ -15,6 +15,8 @@ export const integrationSchema = z.object({
   secret: z.boolean(),
   /** Automation only: the secret its POSTs are signed with, once a URL is saved. */
   signingSecret: z.string().nullable(),
+  /** Scheduling only: the Calendly or Cal.com webhook signing key, masked (write-only), null when unset. */
+  webhookKey: z.string().nullable(),
   updatedAt: timestamp.nullable(),
 });
 export type Integration = z.infer<typeof integrationSchema>;
@@ -25,5 +27,11 @@ export const integrationListSchema = z.object({ integrations: integrationSchema.
 export const integrationUpdateSchema = z.strictObject({
   enabled: z.boolean().optional(),
   value: z.string().max(2000).optional(),
+  /** Scheduling only: the provider's webhook signing key; blank clears it. */
+  webhookKey: z
+    .string()
+    .trim()
+    .refine((key) => key === '' || (key.length >= 16 && key.length <= 500), 'A signing key is 16 to 500 characters.')
+    .optional(),
 });
 export type IntegrationUpdate = z.infer<typeof integrationUpdateSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FiredRule } from '../../grading/rules.js';
+import { bookingStatusSchema } from '../assessment-flow.js';
 import { tierSchema } from '../common.js';
 import { jsonObject, pageFields, timestamp } from './common.js';
 import { adminLeadSchema } from './overview.js';
@@ -160,6 +161,21 @@ export const leadDetailSchema = z.object({
       payment_intent_id: z.string().nullable(),
       refunded_at: timestamp.nullable(),
       created_at: timestamp,
+      /** A paid deposit's strategy session, as the scheduling provider reported it; null for anything else. */
+      session: z
+        .object({
+          booking: bookingStatusSchema,
+          /** When the booked session starts, if the provider said. */
+          startsAt: z.string().nullable(),
+          provider: z.string().nullable(),
+          /** The provider's latest word was a cancellation (the booking is back to opened). */
+          canceled: z.boolean(),
+          /** Who cancelled, when the provider said. */
+          canceledBy: z.enum(['coach', 'lead']).nullable(),
+          /** The reminder to book went out. */
+          reminded: z.boolean(),
+        })
+        .nullable(),
     }),
   ),
   emails: z.array(

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParamsSchema } from '#machines/protocol/admin/common.js';
+import { needsAttentionSchema } from '#machines/protocol/admin/attention.js';
+import { dropoffQuerySchema, overviewDropoffSchema } from '#machines/protocol/admin/dropoff.js';
 import { funnelQuerySchema, overviewFunnelSchema } from '#machines/protocol/admin/funnel.js';
 import { leadNoteBodySchema, leadNoteSchema } from '#machines/protocol/admin/leads.js';
 import {
@@ -12,6 +14,8 @@ import {
 } from '#machines/protocol/admin/overview.js';
 import { errorBodySchema } from '../../auth/schemas.js';
 import type { RouteDeps } from '../../routes/deps.js';
+import { fetchNeedsAttention } from '../attention.js';
+import { fetchOverviewDropoff } from '../dropoff.js';
 import { fetchOverviewFunnel } from '../funnel.js';
 import { purgeTestLeads } from '#core/leads/lead-service.js';
 import { addLeadNote, fetchAdminData, fetchOverview, listLeadNotes, setContactHandled } from '../queries.js';
@@ -57,6 +61,31 @@ export function adminDataRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'poo
       },
     },
     (request) => fetchOverviewFunnel(deps.pool, request.query),
+  );
+
+  api.get(
+    '/api/admin/overview/dropoff',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Drop-off per screen: the flows started in a period that reached each screen and those that stopped there',
+        querystring: dropoffQuerySchema,
+        response: { 200: overviewDropoffSchema, ...guarded, 400: errorBodySchema },
+      },
+    },
+    (request) => fetchOverviewDropoff(deps.pool, request.query),
+  );
+
+  api.get(
+    '/api/admin/overview/attention',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Needs attention: paid deposits with no session booked after the reminder, and sessions the coach cancelled',
+        response: { 200: needsAttentionSchema, ...guarded },
+      },
+    },
+    () => fetchNeedsAttention(deps.pool),
   );
 
   api.get(

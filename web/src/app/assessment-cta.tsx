@@ -1,12 +1,18 @@
 import type { MouseEvent } from 'react';
 import { Button, ButtonLink, type ButtonLinkProps, type ButtonProps } from '../components/ui/index.js';
 import { useAssessment, type AssessmentMode } from '../features/assessment/launcher.js';
+import { loadAssessmentModal } from '../features/assessment/load-modal.js';
+
+/** Fetches the assessment's code as soon as a visitor points at or focuses a way into it. */
+const prefetch = () => void loadAssessmentModal();
 
 /** A button that opens the assessment modal (or the Decision Mirror with mode 'mirror'). */
 export function AssessmentButton({ mode = 'assessment', onClick, ...props }: ButtonProps & { mode?: AssessmentMode }) {
   const { open } = useAssessment();
   return (
     <Button
+      onPointerEnter={prefetch}
+      onFocus={prefetch}
       {...props}
       aria-haspopup="dialog"
       onClick={(event) => {
@@ -31,8 +37,11 @@ export function AssessmentLink({
   const { open } = useAssessment();
   return (
     <ButtonLink
+      onPointerEnter={prefetch}
+      onFocus={prefetch}
       {...props}
       to={to}
+      aria-haspopup="dialog"
       onClick={(event: MouseEvent<HTMLAnchorElement>) => {
         onClick?.(event);
         if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;

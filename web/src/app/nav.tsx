@@ -1,14 +1,14 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { Button, cx, useToast } from '../components/ui/index.js';
 import { useAssessment } from '../features/assessment/launcher.js';
+import { useRunningInBrowser } from '../lib/running-in-browser.js';
 import { signOut, useSession } from '../lib/session.js';
 import { BrandMark } from './brand.js';
 import { MENU_BUTTON_CLASSES, MenuGlyph } from './menu-button.js';
+import MobileMenu from './mobile-menu.js';
 import { SIGN_OUT_FAILED_TOAST, SIGNED_OUT_TOAST } from './signed-out-notice.js';
 import { NAV_LINKS } from './site.js';
-
-const MobileMenu = lazy(() => import('./mobile-menu.js'));
 
 function useSignOut() {
   const { toast } = useToast();
@@ -33,8 +33,17 @@ export function SiteNav() {
   const { open } = useAssessment();
   const onSignOut = useSignOut();
   const email = session.user?.email;
-  // a tap on the stand-in before the menu's module has arrived opens the menu once it has
+  // The menu is drawn once the page runs in the browser; the page the server rendered, and its
+  // hydration, have this stand-in instead. A tap on it before the page is live is replayed on the
+  // real menu (web/src/lib/hydrate-on-intent.ts); one during hydration opens the menu as it mounts
   const [openOnLoad, setOpenOnLoad] = useState(false);
+  const running = useRunningInBrowser();
+  const menuButton = (
+    <button type="button" className={MENU_BUTTON_CLASSES} aria-expanded={openOnLoad} onClick={() => setOpenOnLoad(true)}>
+      <span className="sr-only">{openOnLoad ? 'Close menu' : 'Open menu'}</span>
+      <MenuGlyph open={openOnLoad} />
+    </button>
+  );
 
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b border-line/80 bg-paper">
@@ -74,16 +83,7 @@ export function SiteNav() {
           )}
         </div>
 
-        <Suspense
-          fallback={
-            <button type="button" className={MENU_BUTTON_CLASSES} aria-expanded={openOnLoad} onClick={() => setOpenOnLoad(true)}>
-              <span className="sr-only">{openOnLoad ? 'Close menu' : 'Open menu'}</span>
-              <MenuGlyph open={openOnLoad} />
-            </button>
-          }
-        >
-          <MobileMenu defaultOpen={openOnLoad} email={email} onSignOut={onSignOut} onAssessment={() => open()} />
-        </Suspense>
+        {running ? <MobileMenu defaultOpen={openOnLoad} email={email} onSignOut={onSignOut} onAssessment={() => open()} /> : menuButton}
       </nav>
     </header>
   );

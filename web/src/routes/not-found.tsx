@@ -6,7 +6,7 @@ import { post } from '../lib/api.js';
 /** Paths already reported from this tab, so a re-render or StrictMode's second effect does not log twice. */
 const reported = new Set<string>();
 
-/** Tells the server log which path a visitor could not find (the missing path is logged). */
+/** Tells the server log which path a visitor could not find. */
 function reportMissingPath(path: string) {
   if (reported.has(path)) return;
   reported.add(path);
@@ -19,7 +19,12 @@ function reportMissingPath(path: string) {
 export function NotFound() {
   const location = useLocation();
   const path = `${location.pathname}${location.search}`;
-  useEffect(() => reportMissingPath(path), [path]);
+  // the page the browser loaded ('default', the router's first entry) was logged by the server
+  // that answered it with 404; a link inside the site that leads nowhere is reported from here
+  const reached = location.key !== 'default';
+  useEffect(() => {
+    if (reached) reportMissingPath(path);
+  }, [path, reached]);
 
   return (
     <>

@@ -14,7 +14,11 @@ export interface ProgressBarProps {
   className?: string;
 }
 
-/** A determinate progress bar (role=progressbar). The width is set from script, which the CSP allows. */
+/**
+ * A determinate progress bar (role=progressbar). The fill is an SVG rectangle whose width is an
+ * attribute: a style attribute would be refused by the CSP (style-src 'self') in a page rendered
+ * at build time, where no script sets it.
+ */
 export function ProgressBar({ value, max = 100, label, valueText, showLabel = false, tone = 'ink', className }: ProgressBarProps) {
   const clamped = Math.min(Math.max(value, 0), max);
   const percent = max > 0 ? (clamped / max) * 100 : 0;
@@ -35,10 +39,14 @@ export function ProgressBar({ value, max = 100, label, valueText, showLabel = fa
         aria-valuetext={valueText}
         className="h-2 w-full overflow-hidden rounded-full bg-ink/10"
       >
-        <div
-          className={cx('h-full rounded-full transition-[width] duration-500 ease-out', tone === 'brass' ? 'bg-brass' : 'bg-ink')}
-          style={{ width: `${percent}%` }}
-        />
+        <svg className="block h-full w-full" aria-hidden="true" focusable="false">
+          <rect
+            width={`${percent}%`}
+            height="100%"
+            rx="4"
+            className={cx('transition-[width] duration-500 ease-out', tone === 'brass' ? 'fill-brass' : 'fill-ink')}
+          />
+        </svg>
       </div>
     </div>
   );

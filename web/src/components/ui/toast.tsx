@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useEffectEvent, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
+import { useRunningInBrowser } from '../../lib/running-in-browser.js';
 import { cx } from './cx.js';
 
 type ToastVariant = 'default' | 'success' | 'destructive';
@@ -61,29 +62,33 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const api = useMemo(() => ({ toast, dismiss }), [toast, dismiss]);
+  // the live regions live in document.body, which a page rendered on the server has not got:
+  // they mount once the page runs, before any toast can be shown
+  const mounted = useRunningInBrowser();
 
   return (
     <ToastContext.Provider value={api}>
       {children}
-      {createPortal(
-        <div className="hf-toasts">
-          <div className="sr-only" role="status" aria-live="polite" aria-atomic="true">
-            {announcement.polite}
-          </div>
-          <div className="sr-only" role="alert" aria-live="assertive" aria-atomic="true">
-            {announcement.assertive}
-          </div>
-          <ol
-            aria-label="Notifications"
-            className="pointer-events-none fixed inset-x-0 bottom-0 z-[100] flex flex-col items-center gap-3 p-4 sm:inset-x-auto sm:right-0 sm:items-end sm:p-6"
-          >
-            {toasts.map((item) => (
-              <ToastCard key={item.id} item={item} onDismiss={() => dismiss(item.id)} />
-            ))}
-          </ol>
-        </div>,
-        document.body,
-      )}
+      {mounted &&
+        createPortal(
+          <div className="hf-toasts">
+            <div className="sr-only" role="status" aria-live="polite" aria-atomic="true">
+              {announcement.polite}
+            </div>
+            <div className="sr-only" role="alert" aria-live="assertive" aria-atomic="true">
+              {announcement.assertive}
+            </div>
+            <ol
+              aria-label="Notifications"
+              className="pointer-events-none fixed inset-x-0 bottom-0 z-[100] flex flex-col items-center gap-3 p-4 sm:inset-x-auto sm:right-0 sm:items-end sm:p-6"
+            >
+              {toasts.map((item) => (
+                <ToastCard key={item.id} item={item} onDismiss={() => dismiss(item.id)} />
+              ))}
+            </ol>
+          </div>,
+          document.body,
+        )}
     </ToastContext.Provider>
   );
 }

@@ -60,6 +60,15 @@ function stepsOf(funnel: FunnelSteps): Step[] {
       of: { label: 'book call and homework', count: funnel.tiers.book_call + funnel.tiers.homework },
       fill: 'fill-success',
     },
+    // booked as the scheduling provider reported it (a cancellation not rebooked does not count)
+    {
+      key: 'sessionsBooked',
+      label: 'Session booked',
+      count: funnel.sessionsBooked,
+      of: { label: 'paid', count: funnel.depositsPaid },
+      indent: true,
+      fill: 'fill-success',
+    },
   ];
 }
 

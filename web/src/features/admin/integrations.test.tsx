@@ -17,6 +17,7 @@ const off = (key: Card['key']): Card => ({
   value: null,
   secret: key === 'automation' || key === 'email_marketing' || key === 'team_chat',
   signingSecret: null,
+  webhookKey: null,
   updatedAt: null,
 });
 const list: z.input<typeof integrationListSchema> = { integrations: INTEGRATION_KEYS.map(off) };
@@ -55,6 +56,32 @@ describe('Integrations', () => {
     expect(put.headers['x-csrf-token']).toBe(CSRF);
     expect(put.body).toEqual({ enabled: true });
     expect(await screen.findByLabelText('Booking URL')).toBeTruthy();
+  });
+
+  it('gives the booking webhook address and saves the signing key write-only, shown back masked', async () => {
+    const scheduling = { ...off('scheduling'), enabled: true };
+    const seen = mockAdminApi(
+      on('GET', '/api/admin/integrations', {
+        body: { integrations: INTEGRATION_KEYS.map((key) => (key === 'scheduling' ? scheduling : off(key))) },
+      }),
+      on('PUT', '/api/admin/integrations/scheduling', { body: { ...scheduling, webhookKey: '••••••••9abc' } }),
+    );
+    renderScreen(<IntegrationsScreen />, '/admin/integrations');
+
+    await screen.findByRole('list', { name: 'Integrations' });
+    const card = document.querySelector<HTMLElement>('[data-integration="scheduling"]')!;
+    expect(within(card).getByText(`${window.location.origin}/api/integrations/scheduling/webhook`)).toBeTruthy();
+    const save = within(card).getByRole('button', { name: 'Save key' });
+    await userEvent.type(within(card).getByLabelText('Webhook signing key'), 'short');
+    expect((save as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.type(within(card).getByLabelText('Webhook signing key'), '-but-now-long-enough');
+    await userEvent.click(save);
+
+    expect(await within(card).findByText('Signing key saved (••••••••9abc)')).toBeTruthy();
+    const put = seen.find((request) => request.method === 'PUT')!;
+    expect(put.body).toEqual({ webhookKey: 'short-but-now-long-enough' });
+    expect(put.headers['x-csrf-token']).toBe(CSRF);
+    expect(within(card).getByLabelText<HTMLInputElement>('Webhook signing key').value).toBe('');
   });
 
   it('shows the error state when a card is outside the contract', async () => {

@@ -11,6 +11,32 @@ import { EmptyState, Panel } from './states.js';
 import { emailKindName, jobName } from './step-names.js';
 
 /** The lead's payments; a succeeded deposit can be refunded (the screen confirms first). */
+const PROVIDERS: Record<string, string> = { calendly: 'Calendly', calcom: 'Cal.com' };
+
+/** A paid deposit's strategy session in words: booked (and when), cancelled (by whom), or not yet booked. */
+function sessionText(session: NonNullable<LeadPayment['session']>): { text: string; tone: 'success' | 'warning' | 'muted' } {
+  const via = session.provider ? ` via ${PROVIDERS[session.provider] ?? session.provider}` : '';
+  if (session.booking === 'booked') {
+    return { text: `Session booked${session.startsAt ? ` for ${formatDateTime(session.startsAt)}` : ''}${via}`, tone: 'success' };
+  }
+  if (session.canceled) {
+    const by = session.canceledBy === 'coach' ? ' by you' : session.canceledBy === 'lead' ? ' by the lead' : '';
+    return { text: `Session cancelled${by}${via}; not rebooked`, tone: 'warning' };
+  }
+  const opened = session.booking === 'opened' ? 'Opened the booking page, no session booked yet' : 'No session booked yet';
+  return { text: `${opened}${session.reminded ? ' (reminded)' : ''}`, tone: session.reminded ? 'warning' : 'muted' };
+}
+
+function SessionLine({ session }: { session: NonNullable<LeadPayment['session']> }) {
+  const { text, tone } = sessionText(session);
+  const color = tone === 'success' ? 'text-success' : tone === 'warning' ? 'text-danger' : 'text-muted';
+  return (
+    <p className={`mt-1 text-sm font-medium ${color}`} data-session={session.booking}>
+      {text}
+    </p>
+  );
+}
+
 export function PaymentsPanel({ payments, onRefund }: { payments: LeadPayment[]; onRefund: (payment: LeadPayment) => void }) {
   return (
     <Panel title="Payments" id="lead-payments">
@@ -38,6 +64,7 @@ export function PaymentsPanel({ payments, onRefund }: { payments: LeadPayment[];
                   {formatDateTime(p.created_at)}
                   {p.refunded_at && ` · refunded ${formatDateTime(p.refunded_at)}`}
                 </p>
+                {p.session && <SessionLine session={p.session} />}
               </div>
               {p.purpose === 'deposit' && p.status === 'succeeded' && (
                 <Button size="sm" variant="secondary" onClick={() => onRefund(p)}>

@@ -54,6 +54,32 @@ describe('Lead detail', () => {
     expect(screen.getAllByText('ada@example.com').length).toBeGreaterThan(0);
   });
 
+  it('says beside each paid deposit whether its session is booked, cancelled or still not booked', async () => {
+    const deposit = (n: number, session: Record<string, unknown>) => ({
+      id: uuid(50 + n),
+      purpose: 'deposit',
+      amount_cents: 25_000,
+      currency: 'usd',
+      status: 'succeeded',
+      test_mode: false,
+      payment_intent_id: `pi_${n}`,
+      refunded_at: null,
+      created_at: '2026-01-30T09:00:00.000Z',
+      session: { booking: 'none', startsAt: null, provider: null, canceled: false, canceledBy: null, reminded: false, ...session },
+    });
+    const payments = [
+      deposit(1, { booking: 'booked', provider: 'calcom', startsAt: '2026-02-03T15:00:00.000Z' }),
+      deposit(2, { booking: 'opened', canceled: true, canceledBy: 'coach', provider: 'calendly' }),
+      deposit(3, { reminded: true }),
+    ];
+    mockAdminApi(on('GET', `/api/admin/leads/${leadId}`, { body: { ...detail, payments } }));
+    renderScreen(<LeadDetailScreen />, path, '/admin/leads/:id');
+
+    expect(await screen.findByText(/^Session booked for .+ via Cal\.com$/)).toBeTruthy();
+    expect(screen.getByText('Session cancelled by you via Calendly; not rebooked')).toBeTruthy();
+    expect(screen.getByText('No session booked yet (reminded)')).toBeTruthy();
+  });
+
   it('adds a note with the CSRF token and lists it', async () => {
     const seen = mockAdminApi(
       on('GET', `/api/admin/leads/${leadId}`, { body: detail }),

@@ -38,6 +38,7 @@ const funnel: z.input<typeof overviewFunnelSchema> = {
     tiers: { book_call: 2, homework: 2, nurture: 1 },
     ungraded: 0,
     depositsPaid: 1,
+    sessionsBooked: 0,
     revenueCents: 25_000,
   },
   leadsPerDay: { bucket: 'day', bars: [{ start: '2026-01-31', leads: 1 }] },
@@ -61,6 +62,57 @@ describe('Overview', () => {
     const total = document.querySelector('[data-counter="totalLeads"]') as HTMLElement;
     expect(within(total).getByText('12')).toBeTruthy();
     expect(screen.getByText('Do you coach teams?')).toBeTruthy();
+  });
+
+  it('lists the paid deposits that need the coach, linked to their lead, and hides the panel when none do', async () => {
+    const items = [
+      {
+        leadId: '7b0e0f0e-0000-4000-8000-000000000001',
+        name: 'Grace Hopper',
+        email: 'grace@example.com',
+        reason: 'not_booked',
+        amountCents: 25_000,
+        paidAt: '2026-01-29T10:00:00Z',
+        canceledAt: null,
+      },
+      {
+        leadId: '7b0e0f0e-0000-4000-8000-000000000002',
+        name: 'Alan Turing',
+        email: 'alan@example.com',
+        reason: 'coach_canceled',
+        amountCents: 25_000,
+        paidAt: '2026-01-30T10:00:00Z',
+        canceledAt: '2026-01-31T09:00:00Z',
+      },
+    ];
+    mockAdminApi(
+      on('GET', '/api/admin/overview', { body: overview }),
+      on('GET', '/api/admin/overview/funnel', { body: funnel }),
+      on('GET', '/api/admin/overview/attention', { body: { items } }),
+      on('GET', '/api/admin/site-settings', { body: site }),
+    );
+    renderScreen(<OverviewScreen />, '/admin');
+
+    const grace = await screen.findByRole('link', { name: 'Grace Hopper' });
+    const panel = grace.closest('section') as HTMLElement;
+    expect(within(panel).getByRole('heading', { name: 'Needs attention' })).toBeTruthy();
+    expect(grace.getAttribute('href')).toBe(`/admin/leads/${items[0]!.leadId}`);
+    expect(within(panel).getByText('Paid, no session booked after the reminder')).toBeTruthy();
+    expect(within(panel).getByText('You cancelled the session: refund or rebook')).toBeTruthy();
+    expect(within(panel).getAllByText(/\$250 paid/)).toHaveLength(2);
+  });
+
+  it('shows no Needs attention panel when nothing needs the coach', async () => {
+    mockAdminApi(
+      on('GET', '/api/admin/overview', { body: overview }),
+      on('GET', '/api/admin/overview/funnel', { body: funnel }),
+      on('GET', '/api/admin/overview/attention', { body: { items: [] } }),
+      on('GET', '/api/admin/site-settings', { body: site }),
+    );
+    renderScreen(<OverviewScreen />, '/admin');
+
+    expect(await screen.findByText('ada@example.com')).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Needs attention' })).toBeNull();
   });
 
   it('shows the error state when the overview fails', async () => {

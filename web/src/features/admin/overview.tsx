@@ -1,12 +1,16 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { needsAttentionSchema } from '#machines/protocol/admin/attention.js';
+import { overviewDropoffSchema } from '#machines/protocol/admin/dropoff.js';
 import { overviewFunnelSchema, type OverviewFunnel } from '#machines/protocol/admin/funnel.js';
 import { adminOverviewSchema, type AdminOverview } from '#machines/protocol/admin/overview.js';
 import { siteSettingsViewSchema } from '#machines/protocol/admin/site-settings.js';
 import { formatDate, preview, useAdminResource, type AdminResource } from './api.js';
 import { NoBookingPageNotice, SITE_SETTINGS_PATH } from './booking-notice.js';
+import { DropoffSection } from './dropoff.js';
 import { FunnelChart } from './funnel-chart.js';
 import { LeadsPerDayChart } from './leads-per-day-chart.js';
+import { NeedsAttentionPanel } from './needs-attention.js';
 import { EmptyState, ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states.js';
 import { useAdminLive, useCoalesced } from './live.js';
 
@@ -226,16 +230,23 @@ function FunnelSection({
 /** How long after a flow event the overview reloads: its queries count whole tables, so bursts are gathered. */
 const LIVE_RELOAD_MS = 1_000;
 
-/** /admin: the five counters, the funnel, new leads per day, and the latest leads and messages, live; a warning while no booking page is set. */
+/** /admin: the five counters, what needs attention, the funnel and drop-off, new leads per day, and the latest leads and messages, live; a warning while no booking page is set. */
 export function OverviewScreen() {
   const { data, loading, failed, reload } = useAdminResource('/api/admin/overview', adminOverviewSchema);
   const [period, setPeriod] = useState<Period>('30d');
   const funnel = useAdminResource(`/api/admin/overview/funnel?period=${period}&tz=${encodeURIComponent(TIME_ZONE)}`, overviewFunnelSchema);
+  const dropoff = useAdminResource(
+    `/api/admin/overview/dropoff?period=${period}&tz=${encodeURIComponent(TIME_ZONE)}`,
+    overviewDropoffSchema,
+  );
+  const attention = useAdminResource('/api/admin/overview/attention', needsAttentionSchema);
   // for the warning while no booking page is set
   const site = useAdminResource(SITE_SETTINGS_PATH, siteSettingsViewSchema);
   const refresh = () => {
     reload();
     funnel.reload();
+    dropoff.reload();
+    attention.reload();
     site.reload();
   };
   // counters and charts follow the flows as they move (a burst of events makes one reload)
@@ -257,7 +268,9 @@ export function OverviewScreen() {
           <section aria-label="Counters">
             <Counters counts={data?.counts ?? null} />
           </section>
+          {attention.data?.items.length !== 0 && <NeedsAttentionPanel resource={attention} />}
           <FunnelSection period={period} onPeriod={setPeriod} funnel={funnel} />
+          <DropoffSection resource={dropoff} />
           <div className="grid gap-6 lg:grid-cols-2">
             {data ? <RecentLeads overview={data} /> : <PanelSkeleton title="Recent Leads" id="recent-leads" />}
             {data ? <RecentMessages overview={data} /> : <PanelSkeleton title="Recent Messages" id="recent-messages" />}

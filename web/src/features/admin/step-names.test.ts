@@ -112,14 +112,25 @@ describe('every job the code enqueues has a name', () => {
       .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
       .map((file) => readFileSync(path.join(root, dir, file), 'utf8')),
   );
-  /** Every `queue: 'x', name: 'y'` written literally where a job is inserted. */
-  const literal = [...sources.join('\n').matchAll(/queue: '([a-z]+)',\s*name: '([^']+)'/g)].map(
-    ([, queue, name]) => [queue!, name!] as const,
-  );
+  /** Every `queue: 'x', name: 'y'` written literally where a job is inserted, and every effect's `leadJob<…>('x', 'y')`. */
+  const literal = [
+    ...sources.join('\n').matchAll(/queue: '([a-z]+)',\s*name: '([^']+)'/g),
+    ...sources.join('\n').matchAll(/leadJob<\w+>\('([a-z]+)', '([^']+)'\)/g),
+  ].map(([, queue, name]) => [queue!, name!] as const);
 
   it('finds the jobs the effects and processors insert', () => {
     const found = literal.map(([queue, name]) => `${queue}/${name}`);
-    expect(found).toEqual(expect.arrayContaining(['email/results', 'email/receipt', 'grading/lead-assessment', 'payments/start-payment']));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'email/results',
+        'email/receipt',
+        'email/booking-reminder',
+        'email/assessment-reminder',
+        'grading/lead-assessment',
+        'payments/start-payment',
+        'payments/refund-deposit',
+      ]),
+    );
   });
 
   it('names each of them, and every queue', () => {

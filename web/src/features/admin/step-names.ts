@@ -102,6 +102,8 @@ export const EVENT_NAMES: {
     BOOK_SESSION: 'Opened the booking page',
     SESSION_BOOKED: 'Booked the strategy session',
     SESSION_CANCELED: 'Cancelled the strategy session',
+    BOOKING_REMINDER_DUE: 'Reminded to book (deposit paid, no session booked)',
+    ASSESSMENT_REMINDER_DUE: 'Invited back to finish the assessment',
     JOIN_COMMUNITY: 'Joined the community',
     LEAD_SAVED: 'Lead saved',
     LEAD_FAILED: 'Saving the lead failed',
@@ -146,6 +148,8 @@ const EMAIL_KINDS: Record<EmailKind, string> = {
   contact_confirmation: 'Contact confirmation',
   contact_notification: 'Contact notification',
   sign_in_notice: 'Sign-in notice',
+  assessment_reminder: 'Invitation to finish',
+  booking_reminder: 'Reminder to book',
 };
 
 /** An email's kind in words (unknown kinds as stored). */
@@ -159,6 +163,9 @@ const LEAD_EVENTS: Record<LeadEventName, string> = {
   'lead.graded': 'lead graded',
   'lead.paid': 'lead paid',
   'lead.regraded': 'lead re-graded',
+  'lead.booked': 'session booked',
+  'lead.booking_canceled': 'session cancelled',
+  'lead.not_booked': 'paid, not booked',
 };
 
 /**
@@ -172,8 +179,10 @@ export const JOB_NAMES: Record<QueueName, Record<string, string>> = {
     ...Object.fromEntries(Object.entries(EMAIL_KINDS).map(([kind, label]) => [kind, `${label} email`])),
     results: 'Results email',
     receipt: 'Deposit receipt',
+    'booking-reminder': 'Reminder to book the session',
+    'assessment-reminder': 'Invitation to finish the assessment',
   },
-  payments: { 'start-payment': 'Starting the payment' },
+  payments: { 'start-payment': 'Starting the payment', 'refund-deposit': 'Refunding the deposit (session cancelled by you)' },
   mirror: { 'mirror-reply': "The Mirror's reply" },
   webhooks: Object.fromEntries(
     Object.entries(WEBHOOK_TARGETS).flatMap(([target, label]) =>

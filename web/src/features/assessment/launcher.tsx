@@ -1,5 +1,7 @@
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { useRunningInBrowser } from '../../lib/running-in-browser.js';
+import { loadAssessmentModal } from './load-modal.js';
 
 /** Which screen the assessment modal opens as (the Mirror CTA opens it as 'Decision Mirror'). */
 export type AssessmentMode = 'assessment' | 'mirror';
@@ -10,15 +12,16 @@ interface Launcher {
 
 const LauncherContext = createContext<Launcher>({ open: () => {} });
 
-// The modal and the machines behind it load only when a visitor opens it.
-const AssessmentModal = lazy(() => import('./modal.js'));
+// The modal and the machines behind it load when a visitor opens it, or points at or focuses a
+// button that opens it (AssessmentButton, web/src/lib/hydrate-on-intent.ts).
+const AssessmentModal = lazy(loadAssessmentModal);
+
+/** Pages whose ?token= is an email's link of their own (resume, unsubscribe), not a personal link into the assessment. */
+const OWN_TOKEN_PAGES = ['/resume', '/unsubscribe'];
 
 /** Provides `open()` to every call to action and mounts the modal while it is open. */
 export function AssessmentProvider({ children }: { children: ReactNode }) {
-  // a personal link (?token=...) opens the assessment at once: the token pre-fills the visitor and skips capture
-  const [mode, setMode] = useState<AssessmentMode | null>(() =>
-    new URLSearchParams(window.location.search).get('token') ? 'assessment' : null,
-  );
+  const [mode, setMode] = useState<AssessmentMode | null>(null);
   // a standalone diagnostic the visitor just finished, which the opening assessment goes on from
   const [diagnosticId, setDiagnosticId] = useState<string | null>(null);
   // The dialog returns focus to the element that opened it. Headless UI tracks focus only from
@@ -42,9 +45,18 @@ export function AssessmentProvider({ children }: { children: ReactNode }) {
     // after the dialog has gone (and with it the inert state of the page)
     if (element) window.requestAnimationFrame(() => element.isConnected && element.focus());
   }, []);
+  const location = useLocation();
+  // a personal link (?token=...) opens the assessment at once: the token pre-fills the visitor and
+  // skips capture. Looked at once the page runs in the browser, so a page rendered on the server
+  // (which has no modal) hydrates as it was drawn
+  const running = useRunningInBrowser();
+  const [tokenSeen, setTokenSeen] = useState(false);
+  if (running && !tokenSeen) {
+    setTokenSeen(true);
+    if (new URLSearchParams(location.search).get('token') && !OWN_TOKEN_PAGES.includes(location.pathname)) setMode('assessment');
+  }
   // the standalone diagnostic ends on /survey with its id: the assessment opens on the survey for it,
   // once (the id leaves the history entry, so Back or a reload does not start it again)
-  const location = useLocation();
   const navigate = useNavigate();
   const finished = (location.state as { diagnosticId?: unknown } | null)?.diagnosticId;
   const survey = location.pathname === '/survey' && typeof finished === 'string' ? finished : null;

@@ -5,12 +5,13 @@ import { Button, cx, useToast } from '#web/components/ui/index.js';
 import { api } from '#web/lib/api.js';
 import { useSession } from '#web/lib/session.js';
 import { useAdminFailure } from '../api.js';
+import { BookingWebhook } from './booking-webhook.js';
 import type { CardInfo } from './cards.js';
 
 const CONFIGURATION_SAVED = 'Configuration Saved';
 const SAVE_FAILURE = 'Failed to save the integration. Please try again.';
 
-/** One integration: its switch, its value's form and, for automation, the signing secret. */
+/** One integration: its switch, its value's form and, for automation, the signing secret; for scheduling, the booking webhook. */
 export function IntegrationCard({
   info,
   setting,
@@ -135,6 +136,7 @@ export function IntegrationCard({
           </form>
         )}
         {info.key === 'automation' && setting.signingSecret && <SigningSecret secret={setting.signingSecret} onChange={onChange} />}
+        {info.key === 'scheduling' && setting.enabled && <BookingWebhook setting={setting} onChange={onChange} />}
         <a
           href={info.setupUrl}
           target="_blank"

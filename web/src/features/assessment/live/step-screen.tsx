@@ -185,6 +185,7 @@ export function StepScreen({
           visitor={visitor}
           depositCents={depositCents}
           bookingUrl={config?.bookingUrl ?? null}
+          reference={flowId}
           onBook={() => send({ type: 'BOOK_SESSION' })}
           onViewResults={viewResults}
         />

@@ -1,7 +1,7 @@
 import type { BookingStatus } from '#machines/protocol/assessment-flow.js';
 import type { Notice } from '#machines/protocol/common.js';
 import type { PaymentPurpose } from '#machines/protocol/payment.js';
-import { schedulingUrl } from '../../links.js';
+import { bookingLink } from '#machines/booking-link.js';
 import { DoneMark, NoticeBox } from '../../ui.js';
 import { formatDeposit } from './deposit.js';
 import { OutLink, SeeResults } from './links.js';
@@ -14,6 +14,7 @@ export function PaymentSuccessStep({
   visitor,
   depositCents,
   bookingUrl,
+  reference,
   onBook,
   onViewResults,
 }: {
@@ -24,6 +25,8 @@ export function PaymentSuccessStep({
   visitor: { name: string | null; email: string | null };
   depositCents: number;
   bookingUrl: string | null;
+  /** The flow's id: the provider's webhook names it back, so the booking lands on this flow. */
+  reference: string;
   onBook: () => void;
   onViewResults: () => void;
 }) {
@@ -49,7 +52,11 @@ export function PaymentSuccessStep({
               ? 'Your booking page opened in a new tab. Choose a time that suits you; we look forward to meeting you.'
               : 'One last step: choose a time for your session. Your name and email are already filled in.'}
           </p>
-          <OutLink href={schedulingUrl(visitor, bookingUrl)} onClick={onBook} variant={booking === 'opened' ? 'secondary' : 'primary'}>
+          <OutLink
+            href={bookingLink(visitor, bookingUrl, reference)}
+            onClick={onBook}
+            variant={booking === 'opened' ? 'secondary' : 'primary'}
+          >
             Book your 45-minute strategy session
           </OutLink>
         </>

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import type { RouteObject } from 'react-router-dom';
 import { Home } from '../routes/home.js';
 import { RootLayout } from './root-layout.js';
 import { RouteError } from './route-error.js';
@@ -15,10 +15,11 @@ function lazyPage(path: string, load: () => Promise<ComponentType>): RouteObject
 }
 
 /**
- * The site's routes. The home page ships in the first bundle (it is also /survey);
- * every other page is loaded on demand.
+ * The site's routes, for the browser (app/start.tsx) and the page renderer
+ * (entry-server.tsx). The home page comes with the site's code (it is also /survey); every other
+ * page is loaded on demand.
  */
-const routes: RouteObject[] = [
+export const routes: RouteObject[] = [
   {
     Component: RootLayout,
     errorElement: <RouteError />,
@@ -34,6 +35,8 @@ const routes: RouteObject[] = [
       lazyPage('diagnostic', async () => (await import('../routes/diagnostic.js')).DiagnosticPage),
       lazyPage('results', async () => (await import('../routes/results.js')).ResultsPage),
       lazyPage('mirror', async () => (await import('../routes/mirror.js')).MirrorPage),
+      lazyPage('resume', async () => (await import('../routes/resume.js')).ResumePage),
+      lazyPage('unsubscribe', async () => (await import('../routes/unsubscribe.js')).UnsubscribePage),
       lazyPage('*', async () => (await import('../routes/not-found.js')).NotFound),
     ],
   },
@@ -62,5 +65,3 @@ const routes: RouteObject[] = [
     ],
   },
 ];
-
-export const router = createBrowserRouter(routes);

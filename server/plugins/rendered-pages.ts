@@ -1,0 +1,75 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyBaseLogger } from 'fastify';
+import type pg from 'pg';
+import { readSiteSettings } from '#core/site/settings.js';
+import { PRERENDERED_PAGES, type PrerenderedPage } from '#machines/protocol/pages.js';
+import { DEFAULT_SITE_SETTINGS, type SiteSettings } from '#machines/site-settings.js';
+
+/** What the build's page renderer (web/src/entry-server.tsx, built by web/prerender/plugin.ts) exports. */
+interface PageRenderer {
+  renderPage: (shell: string, page: PrerenderedPage | null, settings: SiteSettings) => Promise<string>;
+}
+
+/** What the build left in place of the site's address in the rendered pages (web/src/app/page-meta.ts). */
+const PUBLIC_URL_PLACEHOLDER = /%HF_PUBLIC_URL%/g;
+
+/** A public page's HTML (null: the not-found page), or undefined when the shell must serve. */
+export type RenderedPages = (page: PrerenderedPage | null) => Promise<string | undefined>;
+
+/**
+ * The public pages as whole documents, drawn with the coach's site settings: rendered again, all
+ * of them, the first time a page is asked for after the settings changed (in any process: the
+ * settings are read at each request, one small query), and kept in memory until then. When the
+ * database cannot answer, the pages last rendered (or, before any, the defaults) serve, so an
+ * outage never takes the marketing site down. Null for a build without a renderer (the shell serves).
+ */
+export async function renderedPages(options: {
+  root: string;
+  publicUrl: string;
+  pool: pg.Pool;
+  log: FastifyBaseLogger;
+}): Promise<RenderedPages | null> {
+  const file = path.join(`${options.root}-ssr`, 'entry-server.mjs');
+  if (!existsSync(file)) return null;
+  const renderer = (await import(pathToFileURL(file).href)) as PageRenderer;
+  const shell = readFileSync(path.join(options.root, 'index.html'), 'utf8');
+
+  const renderAll = async (settings: SiteSettings) => {
+    const pages = new Map<PrerenderedPage | null, string>();
+    for (const page of [...PRERENDERED_PAGES, null]) {
+      pages.set(page, (await renderer.renderPage(shell, page, settings)).replace(PUBLIC_URL_PLACEHOLDER, options.publicUrl));
+    }
+    return pages;
+  };
+
+  // the settings the kept pages were drawn with (as JSON), and the pages
+  let kept: { key: string; pages: Promise<Map<PrerenderedPage | null, string>> } | null = null;
+  const pagesFor = (settings: SiteSettings) => {
+    const key = JSON.stringify(settings);
+    if (kept?.key !== key) {
+      const pages = renderAll(settings);
+      kept = { key, pages };
+      // a render that fails is tried again at the next request
+      pages.catch(() => kept?.pages === pages && (kept = null));
+    }
+    return kept.pages;
+  };
+
+  return async (page) => {
+    let settings: SiteSettings;
+    try {
+      settings = await readSiteSettings(options.pool);
+    } catch (error) {
+      options.log.warn({ err: error }, 'site settings unreadable: serving the pages last rendered');
+      settings = kept ? (JSON.parse(kept.key) as SiteSettings) : DEFAULT_SITE_SETTINGS;
+    }
+    try {
+      return (await pagesFor(settings)).get(page);
+    } catch (error) {
+      options.log.error({ err: error }, 'a public page could not be rendered: serving the shell');
+      return undefined;
+    }
+  };
+}

@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import { calendlySignature } from '#core/scheduling/signatures.js';
+
+/** The headers Calendly sends with a raw body: JSON, signed with `key` at `at` (now by default). */
+export function calendlyHeaders(key: string, raw: string, at = Math.floor(Date.now() / 1000)): Record<string, string> {
+  return { 'content-type': 'application/json', 'calendly-webhook-signature': calendlySignature(key, at, raw) };
+}
+
+/** Calendly's invitee.created for a booking made from a flow's link (its reference in utm_content). */
+export function inviteeCreated(flowId: string, email: string, startTime: string | null = null) {
+  return {
+    event: 'invitee.created',
+    payload: {
+      uri: `https://api.calendly.com/scheduled_events/EV/invitees/${randomUUID()}`,
+      email,
+      tracking: { utm_content: flowId },
+      scheduled_event: { start_time: startTime },
+    },
+  };
+}
+
+/** POSTs a Calendly event, signed with `key`, to the site at `base`; its JSON answer. */
+export async function postCalendlyEvent(base: string, key: string, body: unknown): Promise<unknown> {
+  const raw = JSON.stringify(body);
+  const response = await fetch(`${base}/api/integrations/scheduling/webhook`, {
+    method: 'POST',
+    headers: calendlyHeaders(key, raw),
+    body: raw,
+  });
+  return response.json();
+}

@@ -1,0 +1,29 @@
+import { loadAssessmentModal } from './features/assessment/load-modal.js';
+import { hydrateOnIntent } from './lib/hydrate-on-intent.js';
+import { recordVisit } from './lib/visits.js';
+import './styles.css';
+
+/*
+ * The one script every page loads first, kept small: a public page arrives rendered by the server
+ * and needs no script to be read, so the site's code (web/src/app/start.tsx) is fetched and
+ * hydrated on the visitor's intent (web/src/lib/hydrate-on-intent.ts). Every other page starts
+ * from the empty shell and runs at once.
+ */
+
+const container = document.getElementById('root')!;
+const start = () => import('./app/start.js').then(({ startApp }) => startApp(container));
+
+// a personal link (?token=) opens the assessment, a navigation with state (the diagnostic's end, a
+// sign-out) has something to show, and the coach's bar shows their account: those pages run at once
+const needsScriptNow =
+  !container.hasChildNodes() ||
+  container.dataset.start === 'now' ||
+  new URLSearchParams(window.location.search).has('token') ||
+  (history.state as { usr?: unknown } | null)?.usr != null;
+
+if (needsScriptNow) void start();
+else {
+  // counted as a visit whether or not the visitor goes on to use the page
+  recordVisit();
+  hydrateOnIntent(container, start, () => void loadAssessmentModal());
+}

@@ -1,0 +1,85 @@
+import { UnrecoverableError } from 'bullmq';
+import type pg from 'pg';
+import { z } from 'zod';
+import type { Config } from '#core/config/index.js';
+import { coachAddress } from '#core/email/coach.js';
+import type { EmailContent } from '#core/email/compose.js';
+import type { FollowUpEmailKind } from '#core/email/follow-up-templates.js';
+import { deliverEmail, recordJobEmail } from '#core/email/outbox.js';
+import { smtpSender } from '#core/email/transport.js';
+import { isUnsubscribed, unsubscribeLinks, unsubscribeToken } from '#core/email/unsubscribe.js';
+import type { Processor } from './index.js';
+
+/** The payload the assessment flow's reminder delays write: the flow and its lead. */
+const payloadSchema = z.object({ flowId: z.uuid(), request: z.object({ leadId: z.uuid() }) });
+
+/** The flow a reminder is about and the lead it goes to. */
+interface ReminderTarget {
+  flowId: string;
+  leadId: string;
+  state: string;
+  snapshot: unknown;
+  lead: { email: string; name: string };
+}
+
+interface TargetRow {
+  state: string;
+  snapshot: unknown;
+  testing: boolean;
+  email: string;
+  name: string;
+  test_lead: boolean;
+}
+
+/** A reminder: its kind, why it may no longer be due, and its content. */
+interface Reminder {
+  kind: FollowUpEmailKind;
+  /** Why the flow no longer needs it (finished, booked, refunded), or null when it is still due. */
+  notDue: (pool: pg.Pool, target: ReminderTarget) => Promise<string | null>;
+  content: (pool: pg.Pool, config: Config, target: ReminderTarget, unsubscribeUrl: string) => Promise<EmailContent>;
+}
+
+async function reminderTarget(pool: pg.Pool, flowId: string, leadId: string): Promise<ReminderTarget | { skipped: string }> {
+  const found = await pool.query<TargetRow>(
+    `SELECT f.state, f.snapshot, f.testing, l.email, l.name, 'test' = ANY (l.tags) AS test_lead
+     FROM flows f JOIN leads l ON l.lead_id = $2 WHERE f.id = $1`,
+    [flowId, leadId],
+  );
+  const row = found.rows[0];
+  if (!row) return { skipped: 'the flow or its lead was deleted' };
+  if (row.testing || row.test_lead) return { skipped: 'a test flow' };
+  if (await isUnsubscribed(pool, row.email)) return { skipped: 'the address unsubscribed from reminders' };
+  return { flowId, leadId, state: row.state, snapshot: row.snapshot, lead: { email: row.email, name: row.name } };
+}
+
+/**
+ * The job of one follow-up reminder, which the flow's delay wrote: nothing for a test flow, an
+ * unsubscribed address or a flow that no longer needs it (checked when it runs, a day after it was
+ * planned); else the row, keyed by the job like the results email so a second run delivers the
+ * first run's row instead of writing another, with the one-click unsubscribe headers (RFC 8058).
+ */
+export function reminderComposer(reminder: Reminder): Processor {
+  return async (job, { pool, config }) => {
+    const parsed = payloadSchema.safeParse(job.data.payload);
+    if (!parsed.success) throw new UnrecoverableError(`Unusable ${reminder.kind} payload: ${parsed.error.message}`);
+    const target = await reminderTarget(pool, parsed.data.flowId, parsed.data.request.leadId);
+    if ('skipped' in target) return target;
+    const notDue = await reminder.notDue(pool, target);
+    if (notDue) return { skipped: notDue };
+    const links = unsubscribeLinks(config.publicUrl, await unsubscribeToken(pool, target.leadId));
+    const emailId = await recordJobEmail(
+      pool,
+      job.data.jobRowId,
+      {
+        kind: reminder.kind,
+        to: target.lead.email,
+        replyTo: await coachAddress(pool, config),
+        leadId: target.leadId,
+        headers: links.headers,
+        ...(await reminder.content(pool, config, target, links.page)),
+      },
+      [],
+    );
+    return deliverEmail(pool, smtpSender(config), emailId);
+  };
+}
