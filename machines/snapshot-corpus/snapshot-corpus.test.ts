@@ -94,6 +94,12 @@ function driveToEnd(name: FlowMachineName, machine: AnyStateMachine, stored: Sto
   return snapshot;
 }
 
+/**
+ * A walk drives hundreds of fixtures to their ends: about 2 s alone on the 2-core box, and several times that while
+ * the whole suite shares its cores, so the unit default of 5 s is no measure of it.
+ */
+const CORPUS_WALK_TIMEOUT = 60_000;
+
 /** The state values a corpus names, as the flows table's `state` column writes them. */
 function stateValues(entries: CorpusEntry[]): string[] {
   return [...new Set(entries.map((entry) => statePath(entry.value)))].sort();
@@ -133,12 +139,16 @@ describe('the stored-snapshot corpus', () => {
   describe.each(corpusFiles.map(({ file, machine, version }) => [file, machine, version] as const))(
     'every fixture of %s',
     (file, name, version) => {
-      it('restores on this build, through the migrations when older, and reaches an end', () => {
-        const machine = flowMachines[name] as AnyStateMachine;
-        for (const entry of readCorpus(file)) {
-          driveToEnd(name, machine, upgradeSnapshot(name, flowMachineVersions[name], version, entry.snapshot));
-        }
-      });
+      it(
+        'restores on this build, through the migrations when older, and reaches an end',
+        () => {
+          const machine = flowMachines[name] as AnyStateMachine;
+          for (const entry of readCorpus(file)) {
+            driveToEnd(name, machine, upgradeSnapshot(name, flowMachineVersions[name], version, entry.snapshot));
+          }
+        },
+        CORPUS_WALK_TIMEOUT,
+      );
     },
   );
 });
@@ -268,9 +278,11 @@ describe.each(names)('a deliberate change to %s: a renamed state and a new conte
     }
   });
 
-  it('with the migration, every fixture of every version restores on the changed machine and reaches an end with the new field', () => {
-    const versioning = nextVersioning(name);
-    for (const { file, version } of corpusFiles.filter((corpus) => corpus.machine === name)) {
+  // One test per stored version: each walks a whole file of fixtures to their ends, work that grows with every version.
+  it.each(corpusFiles.filter((corpus) => corpus.machine === name))(
+    'with the migration, every fixture of $file restores on the changed machine and reaches an end with the new field',
+    ({ file, version }) => {
+      const versioning = nextVersioning(name);
       for (const entry of readCorpus(file)) {
         const upgraded = upgradeSnapshot(name, versioning, version, entry.snapshot);
         if (version === current && namesState(entry.value, from)) {
@@ -279,6 +291,7 @@ describe.each(names)('a deliberate change to %s: a renamed state and a new conte
         const end = driveToEnd(name, changed, upgraded);
         expect(end.context.locale, `${file}: ${entry.path}`).toBe(LOCALE);
       }
-    }
-  });
+    },
+    CORPUS_WALK_TIMEOUT,
+  );
 });
