@@ -146,4 +146,15 @@ describe('versioned flow machines', () => {
     const current = { value: 'survey', context: { followUps: { remindedToFinish: true } } };
     expect(flowMachineVersions.assessmentFlow.migrations[2]!(current)).toBe(current);
   });
+
+  it('moves an assessment flow of version 3 caught in the reveal onto its results, which the machine runs on from', () => {
+    const toVersion4 = flowMachineVersions.assessmentFlow.migrations[3]!;
+    const revealing = { status: 'active', value: { processing: 'revealing' }, context: { notice: null } };
+    expect(toVersion4(revealing)).toEqual({ status: 'active', value: 'results', context: { notice: null } });
+    // still grading, or anywhere else, it is left as it is
+    const grading = { value: { processing: 'grading' }, context: {} };
+    expect(toVersion4(grading)).toBe(grading);
+    const survey = { value: 'survey', context: {} };
+    expect(toVersion4(survey)).toBe(survey);
+  });
 });

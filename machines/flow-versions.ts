@@ -28,7 +28,7 @@ export type QueuedEvent = { type: string } & Record<string, unknown>;
 /** The versions of the machines the server runs as flows. Every flow row records the one it was written by. */
 export const flowMachineVersions: Readonly<Record<FlowMachineName, MachineVersioning>> = {
   assessmentFlow: {
-    current: 3,
+    current: 4,
     migrations: {
       // version 2: `payment_success.booked` meant the booking page was opened; it is now
       // `booking_opened`, and `booked` is a booking the scheduling provider reported. The deposit
@@ -58,6 +58,14 @@ export const flowMachineVersions: Readonly<Record<FlowMachineName, MachineVersio
           remindedToFinish: false,
         };
         return { ...snapshot, context: { ...context, followUps } };
+      },
+      // version 4: the 1 s reveal is the screen's pause, not a state (decision 0029). A flow caught
+      // in `processing.revealing` has its result: it is at `results`, and its pending reveal
+      // timer finds a flow that no longer takes it, and is skipped.
+      3: (snapshot) => {
+        const value = snapshot.value as { processing?: unknown } | string;
+        if (typeof value !== 'object' || value.processing !== 'revealing') return snapshot;
+        return { ...snapshot, value: 'results' };
       },
     },
   },

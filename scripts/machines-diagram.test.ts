@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assessmentFlowMachine } from '#machines/assessment-flow/assessment-flow.machine.js';
+import { mirrorMachine } from '#machines/mirror/mirror.machine.js';
 import { DIAGRAM_DIR, namedImplementations, renderDiagrams, repoRoot, toMermaid } from './machines-diagram.js';
 
 const STALE = 'is stale: run `npm run machines:diagram` and commit docs/machines/';
@@ -25,8 +26,8 @@ describe('machine diagrams', () => {
     expect(mermaid.startsWith('stateDiagram-v2\n  [*] --> opening')).toBe(true);
     expect(mermaid).toContain('state opening <<choice>>');
     expect(mermaid).toContain('results --> yes_flow: CONTINUE [hasTier(book_call)]');
-    expect(mermaid).toContain('processing_revealing --> results: after 1000 ms');
     expect(mermaid).toContain('email_capture_editing --> diagnostic: CONTINUE_WITHOUT_SAVING [not isSurveyCompleted]');
+    expect(toMermaid(mirrorMachine)).toContain('revealing --> complete: after replyDelay [endsConversation]');
   });
 
   it('lists the effects to provide, leaving out the machine’s own context updates', () => {

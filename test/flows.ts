@@ -79,7 +79,6 @@ export async function seedResultsFlow(
     [
       ...surveyedEvents({ name: 'Test Lead', email, leadId: lead.leadId }),
       { type: 'GRADED', result: resultFor(tier) },
-      { type: 'xstate.after.resultsDelay.assessmentFlow.processing.revealing' },
       ...then,
     ],
     { leadId: lead.leadId, visitorId },

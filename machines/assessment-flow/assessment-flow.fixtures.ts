@@ -1,4 +1,4 @@
-import { createActor, SimulatedClock } from 'xstate';
+import { createActor } from 'xstate';
 import { qualificationSurvey } from '../content/index.js';
 import { cannedResult } from '../grading/canned.js';
 import type { AssessmentFlowEvent, AssessmentFlowInput, FlowResult } from '../protocol/assessment-flow.js';
@@ -82,9 +82,8 @@ export const sampleEvents: AssessmentFlowEvent[] = [
 /** The flow's effects, recorded in order with their parameters. */
 type RecordedEffect = { type: string; params: unknown };
 
-/** Starts the flow on a simulated clock with every effect recorded instead of run. */
+/** Starts the flow with every effect recorded instead of run. */
 export function startFlow(input: AssessmentFlowInput = {}) {
-  const clock = new SimulatedClock();
   const effects: RecordedEffect[] = [];
   const record =
     (type: string) =>
@@ -101,6 +100,6 @@ export function startFlow(input: AssessmentFlowInput = {}) {
       clearSavedAnswers: record('clearSavedAnswers'),
     },
   });
-  const actor = createActor(machine, { input, clock }).start();
-  return { actor, clock, effects, machine, effectTypes: () => effects.map((e) => e.type) };
+  const actor = createActor(machine, { input }).start();
+  return { actor, effects, machine, effectTypes: () => effects.map((e) => e.type) };
 }

@@ -14,14 +14,17 @@ import {
 } from './assessment-flow.effects.js';
 import { assessmentFlowGuards } from './assessment-flow.guards.js';
 
-/** How long the processing notice stays after grading before the results show. */
+/**
+ * How long the processing notice stays after grading before the results show. A pause of the
+ * screen, not a step of the flow: the flow is at `results` once graded, and the browser that saw
+ * the grading holds the notice this long (decision 0029), so the reveal costs no timer job.
+ */
 export const RESULTS_DELAY_MS = 1000;
 
 const flowSetup = setup({
   types: assessmentFlowTypes,
   actions: { ...assessmentFlowEffects, ...assessmentFlowUpdates },
   guards: assessmentFlowGuards,
-  delays: { resultsDelay: RESULTS_DELAY_MS },
 });
 
 /*
@@ -80,7 +83,7 @@ const createLead = { type: 'createLead', params: leadRequest } as const;
 /**
  * The real result after the canned fallback: a grading job that failed for good gave the flow the
  * fallback (nurture), and the coach's retry of that job has graded the answers after all. Until
- * the visitor has taken a path, the real result replaces the stand-in and is revealed as if fresh,
+ * the visitor has taken a path, the real result replaces the stand-in and is shown as if fresh,
  * so a homework or book_call lead is offered their own next step, not nurture's.
  */
 const replaceFallback = {
@@ -88,7 +91,7 @@ const replaceFallback = {
     { guard: and(['replacesFallback', 'isGaming']), target: '#assessmentFlow.gaming_detected', actions: 'takeGamingMessage' },
     {
       guard: 'replacesFallback',
-      target: '#assessmentFlow.processing.revealing',
+      target: '#assessmentFlow.results',
       actions: ['takeResult', flowSetup.enqueueActions(queueResultsEmail)],
     },
   ],
@@ -245,15 +248,11 @@ export const assessmentFlowMachine = flowSetup.createMachine({
             GRADED: [
               { guard: 'isGaming', target: '#assessmentFlow.gaming_detected', actions: 'takeGamingMessage' },
               {
-                target: 'revealing',
+                target: '#assessmentFlow.results',
                 actions: ['takeResult', enqueueActions(queueResultsEmail)],
               },
             ],
           },
-        },
-        revealing: {
-          after: { resultsDelay: { target: '#assessmentFlow.results' } },
-          on: replaceFallback,
         },
       },
     },

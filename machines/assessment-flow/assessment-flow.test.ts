@@ -44,7 +44,6 @@ function atResults(tier: Tier) {
   flow.actor.send({ type: 'DIAGNOSTIC_COMPLETED', answers: sampleAnswers });
   flow.actor.send({ type: 'SURVEY_SUBMITTED', answers: completeSurvey });
   flow.actor.send({ type: 'GRADED', result: resultFor(tier) });
-  flow.clock.increment(1000);
   return flow;
 }
 
@@ -153,8 +152,8 @@ describe('assessmentFlow: capture', () => {
 });
 
 describe('assessmentFlow: diagnostic, survey and processing', () => {
-  it('walks intro -> diagnostic -> survey -> processing -> results after 1 s', () => {
-    const { actor, clock, effects, machine } = startFlow();
+  it('walks intro -> diagnostic -> survey -> processing -> results', () => {
+    const { actor, effects, machine } = startFlow();
     actor.send({ type: 'CAPTURE_SUBMIT', name: 'Ada', email: 'ada@example.com' });
     actor.send({ type: 'LEAD_SAVED', leadId: LEAD_ID });
     actor.send({ type: 'START_DIAGNOSTIC' });
@@ -186,9 +185,6 @@ describe('assessmentFlow: diagnostic, survey and processing', () => {
     });
 
     actor.send({ type: 'GRADED', result: resultFor('book_call') });
-    clock.increment(999);
-    expect(actor.getSnapshot().value).toEqual({ processing: 'revealing' });
-    clock.increment(1);
     expect(actor.getSnapshot().value).toBe('results');
     // the grading job that applied GRADED stored the result; showing it stores nothing again
     expect(effects.at(-1)?.type).toBe('requestGrading');
@@ -612,33 +608,24 @@ describe('assessmentFlow: events and the server', () => {
     expect(processing.value).toEqual({ processing: 'grading' });
     expect(effects.map((e) => e.type)).toEqual(['requestGrading']);
 
-    const [revealing, delayed] = transition(assessmentFlowMachine, processing, {
+    const [results, graded] = transition(assessmentFlowMachine, processing, {
       type: 'GRADED',
       result: resultFor('nurture'),
     });
-    // The results email the capture step promised, then the 1 s results delay, which the server
-    // schedules itself: it arrives as a delayed raise of the event to apply when the time is up.
-    expect(delayed).toMatchObject([
-      { type: 'sendResults', params: { leadId: restored.context.session.leadId, result: resultFor('nurture') } },
-      { type: 'xstate.raise', params: { delay: 1000 } },
-    ]);
+    // the results at once, with the results email the capture step promised: the 1 s reveal is
+    // the screen's pause, so nothing is scheduled for it
+    expect(results.value).toBe('results');
+    expect(graded).toMatchObject([{ type: 'sendResults', params: { leadId: restored.context.session.leadId, result: resultFor('nurture') } }]);
     // no email for a testing-mode flow, nor for the canned fallback result
     const testing = assessmentFlowMachine.resolveState({
       ...stored,
       context: { ...(stored.context as AssessmentFlowContext), testingMode: true },
     } as never);
     const [testingGrading] = transition(assessmentFlowMachine, testing, { type: 'SURVEY_SUBMITTED', answers: completeSurvey });
-    expect(
-      transition(assessmentFlowMachine, testingGrading, { type: 'GRADED', result: resultFor('nurture') })[1].map((e) => e.type),
-    ).toEqual(['xstate.raise']);
-    expect(
-      transition(assessmentFlowMachine, processing, { type: 'GRADED', result: { ...resultFor('nurture'), fallback: true } })[1].map(
-        (e) => e.type,
-      ),
-    ).toEqual(['xstate.raise']);
-    const { event: due } = (delayed[1] as { params: { event: { type: string } } }).params;
-    const [results] = transition(assessmentFlowMachine, revealing, due as never);
-    expect(results.value).toBe('results');
+    expect(transition(assessmentFlowMachine, testingGrading, { type: 'GRADED', result: resultFor('nurture') })[1]).toEqual([]);
+    expect(transition(assessmentFlowMachine, processing, { type: 'GRADED', result: { ...resultFor('nurture'), fallback: true } })[1]).toEqual(
+      [],
+    );
   });
 });
 
@@ -655,42 +642,31 @@ describe('assessmentFlow: the real result after the canned fallback', () => {
   }
 
   it.each([
-    ['processing.revealing', () => atFallback()],
-    [
-      'results',
-      () => {
-        const flow = atFallback();
-        flow.clock.increment(1000);
-        return flow;
-      },
-    ],
+    ['results', () => atFallback()],
     [
       'no_flow.offered',
       () => {
         const flow = atFallback();
-        flow.clock.increment(1000);
         flow.actor.send({ type: 'CONTINUE' });
         return flow;
       },
     ],
-  ] as const)('at %s, a graded result replaces it, is revealed with its email, and routes by its own tier', (_state, reach) => {
-    const { actor, clock } = reach();
+  ] as const)('at %s, a graded result replaces it, is shown with its email, and routes by its own tier', (_state, reach) => {
+    const { actor } = reach();
     const before = actor.getSnapshot();
     expect(before.context.result).toEqual(canned);
-    const [revealing, effects] = transition(assessmentFlowMachine, before, { type: 'GRADED', result: resultFor('homework') });
-    expect(revealing.value).toEqual({ processing: 'revealing' });
-    expect(revealing.context.result).toEqual(resultFor('homework'));
+    const [shown, effects] = transition(assessmentFlowMachine, before, { type: 'GRADED', result: resultFor('homework') });
+    expect(shown.value).toBe('results');
+    expect(shown.context.result).toEqual(resultFor('homework'));
     expect(effects.map((e) => e.type)).toContain('sendResults');
     actor.send({ type: 'GRADED', result: resultFor('homework') });
-    clock.increment(1000);
     expect(actor.getSnapshot().value).toBe('results');
     actor.send({ type: 'CONTINUE' });
     expect(actor.getSnapshot().value).toBe('maybe_flow');
   });
 
   it('a gaming result asks for the retake; another fallback, or any result once a real one is shown, is refused', () => {
-    const { actor, clock } = atFallback();
-    clock.increment(1000);
+    const { actor } = atFallback();
     const shown = actor.getSnapshot();
     expect(transition(assessmentFlowMachine, shown, { type: 'GRADED', result: { ...gamingResult(), fallback: false } })[0].value).toBe(
       'gaming_detected',

@@ -42,8 +42,8 @@ describe('flow socket frames', () => {
       version: 4,
       origin: 'worker',
       event: { type: 'GRADED', result: {} },
-      state: 'processing.revealing',
-      snapshot: { value: { processing: 'revealing' } },
+      state: 'results',
+      snapshot: { value: 'results' },
     };
     expect(flowSocketServerFrameSchema.parse(push)).toEqual(push);
     expect(flowSocketServerFrameSchema.safeParse({ type: 'error', error: 'Unknown flow' }).success).toBe(true);

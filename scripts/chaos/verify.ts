@@ -10,7 +10,7 @@ export interface Findings {
   stuck: string[];
 }
 
-const TRANSIENT_STATES = ['processing.grading', 'processing.revealing', 'payment', 'homework_processing.sending', 'capture.saving'];
+const TRANSIENT_STATES = ['processing.grading', 'payment', 'homework_processing.sending', 'capture.saving'];
 
 /**
  * Checks everything from PostgreSQL: each submitted flow graded exactly once (one result, one

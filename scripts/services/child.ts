@@ -25,8 +25,13 @@ export function spawnTs(
 }
 
 /** Starts a bundled entry point (dist/) under plain Node, with the same process group and IPC as spawnTs. */
-export function spawnBundle(entry: string, env: NodeJS.ProcessEnv = process.env, stdio: 'inherit' | 'pipe' = 'inherit'): ChildProcess {
-  return spawn(process.execPath, ['--enable-source-maps', entry], {
+export function spawnBundle(
+  entry: string,
+  env: NodeJS.ProcessEnv = process.env,
+  stdio: 'inherit' | 'pipe' = 'inherit',
+  nodeArgs: string[] = [],
+): ChildProcess {
+  return spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, entry], {
     cwd: ROOT,
     env,
     detached: true,

@@ -116,7 +116,6 @@ function toResults(tier: Tier | 'gaming'): Event[] {
     { type: 'DIAGNOSTIC_COMPLETED', answers: sampleAnswers },
     { type: 'SURVEY_SUBMITTED', answers: completeSurvey },
     { type: 'GRADED', result: tier === 'gaming' ? gamingResult() : resultFor(tier) },
-    ...(tier === 'gaming' ? [] : [{ type: 'xstate.after.resultsDelay.assessmentFlow.processing.revealing' }]),
   ];
 }
 

@@ -349,7 +349,6 @@ describe('admin machines API', () => {
       ).rows[0]!.id;
     const grading = await insertFlow('assessmentFlow', 'processing.grading');
     await insertFlow('assessmentFlow', 'processing.grading');
-    await insertFlow('assessmentFlow', 'processing.revealing');
     await insertFlow('assessmentFlow', 'results');
     await insertFlow('assessmentFlow', 'retired.state');
     await insertFlow('diagnostic', 'question');
@@ -381,8 +380,7 @@ describe('admin machines API', () => {
     );
     const state = (path: string) => flow.states.find((s: { path: string }) => s.path === path);
     expect(state('processing.grading').count).toBe(2);
-    expect(state('processing.revealing').count).toBe(1);
-    expect(state('processing').count).toBe(3);
+    expect(state('processing').count).toBe(2);
     expect(state('processing')).toMatchObject({ type: 'compound', initial: 'processing.grading' });
     expect(state('results').count).toBe(1);
     expect(state('capture.editing').count).toBe(0);
@@ -393,7 +391,7 @@ describe('admin machines API', () => {
     });
     expect(state('opening').transient).toBe(true);
     expect(flow.unknown).toEqual([{ state: 'retired.state', count: 1 }]);
-    expect(flow.totalFlows).toBe(5);
+    expect(flow.totalFlows).toBe(4);
     expect(flow.eventsPerMinute).toHaveLength(60);
     expect(flow.eventsPerMinute.at(-1)).toBe(3);
     expect(machines[1].totalFlows).toBe(1);

@@ -157,7 +157,7 @@ describe('the admin leads screens in a real browser', () => {
     expect(await state.textContent()).toBe('Step 1 of 6 · Left their details → Saving their details');
     expect(await timeline.locator('[aria-current="step"]').textContent()).toContain('Left their details');
     await journey.getByRole('button', { name: 'Replay' }).click();
-    await journey.getByText('Step 6 of 6 · Assessment graded → Revealing results').waitFor({ timeout: 10_000 });
+    await journey.getByText('Step 6 of 6 · Assessment graded → Viewing their results').waitFor({ timeout: 10_000 });
     expect(await journey.getByText('(replay reached').count()).toBe(0);
 
     await page.getByLabel('Add a note').fill(`Spoke on the phone ${stamp}.`);

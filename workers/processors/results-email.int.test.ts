@@ -84,7 +84,7 @@ describe('the results email', () => {
     const { pool, engine } = await setup(sink);
     const { flowId } = await surveyedFlow(pool, { testingMode: true });
     const graded = await engine.apply(flowId, { type: 'GRADED', result: resultFor('book_call') }, 'worker');
-    expect(graded.state).toBe('processing.revealing');
+    expect(graded.state).toBe('results');
     expect((await pool.query("SELECT 1 FROM jobs WHERE queue = 'email'")).rowCount).toBe(0);
   });
 });

@@ -31,7 +31,8 @@ describe('replayFlow', () => {
     expect(replay.steps).toHaveLength(6);
     expect(replay.steps.every((step) => typeof step.replayed === 'string' && step.replayed.length > 0)).toBe(true);
     expect(replay.steps[2]!.replayed).toMatch(/^diagnostic/);
-    expect(replay.steps[5]!.replayed).toMatch(/^processing/);
+    expect(replay.steps[4]!.replayed).toMatch(/^processing/);
+    expect(replay.steps[5]!.replayed).toBe('results');
   });
 
   it('falls back to the recorded states for an unknown machine', () => {

@@ -56,7 +56,6 @@ describe('every state, event and timer of the flow machines has a name', () => {
     const names: Record<string, string> = EVENT_NAMES[name];
     const [timers, own] = [handled.filter((type) => type.startsWith('xstate.')), handled.filter((type) => !type.startsWith('xstate.'))];
     expect(own.filter((type) => !names[type])).toEqual([]);
-    expect(timers.length).toBeGreaterThan(0);
     for (const type of timers) expect(Object.values(DELAY_NAMES[name])).toContain(eventName(name, type));
     // each `after` timer reads as its delay's name, not the fallback
     const delays = Object.keys(machine.implementations.delays);
@@ -72,6 +71,7 @@ describe('every state, event and timer of the flow machines has a name', () => {
 
 describe('names read as a coach would say them', () => {
   it('states, events and the built-in XState events', () => {
+    // a state and a timer of version 3, in journeys recorded then
     expect(stateName('assessmentFlow', 'processing.revealing')).toBe('Revealing results');
     expect(stateName('assessmentFlow', 'payment_success.booked')).toBe('Booked the strategy session');
     expect(stateName('assessmentFlow', 'payment_success.booking_opened')).toBe('Opened the booking page');

@@ -37,7 +37,6 @@ export const STATE_NAMES: Record<FlowMachineName, Record<string, string>> = {
     'email_capture.saving': 'Saving their email',
     processing: 'Processing the assessment',
     'processing.grading': 'Grading the assessment',
-    'processing.revealing': 'Revealing results',
     gaming_detected: 'Asked to retake (answers looked rushed or patterned)',
     results: 'Viewing their results',
     completed_results: 'Viewing their earlier results',
@@ -133,9 +132,24 @@ export const EVENT_NAMES: {
 
 /** Each named delay of a flow machine (its `after` timers), as what happened when it fired. */
 export const DELAY_NAMES: Record<FlowMachineName, Record<string, string>> = {
-  assessmentFlow: { resultsDelay: `Results shown after ${RESULTS_DELAY_MS / 1000} s` },
+  assessmentFlow: {},
   diagnostic: { screenTimeout: 'Time ran out on a timed question' },
   mirror: { replyDelay: "Mirror's reply shown" },
+};
+
+/**
+ * States and delays an earlier version of a machine had, which journeys recorded then still show:
+ * until version 4 the 1 s reveal was a state with a timer (decision 0029).
+ */
+const RETIRED_STATE_NAMES: Record<FlowMachineName, Record<string, string>> = {
+  assessmentFlow: { 'processing.revealing': 'Revealing results' },
+  diagnostic: {},
+  mirror: {},
+};
+const RETIRED_DELAY_NAMES: Record<FlowMachineName, Record<string, string>> = {
+  assessmentFlow: { resultsDelay: `Results shown after ${RESULTS_DELAY_MS / 1000} s` },
+  diagnostic: {},
+  mirror: {},
 };
 
 /** What each email is, as the coach would say it (email_outbox.kind, also the name of its email job). */
@@ -214,10 +228,11 @@ export function machineName(machine: string): string {
 
 /** A state path as recorded (dotted, parallel regions joined by commas). */
 export function stateName(machine: string, path: string): string {
-  const names = STATE_NAMES[machineOf(machine) ?? 'assessmentFlow'];
+  const known = machineOf(machine) ?? 'assessmentFlow';
+  const [names, retired] = [STATE_NAMES[known], RETIRED_STATE_NAMES[known]];
   return path
     .split(',')
-    .map((part) => names[part] ?? humanize(part.split('.').at(-1) ?? part))
+    .map((part) => names[part] ?? retired[part] ?? humanize(part.split('.').at(-1) ?? part))
     .join(' and ');
 }
 
@@ -228,7 +243,7 @@ function builtInEventName(machine: FlowMachineName | null, type: string): string
     const [, delay, machineId] = after as unknown as [string, string, string];
     if (/^\d+$/.test(delay)) return `Waited ${Number(delay) / 1000} s`;
     const owner = machineOf(machineId) ?? machine;
-    return (owner && DELAY_NAMES[owner][delay]) || `Timer: ${humanize(delay).toLowerCase()}`;
+    return (owner && (DELAY_NAMES[owner][delay] ?? RETIRED_DELAY_NAMES[owner][delay])) || `Timer: ${humanize(delay).toLowerCase()}`;
   }
   const done = /^xstate\.(done|error)\.(actor|state)\.(.+)$/.exec(type);
   if (done) {

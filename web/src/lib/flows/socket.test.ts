@@ -82,7 +82,7 @@ describe('FlowSocket', () => {
       version: 3,
       origin: 'worker',
       event: { type: 'GRADED' },
-      state: 'processing.revealing',
+      state: 'results',
       snapshot: {},
     };
     sockets[0]!.receive({ type: 'subscribed', flowId: FLOW, version: 2 });

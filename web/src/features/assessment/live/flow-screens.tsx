@@ -6,7 +6,7 @@ import { DEPOSIT_AMOUNT_CENTS } from '#machines/protocol/payment.js';
 import { useFlowSnapshot } from '#web/lib/flows/use-server-flow.js';
 import { useDisplayResult } from '../local-grading.js';
 import { openCheckoutTab } from '../steps/next-steps/checkout-tab.js';
-import { stepTitle, topStep } from '../titles.js';
+import { STEP_TITLES, stepTitle, topStep } from '../titles.js';
 import { NoticeBox } from '../ui.js';
 import {
   useCheckoutTabCleanup,
@@ -18,6 +18,7 @@ import {
 } from './flow-effects.js';
 import { useLocalFallback } from './local-fallback.js';
 import { usePublicConfig } from './public-config.js';
+import { useRevealPause } from './reveal-pause.js';
 import { StepScreen } from './step-screen.js';
 import type { AssessmentFlow, Frame } from './types.js';
 
@@ -43,6 +44,8 @@ export function FlowScreens({
   const { context } = snapshot;
   const step = topStep(snapshot.value);
   const state = statePath(snapshot.value);
+  // the results wait a moment behind the processing notice, which says they are ready
+  const revealing = useRevealPause(step);
   const config = usePublicConfig();
   const display = useDisplayResult(context);
   const depositCents = config?.depositCents ?? DEPOSIT_AMOUNT_CENTS;
@@ -66,11 +69,15 @@ export function FlowScreens({
     if (send({ type }) && config?.paymentMode === 'stripe') openCheckoutTab();
   };
 
-  const title = step === 'payment_success' && context.paymentPurpose === 'paid_homework' ? 'Payment Confirmed' : stepTitle(snapshot);
+  const title = revealing
+    ? STEP_TITLES.processing!
+    : step === 'payment_success' && context.paymentPurpose === 'paid_homework'
+      ? 'Payment Confirmed'
+      : stepTitle(snapshot);
   return frame(
     title,
     <>
-      {flow.offline && step !== 'processing' && (
+      {flow.offline && step !== 'processing' && !revealing && (
         <p role="status" className="mb-5 rounded-2xl border border-line bg-sand px-4 py-3 text-sm text-ink">
           The connection dropped. Your answers are kept on this device and will be sent as soon as it is back.
         </p>
@@ -83,6 +90,7 @@ export function FlowScreens({
         mode={mode}
         step={step}
         state={state}
+        revealing={revealing}
         context={context}
         display={display}
         config={config}

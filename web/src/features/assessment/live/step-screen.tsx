@@ -31,6 +31,7 @@ export function StepScreen({
   mode,
   step,
   state,
+  revealing = false,
   context,
   display,
   config,
@@ -42,6 +43,8 @@ export function StepScreen({
   /** The top-level state ('processing'), and the full dotted path ('processing.grading'). */
   step: string;
   state: string;
+  /** The flow has just reached its results, held a moment behind the processing notice (useRevealPause). */
+  revealing?: boolean;
   context: AssessmentFlowContext;
   display: ReturnType<typeof useDisplayResult>;
   config: PublicConfig | null;
@@ -55,6 +58,7 @@ export function StepScreen({
   const tier = context.result ? resultTier(context.result) : 'nurture';
   const visitor = { name: context.session.name, email: context.session.email };
   const waiting = <Waiting title="One moment" />;
+  if (revealing) return <ProcessingStep revealing offline={flow.offline} />;
 
   switch (step) {
     case 'opening':
@@ -111,7 +115,7 @@ export function StepScreen({
         />
       );
     case 'processing':
-      return <ProcessingStep revealing={state === 'processing.revealing'} offline={flow.offline} />;
+      return <ProcessingStep revealing={false} offline={flow.offline} />;
     case 'gaming_detected':
       return <GamingStep notice={context.notice} onRetake={() => send({ type: 'RETAKE' })} />;
     case 'results':
