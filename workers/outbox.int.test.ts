@@ -1,16 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { Worker, type Job } from 'bullmq';
+import { Worker } from 'bullmq';
 import { pino } from 'pino';
 import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPool } from '#core/db/pool.js';
 import { FlowEngine } from '#core/flows/engine.js';
+import { directEnqueuer } from '#core/queues/direct.js';
 import { insertJob } from '#core/queues/outbox.js';
 import { closeQueues, openQueues } from '#core/queues/queues.js';
-import { OutboxRelay, type RelayedJobData } from '#core/queues/relay.js';
+import { OutboxRelay } from '#core/queues/relay.js';
 import { createRedis } from '#core/redis.js';
 import { scratchDatabase, testConfig } from '#test/helpers.js';
 import { until } from '#test/until.js';
+import type { QueueProcessor } from './processors/index.js';
 import { tracked } from './tracked.js';
 
 const log = pino({ level: 'silent' });
@@ -32,7 +34,7 @@ async function world() {
     await pool.end();
   });
   const relay = (options = {}) => new OutboxRelay(pool, queues, log, options);
-  const work = (processor: (job: Job<RelayedJobData>) => Promise<unknown>) => {
+  const work = (processor: QueueProcessor['process']) => {
     const context = { pool, log, config: testConfig(), engine: new FlowEngine(pool), publishMonitor: async () => {} };
     const worker = new Worker('email', tracked({ process: processor }, context), { connection, prefix, concurrency: 4 });
     cleanups.push(() => worker.close());
@@ -45,11 +47,11 @@ async function row(pool: pg.Pool, id: string) {
   return (await pool.query('SELECT status, attempts, result, last_error FROM jobs WHERE id = $1', [id])).rows[0];
 }
 
-async function commitJob(pool: pg.Pool, payload: Record<string, unknown>, commit = true): Promise<string> {
+async function commitJob(pool: pg.Pool, payload: Record<string, unknown>, commit = true, direct = false): Promise<string> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const id = await insertJob(client, { queue: 'email', name: 'send', payload });
+    const id = await insertJob(client, { queue: 'email', name: 'send', payload }, { direct });
     await client.query(commit ? 'COMMIT' : 'ROLLBACK');
     return id;
   } finally {
@@ -178,5 +180,59 @@ describe('the outbox relay and tracked jobs', () => {
     const second = await commitJob(pool, { n: 2 });
     await until(() => done.includes(second), 5_000);
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("a committer's own add: rows written enqueued reach BullMQ; those Redis refused go back to the relay, which moves them", async () => {
+    const { pool, queues, relay } = await world();
+    const added = await commitJob(pool, { n: 1 }, true, true);
+    expect((await row(pool, added)).status).toBe('enqueued');
+    await directEnqueuer(pool, queues)([{ id: added, queue: 'email', name: 'send', payload: { n: 1 } }]);
+    expect(await queues.email.getJob(added)).toBeDefined();
+
+    // Redis refusing the add (injected: a BullMQ add against a dead Redis waits for it instead of failing):
+    // the rows go back to pending and the error is the caller's
+    const refused = [await commitJob(pool, { n: 2 }, true, true), await commitJob(pool, { n: 3 }, true, true)];
+    const refusing = { ...queues, email: { add: () => Promise.reject(new Error('Redis refused the add')) } } as unknown as typeof queues;
+    await expect(
+      directEnqueuer(pool, refusing)(refused.map((id) => ({ id, queue: 'email' as const, name: 'send', payload: {} }))),
+    ).rejects.toThrow('Redis refused the add');
+    for (const id of refused) expect((await row(pool, id)).status).toBe('pending');
+    expect(await relay().relayPending()).toBe(2);
+    for (const id of refused) expect(await queues.email.getJob(id)).toBeDefined();
+    expect((await row(pool, added)).status).toBe('enqueued');
+  });
+
+  it("a processor's work and its job's completion commit together; a delivery that finds the job completed meanwhile rolls its work back", async () => {
+    const { pool, relay, work } = await world();
+    await pool.query('CREATE TABLE job_work (job_id uuid NOT NULL)');
+    const running = relay({ sweepMs: 60_000 });
+    await running.start();
+    cleanups.push(() => running.stop());
+    let hold: Promise<void> = Promise.resolve();
+    work((job, context) =>
+      context.jobTransaction!(async (tx) => {
+        await tx.client.query('INSERT INTO job_work (job_id) VALUES ($1)', [job.data.jobRowId]);
+        await hold;
+        return { worked: true };
+      }),
+    );
+    const id = await commitJob(pool, {});
+    await until(async () => (await row(pool, id))?.status === 'completed');
+    expect(await row(pool, id)).toEqual({ status: 'completed', attempts: 1, result: { worked: true }, last_error: null });
+    expect((await pool.query('SELECT count(*)::int AS n FROM job_work WHERE job_id = $1', [id])).rows[0].n).toBe(1);
+
+    // another delivery completes the row while this one is inside its transaction
+    let release!: () => void;
+    hold = new Promise((resolve) => (release = resolve));
+    const raced = await commitJob(pool, {});
+    await until(async () => (await row(pool, raced))?.status === 'active');
+    await pool.query("UPDATE jobs SET status = 'completed', result = '{\"elsewhere\": true}' WHERE id = $1", [raced]);
+    release();
+    await until(
+      async () => (await pool.query('SELECT count(*)::int AS n FROM jobs WHERE id = $1 AND result IS NOT NULL', [raced])).rows[0].n === 1,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await row(pool, raced)).result).toEqual({ elsewhere: true });
+    expect((await pool.query('SELECT count(*)::int AS n FROM job_work WHERE job_id = $1', [raced])).rows[0].n).toBe(0);
   });
 });

@@ -59,7 +59,7 @@ export class FlowTx {
 
   /** Writes a job row in this transaction (the outbox). */
   async insertJob(job: NewJob): Promise<string> {
-    const id = await insertJob(this.client, job, { notify: !this.enqueuesDirectly });
+    const id = await insertJob(this.client, job, { direct: this.enqueuesDirectly });
     this.jobs.push({ ...job, id });
     return id;
   }
@@ -95,12 +95,14 @@ export class FlowTx {
   ): Promise<FlowSnapshotResponse | null> {
     // a visitor's event is theirs to send only to their own flow; the server's own code reaches any
     if (origin === 'client' && access === 'system') throw new Error('A visitor event needs the visitor it comes from');
-    const locked = await this.client.query<FlowRow & { clock_ms: string }>(
-      `SELECT id, machine, version, state, snapshot, lead_id, testing, visitor_id, machine_version,
-              floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS clock_ms
-       FROM flows WHERE id = $1 FOR UPDATE`,
-      [id],
-    );
+    // named statements (here and on every event's path) are parsed and planned once per connection
+    const locked = await this.client.query<FlowRow & { clock_ms: string }>({
+      name: 'lock-flow',
+      text: `SELECT id, machine, version, state, snapshot, lead_id, testing, visitor_id, machine_version,
+                    floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS clock_ms
+             FROM flows WHERE id = $1 FOR UPDATE`,
+      values: [id],
+    });
     const row = locked.rows[0];
     if (!row || !mayAccess(access, row.visitor_id)) throw new FlowNotFoundError(id);
     const read = typeof source === 'function' ? source(row.machine) : { event: source };
@@ -121,17 +123,18 @@ export class FlowTx {
     const persisted = machine.getPersistedSnapshot(next) as Record<string, unknown>;
     const { type, ...payload } = event;
     // one round trip: the new snapshot and its flow_events row
-    const updated = await this.client.query<FlowRow>(
-      `WITH moved AS (
-         UPDATE flows SET snapshot = $2, state = $3, version = version + 1, machine_version = $7
-         WHERE id = $1 RETURNING id, machine, version, state, lead_id, testing, visitor_id, machine_version
-       ), logged AS (
-         INSERT INTO flow_events (flow_id, seq, type, payload, origin, state_after)
-         SELECT id, version, $4, $5, $6, state FROM moved
-       )
-       SELECT * FROM moved`,
-      [id, persisted, state, type, payload, origin, flowMachineVersions[row.machine].current],
-    );
+    const updated = await this.client.query<FlowRow>({
+      name: 'apply-flow-event',
+      text: `WITH moved AS (
+               UPDATE flows SET snapshot = $2, state = $3, version = version + 1, machine_version = $7
+               WHERE id = $1 RETURNING id, machine, version, state, lead_id, testing, visitor_id, machine_version
+             ), logged AS (
+               INSERT INTO flow_events (flow_id, seq, type, payload, origin, state_after)
+               SELECT id, version, $4, $5, $6, state FROM moved
+             )
+             SELECT * FROM moved`,
+      values: [id, persisted, state, type, payload, origin, flowMachineVersions[row.machine].current],
+    });
     // the snapshot is not read back: it is the one just written
     const written: FlowRow = { ...updated.rows[0]!, snapshot: persisted };
     const flow = toResponse(written);

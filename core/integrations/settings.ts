@@ -153,9 +153,10 @@ export async function rotateSigningSecret(db: pg.Pool, userId: string): Promise<
 
 /** The enabled and configured value of a card, read inside the caller's transaction. */
 export async function activeTargets(db: pg.ClientBase): Promise<Map<IntegrationKey, { value: string; signingSecret: string | null }>> {
-  const rows = await db.query<SettingRow>(
-    "SELECT key, value, signing_secret FROM integration_settings WHERE key IN ('automation', 'team_chat') AND enabled AND configured",
-  );
+  const rows = await db.query<SettingRow>({
+    name: 'active-webhook-targets',
+    text: "SELECT key, value, signing_secret FROM integration_settings WHERE key IN ('automation', 'team_chat') AND enabled AND configured",
+  });
   return new Map(rows.rows.map((row) => [row.key, { value: row.value!, signingSecret: row.signing_secret }]));
 }
 

@@ -7,22 +7,33 @@ import type { RelayedJobData } from './relay.js';
 export type QueuedJob = NewJob & { id: string };
 
 /**
- * The fast path past the relay: the process that committed job rows adds them to BullMQ itself,
- * with jobId = row id as the relay would, and marks them enqueued. If Redis refuses, the rows stay
- * pending and the relay's sweep moves them instead; if both add one, BullMQ keeps a single job.
+ * The fast path past the relay: the process that committed job rows (written already enqueued,
+ * insertJob's `direct`) adds them to BullMQ itself, with jobId = row id as the relay would. If
+ * Redis refuses, the rows not added go back to pending for the relay's next pass, and the error is
+ * rethrown; a row stuck enqueued meanwhile (this process died, or PostgreSQL refused the hand-back
+ * too) is one whose job the relay's sweep finds missing from BullMQ and adds. If both add one,
+ * BullMQ keeps a single job.
  */
 export function directEnqueuer(pool: pg.Pool, queues: Queues) {
   return async (jobs: QueuedJob[]): Promise<void> => {
-    for (const job of jobs) {
-      const data: RelayedJobData = { jobRowId: job.id, payload: job.payload };
-      await queues[job.queue].add(job.name, data, {
-        jobId: job.id,
-        attempts: job.maxAttempts ?? 5,
-        ...(job.delayMs ? { delay: job.delayMs } : {}),
-      });
+    let added = 0;
+    try {
+      for (const job of jobs) {
+        const data: RelayedJobData = { jobRowId: job.id, payload: job.payload };
+        await queues[job.queue].add(job.name, data, {
+          jobId: job.id,
+          attempts: job.maxAttempts ?? 5,
+          ...(job.delayMs ? { delay: job.delayMs } : {}),
+        });
+        added += 1;
+      }
+    } catch (error) {
+      await pool
+        .query("UPDATE jobs SET status = 'pending', enqueued_at = NULL WHERE id = ANY($1) AND status = 'enqueued'", [
+          jobs.slice(added).map((job) => job.id),
+        ])
+        .catch(() => {});
+      throw error;
     }
-    await pool.query("UPDATE jobs SET status = 'enqueued', enqueued_at = now() WHERE id = ANY($1) AND status = 'pending'", [
-      jobs.map((job) => job.id),
-    ]);
   };
 }

@@ -64,7 +64,7 @@ describe('assessmentFlow model', () => {
     });
     it.each(named)('%s', (_, path) => {
       const { actor } = startFlow(input);
-      for (const { event } of path.steps) if (event.type !== 'xstate.init') actor.send(event);
+      for (const { event } of path.steps) if ((event.type as string) !== 'xstate.init') actor.send(event);
       expect(actor.getSnapshot().value).toEqual(path.state.value);
       expect(actor.getSnapshot().context).toEqual(path.state.context);
     });

@@ -615,7 +615,9 @@ describe('assessmentFlow: events and the server', () => {
     // the results at once, with the results email the capture step promised: the 1 s reveal is
     // the screen's pause, so nothing is scheduled for it
     expect(results.value).toBe('results');
-    expect(graded).toMatchObject([{ type: 'sendResults', params: { leadId: restored.context.session.leadId, result: resultFor('nurture') } }]);
+    expect(graded).toMatchObject([
+      { type: 'sendResults', params: { leadId: restored.context.session.leadId, result: resultFor('nurture') } },
+    ]);
     // no email for a testing-mode flow, nor for the canned fallback result
     const testing = assessmentFlowMachine.resolveState({
       ...stored,
@@ -623,9 +625,9 @@ describe('assessmentFlow: events and the server', () => {
     } as never);
     const [testingGrading] = transition(assessmentFlowMachine, testing, { type: 'SURVEY_SUBMITTED', answers: completeSurvey });
     expect(transition(assessmentFlowMachine, testingGrading, { type: 'GRADED', result: resultFor('nurture') })[1]).toEqual([]);
-    expect(transition(assessmentFlowMachine, processing, { type: 'GRADED', result: { ...resultFor('nurture'), fallback: true } })[1]).toEqual(
-      [],
-    );
+    expect(
+      transition(assessmentFlowMachine, processing, { type: 'GRADED', result: { ...resultFor('nurture'), fallback: true } })[1],
+    ).toEqual([]);
   });
 });
 

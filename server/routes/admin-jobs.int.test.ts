@@ -132,7 +132,7 @@ describe('admin jobs API', () => {
     const withData = await insertJob(
       pool,
       { queue: 'email', name: 'contact_confirmation', payload: { emailId: 'a-row-id' } },
-      { notify: false },
+      { direct: true },
     );
     const listed = (await asAdmin({ method: 'GET', url: '/api/admin/jobs?queue=email' })).json();
     expect(listed.jobs.find((job: { id: string }) => job.id === withData).payload).toEqual({ emailId: 'a-row-id' });

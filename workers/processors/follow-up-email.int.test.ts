@@ -83,7 +83,7 @@ async function paidFlow(then: Array<{ type: string; [key: string]: unknown }> = 
 /** The job the flow's delay writes, run by the email processor as the worker would (`times` over: a retry). */
 async function runReminder(name: 'assessment-reminder' | 'booking-reminder', flow: { flowId: string; leadId: string }, times = 1) {
   const payload = { flowId: flow.flowId, request: { leadId: flow.leadId } };
-  const jobRowId = await insertJob(pool, { queue: 'email', name, payload, flowId: flow.flowId, leadId: flow.leadId }, { notify: false });
+  const jobRowId = await insertJob(pool, { queue: 'email', name, payload, flowId: flow.flowId, leadId: flow.leadId }, { direct: true });
   const context = { pool, config, log: pino({ level: 'silent' }), engine: new FlowEngine(pool), publishMonitor: async () => {} };
   const results: unknown[] = [];
   const data: RelayedJobData = { jobRowId, payload };
@@ -224,7 +224,7 @@ describe('who never gets a reminder', () => {
     const lead = await paidFlow();
     await pool.query('INSERT INTO email_unsubscribes (email, how) VALUES ($1, $2)', [lead.email, 'one_click']);
     const payload = { flowId: lead.flowId, request: { leadId: lead.leadId, result: resultFor('book_call') } };
-    const jobRowId = await insertJob(pool, { queue: 'email', name: 'results', payload }, { notify: false });
+    const jobRowId = await insertJob(pool, { queue: 'email', name: 'results', payload }, { direct: true });
     const context = { pool, config, log: pino({ level: 'silent' }), engine: new FlowEngine(pool), publishMonitor: async () => {} };
     const data: RelayedJobData = { jobRowId, payload };
     expect(await emailProcessor.process({ name: 'results', data } as Job<RelayedJobData>, context)).toMatchObject({

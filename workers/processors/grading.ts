@@ -7,7 +7,7 @@ import type { DiagnosticResult } from '#machines/protocol/diagnostic.js';
 import type { FlowTx } from '#core/flows/engine.js';
 import { lockGradingRules, rulesInForce } from '#core/grading/rule-sets.js';
 import { answerRows } from '#core/leads/answer-rows.js';
-import type { QueueProcessor } from './index.js';
+import { inJobTransaction, type QueueProcessor } from './index.js';
 
 /**
  * Grading is always a flow's: its requestGrading effect wrote the job (there is no other grading
@@ -35,8 +35,9 @@ type Stored = Pick<GradingRequest, 'leadId' | 'assessment' | 'survey' | 'diagnos
  */
 async function storeResults(db: pg.ClientBase, input: Stored, graded: GradeInput, result: GradeResult): Promise<string> {
   const answers = answerRows(input.assessment);
-  const stored = await db.query<{ id: string }>(
-    `WITH new_diagnostic AS (
+  const stored = await db.query<{ id: string }>({
+    name: 'store-assessment-results',
+    text: `WITH new_diagnostic AS (
        INSERT INTO diagnostics (lead_id, flow_id, bank_version, status, completed_at)
        SELECT $1, $2, $3, 'completed', now() WHERE $21::uuid IS NULL RETURNING id
      ), standalone AS (
@@ -61,7 +62,7 @@ async function storeResults(db: pg.ClientBase, input: Stored, graded: GradeInput
        diagnostic_score, survey_score, mirror_score, composite_score, gaming_detected, fallback, result, bank_version, grading_version, grade_input)
      SELECT $1, $2, diagnostic.id, $9, $12, $15, $6, $13, $16, $11, $17, $18, $14, $19, $20, $3, $8, $22 FROM diagnostic
      RETURNING id`,
-    [
+    values: [
       input.leadId,
       input.flowId,
       result.bankVersion,
@@ -85,7 +86,7 @@ async function storeResults(db: pg.ClientBase, input: Stored, graded: GradeInput
       input.diagnosticId,
       graded,
     ],
-  );
+  });
   // a standalone diagnostic that no longer exists leaves nothing to attach the result to
   if (!stored.rows[0]) throw new Error(`No standalone diagnostic ${input.diagnosticId} for flow ${input.flowId}`);
   return stored.rows[0].id;
@@ -134,20 +135,16 @@ async function gradeDiagnostic(tx: FlowTx, flowId: string, answers: DiagnosticAn
 
 /**
  * lead-assessment: grades the answers with the shared engine under the rules in force, stores the diagnostic, the survey
- * response and the result, and applies GRADED to the flow, all in one transaction keyed by the
- * job row, so a retry after a crash finds its work done instead of doing it twice. A standalone
- * diagnostic's job is graded the same way on its own (gradeDiagnostic).
+ * response and the result, and applies GRADED to the flow, all in the job's own transaction, which
+ * also completes the job row: a retry after a crash finds the row completed (and is skipped) or
+ * nothing stored. A standalone diagnostic's job is graded the same way on its own (gradeDiagnostic).
  */
 export const gradingProcessor: QueueProcessor = {
-  process: async (job, { engine }) => {
+  process: async (job, context) => {
     const { flowId, request } = payloadSchema.parse(job.data.payload);
     const jobId = job.data.jobRowId;
-    return engine.transaction(async (tx) => {
+    return inJobTransaction(context, async (tx) => {
       if ('kind' in request) return gradeDiagnostic(tx, flowId, request.answers);
-      const done = await tx.client.query<{ id: string; tier: string }>('SELECT id, tier FROM assessment_results WHERE job_id = $1', [
-        jobId,
-      ]);
-      if (done.rows[0]) return { resultId: done.rows[0].id, tier: done.rows[0].tier, repeated: true };
       // the rules in force, read under the shared rules lock so an apply cannot slip in between
       // this read and the commit (core/grading/rule-sets.ts)
       await lockGradingRules(tx.client, 'shared');

@@ -2,7 +2,7 @@ import type { Job } from 'bullmq';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '#core/config/index.js';
-import type { FlowEngine } from '#core/flows/engine.js';
+import type { FlowEngine, FlowTx } from '#core/flows/engine.js';
 import type { QueueName } from '#core/queues/names.js';
 import type { PublishMonitor } from '#core/slack/monitor-hub.js';
 import type { RelayedJobData } from '#core/queues/relay.js';
@@ -23,6 +23,16 @@ export interface ProcessorContext {
   engine: FlowEngine;
   /** Sends frames to every open team-chat monitor. */
   publishMonitor: PublishMonitor;
+  /**
+   * The job's own flow transaction, given by `tracked` while it runs a job: `work` and the job
+   * row's completion (with what `work` returns) commit together, one commit for the whole job.
+   */
+  jobTransaction?: <T>(work: (tx: FlowTx) => Promise<T>) => Promise<T>;
+}
+
+/** Runs `work` in the job's own transaction when the job is tracked, else in a flow transaction of its own. */
+export function inJobTransaction<T>(context: ProcessorContext, work: (tx: FlowTx) => Promise<T>): Promise<T> {
+  return context.jobTransaction ? context.jobTransaction(work) : context.engine.transaction(work);
 }
 
 /** Runs one job of a queue; throws to have BullMQ retry it. */

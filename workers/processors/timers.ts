@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { flowMachineVersions, upgradeEvent } from '#machines/flow-versions.js';
 import { flowMachineNameSchema } from '#machines/protocol/api.js';
-import type { QueueProcessor } from './index.js';
+import { inJobTransaction, type QueueProcessor } from './index.js';
 
 const payloadSchema = z.object({
   flowId: z.uuid(),
@@ -16,11 +16,13 @@ const payloadSchema = z.object({
  * that has moved on meanwhile no longer takes it, which is what cancelling a delay means.
  */
 export const timersProcessor: QueueProcessor = {
-  process: async (job, { engine }) => {
+  process: async (job, context) => {
     const { flowId, event: queued, machine, machineVersion } = payloadSchema.parse(job.data.payload);
     // named as the machine running now names it, if a deploy renamed it since it was queued
     const event = machine ? upgradeEvent(flowMachineVersions[machine], machineVersion, queued) : queued;
-    const flow = await engine.applyIfAllowed(flowId, event, 'server');
-    return flow ? { applied: event.type, state: flow.state } : { skipped: `${event.type} no longer applies` };
+    return inJobTransaction(context, async (tx) => {
+      const flow = await tx.applyIfAllowed(flowId, event, 'server');
+      return flow ? { applied: event.type, state: flow.state } : { skipped: `${event.type} no longer applies` };
+    });
   },
 };
