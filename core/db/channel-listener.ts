@@ -25,6 +25,12 @@ export class ChannelListener {
   private timer?: NodeJS.Timeout;
   private delay = RELISTEN_MS.first;
   private stopped = false;
+  private listened = false;
+
+  /** True while LISTEN holds: every notification on the channel reaches the owner from now on. */
+  get listening(): boolean {
+    return this.listened;
+  }
 
   constructor(
     private readonly pool: pg.Pool,
@@ -46,6 +52,7 @@ export class ChannelListener {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.listened = false;
     clearTimeout(this.timer);
     const client = this.client;
     this.client = undefined;
@@ -62,6 +69,7 @@ export class ChannelListener {
     const onLost = (error: Error) => {
       if (this.client !== client) return;
       this.client = undefined;
+      this.listened = false;
       this.detach();
       client.release(error);
       if (this.stopped) return;
@@ -88,6 +96,7 @@ export class ChannelListener {
       onLost(error instanceof Error ? error : new Error(String(error)));
       throw error;
     }
+    this.listened = true;
     this.delay = RELISTEN_MS.first;
   }
 
