@@ -9,7 +9,8 @@
  * with p50/p99 latency, throughput and the ratios b/a and b/c; then the resident memory of the
  * server and the worker process after 5k and after 10k flows (and of the bare ones after theirs);
  * and (d) the coach's re-grade of every graded lead under a proposed rule set (dry run, apply,
- * undo). It prints figures against issue 19's targets; it asserts nothing. With --profile, the
+ * undo); and (e) requests per second of the product's /healthz, home page and public config
+ * against a bare Fastify route in the same run. It prints figures against issue 19's targets; it asserts nothing. With --profile, the
  * product's server and worker write V8 CPU profiles (.cpuprofile, for Chrome's DevTools) into DIR.
  */
 import { randomBytes } from 'node:crypto';
@@ -19,7 +20,7 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import { DEFAULT_GRADING_RULES } from '#machines/grading/rules.js';
 import { applyRules, dryRun, undoLastApplication } from '#core/grading/regrade.js';
-import { ensureServerBuilt } from '../lib/ensure.mjs';
+import { ensureServerBuilt, ensureWebBuilt } from '../lib/ensure.mjs';
 import { spawnBundle, stopChild, waitForReady } from '../services/child.js';
 import { freePort } from '../services/free-port.js';
 import { bareFlows, startBareProcesses } from './bare/client.js';
@@ -27,6 +28,7 @@ import { bullmqBaseline } from './baseline.js';
 import { cpuPerFlow, readCpu } from './cpu.js';
 import { gradedFlows } from './flow-path.js';
 import { seedSurveyFlows } from './seed.js';
+import { servingLine, servingRates } from './serving.js';
 import { benchServices } from './services.js';
 import { formatRuns, type RunStats } from './stats.js';
 
@@ -117,6 +119,8 @@ try {
     ADMIN_EMAIL: 'bench@example.com',
     ADMIN_PASSWORD: 'bench-password-not-used',
   };
+  // the site too: (e) serves its pages
+  ensureWebBuilt();
   await ensureServerBuilt();
   // the processes as `npm start` runs them: bundled JavaScript under plain Node
   const nodeArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
@@ -160,6 +164,20 @@ try {
   const bareCpu = cpuPerFlow(`(c) at concurrency ${concurrency}`, bareCpuBefore, readCpu(bareParts), totalFlows - half);
   const bareAtEnd = { server: rssMb(bareProcesses.server.pid!), worker: rssMb(bareProcesses.worker.pid!) };
   const bareResults = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM bare_results');
+
+  // (e) serving, while both servers sit idle: a bare Fastify route, and the product's health check,
+  // home page and public config (the pages and the settings they are drawn with served from memory)
+  process.stdout.write('measuring (e) serving against a bare Fastify route...\n');
+  const serving = await servingRates(
+    [
+      { label: 'bare', url: `${bareBase}/bare` },
+      { label: '/healthz', url: `${base}/healthz` },
+      { label: 'home page HTML', url: `${base}/`, headers: { accept: 'text/html' } },
+      { label: '/api/config', url: `${base}/api/config` },
+    ],
+    SERIAL * 20,
+    concurrency,
+  );
   await bareProcesses.stop();
 
   process.stdout.write('measuring (b) survey -> grading job -> GRADED push...\n');
@@ -195,7 +213,7 @@ try {
   process.stdout.write(
     [
       '',
-      formatRuns([...baseline, ...bare, ...ours]),
+      formatRuns([...baseline, ...bare, ...ours, ...serving.map((run) => ({ ...run, label: `(e) GET ${run.label}` }))]),
       '',
       `b/a at p50: ${ratio(ours[0]!, baseline[0]!)} at concurrency 1, ${ratio(ours[2]!, baseline[1]!)} at concurrency ${concurrency} (target: at most 2)`,
       `graded assessments per second at concurrency ${concurrency}: ${ours[2]!.perSecond.toFixed(0)} (target: at least 300)`,
@@ -213,6 +231,7 @@ try {
       `b/c at p99: ${ratio(ours[0]!, bare[0]!, 'p99')} at concurrency 1, ${ratio(ours[2]!, bare[2]!, 'p99')} at concurrency ${concurrency} (target: at most 1.3)`,
       `graded per second at concurrency ${concurrency}: ${ours[2]!.perSecond.toFixed(0)} (c: ${bare[2]!.perSecond.toFixed(0)}) (target: at least 0.8x of c and at least 400)`,
       `resident memory after ${totalFlows} flows: server ${atEnd.server.toFixed(0)} MB, worker ${atEnd.worker.toFixed(0)} MB (target: each under 150 MB, flat from ${half})`,
+      servingLine(serving, concurrency),
       '',
     ].join('\n'),
   );

@@ -53,6 +53,9 @@ const app = Fastify({ logger: false });
 // the product's frame limit; the client's frames are small
 await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
+// the yardstick of the serving figures: a Fastify route with nothing behind it
+app.get('/bare', () => ({ status: 'ok' }));
+
 app.get('/ws', { websocket: true }, (socket) => {
   let subscribed: string | undefined;
   socket.on('message', (raw: Buffer) => {
