@@ -76,11 +76,7 @@ export async function seedResultsFlow(
   const flowId = await seedFlow(
     pool,
     'assessmentFlow',
-    [
-      ...surveyedEvents({ name: 'Test Lead', email, leadId: lead.leadId }),
-      { type: 'GRADED', result: resultFor(tier) },
-      ...then,
-    ],
+    [...surveyedEvents({ name: 'Test Lead', email, leadId: lead.leadId }), { type: 'GRADED', result: resultFor(tier) }, ...then],
     { leadId: lead.leadId, visitorId },
   );
   return { flowId, leadId: lead.leadId, email, visitorId, visitorCookie };

@@ -21,9 +21,13 @@ describe('the reveal pause', () => {
     expect(screen.getByText('processing')).toBeTruthy();
     rerender(<Screen step="results" />);
     expect(screen.getByText('Your results are ready')).toBeTruthy();
-    act(() => vi.advanceTimersByTime(RESULTS_DELAY_MS - 1));
+    act(() => {
+      vi.advanceTimersByTime(RESULTS_DELAY_MS - 1);
+    });
     expect(screen.getByText('Your results are ready')).toBeTruthy();
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(screen.getByText('results')).toBeTruthy();
   });
 
