@@ -4,6 +4,7 @@ import { outcomeFor } from '#machines/grading/outcome.js';
 import type { Tier } from '#machines/protocol/common.js';
 import { BRAND } from '../email/layout.js';
 import { archetypeCopy } from './content.js';
+import { shareFontMetrics } from './pdf-fonts.js';
 import { CHART_HEIGHT, scoreChart } from './report-pdf-chart.js';
 import { MARGIN, sectionTitle, type Doc } from './report-pdf-layout.js';
 import { archetypeSection, drawFootnote, footnoteHeight, header, listSection, nextStepBox, nextStepHeight } from './report-pdf-sections.js';
@@ -69,6 +70,8 @@ export async function buildReportPdf(report: ReportInput, lead: ReportLead | nul
   const doc = new PDFDocument({
     size: 'LETTER',
     margin: MARGIN,
+    // no default font read here: the report's fonts come with their metrics indexed once (pdf-fonts.ts)
+    font: null as unknown as string,
     compress: options.compress ?? true,
     info: {
       Title: `Leadership Diagnostic Report: ${report.archetype}`,
@@ -78,6 +81,8 @@ export async function buildReportPdf(report: ReportInput, lead: ReportLead | nul
     },
   });
   const output = collect(doc);
+  shareFontMetrics(doc);
+  doc.font('Helvetica');
 
   header(doc, lead, date);
   archetypeSection(doc, report);

@@ -1,0 +1,47 @@
+import PDFDocument from 'pdfkit';
+
+/** The standard PDF fonts the report draws with (report-pdf-layout.ts and its sections). */
+export const REPORT_FONTS = ['Helvetica', 'Helvetica-Bold', 'Helvetica-Oblique', 'Times-Roman', 'Times-Bold', 'Times-Italic'] as const;
+
+/** The parts of a pdfkit document and of its standard fonts this module reaches (pdfkit 0.20). */
+interface FontedDocument {
+  _fontFamilies: Record<string, object>;
+  _fontCount: number;
+}
+interface StandardFontFields {
+  document: unknown;
+  id: string;
+}
+
+/** One indexed font per name: its metrics, drawn by no document. */
+let indexed: Map<string, StandardFontFields> | null = null;
+
+function indexFonts(): Map<string, StandardFontFields> {
+  const probe = new PDFDocument({ font: null as unknown as string, autoFirstPage: false });
+  const fonts = new Map<string, StandardFontFields>();
+  for (const name of REPORT_FONTS) {
+    probe.font(name);
+    fonts.set(name, (probe as unknown as { _font: StandardFontFields })._font);
+  }
+  return fonts;
+}
+
+/**
+ * Gives a new document the report's standard fonts with their metrics indexed once per process.
+ * pdfkit reads and indexes a standard font's metrics (glyph widths and some 2,700 kerning pairs)
+ * for every document that uses the font, about a third of the time a report takes; the metrics
+ * never change. Each document still gets fonts of its own (its own id and PDF object, embedded
+ * only when used), sharing only the read-only metrics.
+ */
+export function shareFontMetrics(doc: PDFKit.PDFDocument): void {
+  indexed ??= indexFonts();
+  const fonted = doc as unknown as FontedDocument;
+  for (const [name, template] of indexed) {
+    if (fonted._fontFamilies[name]) continue;
+    const font = Object.assign(Object.create(Object.getPrototypeOf(template) as object) as StandardFontFields, template, {
+      document: doc,
+      id: `F${++fonted._fontCount}`,
+    });
+    fonted._fontFamilies[name] = font;
+  }
+}
