@@ -7,7 +7,6 @@ import { AdminSockets } from './auth/admin-socket.js';
 import type { Config } from '#core/config/index.js';
 import { FlowEngine } from '#core/flows/engine.js';
 import { PushHub, redisPublisher } from '#core/flows/push.js';
-import { PublicSettings } from '#core/site/public-settings.js';
 import { sessionCookieName } from './auth/cookie.js';
 import { logSerializers } from '#core/log-serializers.js';
 import { loggerOptions } from '#core/logger.js';
@@ -88,20 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const adminSockets = new AdminSockets(deps.pool, app.log);
   adminSockets.start();
   app.addHook('onClose', () => adminSockets.stop());
-  const publicSettings = new PublicSettings(deps.pool, app.log);
-  publicSettings.start();
-  app.addHook('onClose', () => publicSettings.stop());
-  const routeDeps: RouteDeps = {
-    config: deps.config,
-    pool: deps.pool,
-    redis: deps.redis,
-    engine,
-    pushes,
-    queues,
-    visitors,
-    adminSockets,
-    publicSettings,
-  };
+  const routeDeps: RouteDeps = { config: deps.config, pool: deps.pool, redis: deps.redis, engine, pushes, queues, visitors, adminSockets };
 
   // root-level on purpose: compilers, cookies, headers and rate limits apply to every route below
   await openApi(app);
@@ -134,6 +120,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(routes, routeDeps);
   }
   await app.register(flowSocket, routeDeps);
-  await app.register(staticSite, { root: deps.webRoot, publicUrl: deps.config.publicUrl, settings: publicSettings });
+  await app.register(staticSite, { root: deps.webRoot, publicUrl: deps.config.publicUrl, pool: deps.pool });
   return app;
 }

@@ -25,12 +25,6 @@ export class ChannelListener {
   private timer?: NodeJS.Timeout;
   private delay = RELISTEN_MS.first;
   private stopped = false;
-  private listened = false;
-
-  /** True while LISTEN holds: every notification on the channel reaches the owner from now on. */
-  get listening(): boolean {
-    return this.listened;
-  }
 
   constructor(
     private readonly pool: pg.Pool,
@@ -52,7 +46,6 @@ export class ChannelListener {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.listened = false;
     clearTimeout(this.timer);
     const client = this.client;
     this.client = undefined;
@@ -69,7 +62,6 @@ export class ChannelListener {
     const onLost = (error: Error) => {
       if (this.client !== client) return;
       this.client = undefined;
-      this.listened = false;
       this.detach();
       client.release(error);
       if (this.stopped) return;
@@ -96,7 +88,6 @@ export class ChannelListener {
       onLost(error instanceof Error ? error : new Error(String(error)));
       throw error;
     }
-    this.listened = true;
     this.delay = RELISTEN_MS.first;
   }
 
