@@ -107,11 +107,12 @@ function parseMail(raw: string, envelopeFrom = '', envelopeTo: string[] = []): R
 }
 
 /**
- * Starts an SMTP server on 127.0.0.1 and an ephemeral port. With `reject`, every sender is refused
- * with a permanent 550 (a provider turning mail away); credentials in the URL are accepted as given.
+ * Starts an SMTP server on 127.0.0.1 and an ephemeral port. With `reject`, senders are refused with
+ * a permanent 550 (a provider turning mail away): every one, or the first `rejectFirst` of them;
+ * credentials in the URL are accepted as given.
  */
 export async function startSmtpSink(
-  options: { reject?: string; credentials?: { user: string; password: string } } = {},
+  options: { reject?: string; rejectFirst?: number; credentials?: { user: string; password: string } } = {},
 ): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];
   const sink = { messages, attempts: 0 } as SmtpSink;
@@ -126,7 +127,7 @@ export async function startSmtpSink(
     },
     onMailFrom(_address, _session, callback) {
       sink.attempts += 1;
-      if (!options.reject) return callback();
+      if (!options.reject || sink.attempts > (options.rejectFirst ?? Infinity)) return callback();
       callback(Object.assign(new Error(options.reject), { responseCode: 550 }));
     },
     onData(stream, session, callback) {

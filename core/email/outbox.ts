@@ -30,18 +30,27 @@ export interface DeliveryResult {
   repeated?: true;
 }
 
+/** How a new outbox row starts: pending delivery, or recorded (no SMTP), and the error of a failed first attempt. */
+interface RowStart {
+  status?: 'pending' | 'recorded';
+  error?: string;
+}
+
 async function insertEmail(
-  db: pg.Pool | pg.ClientBase,
+  db: Pick<pg.Pool, 'query'>,
   id: string,
   jobId: string,
   draft: EmailDraft,
   attachments: object[],
+  start: RowStart = {},
 ): Promise<string | undefined> {
-  const inserted = await db.query<{ id: string }>(
-    `INSERT INTO email_outbox (id, lead_id, contact_id, job_id, kind, to_address, reply_to, subject, text_body, html_body, attachments, headers)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-     ON CONFLICT (job_id) DO NOTHING RETURNING id`,
-    [
+  const inserted = await db.query<{ id: string }>({
+    // one text per name: the rare failure record (DO UPDATE) goes unprepared
+    ...(start.error ? {} : { name: 'insert-email' }),
+    text: `INSERT INTO email_outbox (id, lead_id, contact_id, job_id, kind, to_address, reply_to, subject, text_body, html_body, attachments, headers, status, error)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+     ON CONFLICT (job_id) DO ${start.error ? 'UPDATE SET error = EXCLUDED.error' : 'NOTHING'} RETURNING id`,
+    values: [
       id,
       draft.leadId ?? null,
       draft.contactId ?? null,
@@ -54,8 +63,10 @@ async function insertEmail(
       draft.html,
       JSON.stringify(attachments),
       draft.headers ?? {},
+      start.status ?? 'pending',
+      start.error ?? null,
     ],
-  );
+  });
   return inserted.rows[0]?.id;
 }
 
@@ -70,22 +81,67 @@ export async function queueEmail(db: pg.ClientBase, draft: EmailDraft): Promise<
   return id;
 }
 
+/** Attachments as the outbox row lists them: by name and size only (the files are rebuilt, not stored). */
+function listed(attachments: EmailAttachment[]): object[] {
+  return attachments.map((file) => ({ filename: file.filename, contentType: file.contentType, size: file.content.length }));
+}
+
 /**
  * Stores the email of a job that delivers it itself (homework, whose PDF is rebuilt rather than
  * stored), keyed by that job: a retry gets the row of its first attempt back instead of a second.
- * Attachments are listed by name and size only.
  */
 export async function recordJobEmail(
-  db: pg.Pool | pg.ClientBase,
+  db: Pick<pg.Pool, 'query'>,
   jobId: string,
   draft: EmailDraft,
   attachments: EmailAttachment[],
 ): Promise<string> {
-  const listed = attachments.map((file) => ({ filename: file.filename, contentType: file.contentType, size: file.content.length }));
-  const created = await insertEmail(db, randomUUID(), jobId, draft, listed);
+  const created = await insertEmail(db, randomUUID(), jobId, draft, listed(attachments));
   if (created) return created;
   const existing = await db.query<{ id: string }>('SELECT id FROM email_outbox WHERE job_id = $1', [jobId]);
   return existing.rows[0]!.id;
+}
+
+/**
+ * A job email's delivery failed inside the job's transaction, which rolls back with its row: the
+ * caller records the row with the error afterwards (recordFailedJobEmail) so the admin sees why it
+ * is still pending, and rethrows `cause` for the job to retry.
+ */
+export class JobEmailFailed extends Error {
+  constructor(
+    readonly jobId: string,
+    readonly draft: EmailDraft,
+    readonly attachments: EmailAttachment[],
+    override readonly cause: unknown,
+  ) {
+    super(errorText(cause));
+  }
+}
+
+/** Keeps the row of a job email whose delivery failed, pending with its error (a retry delivers it). */
+export async function recordFailedJobEmail(db: Pick<pg.Pool, 'query'>, failed: JobEmailFailed): Promise<void> {
+  await insertEmail(db, randomUUID(), failed.jobId, failed.draft, listed(failed.attachments), { error: failed.message });
+}
+
+/**
+ * Writes and delivers the email a job composes itself, with the job's own transaction: the row is
+ * keyed by the job, so a second delivery of the job finds it (sent or recorded: nothing is sent
+ * again). With no SMTP the row is written recorded, one statement. A provider failure throws
+ * JobEmailFailed, rolling the transaction back.
+ */
+export async function sendJobEmail(
+  client: pg.ClientBase,
+  send: SendEmail | null,
+  jobId: string,
+  draft: EmailDraft,
+  attachments: EmailAttachment[],
+): Promise<DeliveryResult> {
+  const created = await insertEmail(client, randomUUID(), jobId, draft, listed(attachments), { status: send ? 'pending' : 'recorded' });
+  if (created && !send) return { emailId: created, status: 'recorded' };
+  const emailId = created ?? (await client.query<{ id: string }>('SELECT id FROM email_outbox WHERE job_id = $1', [jobId])).rows[0]!.id;
+  const attempt = await deliverLocked(client, send, emailId, attachments);
+  if ('failure' in attempt) throw new JobEmailFailed(jobId, draft, attachments, attempt.failure);
+  return attempt;
 }
 
 interface OutboxRow {
@@ -102,10 +158,55 @@ interface OutboxRow {
 type Attempt = DeliveryResult | { failure: unknown };
 
 /**
- * Delivers one outbox row: through `send` when SMTP is configured, else marks it recorded. A row
- * already sent or recorded is never sent again, and the row stays locked while it is being sent
- * so a duplicate job waits and then finds it done. A provider failure is written to the row and
- * rethrown, so the job retries.
+ * Delivers one outbox row, locked with `client` while it is sent so a duplicate job waits and
+ * then finds it done: through `send` when SMTP is configured, else marks it recorded. A row
+ * already sent or recorded is never sent again. A provider failure is written to the row and
+ * returned.
+ */
+async function deliverLocked(
+  client: pg.ClientBase,
+  send: SendEmail | null,
+  emailId: string,
+  attachments: EmailAttachment[],
+): Promise<Attempt> {
+  const found = await client.query<OutboxRow>(
+    'SELECT status, to_address, reply_to, subject, text_body, html_body, headers, provider_message_id FROM email_outbox WHERE id = $1 FOR UPDATE',
+    [emailId],
+  );
+  const row = found.rows[0];
+  if (!row) throw new UnrecoverableError(`No email ${emailId} in the outbox`);
+  if (row.status === 'sent' || row.status === 'recorded') {
+    return { emailId, status: row.status, ...(row.provider_message_id ? { messageId: row.provider_message_id } : {}), repeated: true };
+  }
+  if (!send) {
+    await client.query("UPDATE email_outbox SET status = 'recorded', error = NULL WHERE id = $1", [emailId]);
+    return { emailId, status: 'recorded' };
+  }
+  try {
+    const messageId = await send({
+      to: row.to_address,
+      replyTo: row.reply_to,
+      subject: row.subject,
+      text: row.text_body,
+      html: row.html_body,
+      headers: row.headers,
+      attachments,
+    });
+    await client.query("UPDATE email_outbox SET status = 'sent', provider_message_id = $2, sent_at = now(), error = NULL WHERE id = $1", [
+      emailId,
+      messageId,
+    ]);
+    return { emailId, status: 'sent', messageId };
+  } catch (failure) {
+    await client.query('UPDATE email_outbox SET error = $2 WHERE id = $1', [emailId, errorText(failure)]);
+    return { failure };
+  }
+}
+
+/**
+ * Delivers one outbox row (queued with queueEmail) in a transaction of its own. A provider failure
+ * is kept on the row (the transaction commits, so the admin sees why the email is still pending)
+ * and rethrown, so the job retries.
  */
 export async function deliverEmail(
   pool: pg.Pool,
@@ -113,41 +214,7 @@ export async function deliverEmail(
   emailId: string,
   attachments: EmailAttachment[] = [],
 ): Promise<DeliveryResult> {
-  const attempt = await inTransaction<Attempt>(pool, async (client) => {
-    const found = await client.query<OutboxRow>(
-      'SELECT status, to_address, reply_to, subject, text_body, html_body, headers, provider_message_id FROM email_outbox WHERE id = $1 FOR UPDATE',
-      [emailId],
-    );
-    const row = found.rows[0];
-    if (!row) throw new UnrecoverableError(`No email ${emailId} in the outbox`);
-    if (row.status === 'sent' || row.status === 'recorded') {
-      return { emailId, status: row.status, ...(row.provider_message_id ? { messageId: row.provider_message_id } : {}), repeated: true };
-    }
-    if (!send) {
-      await client.query("UPDATE email_outbox SET status = 'recorded', error = NULL WHERE id = $1", [emailId]);
-      return { emailId, status: 'recorded' };
-    }
-    try {
-      const messageId = await send({
-        to: row.to_address,
-        replyTo: row.reply_to,
-        subject: row.subject,
-        text: row.text_body,
-        html: row.html_body,
-        headers: row.headers,
-        attachments,
-      });
-      await client.query("UPDATE email_outbox SET status = 'sent', provider_message_id = $2, sent_at = now(), error = NULL WHERE id = $1", [
-        emailId,
-        messageId,
-      ]);
-      return { emailId, status: 'sent', messageId };
-    } catch (failure) {
-      // kept (the transaction commits) so the admin sees why the email is still pending
-      await client.query('UPDATE email_outbox SET error = $2 WHERE id = $1', [emailId, errorText(failure)]);
-      return { failure };
-    }
-  });
+  const attempt = await inTransaction(pool, (client) => deliverLocked(client, send, emailId, attachments));
   if ('failure' in attempt) throw attempt.failure;
   return attempt;
 }

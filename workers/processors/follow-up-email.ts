@@ -5,9 +5,8 @@ import type { Config } from '#core/config/index.js';
 import { coachAddress } from '#core/email/coach.js';
 import type { EmailContent } from '#core/email/compose.js';
 import type { FollowUpEmailKind } from '#core/email/follow-up-templates.js';
-import { deliverEmail, recordJobEmail } from '#core/email/outbox.js';
-import { smtpSender } from '#core/email/transport.js';
 import { isUnsubscribed, unsubscribeLinks, unsubscribeToken } from '#core/email/unsubscribe.js';
+import { sendComposedEmail } from './composed-email.js';
 import type { Processor } from './index.js';
 
 /** The payload the assessment flow's reminder delays write: the flow and its lead. */
@@ -35,12 +34,12 @@ interface TargetRow {
 interface Reminder {
   kind: FollowUpEmailKind;
   /** Why the flow no longer needs it (finished, booked, refunded), or null when it is still due. */
-  notDue: (pool: pg.Pool, target: ReminderTarget) => Promise<string | null>;
-  content: (pool: pg.Pool, config: Config, target: ReminderTarget, unsubscribeUrl: string) => Promise<EmailContent>;
+  notDue: (db: pg.ClientBase, target: ReminderTarget) => Promise<string | null>;
+  content: (db: pg.ClientBase, config: Config, target: ReminderTarget, unsubscribeUrl: string) => Promise<EmailContent>;
 }
 
-async function reminderTarget(pool: pg.Pool, flowId: string, leadId: string): Promise<ReminderTarget | { skipped: string }> {
-  const found = await pool.query<TargetRow>(
+async function reminderTarget(db: pg.ClientBase, flowId: string, leadId: string): Promise<ReminderTarget | { skipped: string }> {
+  const found = await db.query<TargetRow>(
     `SELECT f.state, f.snapshot, f.testing, l.email, l.name, 'test' = ANY (l.tags) AS test_lead
      FROM flows f JOIN leads l ON l.lead_id = $2 WHERE f.id = $1`,
     [flowId, leadId],
@@ -48,7 +47,7 @@ async function reminderTarget(pool: pg.Pool, flowId: string, leadId: string): Pr
   const row = found.rows[0];
   if (!row) return { skipped: 'the flow or its lead was deleted' };
   if (row.testing || row.test_lead) return { skipped: 'a test flow' };
-  if (await isUnsubscribed(pool, row.email)) return { skipped: 'the address unsubscribed from reminders' };
+  if (await isUnsubscribed(db, row.email)) return { skipped: 'the address unsubscribed from reminders' };
   return { flowId, leadId, state: row.state, snapshot: row.snapshot, lead: { email: row.email, name: row.name } };
 }
 
@@ -59,27 +58,26 @@ async function reminderTarget(pool: pg.Pool, flowId: string, leadId: string): Pr
  * first run's row instead of writing another, with the one-click unsubscribe headers (RFC 8058).
  */
 export function reminderComposer(reminder: Reminder): Processor {
-  return async (job, { pool, config }) => {
+  return async (job, context) => {
     const parsed = payloadSchema.safeParse(job.data.payload);
     if (!parsed.success) throw new UnrecoverableError(`Unusable ${reminder.kind} payload: ${parsed.error.message}`);
-    const target = await reminderTarget(pool, parsed.data.flowId, parsed.data.request.leadId);
-    if ('skipped' in target) return target;
-    const notDue = await reminder.notDue(pool, target);
-    if (notDue) return { skipped: notDue };
-    const links = unsubscribeLinks(config.publicUrl, await unsubscribeToken(pool, target.leadId));
-    const emailId = await recordJobEmail(
-      pool,
-      job.data.jobRowId,
-      {
-        kind: reminder.kind,
-        to: target.lead.email,
-        replyTo: await coachAddress(pool, config),
-        leadId: target.leadId,
-        headers: links.headers,
-        ...(await reminder.content(pool, config, target, links.page)),
-      },
-      [],
-    );
-    return deliverEmail(pool, smtpSender(config), emailId);
+    const { config } = context;
+    return sendComposedEmail(context, job.data.jobRowId, async (db) => {
+      const target = await reminderTarget(db, parsed.data.flowId, parsed.data.request.leadId);
+      if ('skipped' in target) return target;
+      const notDue = await reminder.notDue(db, target);
+      if (notDue) return { skipped: notDue };
+      const links = unsubscribeLinks(config.publicUrl, await unsubscribeToken(db, target.leadId));
+      return {
+        draft: {
+          kind: reminder.kind,
+          to: target.lead.email,
+          replyTo: await coachAddress(db, config),
+          leadId: target.leadId,
+          headers: links.headers,
+          ...(await reminder.content(db, config, target, links.page)),
+        },
+      };
+    });
   };
 }

@@ -13,35 +13,35 @@ const UNFINISHED_STEPS = new Set(['opening', 'capture', 'intro', 'mirror', 'diag
 /** 'assessment-reminder': a day after capture, the way back into an unfinished assessment. */
 export const sendAssessmentReminder = reminderComposer({
   kind: 'assessment_reminder',
-  notDue: (_pool, { state }) => Promise.resolve(UNFINISHED_STEPS.has(state.split('.')[0]!) ? null : `the assessment went on to ${state}`),
-  content: async (pool, config, target, unsubscribeUrl) =>
+  notDue: (_db, { state }) => Promise.resolve(UNFINISHED_STEPS.has(state.split('.')[0]!) ? null : `the assessment went on to ${state}`),
+  content: async (db, config, target, unsubscribeUrl) =>
     assessmentReminder(
       {
         name: target.lead.name,
         unsubscribeUrl,
-        resumeUrl: await resumeLink(pool, config.publicUrl, target.flowId),
+        resumeUrl: await resumeLink(db, config.publicUrl, target.flowId),
         linkDays: RESUME_LINK_DAYS,
       },
-      await readSiteSettings(pool),
+      await readSiteSettings(db),
     ),
 });
 
 /** 'booking-reminder': a day after the deposit, the booking page, unless the session is booked or the deposit refunded. */
 export const sendBookingReminder = reminderComposer({
   kind: 'booking_reminder',
-  notDue: async (pool, { flowId, snapshot }) => {
+  notDue: async (db, { flowId, snapshot }) => {
     const path = completedPathOf(snapshot);
     if (path?.kind === 'deposit_paid' && path.booking === 'booked') return 'the session is booked';
-    const refunded = await pool.query("SELECT 1 FROM payment_tracking WHERE flow_id = $1 AND purpose = 'deposit' AND status = 'refunded'", [
+    const refunded = await db.query("SELECT 1 FROM payment_tracking WHERE flow_id = $1 AND purpose = 'deposit' AND status = 'refunded'", [
       flowId,
     ]);
     return refunded.rowCount ? 'the deposit was refunded' : null;
   },
-  content: async (pool, _config, { flowId, lead }, unsubscribeUrl) => {
+  content: async (db, _config, { flowId, lead }, unsubscribeUrl) => {
     const visitor = { name: lead.name === DEFAULT_LEAD_NAME ? null : lead.name, email: lead.email };
     return bookingReminder(
-      { name: lead.name, unsubscribeUrl, bookingUrl: bookingLink(visitor, await bookingUrl(pool), flowId) },
-      await readSiteSettings(pool),
+      { name: lead.name, unsubscribeUrl, bookingUrl: bookingLink(visitor, await bookingUrl(db), flowId) },
+      await readSiteSettings(db),
     );
   },
 });

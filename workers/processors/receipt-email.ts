@@ -1,13 +1,12 @@
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
 import { coachAddress } from '#core/email/coach.js';
-import { deliverEmail, recordJobEmail } from '#core/email/outbox.js';
 import { depositReceipt } from '#core/email/payment-templates.js';
-import { smtpSender } from '#core/email/transport.js';
 import { bookingUrl } from '#core/integrations/settings.js';
 import { paymentDetails, paymentRecipient } from '#core/payments/payment-emails.js';
 import type { PaymentRow } from '#core/payments/payment-tracking.js';
 import { readSiteSettings } from '#core/site/settings.js';
+import { sendComposedEmail } from './composed-email.js';
 import type { Processor } from './index.js';
 
 /** The payload the flow's sendReceipt effect writes (core/flows/effects.ts). */
@@ -20,27 +19,25 @@ const payloadSchema = z.object({
  * The deposit's receipt: the tracked payment's amount, date and reference, the refundable terms and
  * the booking link as the scheduling card stands now. Keyed by the job like the results email.
  */
-export const sendReceiptEmail: Processor = async (job, { pool, config }) => {
+export const sendReceiptEmail: Processor = async (job, context) => {
   const parsed = payloadSchema.safeParse(job.data.payload);
   if (!parsed.success) throw new UnrecoverableError(`Unusable receipt payload: ${parsed.error.message}`);
   const { leadId, paymentIntentId } = parsed.data.request;
-  const lead = await paymentRecipient(pool, leadId);
-  if (!lead) return { skipped: 'no lead to send it to (deleted, or a test lead)' };
-  const found = await pool.query<PaymentRow>('SELECT * FROM payment_tracking WHERE payment_intent_id = $1', [paymentIntentId]);
-  const payment = found.rows[0];
-  // the webhook records the payment in the transaction that confirms the flow, so it is there
-  if (!payment) throw new UnrecoverableError('The confirmed payment is not tracked');
-  const emailId = await recordJobEmail(
-    pool,
-    job.data.jobRowId,
-    {
-      kind: 'deposit_receipt',
-      to: lead.email,
-      replyTo: await coachAddress(pool, config),
-      leadId,
-      ...depositReceipt(paymentDetails(payment, lead.name, payment.created_at), await bookingUrl(pool), await readSiteSettings(pool)),
-    },
-    [],
-  );
-  return deliverEmail(pool, smtpSender(config), emailId);
+  return sendComposedEmail(context, job.data.jobRowId, async (db) => {
+    const lead = await paymentRecipient(db, leadId);
+    if (!lead) return { skipped: 'no lead to send it to (deleted, or a test lead)' };
+    const found = await db.query<PaymentRow>('SELECT * FROM payment_tracking WHERE payment_intent_id = $1', [paymentIntentId]);
+    const payment = found.rows[0];
+    // the webhook records the payment in the transaction that confirms the flow, so it is there
+    if (!payment) throw new UnrecoverableError('The confirmed payment is not tracked');
+    return {
+      draft: {
+        kind: 'deposit_receipt',
+        to: lead.email,
+        replyTo: await coachAddress(db, context.config),
+        leadId,
+        ...depositReceipt(paymentDetails(payment, lead.name, payment.created_at), await bookingUrl(db), await readSiteSettings(db)),
+      },
+    };
+  });
 };

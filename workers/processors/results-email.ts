@@ -2,11 +2,10 @@ import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
 import { flowResultSchema } from '#machines/protocol/assessment-flow.js';
 import { coachAddress } from '#core/email/coach.js';
-import { deliverEmail, recordJobEmail } from '#core/email/outbox.js';
 import { resultsEmail } from '#core/email/templates.js';
-import { smtpSender, type EmailAttachment } from '#core/email/transport.js';
 import { buildReportPdf, reportOf } from '#core/reports/report-pdf.js';
 import { readSiteSettings } from '#core/site/settings.js';
+import { sendComposedEmail } from './composed-email.js';
 import type { Processor } from './index.js';
 
 /** The payload the flow's sendResults effect writes (core/flows/effects.ts). */
@@ -21,29 +20,27 @@ const resultsEmailPayloadSchema = z.object({
  * a retry finishes the first attempt's email instead of writing a second one, and the PDF is
  * rebuilt from the payload rather than stored.
  */
-export const sendResultsEmail: Processor = async (job, { pool, config }) => {
+export const sendResultsEmail: Processor = async (job, context) => {
   const parsed = resultsEmailPayloadSchema.safeParse(job.data.payload);
   if (!parsed.success) throw new UnrecoverableError(`Unusable results email payload: ${parsed.error.message}`);
   const { leadId, result } = parsed.data.request;
-  const found = await pool.query<{ email: string; name: string }>('SELECT email, name FROM leads WHERE lead_id = $1', [leadId]);
-  const lead = found.rows[0];
-  if (!lead) return { skipped: 'the lead was deleted' };
-
-  const report = reportOf(result);
-  const site = await readSiteSettings(pool);
-  const pdf = await buildReportPdf(report, { name: lead.name });
-  const attachments: EmailAttachment[] = [{ filename: 'leadership-report.pdf', contentType: 'application/pdf', content: pdf }];
-  const emailId = await recordJobEmail(
-    pool,
-    job.data.jobRowId,
-    {
-      kind: 'results',
-      to: lead.email,
-      replyTo: await coachAddress(pool, config),
-      leadId,
-      ...resultsEmail({ name: lead.name, report, compositeScore: result.compositeScore, siteUrl: config.publicUrl, site }),
-    },
-    attachments,
-  );
-  return deliverEmail(pool, smtpSender(config), emailId, attachments);
+  const { config } = context;
+  return sendComposedEmail(context, job.data.jobRowId, async (db) => {
+    const found = await db.query<{ email: string; name: string }>('SELECT email, name FROM leads WHERE lead_id = $1', [leadId]);
+    const lead = found.rows[0];
+    if (!lead) return { skipped: 'the lead was deleted' };
+    const report = reportOf(result);
+    const site = await readSiteSettings(db);
+    const pdf = await buildReportPdf(report, { name: lead.name });
+    return {
+      draft: {
+        kind: 'results',
+        to: lead.email,
+        replyTo: await coachAddress(db, config),
+        leadId,
+        ...resultsEmail({ name: lead.name, report, compositeScore: result.compositeScore, siteUrl: config.publicUrl, site }),
+      },
+      attachments: [{ filename: 'leadership-report.pdf', contentType: 'application/pdf', content: pdf }],
+    };
+  });
 };
