@@ -197,9 +197,39 @@ describe('the outbox relay and tracked jobs', () => {
       directEnqueuer(pool, refusing)(refused.map((id) => ({ id, queue: 'email' as const, name: 'send', payload: {} }))),
     ).rejects.toThrow('Redis refused the add');
     for (const id of refused) expect((await row(pool, id)).status).toBe('pending');
-    expect(await relay().relayPending()).toBe(2);
+    // the relay's first sweep moves them at once, however fresh: a pending row is always the relay's
+    const sweeping = relay({ sweepMs: 60_000 });
+    cleanups.push(() => sweeping.stop());
+    await sweeping.start();
+    await until(async () => (await Promise.all(refused.map((id) => row(pool, id)))).every((found) => found.status === 'enqueued'), 1_500);
     for (const id of refused) expect(await queues.email.getJob(id)).toBeDefined();
     expect((await row(pool, added)).status).toBe('enqueued');
+  });
+
+  it('asks BullMQ about every stale row at once, and about a row whose job it holds only once per window', async () => {
+    const { pool, queues, relay } = await world();
+    const ids = [await commitJob(pool, { n: 1 }), await commitJob(pool, { n: 2 }), await commitJob(pool, { n: 3 })];
+    const checking = relay({ lostAfterMs: 300 });
+    await checking.relayPending();
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    let asked = 0;
+    const getJobState = queues.email.getJobState.bind(queues.email);
+    queues.email.getJobState = (id: string) => {
+      asked += 1;
+      return getJobState(id);
+    };
+    expect(await checking.reconcile()).toBe(0);
+    expect(asked).toBe(3);
+
+    // Redis loses the queue; within the window the held rows are not asked about again
+    await queues.email.obliterate({ force: true });
+    expect(await checking.reconcile()).toBe(0);
+    expect(asked).toBe(3);
+    // after it, the loss is found and every row restored, in one sweep
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(await checking.reconcile()).toBe(3);
+    expect(asked).toBe(6);
+    for (const id of ids) expect(await queues.email.getJob(id)).toBeDefined();
   });
 
   it("a processor's work and its job's completion commit together; a delivery that finds the job completed meanwhile rolls its work back", async () => {

@@ -24,11 +24,9 @@ export interface RelayedJobData {
 }
 
 const BATCH = 100;
-/** How long a committed row is left to its committer's direct add before a sweep moves it. */
-const FRESH_MS = 2_000;
 /** How often the relay sweeps (pending rows, lost jobs, jobs BullMQ failed by itself). */
 export const SWEEP_MS = 2_000;
-/** How long an unfinished row goes unchanged before the sweep asks BullMQ about its job. */
+/** How long an unfinished row goes unchanged before the sweep asks BullMQ about its job, and again after an answer. */
 const LOST_AFTER_MS = 5_000;
 const DELAY_MS = 'GREATEST(0, floor(extract(epoch FROM run_after - now()) * 1000))::int AS delay_ms';
 
@@ -53,6 +51,8 @@ export class OutboxRelay {
   private timer?: NodeJS.Timeout;
   private running: Promise<void> = Promise.resolve();
   private stopped = false;
+  /** When BullMQ last said it holds each stale row's job: asked again only after lostAfterMs. */
+  private readonly heldAt = new Map<string, number>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -62,7 +62,7 @@ export class OutboxRelay {
   ) {
     // a lost LISTEN connection is made again; until then the timed sweep still moves every row,
     // and once back a full pass runs for what was announced meanwhile
-    this.listener = new ChannelListener(pool, JOBS_CHANNEL, { onNotify: () => this.kick(), onRelisten: () => this.kick(true), log });
+    this.listener = new ChannelListener(pool, log).on(JOBS_CHANNEL, { onNotify: () => this.kick(), onRelisten: () => this.kick(true) });
   }
 
   /** Listens for new rows and sweeps on a timer until stop(). */
@@ -85,24 +85,22 @@ export class OutboxRelay {
     if (this.stopped) return;
     this.running = this.running
       .then(async () => {
-        // a sweep leaves fresh rows to the process that committed them (its direct add)
-        await this.relayPending(reconcile ? FRESH_MS : 0);
+        // a row a process adds to BullMQ itself is written enqueued, so every pending row is the relay's
+        await this.relayPending();
         if (reconcile) await this.reconcile();
       })
       .catch((error: unknown) => this.log.warn({ err: error }, 'outbox relay pass failed; will retry'));
   }
 
-  /** Enqueues every pending row at least `minAgeMs` old; returns how many were moved. */
-  async relayPending(minAgeMs = 0): Promise<number> {
+  /** Enqueues every pending row; returns how many were moved. */
+  async relayPending(): Promise<number> {
     let moved = 0;
     for (;;) {
       // nothing is marked enqueued unless it reached Redis: on a failure the rows stay pending for the next pass
       const count = await inTransaction(this.pool, async (client) => {
         const claimed = await client.query<JobRow>(
           `SELECT id, queue, name, payload, max_attempts, ${DELAY_MS} FROM jobs
-           WHERE status = 'pending' AND created_at <= now() - make_interval(secs => $1)
-           ORDER BY created_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
-          [minAgeMs / 1000],
+           WHERE status = 'pending' ORDER BY created_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
         );
         for (const row of claimed.rows) await this.add(row);
         if (claimed.rowCount) {
@@ -120,25 +118,47 @@ export class OutboxRelay {
   /**
    * Asks BullMQ about unfinished rows that have not changed for a while: re-adds those whose job
    * no longer exists, and finalises those BullMQ failed by itself; returns how many were restored.
+   * The questions go out together (ioredis writes each command at once, one round trip for all),
+   * and a row whose job BullMQ holds is asked about again only after lostAfterMs: a day-long
+   * timer is not a question every sweep.
    */
   async reconcile(): Promise<number> {
-    const stale = await this.pool.query<JobRow>(
-      `SELECT id, queue, name, payload, max_attempts, ${DELAY_MS} FROM jobs
-       WHERE status IN ('enqueued', 'active') AND updated_at < now() - make_interval(secs => $1)`,
-      [(this.options.lostAfterMs ?? LOST_AFTER_MS) / 1000],
+    const lostAfterMs = this.options.lostAfterMs ?? LOST_AFTER_MS;
+    const stale = await this.pool.query<{ id: string; queue: QueueName }>(
+      `SELECT id, queue FROM jobs WHERE status IN ('enqueued', 'active') AND updated_at < now() - make_interval(secs => $1)`,
+      [lostAfterMs / 1000],
     );
+    const now = Date.now();
+    const staleIds = new Set(stale.rows.map((row) => row.id));
+    for (const id of this.heldAt.keys()) if (!staleIds.has(id)) this.heldAt.delete(id);
+    const due = stale.rows.filter(
+      (row) => QUEUE_NAMES.includes(row.queue) && !(now - (this.heldAt.get(row.id) ?? -Infinity) < lostAfterMs),
+    );
+    const states = await Promise.all(due.map((row) => this.queues[row.queue].getJobState(row.id)));
+
+    const lost: string[] = [];
     let restored = 0;
     let finalized = 0;
-    for (const row of stale.rows) {
-      if (!QUEUE_NAMES.includes(row.queue)) continue;
-      const job: Job<RelayedJobData> | undefined = await this.queues[row.queue].getJob(row.id);
-      if (!job) {
-        await this.add(row);
-        restored += 1;
-      } else if (this.options.onFailedInQueue && (await job.isFailed())) {
-        await this.options.onFailedInQueue(row.queue, job);
-        finalized += 1;
+    for (const [index, row] of due.entries()) {
+      const state = states[index];
+      if (state === 'unknown') {
+        lost.push(row.id);
+        continue;
       }
+      this.heldAt.set(row.id, now);
+      if (state !== 'failed' || !this.options.onFailedInQueue) continue;
+      const job: Job<RelayedJobData> | undefined = await this.queues[row.queue].getJob(row.id);
+      if (!job) continue;
+      await this.options.onFailedInQueue(row.queue, job);
+      finalized += 1;
+    }
+    if (lost.length) {
+      const rows = await this.pool.query<JobRow>(
+        `SELECT id, queue, name, payload, max_attempts, ${DELAY_MS} FROM jobs WHERE id = ANY($1) AND status IN ('enqueued', 'active')`,
+        [lost],
+      );
+      for (const row of rows.rows) await this.add(row);
+      restored = rows.rows.length;
     }
     if (restored) this.log.warn({ restored }, 'outbox relay restored jobs that Redis had lost');
     if (finalized) this.log.warn({ finalized }, 'outbox relay finalised jobs BullMQ failed by itself');
