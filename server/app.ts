@@ -7,6 +7,8 @@ import { AdminSockets } from './auth/admin-socket.js';
 import type { Config } from '#core/config/index.js';
 import { FlowEngine } from '#core/flows/engine.js';
 import { PushHub, redisPublisher } from '#core/flows/push.js';
+import { ChannelListener } from '#core/db/channel-listener.js';
+import { PublicSettings } from '#core/site/public-settings.js';
 import { sessionCookieName } from './auth/cookie.js';
 import { logSerializers } from '#core/log-serializers.js';
 import { loggerOptions } from '#core/logger.js';
@@ -84,10 +86,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     directEnqueuer(deps.pool, queues),
   );
   const visitors = new Visitors(deps.pool, deps.config);
-  const adminSockets = new AdminSockets(deps.pool, app.log);
-  adminSockets.start();
-  app.addHook('onClose', () => adminSockets.stop());
-  const routeDeps: RouteDeps = { config: deps.config, pool: deps.pool, redis: deps.redis, engine, pushes, queues, visitors, adminSockets };
+  // one LISTEN connection for the server's notices: sessions ended, settings changed
+  const notices = new ChannelListener(deps.pool, app.log);
+  const adminSockets = new AdminSockets(deps.pool, notices, app.log);
+  const publicSettings = new PublicSettings(deps.pool, notices);
+  notices.startSoon();
+  app.addHook('onClose', () => notices.stop());
+  const routeDeps: RouteDeps = {
+    config: deps.config,
+    pool: deps.pool,
+    redis: deps.redis,
+    engine,
+    pushes,
+    queues,
+    visitors,
+    adminSockets,
+    publicSettings,
+  };
 
   // root-level on purpose: compilers, cookies, headers and rate limits apply to every route below
   await openApi(app);
@@ -120,6 +135,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(routes, routeDeps);
   }
   await app.register(flowSocket, routeDeps);
-  await app.register(staticSite, { root: deps.webRoot, publicUrl: deps.config.publicUrl, pool: deps.pool });
+  await app.register(staticSite, { root: deps.webRoot, publicUrl: deps.config.publicUrl, settings: publicSettings });
   return app;
 }

@@ -3,7 +3,8 @@ import type pg from 'pg';
 /** How long after losing its connection a listener tries again, doubling up to the cap. */
 const RELISTEN_MS = { first: 250, max: 5_000 };
 
-export interface ChannelListenerOptions {
+/** What a channel's owner is told. */
+export interface ChannelHandlers {
   /** Called with each notification's payload. */
   onNotify: (payload: string) => void;
   /**
@@ -11,46 +12,63 @@ export interface ChannelListenerOptions {
    * the owner catches up by reading the state itself.
    */
   onRelisten?: () => void;
-  log: { warn: (object: object, message: string) => void };
 }
 
 /**
- * A pooled connection of its own that LISTENs on one PostgreSQL channel. When PostgreSQL drops it
- * (a restart, a terminated backend, a failover) it is made again with backoff, and the owner is told
- * so it can catch up on what was announced meanwhile.
+ * A pooled connection of its own that LISTENs on the PostgreSQL channels its owners named with on()
+ * (one connection for all of a process's channels: PostgreSQL's connections are few). When
+ * PostgreSQL drops it (a restart, a terminated backend, a failover) it is made again with backoff,
+ * and every owner is told so it can catch up on what was announced meanwhile.
  */
 export class ChannelListener {
+  private readonly channels = new Map<string, ChannelHandlers>();
   private client?: pg.PoolClient;
   private detach: () => void = () => {};
   private timer?: NodeJS.Timeout;
   private delay = RELISTEN_MS.first;
+  private started = false;
   private stopped = false;
+  private listened = false;
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly channel: string,
-    private readonly options: ChannelListenerOptions,
-  ) {
+    private readonly log: { warn: (object: object, message: string) => void },
+  ) {}
+
+  /** Adds a channel and its owner; before start, since LISTEN is issued then. */
+  on(channel: string, handlers: ChannelHandlers): this {
     if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+    if (this.started) throw new Error(`channel ${channel} added after the listener started`);
+    if (this.channels.has(channel)) throw new Error(`channel ${channel} has an owner already`);
+    this.channels.set(channel, handlers);
+    return this;
+  }
+
+  /** True while LISTEN holds: every notification reaches its owner from now on. */
+  get listening(): boolean {
+    return this.listened;
   }
 
   /** Listens; rejects when PostgreSQL cannot be reached now (the caller decides whether that is fatal). */
   async start(): Promise<void> {
+    this.started = true;
     await this.listen();
   }
 
   /** Like start(), but a PostgreSQL that is away now is not fatal: listening starts once it is back. */
   startSoon(): void {
+    this.started = true;
     this.listen().catch(() => this.schedule());
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.listened = false;
     clearTimeout(this.timer);
     const client = this.client;
     this.client = undefined;
     if (client) {
-      await client.query(`UNLISTEN ${this.channel}`).catch(() => {});
+      await client.query('UNLISTEN *').catch(() => {});
       this.detach();
       client.release();
     }
@@ -62,15 +80,16 @@ export class ChannelListener {
     const onLost = (error: Error) => {
       if (this.client !== client) return;
       this.client = undefined;
+      this.listened = false;
       this.detach();
       client.release(error);
       if (this.stopped) return;
-      this.options.log.warn({ err: error, channel: this.channel }, 'LISTEN connection lost; listening again');
+      this.log.warn({ err: error, channels: [...this.channels.keys()] }, 'LISTEN connection lost; listening again');
       this.schedule();
     };
     const onEnd = () => onLost(new Error('the LISTEN connection ended'));
     const onNotification = (message: pg.Notification) => {
-      if (message.channel === this.channel) this.options.onNotify(message.payload ?? '');
+      this.channels.get(message.channel)?.onNotify(message.payload ?? '');
     };
     this.client = client;
     client.on('error', onLost);
@@ -83,11 +102,13 @@ export class ChannelListener {
       client.off('notification', onNotification);
     };
     try {
-      await client.query(`LISTEN ${this.channel}`);
+      // one simple query, one round trip, for every channel
+      await client.query([...this.channels.keys()].map((channel) => `LISTEN ${channel}`).join('; '));
     } catch (error) {
       onLost(error instanceof Error ? error : new Error(String(error)));
       throw error;
     }
+    this.listened = true;
     this.delay = RELISTEN_MS.first;
   }
 
@@ -96,7 +117,9 @@ export class ChannelListener {
     this.timer = setTimeout(() => {
       if (this.stopped) return;
       this.listen().then(
-        () => this.options.onRelisten?.(),
+        () => {
+          for (const handlers of this.channels.values()) handlers.onRelisten?.();
+        },
         () => {
           this.delay = Math.min(this.delay * 2, RELISTEN_MS.max);
           this.schedule();

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { WebSocket } from 'ws';
 import { ADMIN_LIVE_SESSION_ENDED } from '#machines/protocol/admin-live.js';
-import { ChannelListener } from '#core/db/channel-listener.js';
+import type { ChannelListener } from '#core/db/channel-listener.js';
 import { readSession, sessionTokenHash } from './sessions.js';
 
 /** How often an open admin socket reads its session again (expiry; a missed announcement). */
@@ -24,31 +24,22 @@ interface Watched {
  */
 export class AdminSockets {
   private readonly byHash = new Map<string, Set<Watched>>();
-  private readonly listener: ChannelListener;
 
+  /** Registers its channel on the server's `notices` listener, which its owner starts and stops. */
   constructor(
     private readonly pool: pg.Pool,
+    notices: ChannelListener,
     private readonly log: FastifyBaseLogger,
     private readonly checkEveryMs = ADMIN_SESSION_CHECK_MS,
   ) {
-    this.listener = new ChannelListener(pool, SESSION_ENDED_CHANNEL, {
+    notices.on(SESSION_ENDED_CHANNEL, {
       onNotify: (hash) => {
         for (const watched of this.byHash.get(hash) ?? []) watched.end();
       },
       onRelisten: () => {
         for (const set of this.byHash.values()) for (const watched of set) void watched.check().catch(() => {});
       },
-      log,
     });
-  }
-
-  /** Starts listening; a PostgreSQL that is away now is not fatal (the timed checks still run). */
-  start(): void {
-    this.listener.startSoon();
-  }
-
-  async stop(): Promise<void> {
-    await this.listener.stop();
   }
 
   /**

@@ -2,8 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import type pg from 'pg';
-import { readSiteSettings } from '#core/site/settings.js';
+import type { PublicSettings } from '#core/site/public-settings.js';
 import { PRERENDERED_PAGES, type PrerenderedPage } from '#machines/protocol/pages.js';
 import { DEFAULT_SITE_SETTINGS, type SiteSettings } from '#machines/site-settings.js';
 
@@ -20,15 +19,15 @@ export type RenderedPages = (page: PrerenderedPage | null) => Promise<string | u
 
 /**
  * The public pages as whole documents, drawn with the coach's site settings: rendered again, all
- * of them, the first time a page is asked for after the settings changed (in any process: the
- * settings are read at each request, one small query), and kept in memory until then. When the
+ * of them, the first time a page is asked for after the settings changed (in any process: a change
+ * is announced to every server, core/site/public-settings.ts), and kept in memory until then. When the
  * database cannot answer, the pages last rendered (or, before any, the defaults) serve, so an
  * outage never takes the marketing site down. Null for a build without a renderer (the shell serves).
  */
 export async function renderedPages(options: {
   root: string;
   publicUrl: string;
-  pool: pg.Pool;
+  settings: PublicSettings;
   log: FastifyBaseLogger;
 }): Promise<RenderedPages | null> {
   const file = path.join(`${options.root}-ssr`, 'entry-server.mjs');
@@ -60,7 +59,7 @@ export async function renderedPages(options: {
   return async (page) => {
     let settings: SiteSettings;
     try {
-      settings = await readSiteSettings(options.pool);
+      settings = (await options.settings.read()).site;
     } catch (error) {
       options.log.warn({ err: error }, 'site settings unreadable: serving the pages last rendered');
       settings = kept ? (JSON.parse(kept.key) as SiteSettings) : DEFAULT_SITE_SETTINGS;

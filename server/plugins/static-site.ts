@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import type pg from 'pg';
 import { HttpError } from '#core/http-error.js';
 import { sessionToken } from '../auth/guard.js';
 import { logMissingPage } from '../routes/client-log.js';
 import { isPagePath, isPrerenderedPage, PRERENDERED_PAGES, UNINDEXED_PAGES } from '#machines/protocol/pages.js';
 import { renderedPages } from './rendered-pages.js';
+import type { PublicSettings } from '#core/site/public-settings.js';
 
 const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -37,10 +37,13 @@ function sitemapXml(publicUrl: string): string {
  * index.html for every other GET that is not an API path, so client-side routes work on reload:
  * with 200 for the site's pages and 404 for any other path (machines/protocol/pages.ts).
  */
-export async function staticSite(app: FastifyInstance, options: { root?: string; publicUrl: string; pool: pg.Pool }): Promise<void> {
+export async function staticSite(
+  app: FastifyInstance,
+  options: { root?: string; publicUrl: string; settings: PublicSettings },
+): Promise<void> {
   const root = options.root ?? WEB_DIST;
   const built = existsSync(`${root}/index.html`);
-  const rendered = built ? await renderedPages({ root, publicUrl: options.publicUrl, pool: options.pool, log: app.log }) : null;
+  const rendered = built ? await renderedPages({ root, publicUrl: options.publicUrl, settings: options.settings, log: app.log }) : null;
 
   app.get('/robots.txt', { schema: { hide: true } }, (_request, reply) =>
     reply.type('text/plain; charset=utf-8').send(robotsTxt(options.publicUrl)),

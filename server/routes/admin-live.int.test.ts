@@ -20,6 +20,7 @@ import { sessionCookieName } from '../auth/cookie.js';
 import { AdminSockets } from '../auth/admin-socket.js';
 import { deleteSession, SESSION_COOKIE, sessionTokenHash } from '../auth/sessions.js';
 import type { Config } from '#core/config/index.js';
+import { ChannelListener } from '#core/db/channel-listener.js';
 import { createPool } from '#core/db/pool.js';
 import { PushHub } from '#core/flows/push.js';
 import { browserFetch } from '#test/visitor.js';
@@ -236,7 +237,7 @@ describe('the admin live socket when the session ends', () => {
     const session = await sessionCookie();
     const live = await openLive(`ws://${base}${ADMIN_LIVE_PATH}`, { cookie: session.cookie });
     const killed = await pool.query(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN session_ended'",
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE '%LISTEN session_ended%' AND pid <> pg_backend_pid()",
     );
     expect(killed.rowCount).toBeGreaterThan(0);
     // listening again takes a quarter of a second; the sign-out comes after it
@@ -252,7 +253,8 @@ describe('the admin live socket when the session ends', () => {
     // its own small app, to re-read the session every 200 ms instead of every minute
     const small = Fastify({ logger: false });
     const pushes = new PushHub(redis, config.QUEUE_PREFIX, small.log);
-    const adminSockets = new AdminSockets(pool, small.log, 200);
+    // its notices never listen: only the timed re-read can close the socket
+    const adminSockets = new AdminSockets(pool, new ChannelListener(pool, small.log), small.log, 200);
     await pushes.start();
     try {
       await small.register(cookie);

@@ -5,6 +5,7 @@ import type { Config } from '#core/config/index.js';
 import type { FlowEngine } from '#core/flows/engine.js';
 import type { PushHub } from '#core/flows/push.js';
 import type { Queues } from '#core/queues/queues.js';
+import type { PublicSettings } from '#core/site/public-settings.js';
 import type { Visitors } from '../visitors/visitor-cookie.js';
 
 /** What every route plugin gets. */
@@ -20,4 +21,6 @@ export interface RouteDeps {
   visitors: Visitors;
   /** Open admin sockets, each closed at once when its session ends in any process. */
   adminSockets: AdminSockets;
+  /** The site and booking settings visitors see, kept in memory until a change is announced. */
+  publicSettings: PublicSettings;
 }

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bookingUrl } from '#core/integrations/settings.js';
-import { readSiteSettings, siteSettingsSchema } from '#core/site/settings.js';
+import { siteSettingsSchema } from '#core/site/settings.js';
 import type { RouteDeps } from './deps.js';
 
 /** The refundable deposit, in cents ($250). */
@@ -32,8 +31,8 @@ export function publicConfigRoutes(app: FastifyInstance, deps: RouteDeps, done: 
       },
     },
     async () => {
-      // read at every request, so the admin's changes reach the next page load without a restart
-      const [booking, site] = await Promise.all([bookingUrl(deps.pool), readSiteSettings(deps.pool)]);
+      // kept in memory until a change is announced, so the admin's changes reach the next page load without a restart
+      const { bookingUrl: booking, site } = await deps.publicSettings.read();
       return {
         paymentMode: deps.config.STRIPE_SECRET_KEY ? ('stripe' as const) : ('test' as const),
         depositCents: DEPOSIT_CENTS,
