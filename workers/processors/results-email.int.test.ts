@@ -134,7 +134,7 @@ describe('the results email', () => {
     // BullMQ delivering the job again (a stalled job handed to another worker): the row is found, not doubled
     const again = await sendResultsEmail(
       { data: (await pool.query('SELECT id AS "jobRowId", payload FROM jobs WHERE queue = \'email\'')).rows[0] } as never,
-      { pool, config, engine, log: pino({ level: 'silent' }), publishMonitor: () => undefined },
+      { pool, config, engine, log: pino({ level: 'silent' }), publishMonitor: () => Promise.resolve() },
     );
     expect(again).toMatchObject({ status: 'recorded', repeated: true });
     expect((await pool.query('SELECT 1 FROM email_outbox')).rowCount).toBe(1);
