@@ -1,3 +1,5 @@
+import type { SiteSettings } from '../site-settings.js';
+
 /**
  * The site's pages, as both the browser's router (web/src/app/routes.tsx)
  * and the server know them: the server answers these with the page and 200 whatever the request's
@@ -32,6 +34,15 @@ export type PrerenderedPage = (typeof PRERENDERED_PAGES)[number];
  * and left out of the sitemap (a sitemap lists only what should be indexed).
  */
 export const UNINDEXED_PAGES: ReadonlySet<PrerenderedPage> = new Set(['/payment-success', '/payment-canceled']);
+
+/**
+ * What the build's page renderer (web/src/entry-server.tsx) exports: a page (null: the not-found
+ * page) drawn into the built shell with the coach's settings. The build renders each page once with it
+ * (web/prerender/plugin.ts) and the server with the settings in force (server/plugins/rendered-pages.ts).
+ */
+export interface PageRenderer {
+  renderPage: (shell: string, page: PrerenderedPage | null, settings: SiteSettings) => Promise<string>;
+}
 
 export const isPrerenderedPage = (path: string): path is PrerenderedPage => (PRERENDERED_PAGES as readonly string[]).includes(path);
 

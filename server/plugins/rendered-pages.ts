@@ -3,13 +3,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PublicSettings } from '#core/site/public-settings.js';
-import { PRERENDERED_PAGES, type PrerenderedPage } from '#machines/protocol/pages.js';
+import { PRERENDERED_PAGES, type PageRenderer, type PrerenderedPage } from '#machines/protocol/pages.js';
 import { DEFAULT_SITE_SETTINGS, type SiteSettings } from '#machines/site-settings.js';
-
-/** What the build's page renderer (web/src/entry-server.tsx, built by web/prerender/plugin.ts) exports. */
-interface PageRenderer {
-  renderPage: (shell: string, page: PrerenderedPage | null, settings: SiteSettings) => Promise<string>;
-}
 
 /** What the build left in place of the site's address in the rendered pages (web/src/app/page-meta.ts). */
 const PUBLIC_URL_PLACEHOLDER = /%HF_PUBLIC_URL%/g;

@@ -3,18 +3,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build, type Plugin } from 'vite';
-import { PRERENDERED_PAGES } from '#machines/protocol/pages.js';
-import { DEFAULT_SITE_SETTINGS, type SiteSettings } from '#machines/site-settings.js';
-
-interface PageRenderer {
-  renderPage: (shell: string, page: string | null, settings: SiteSettings) => Promise<string>;
-}
+import { PRERENDERED_PAGES, type PageRenderer } from '#machines/protocol/pages.js';
+import { DEFAULT_SITE_SETTINGS } from '#machines/site-settings.js';
 
 /**
  * After the browser build, builds the public pages' renderer (web/src/entry-server.tsx, with
  * React's server renderer, for Node) beside the build (`<outDir>-ssr`), and renders every page
  * once with the default settings, so a page that cannot render fails the build rather than the
- * server. The server renders the pages with the coach's settings (server/site/rendered-pages.ts).
+ * server. The server renders the pages with the coach's settings (server/plugins/rendered-pages.ts).
  */
 export function prerender(): Plugin {
   let root = '';

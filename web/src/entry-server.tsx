@@ -18,7 +18,7 @@ const decodeText = (html: string) =>
  * One public page as a whole document: the built shell (`shell`, web/dist/index.html, which links
  * the page's scripts and styles) with the page rendered into it as the browser's first render will
  * draw it, its head tags, and the settings it was drawn with for the browser to hydrate from.
- * `page` null renders the not-found page. The server calls this (server/site/rendered-pages.ts)
+ * `page` null renders the not-found page. The server calls this (server/plugins/rendered-pages.ts)
  * at start and whenever the coach's site settings change; the pages have no loaders, so nothing
  * else is fetched.
  */
