@@ -18,4 +18,4 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/web/dist ./web/dist
 USER node
 EXPOSE 3000
-CMD ["node", "--enable-source-maps", "dist/server/main.mjs"]
+CMD ["node", "dist/server/main.mjs"]

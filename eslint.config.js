@@ -21,6 +21,15 @@ const only = (allowed, why) => ({
 /** no-restricted-imports per part: what a part's own (non-test) modules may import. Tests may reach the harness. */
 function boundaries() {
   const rule = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns: [...climbs, ...patterns] }] });
+  // the backend's processes load these SDKs on first use, so one that never needs them never holds them (decision 0031)
+  const loadedOnUse = ['pdfkit', 'openai'].map((name) => ({
+    name,
+    allowTypeImports: true,
+    message: `${name} is loaded where it is used, with await import('${name}'), not at start (docs/decisions/0031).`,
+  }));
+  const backendRule = (...patterns) => ({
+    'no-restricted-imports': ['error', { paths: loadedOnUse, patterns: [...climbs, ...patterns] }],
+  });
   const tests = ['**/*.test.{ts,tsx}', '**/*.fixtures.ts'];
   return [
     { files: ['**/*.{ts,tsx,mjs}'], rules: rule() },
@@ -35,21 +44,21 @@ function boundaries() {
     {
       files: ['core/**/*.ts'],
       ignores: tests,
-      rules: rule(
+      rules: backendRule(
         only(['machines', 'core'], 'The backend core (core/) serves the HTTP app and the workers; it imports only machines/ and itself.'),
       ),
     },
     {
       files: ['server/**/*.ts'],
       ignores: tests,
-      rules: rule(
+      rules: backendRule(
         only(['machines', 'core', 'server'], 'The HTTP app imports machines/ and the core, never the workers or the browser app.'),
       ),
     },
     {
       files: ['workers/**/*.ts'],
       ignores: tests,
-      rules: rule(only(['machines', 'core', 'workers'], 'Workers run on the core (core/), never on the HTTP app (server/).')),
+      rules: backendRule(only(['machines', 'core', 'workers'], 'Workers run on the core (core/), never on the HTTP app (server/).')),
     },
     {
       files: ['web/src/**/*.{ts,tsx}'],

@@ -28,6 +28,10 @@ describe('the boundaries between the parts', () => {
     ['web/src/features/example.tsx', "import { x } from 'node:fs';"],
     ['server/routes/example.ts', "import { x } from '../../core/logger.js';"],
     ['web/src/features/assessment/steps/example.tsx', "import { x } from '../../../lib/flows/socket.js';"],
+    // SDKs the backend loads on first use (decision 0031)
+    ['core/reports/example.ts', "import PDFDocument from 'pdfkit';"],
+    ['server/routes/example.ts', "import OpenAI from 'openai';"],
+    ['workers/processors/example.ts', "import PDFDocument from 'pdfkit';"],
   ])('%s may not run %s', async (filePath, code) => {
     expect(await refused(filePath, code)).toHaveLength(1);
   });
@@ -40,6 +44,8 @@ describe('the boundaries between the parts', () => {
     ['web/src/features/example.tsx', "import { x } from '#machines/protocol/socket.js';"],
     ['server/routes/example.test.ts', "import { x } from '#workers/build.js';"],
     ['server/routes/example.ts', "import { x } from '../auth/guard.js';"],
+    ['core/reports/example.ts', "import type PDFDocument from 'pdfkit';"],
+    ['core/reports/example.test.ts', "import PDFDocument from 'pdfkit';"],
   ])('%s may run %s', async (filePath, code) => {
     expect(await refused(filePath, code)).toEqual([]);
   });

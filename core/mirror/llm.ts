@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { MIRROR_STAGES } from '#machines/mirror/reflect.js';
 import type { MirrorTurn } from '#machines/protocol/common.js';
 import { MIRROR_TURN_LIMIT, type MirrorReplyResponse } from '#machines/protocol/mirror.js';
@@ -49,19 +49,27 @@ function cleanReply(content: string | null | undefined): string {
  */
 export function llmReplier(settings: LlmSettings) {
   const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const client = new OpenAI({
-    baseURL: settings.baseURL,
-    // the SDK refuses to start without a key; local servers ignore the placeholder
-    apiKey: settings.apiKey ?? 'not-needed',
-    // explicit, so nothing is read from OPENAI_* variables in the environment
-    organization: null,
-    project: null,
-    adminAPIKey: null,
-    timeout: timeoutMs,
-    maxRetries: 1,
-  });
+  // the SDK is loaded for the first reply: a process whose Mirror never calls a model never holds it
+  let client: Promise<OpenAI> | undefined;
+  const openClient = () =>
+    (client ??= import('openai').then(
+      ({ default: OpenAIClient }) =>
+        new OpenAIClient({
+          baseURL: settings.baseURL,
+          // the SDK refuses to start without a key; local servers ignore the placeholder
+          apiKey: settings.apiKey ?? 'not-needed',
+          // explicit, so nothing is read from OPENAI_* variables in the environment
+          organization: null,
+          project: null,
+          adminAPIKey: null,
+          timeout: timeoutMs,
+          maxRetries: 1,
+        }),
+    ));
   return async (conversationHistory: readonly MirrorTurn[], turn: number): Promise<MirrorReplyResponse> => {
-    const completion = await client.chat.completions.create(
+    const completion = await (
+      await openClient()
+    ).chat.completions.create(
       {
         model: settings.model,
         messages: [

@@ -1,4 +1,4 @@
-import PDFDocument from 'pdfkit';
+import type PDFDocument from 'pdfkit';
 
 /** The standard PDF fonts the report draws with (report-pdf-layout.ts and its sections). */
 export const REPORT_FONTS = ['Helvetica', 'Helvetica-Bold', 'Helvetica-Oblique', 'Times-Roman', 'Times-Bold', 'Times-Italic'] as const;
@@ -16,8 +16,8 @@ interface StandardFontFields {
 /** One indexed font per name: its metrics, drawn by no document. */
 let indexed: Map<string, StandardFontFields> | null = null;
 
-function indexFonts(): Map<string, StandardFontFields> {
-  const probe = new PDFDocument({ font: null as unknown as string, autoFirstPage: false });
+function indexFonts(Document: typeof PDFDocument): Map<string, StandardFontFields> {
+  const probe = new Document({ font: null as unknown as string, autoFirstPage: false });
   const fonts = new Map<string, StandardFontFields>();
   for (const name of REPORT_FONTS) {
     probe.font(name);
@@ -34,7 +34,8 @@ function indexFonts(): Map<string, StandardFontFields> {
  * only when used), sharing only the read-only metrics.
  */
 export function shareFontMetrics(doc: PDFKit.PDFDocument): void {
-  indexed ??= indexFonts();
+  // pdfkit's class from the document itself: pdfkit is loaded only by a process that draws a PDF
+  indexed ??= indexFonts(doc.constructor as typeof PDFDocument);
   const fonted = doc as unknown as FontedDocument;
   for (const [name, template] of indexed) {
     if (fonted._fontFamilies[name]) continue;

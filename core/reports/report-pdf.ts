@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import type { DisplayDimension } from '#machines/content/index.js';
 import { outcomeFor } from '#machines/grading/outcome.js';
 import type { Tier } from '#machines/protocol/common.js';
@@ -67,6 +66,8 @@ function collect(doc: Doc): Promise<Buffer> {
  */
 export async function buildReportPdf(report: ReportInput, lead: ReportLead | null, options: ReportOptions = {}): Promise<Buffer> {
   const date = options.date ?? new Date();
+  // loaded on the first report: a server that never draws one does not hold pdfkit and its fonts
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'LETTER',
     margin: MARGIN,
