@@ -47,6 +47,16 @@ export function adminJobRoutes(app: FastifyInstance, deps: RouteDeps, done: () =
     (request) => listJobs(deps.pool, request.query),
   );
 
+  // retrying or removing one job: the job as it stands now, or why not (gone, running, Redis away)
+  const jobActionResponses = {
+    200: adminJobSchema,
+    400: errorBodySchema,
+    404: errorBodySchema,
+    409: errorBodySchema,
+    503: errorBodySchema,
+    ...guarded,
+  };
+
   api.post(
     '/api/admin/jobs/:id/retry',
     {
@@ -55,14 +65,7 @@ export function adminJobRoutes(app: FastifyInstance, deps: RouteDeps, done: () =
         summary:
           'Run a failed job again, once: its attempts reset and it goes back through the outbox (409 unless failed, or unfinished with its BullMQ job failed or gone)',
         params: idParamsSchema,
-        response: {
-          200: adminJobSchema,
-          400: errorBodySchema,
-          404: errorBodySchema,
-          409: errorBodySchema,
-          503: errorBodySchema,
-          ...guarded,
-        },
+        response: jobActionResponses,
       },
     },
     async (request) => {
@@ -105,14 +108,7 @@ export function adminJobRoutes(app: FastifyInstance, deps: RouteDeps, done: () =
         tags: ['admin'],
         summary: 'Remove a job for good: from BullMQ and its row from the jobs table (409 while it runs)',
         params: idParamsSchema,
-        response: {
-          200: adminJobSchema,
-          400: errorBodySchema,
-          404: errorBodySchema,
-          409: errorBodySchema,
-          503: errorBodySchema,
-          ...guarded,
-        },
+        response: jobActionResponses,
       },
     },
     async (request) => {

@@ -11,7 +11,7 @@ import { inputIdOf, RulesForm } from './grading/rules-form.js';
 import { checkDraft, draftOf, rulesKey, type Draft } from './grading/rules-draft.js';
 import { ANY_SCOPE, filterOf, ScopeFields, scopeInputId, type Scope } from './grading/scope.js';
 import { GRADING_PATH, useGradingActions, type Tried } from './grading/use-grading-actions.js';
-import { ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states.js';
+import { ErrorState, FormSkeleton, RefreshButton, ScreenHeader } from './states.js';
 
 const IN_FORCE_HEADING = 'grading-in-force';
 
@@ -211,17 +211,7 @@ export function GradingScreen() {
         description="The numbers that turn a lead's answers into a total and a tier. Try a change on past leads, then apply it; any change can be undone."
         actions={<RefreshButton loading={loading} onClick={reload} />}
       />
-      {failed && !data ? (
-        <ErrorState onRetry={reload} />
-      ) : !data ? (
-        <div className="flex flex-col gap-3 rounded-3xl border border-line bg-white p-6" aria-busy="true">
-          <Skeleton className="h-6 w-48" />
-          <Skeleton className="h-4 w-full" />
-          <Skeleton className="h-4 w-2/3" />
-        </div>
-      ) : (
-        <GradingEditor view={data} reload={reload} />
-      )}
+      {failed && !data ? <ErrorState onRetry={reload} /> : !data ? <FormSkeleton /> : <GradingEditor view={data} reload={reload} />}
     </>
   );
 }

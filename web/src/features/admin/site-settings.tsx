@@ -9,7 +9,7 @@ import { publishSiteSettings } from '../../lib/site-settings.js';
 import { useAdminFailure, useAdminResource } from './api.js';
 import { siteSettingsViewSchema, type SiteSettingsView } from '#machines/protocol/admin/site-settings.js';
 import { NoBookingPageNotice, SITE_SETTINGS_PATH } from './booking-notice.js';
-import { ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states.js';
+import { ErrorState, FormSkeleton, Panel, RefreshButton, ScreenHeader } from './states.js';
 
 const SETTINGS_SAVED = 'Settings saved';
 const SETTINGS_NOT_SAVED = 'Some fields need a change';
@@ -250,11 +250,7 @@ export function SiteSettingsScreen() {
       {failed && !data ? (
         <ErrorState onRetry={reload} />
       ) : !data ? (
-        <div className="flex flex-col gap-3 rounded-3xl border border-line bg-white p-6" aria-busy="true">
-          <Skeleton className="h-6 w-48" />
-          <Skeleton className="h-11 w-full" />
-          <Skeleton className="h-11 w-2/3" />
-        </div>
+        <FormSkeleton />
       ) : (
         <>
           <BookingPage booking={data.booking} />

@@ -76,3 +76,14 @@ export function ErrorState({ onRetry }: { onRetry: () => void }) {
 export function Skeleton({ className }: { className?: string }) {
   return <span aria-hidden="true" className={cx('block animate-pulse rounded-lg bg-sand-deep motion-reduce:animate-none', className)} />;
 }
+
+/** A form card while its data loads: a heading and two fields. */
+export function FormSkeleton() {
+  return (
+    <div className="flex flex-col gap-3 rounded-3xl border border-line bg-white p-6" aria-busy="true">
+      <Skeleton className="h-6 w-48" />
+      <Skeleton className="h-11 w-full" />
+      <Skeleton className="h-11 w-2/3" />
+    </div>
+  );
+}

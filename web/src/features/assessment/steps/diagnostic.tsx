@@ -1,14 +1,13 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Actor } from 'xstate';
-import { Button } from '#web/components/ui/index.js';
 import type { diagnosticMachine } from '#machines/diagnostic/diagnostic.machine.js';
 import { diagnosticProgress } from '#machines/diagnostic/diagnostic.screens.js';
 import type { DiagnosticAnswers } from '#machines/protocol/common.js';
 import { statePath } from '#machines/protocol/can-accept.js';
-import { FlowIdStore } from '#web/lib/flows/storage.js';
-import { useFlowSnapshot, useServerFlow, type ServerFlowHandle } from '#web/lib/flows/use-server-flow.js';
+import { useFlowSnapshot, type ServerFlowHandle } from '#web/lib/flows/use-server-flow.js';
 import { browserDiagnostic } from '../machines.js';
-import { NoticeBox, Waiting } from '../ui.js';
+import { Waiting } from '../ui.js';
+import { ChildFlowFailed, useChildFlow } from './child-flow.js';
 import { ScreenFrame } from './diagnostic-screens/screen-frame.js';
 
 type DiagnosticFlow = ServerFlowHandle<typeof browserDiagnostic>;
@@ -28,22 +27,8 @@ export function DiagnosticStep({
   parentVersion: number;
   onCompleted: (answers: DiagnosticAnswers, diagnosticFlowId: string) => void;
 }) {
-  const slot = `child:${parentFlowId}:diagnostic:${parentVersion}`;
-  const ids = useMemo(() => new FlowIdStore(), []);
-  const flow = useServerFlow('diagnostic', browserDiagnostic, {
-    flowId: ids.get(slot),
-    start: { machine: 'diagnostic' },
-    onFlowId: (id) => ids.set(slot, id),
-    sessionKey: slot,
-  });
-  if (flow.status === 'error') {
-    return (
-      <div className="flex flex-col items-start gap-4">
-        <NoticeBox notice={{ title: 'Error', description: 'Failed to start assessment. Please try again.' }} />
-        <Button onClick={flow.retry}>Try Again</Button>
-      </div>
-    );
-  }
+  const flow = useChildFlow('diagnostic', browserDiagnostic, { flowId: parentFlowId, version: parentVersion }, { machine: 'diagnostic' });
+  if (flow.status === 'error') return <ChildFlowFailed onRetry={flow.retry} />;
   if (!flow.actor) return <Waiting title="Preparing your diagnostic" />;
   return <DiagnosticScreens flow={flow} actor={flow.actor} onCompleted={onCompleted} />;
 }

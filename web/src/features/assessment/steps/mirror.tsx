@@ -1,14 +1,14 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Actor } from 'xstate';
 import { Button } from '#web/components/ui/index.js';
 import { MIRROR_TURN_LIMIT } from '#machines/protocol/mirror.js';
 import type { MirrorTurn } from '#machines/protocol/common.js';
 import { statePath } from '#machines/protocol/can-accept.js';
-import { FlowIdStore } from '#web/lib/flows/storage.js';
-import { useFlowSnapshot, useServerFlow, type ServerFlowHandle } from '#web/lib/flows/use-server-flow.js';
+import { useFlowSnapshot, type ServerFlowHandle } from '#web/lib/flows/use-server-flow.js';
 import { browserMirror } from '../machines.js';
 import { MirrorComposer, MirrorMessages } from '../mirror-chat.js';
-import { NoticeBox, StepEyebrow, Waiting } from '../ui.js';
+import { StepEyebrow, Waiting } from '../ui.js';
+import { ChildFlowFailed, useChildFlow } from './child-flow.js';
 
 type MirrorFlow = ServerFlowHandle<typeof browserMirror>;
 
@@ -33,22 +33,13 @@ export function MirrorStep({
   parentVersion: number;
   onCompleted: (chat: MirrorHandover) => void;
 }) {
-  const slot = `child:${parentFlowId}:mirror:${parentVersion}`;
-  const ids = useMemo(() => new FlowIdStore(), []);
-  const flow = useServerFlow('mirror', browserMirror, {
-    flowId: ids.get(slot),
-    start: { machine: 'mirror', mode: 'mirror' },
-    onFlowId: (id) => ids.set(slot, id),
-    sessionKey: slot,
-  });
-  if (flow.status === 'error') {
-    return (
-      <div className="flex flex-col items-start gap-4">
-        <NoticeBox notice={{ title: 'Error', description: 'Failed to start assessment. Please try again.' }} />
-        <Button onClick={flow.retry}>Try Again</Button>
-      </div>
-    );
-  }
+  const flow = useChildFlow(
+    'mirror',
+    browserMirror,
+    { flowId: parentFlowId, version: parentVersion },
+    { machine: 'mirror', mode: 'mirror' },
+  );
+  if (flow.status === 'error') return <ChildFlowFailed onRetry={flow.retry} />;
   if (!flow.actor) return <Waiting title="Opening the Mirror" />;
   return <MirrorChat flow={flow} actor={flow.actor} onCompleted={onCompleted} />;
 }
