@@ -27,10 +27,15 @@ export class PublicSettings {
     private readonly pool: pg.Pool,
     private readonly notices: ChannelListener,
   ) {
-    const forget = () => {
-      this.kept = null;
-    };
-    notices.on(PUBLIC_SETTINGS_CHANNEL, { onNotify: forget, onRelisten: forget });
+    notices.on(PUBLIC_SETTINGS_CHANNEL, { onNotify: () => this.forget(), onRelisten: () => this.forget() });
+  }
+
+  /**
+   * Drops what is kept, for a save made through this server: its next read sees the save at once
+   * rather than a moment later, when the announcement arrives.
+   */
+  forget(): void {
+    this.kept = null;
   }
 
   /** The settings: from memory, or read (and kept, when a change would be heard meanwhile). */

@@ -43,7 +43,10 @@ export function adminIntegrationRoutes(app: FastifyInstance, deps: RouteDeps, do
     },
     async (request) => {
       try {
-        return await saveIntegration(deps.pool, request.params.key, request.body, request.admin!.id, policy);
+        const saved = await saveIntegration(deps.pool, request.params.key, request.body, request.admin!.id, policy);
+        // the booking page is among what visitors see: this server shows the save at once, the others hear the trigger
+        deps.publicSettings.forget();
+        return saved;
       } catch (error) {
         throw error instanceof IntegrationInputError ? new HttpError(400, error.message) : error;
       }

@@ -36,7 +36,12 @@ export function siteSettingsRoutes(app: FastifyInstance, deps: RouteDeps, done: 
         response: { 200: siteSettingsViewSchema, 400: errorBodySchema, ...guarded },
       },
     },
-    async (request) => saveSiteSettings(deps.pool, request.body, request.admin!.id),
+    async (request) => {
+      const saved = await saveSiteSettings(deps.pool, request.body, request.admin!.id);
+      // this server's next page shows the save at once; the others hear the trigger's announcement
+      deps.publicSettings.forget();
+      return saved;
+    },
   );
   done();
 }
