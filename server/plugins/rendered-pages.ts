@@ -38,17 +38,22 @@ export async function renderedPages(options: {
     return pages;
   };
 
-  // the settings the kept pages were drawn with (as JSON), and the pages
-  let kept: { key: string; pages: Promise<Map<PrerenderedPage | null, string>> } | null = null;
+  // the settings the kept pages were drawn with (the object and its JSON), and the pages
+  let kept: { settings: SiteSettings; key: string; pages: Promise<Map<PrerenderedPage | null, string>> } | null = null;
   const pagesFor = (settings: SiteSettings) => {
+    // the very object PublicSettings keeps between changes: nothing to compare
+    if (kept?.settings === settings) return kept.pages;
     const key = JSON.stringify(settings);
-    if (kept?.key !== key) {
-      const pages = renderAll(settings);
-      kept = { key, pages };
-      // a render that fails is tried again at the next request
-      pages.catch(() => kept?.pages === pages && (kept = null));
+    if (kept?.key === key) {
+      // read again (a change elsewhere, a reconnect) but drawn the same: the pages stand
+      kept.settings = settings;
+      return kept.pages;
     }
-    return kept.pages;
+    const pages = renderAll(settings);
+    kept = { settings, key, pages };
+    // a render that fails is tried again at the next request
+    pages.catch(() => kept?.pages === pages && (kept = null));
+    return pages;
   };
 
   return async (page) => {
@@ -57,7 +62,7 @@ export async function renderedPages(options: {
       settings = (await options.settings.read()).site;
     } catch (error) {
       options.log.warn({ err: error }, 'site settings unreadable: serving the pages last rendered');
-      settings = kept ? (JSON.parse(kept.key) as SiteSettings) : DEFAULT_SITE_SETTINGS;
+      settings = kept?.settings ?? DEFAULT_SITE_SETTINGS;
     }
     try {
       return (await pagesFor(settings)).get(page);
