@@ -22,7 +22,7 @@ const only = (allowed, why) => ({
 function boundaries() {
   const rule = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns: [...climbs, ...patterns] }] });
   // the backend's processes load these SDKs on first use, so one that never needs them never holds them (decision 0031)
-  const loadedOnUse = ['pdfkit', 'openai'].map((name) => ({
+  const loadedOnUse = ['pdfkit', 'openai', 'stripe'].map((name) => ({
     name,
     allowTypeImports: true,
     message: `${name} is loaded where it is used, with await import('${name}'), not at start (docs/decisions/0031).`,

@@ -32,6 +32,7 @@ describe('the boundaries between the parts', () => {
     ['core/reports/example.ts', "import PDFDocument from 'pdfkit';"],
     ['server/routes/example.ts', "import OpenAI from 'openai';"],
     ['workers/processors/example.ts', "import PDFDocument from 'pdfkit';"],
+    ['core/payments/example.ts', "import Stripe from 'stripe';"],
   ])('%s may not run %s', async (filePath, code) => {
     expect(await refused(filePath, code)).toHaveLength(1);
   });
@@ -46,6 +47,7 @@ describe('the boundaries between the parts', () => {
     ['server/routes/example.ts', "import { x } from '../auth/guard.js';"],
     ['core/reports/example.ts', "import type PDFDocument from 'pdfkit';"],
     ['core/reports/example.test.ts', "import PDFDocument from 'pdfkit';"],
+    ['core/payments/example.ts', "import type Stripe from 'stripe';"],
   ])('%s may run %s', async (filePath, code) => {
     expect(await refused(filePath, code)).toEqual([]);
   });

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { DEPOSIT_AMOUNT_CENTS, paymentFailureNotices, type PaymentPurpose } from '#machines/protocol/payment.js';
 import type { FlowTx } from '../flows/engine.js';
 import { scheduleEvent } from '../flows/effects.js';
+import { loadStripe } from './stripe-client.js';
 
 /** "the test payment ... calls success after 1 s". */
 const TEST_PAYMENT_SETTLE_MS = 1000;
@@ -35,12 +36,13 @@ export class CheckoutStartError extends Error {
 }
 
 /** Stripe's errors worth another attempt: it could not be reached, failed itself, or asked us to slow down. */
-function isTransient(error: unknown): boolean {
+function isTransient(StripeClass: typeof Stripe, error: unknown): boolean {
+  const errors = StripeClass.errors;
   return (
-    error instanceof Stripe.errors.StripeConnectionError ||
-    error instanceof Stripe.errors.StripeAPIError ||
-    error instanceof Stripe.errors.StripeRateLimitError ||
-    !(error instanceof Stripe.errors.StripeError)
+    error instanceof errors.StripeConnectionError ||
+    error instanceof errors.StripeAPIError ||
+    error instanceof errors.StripeRateLimitError ||
+    !(error instanceof errors.StripeError)
   );
 }
 
@@ -81,7 +83,7 @@ export async function openCheckout(
   try {
     session = await stripe.checkout.sessions.create(checkoutParams(attempt, publicUrl), { idempotencyKey: `checkout-${attempt.jobId}` });
   } catch (error) {
-    throw new CheckoutStartError(error, !isTransient(error));
+    throw new CheckoutStartError(error, !isTransient(await loadStripe(), error));
   }
   if (!session.url) throw new CheckoutStartError(new Error(`checkout session ${session.id} has no url`), true);
   return { sessionId: session.id, url: session.url };

@@ -4,6 +4,7 @@ import type { FlowEngine } from '../flows/engine.js';
 import { queueRefundConfirmation } from './payment-emails.js';
 import type { Payment } from '#machines/protocol/payment.js';
 import { PaymentNotFoundError, toPayment, type PaymentRow } from './payment-tracking.js';
+import type { StripeClient } from './stripe-client.js';
 
 /** Only a succeeded payment can be refunded. */
 export class PaymentNotRefundableError extends Error {
@@ -32,11 +33,11 @@ class StripeNotConfiguredError extends Error {
   }
 }
 
-async function refundAtStripe(stripe: Stripe, payment: PaymentRow): Promise<string> {
+async function refundAtStripe(stripe: () => Promise<Stripe>, payment: PaymentRow): Promise<string> {
   let refund: Stripe.Refund;
   try {
     // one refund per payment, however often the admin presses the button or the call is retried
-    refund = await stripe.refunds.create({ payment_intent: payment.payment_intent_id! }, { idempotencyKey: `refund-${payment.id}` });
+    refund = await (await stripe()).refunds.create({ payment_intent: payment.payment_intent_id! }, { idempotencyKey: `refund-${payment.id}` });
   } catch (error) {
     throw new RefundFailedError(error);
   }
@@ -49,7 +50,7 @@ async function refundAtStripe(stripe: Stripe, payment: PaymentRow): Promise<stri
  * Refunds a succeeded deposit (admin only): at Stripe for a real payment, locally for a test
  * payment. The row stays locked meanwhile, so two admins cannot refund the same payment twice.
  */
-export async function refundPayment(engine: FlowEngine, stripe: Stripe | null, paymentId: string): Promise<Payment> {
+export async function refundPayment(engine: FlowEngine, stripe: StripeClient, paymentId: string): Promise<Payment> {
   return engine.transaction(async (tx) => {
     const found = await tx.client.query<PaymentRow>('SELECT * FROM payment_tracking WHERE id = $1 FOR UPDATE', [paymentId]);
     const payment = found.rows[0];

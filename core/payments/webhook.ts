@@ -1,8 +1,9 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { PaymentFailureReason } from '#machines/protocol/payment.js';
 import type { FlowEngine, FlowTx } from '../flows/engine.js';
 import { queueRefundConfirmation } from './payment-emails.js';
 import type { PaymentRow } from './payment-tracking.js';
+import { loadStripe } from './stripe-client.js';
 
 /** Logs what the handler could not match; never the event body. */
 interface WebhookLog {
@@ -25,12 +26,17 @@ export class WebhookSignatureError extends Error {
  * The event Stripe signed, checked against the raw body exactly as it arrived (a re-serialised
  * body would not match the signature); WebhookSignatureError when it cannot be trusted.
  */
-export function verifiedStripeEvent(rawBody: Buffer, signature: string | string[] | undefined, secret: string | undefined): Stripe.Event {
+export async function verifiedStripeEvent(
+  rawBody: Buffer,
+  signature: string | string[] | undefined,
+  secret: string | undefined,
+): Promise<Stripe.Event> {
   if (!secret) throw new WebhookSignatureError('Stripe webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET is not set).');
   if (typeof signature !== 'string' || !signature) throw new WebhookSignatureError('Missing Stripe-Signature header.');
+  const StripeClass = await loadStripe();
   let event: Stripe.Event;
   try {
-    event = Stripe.webhooks.constructEvent(rawBody, signature, secret, STRIPE_TOLERANCE_SECONDS);
+    event = StripeClass.webhooks.constructEvent(rawBody, signature, secret, STRIPE_TOLERANCE_SECONDS);
   } catch {
     throw new WebhookSignatureError("Invalid Stripe-Signature: the webhook was not signed with this server's secret, or is too old.");
   }

@@ -64,7 +64,7 @@ function stripeWebhook(app: FastifyInstance, deps: RouteDeps, done: () => void):
     async (request) => {
       let event;
       try {
-        event = verifiedStripeEvent(request.body as Buffer, request.headers['stripe-signature'], deps.config.STRIPE_WEBHOOK_SECRET);
+        event = await verifiedStripeEvent(request.body as Buffer, request.headers['stripe-signature'], deps.config.STRIPE_WEBHOOK_SECRET);
       } catch (error) {
         throw error instanceof WebhookSignatureError ? new HttpError(400, error.message) : error;
       }

@@ -1,12 +1,11 @@
 import { UnrecoverableError } from 'bullmq';
 import type pg from 'pg';
-import type Stripe from 'stripe';
 import { z } from 'zod';
 import { paymentPurposeSchema } from '#machines/protocol/payment.js';
 import type { Config } from '#core/config/index.js';
 import { CheckoutStartError, openCheckout, recordTestPayment, trackCheckout, type PaymentAttempt } from '#core/payments/checkout.js';
 import { PaymentNotRefundableError, refundPayment } from '#core/payments/refund.js';
-import { createStripeClient, stripeErrorSummary } from '#core/payments/stripe-client.js';
+import { createStripeClient, stripeErrorSummary, type StripeClient } from '#core/payments/stripe-client.js';
 import type { FlowEngine } from '#core/flows/engine.js';
 import type { QueueProcessor } from './index.js';
 
@@ -38,10 +37,10 @@ async function isCurrentAttempt(db: pg.ClientBase | pg.Pool, flowId: string, ent
 
 const REFUND_JOB = 'refund-deposit';
 
-const stripeClients = new WeakMap<Config, Stripe | null>();
+const stripeClients = new WeakMap<Config, StripeClient>();
 
 /** One Stripe client per configuration (null in test-payment mode), kept for the worker's life. */
-function stripeFor(config: Config): Stripe | null {
+function stripeFor(config: Config): StripeClient {
   if (!stripeClients.has(config)) stripeClients.set(config, createStripeClient(config));
   return stripeClients.get(config)!;
 }
@@ -89,7 +88,7 @@ export const paymentsProcessor: QueueProcessor = {
     if (!(await isCurrentAttempt(pool, flowId, enteredAt))) return { skipped: 'the flow no longer waits for this payment' };
     let checkout: { sessionId: string; url: string };
     try {
-      checkout = await openCheckout(stripe, config.publicUrl, attempt);
+      checkout = await openCheckout(await stripe(), config.publicUrl, attempt);
     } catch (error) {
       if (!(error instanceof CheckoutStartError)) throw error;
       // what Stripe said goes to the job's error for the coach (never the key: Stripe masks it); the visitor hears the product's words
