@@ -1,4 +1,4 @@
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from '../routes/deps.js';
@@ -77,9 +77,9 @@ export function inlineStylePolicy(imageSources: string[] = []): string {
 const DOCS_CSP = inlineStylePolicy(['https://validator.swagger.io']);
 
 /**
- * Security headers and the rate limiter, added to the instance it is given. app.ts calls it on the
- * root instance (not through register), and both plugins are fastify-plugin wrapped, so their
- * hooks reach every route registered after this call.
+ * Security headers (helmet) and the rate limiter, added to the instance it is given. app.ts calls
+ * it on the root instance (not through register), and the rate limiter is fastify-plugin wrapped,
+ * so the hooks reach every route registered after this call.
  */
 export async function security(app: FastifyInstance, deps: Pick<RouteDeps, 'config' | 'redis'>): Promise<void> {
   const publicUrl = new URL(deps.config.publicUrl);
@@ -88,7 +88,9 @@ export async function security(app: FastifyInstance, deps: Pick<RouteDeps, 'conf
   // spelled out for the ones that predate it
   const socketOrigin = `${https ? 'wss' : 'ws'}://${publicUrl.host}`;
 
-  await app.register(helmet, {
+  // helmet's middleware is built once, here: @fastify/helmet would build it again (parsing the
+  // policy) on every request, which made the security headers most of a small answer's cost
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -113,13 +115,18 @@ export async function security(app: FastifyInstance, deps: Pick<RouteDeps, 'conf
     // browsers ignore HSTS over http; sending it from a plain-http deployment only misleads
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.url === '/api/docs' || request.url.startsWith('/api/docs/')) reply.header('content-security-policy', DOCS_CSP);
+  // callback hooks, not async ones: every answer passes through them
+  app.addHook('onRequest', (request, reply, done) => {
+    securityHeaders(request.raw, reply.raw, (error?: unknown) => {
+      if (error) return done(error as Error);
+      if (request.url === '/api/docs' || request.url.startsWith('/api/docs/')) reply.header('content-security-policy', DOCS_CSP);
+      done();
+    });
   });
   // API answers carry flows, leads, results and admin data: never kept by a browser or a shared cache
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
 
   await app.register(rateLimit, {

@@ -35,7 +35,8 @@ export const NUL_MESSAGE = 'must not contain a NUL character';
  * same way in server/sockets/frames.ts.) Registered on the root instance, so it covers every route.
  */
 export function refuseUnstorableText(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request, reply) => {
+  // a callback hook, not an async one: every request passes through it
+  app.addHook('preValidation', (request, reply, done) => {
     for (const [where, value] of [
       ['body', request.body],
       ['query', request.query],
@@ -46,7 +47,9 @@ export function refuseUnstorableText(app: FastifyInstance): void {
       const field = at.slice(where.length + 1) || where;
       // answered here rather than thrown: a thrown error would reach the error handler of the route's
       // plugin, and bull-board's has one of its own
-      return sendHttpError(reply, new HttpError(400, `Invalid ${field}: ${NUL_MESSAGE}`, { fields: { [field]: NUL_MESSAGE } }));
+      sendHttpError(reply, new HttpError(400, `Invalid ${field}: ${NUL_MESSAGE}`, { fields: { [field]: NUL_MESSAGE } }));
+      return;
     }
+    done();
   });
 }

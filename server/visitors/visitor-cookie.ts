@@ -54,11 +54,15 @@ export class Visitors {
   /** Adds the hook that reads the cookie of every API request. */
   install(app: FastifyInstance): void {
     app.decorateRequest('visitorId', null);
-    app.addHook('onRequest', async (request) => {
+    // a callback hook, not an async one: most requests (pages, assets, probes) leave it at once
+    app.addHook('onRequest', (request, _reply, done) => {
       const raw = request.cookies?.[VISITOR_COOKIE];
-      if (!raw || !request.url.startsWith('/api/')) return;
-      const unsigned = (await this.signing()).unsign(raw);
-      if (unsigned.valid && unsigned.value && UUID.test(unsigned.value)) request.visitorId = unsigned.value;
+      if (!raw || !request.url.startsWith('/api/')) return done();
+      this.signing().then((signer) => {
+        const unsigned = signer.unsign(raw);
+        if (unsigned.valid && unsigned.value && UUID.test(unsigned.value)) request.visitorId = unsigned.value;
+        done();
+      }, done);
     });
   }
 
