@@ -18,4 +18,5 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/web/dist ./web/dist
 USER node
 EXPOSE 3000
-CMD ["node", "dist/server/main.mjs"]
+# the V8 heap sizes npm start runs them with (docs/decisions/0032)
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=30", "dist/server/main.mjs"]

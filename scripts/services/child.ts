@@ -24,6 +24,14 @@ export function spawnTs(
   });
 }
 
+/**
+ * How the server and the worker run under Node (decision 0032): a young generation of 2 x 8 MB
+ * instead of V8's 2 x 16 MB, and an old generation let grow to 1.3x what the last full collection
+ * kept instead of up to several times it; together about 25 MB less per process under load, at no
+ * measured cost in CPU. The Dockerfile, docker compose and the README's systemd units pass the same.
+ */
+export const NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=30'];
+
 /** Starts a bundled entry point (dist/) under plain Node, with the same process group and IPC as spawnTs. */
 export function spawnBundle(
   entry: string,
@@ -33,7 +41,7 @@ export function spawnBundle(
 ): ChildProcess {
   // no --enable-source-maps: it holds every loaded module's map, about 30 MB per process (decision 0031);
   // NODE_OPTIONS=--enable-source-maps turns it on for a debugging session
-  return spawn(process.execPath, [...nodeArgs, entry], {
+  return spawn(process.execPath, [...NODE_FLAGS, ...nodeArgs, entry], {
     cwd: ROOT,
     env,
     detached: true,
