@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Worker } from 'bullmq';
 import { pino } from 'pino';
 import type pg from 'pg';
@@ -10,6 +13,7 @@ import { insertJob } from '#core/queues/outbox.js';
 import { closeQueues, openQueues } from '#core/queues/queues.js';
 import { OutboxRelay } from '#core/queues/relay.js';
 import { createRedis } from '#core/redis.js';
+import { spawnRedis } from '#scripts/services/redis.js';
 import { scratchDatabase, testConfig } from '#test/helpers.js';
 import { until } from '#test/until.js';
 import type { QueueProcessor } from './processors/index.js';
@@ -182,27 +186,47 @@ describe('the outbox relay and tracked jobs', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
-  it("a committer's own add: rows written enqueued reach BullMQ; those Redis refused go back to the relay, which moves them", async () => {
-    const { pool, queues, relay } = await world();
+  it("a committer's own add: rows written enqueued reach BullMQ; those a stopped Redis refused go back to the relay, which moves them", async () => {
+    // a Redis of the test's own, killed and started again on its port as a crash and a restart would
+    const dir = mkdtempSync(path.join(tmpdir(), 'hf-outbox-redis-'));
+    let redisServer = await spawnRedis(dir);
+    cleanups.push(async () => {
+      await redisServer.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const { pool } = await world();
+    // the server's connection: a producer fails fast while Redis is away instead of waiting for it
+    const producer = createRedis(redisServer.url, 'producer');
+    const connection = createRedis(redisServer.url, 'worker');
+    const prefix = `hf-test-outbox-${randomBytes(4).toString('hex')}`;
+    const [producerQueues, queues] = [openQueues(producer, prefix), openQueues(connection, prefix)];
+    cleanups.push(async () => {
+      await Promise.all([closeQueues(producerQueues), closeQueues(queues)]);
+      producer.disconnect();
+      connection.disconnect();
+    });
+
     const added = await commitJob(pool, { n: 1 }, true, true);
     expect((await row(pool, added)).status).toBe('enqueued');
-    await directEnqueuer(pool, queues)([{ id: added, queue: 'email', name: 'send', payload: { n: 1 } }]);
+    await directEnqueuer(pool, producerQueues)([{ id: added, queue: 'email', name: 'send', payload: { n: 1 } }]);
     expect(await queues.email.getJob(added)).toBeDefined();
 
-    // Redis refusing the add (injected: a BullMQ add against a dead Redis waits for it instead of failing):
-    // the rows go back to pending and the error is the caller's
+    await redisServer.kill();
     const refused = [await commitJob(pool, { n: 2 }, true, true), await commitJob(pool, { n: 3 }, true, true)];
-    const refusing = { ...queues, email: { add: () => Promise.reject(new Error('Redis refused the add')) } } as unknown as typeof queues;
-    await expect(
-      directEnqueuer(pool, refusing)(refused.map((id) => ({ id, queue: 'email' as const, name: 'send', payload: {} }))),
-    ).rejects.toThrow('Redis refused the add');
+    const adding = directEnqueuer(pool, producerQueues)(refused.map((id) => ({ id, queue: 'email' as const, name: 'send', payload: {} })));
+    // the rows go back to pending and the error is the caller's
+    await expect(adding).rejects.toThrow();
     for (const id of refused) expect((await row(pool, id)).status).toBe('pending');
+
+    redisServer = await spawnRedis(dir, process.env.PATH, { port: redisServer.port });
     // the relay's first sweep moves them at once, however fresh: a pending row is always the relay's
-    const sweeping = relay({ sweepMs: 60_000 });
+    const sweeping = new OutboxRelay(pool, queues, log, { sweepMs: 60_000 });
     cleanups.push(() => sweeping.stop());
     await sweeping.start();
-    await until(async () => (await Promise.all(refused.map((id) => row(pool, id)))).every((found) => found.status === 'enqueued'), 1_500);
+    await until(async () => (await Promise.all(refused.map((id) => row(pool, id)))).every((found) => found.status === 'enqueued'), 5_000);
     for (const id of refused) expect(await queues.email.getJob(id)).toBeDefined();
+    // the restarted Redis kept the first job (append-only file); its row was never handed back
+    expect(await queues.email.getJob(added)).toBeDefined();
     expect((await row(pool, added)).status).toBe('enqueued');
   });
 
