@@ -29,7 +29,8 @@ export async function servingRates(served: Served[], count: number, concurrency:
   for (const { label, url, headers } of served) await measure(label, Math.ceil(count / 10), concurrency, request(url, headers));
   const rounds: RunStats[][] = served.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [index, { label, url, headers }] of served.entries()) rounds[index]!.push(await measure(label, count, concurrency, request(url, headers)));
+    for (const [index, { label, url, headers }] of served.entries())
+      rounds[index]!.push(await measure(label, count, concurrency, request(url, headers)));
   }
   return rounds.map((runs) => runs.sort((a, b) => a.perSecond - b.perSecond)[Math.floor(runs.length / 2)]!);
 }
