@@ -6,6 +6,9 @@ import { archetypeCopy, nextStep } from './content.js';
 import type { ReportInput, ReportLead } from './report-pdf.js';
 import { body, contentWidth, ensureSpace, MARGIN, sans, sansBold, sectionTitle, serif, serifBold, type Doc } from './report-pdf-layout.js';
 
+/** Made once: toLocaleDateString builds a new formatter at every call (about 50 µs). */
+const REPORT_DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+
 /** The branded band: the brand, the title, whom the report is for and its date. */
 export function header(doc: Doc, lead: ReportLead | null, date: Date): void {
   const height = 96;
@@ -13,12 +16,7 @@ export function header(doc: Doc, lead: ReportLead | null, date: Date): void {
   doc.rect(0, height, doc.page.width, 4).fill(BRAND.brass);
   doc.font(sansBold).fontSize(9).fillColor(BRAND.brass).text(BRAND.name.toUpperCase(), MARGIN, 30, { characterSpacing: 2.5 });
   doc.font(serifBold).fontSize(22).fillColor('#ffffff').text('Leadership Diagnostic Report', MARGIN, 46);
-  const prepared = [
-    lead?.name ? `Prepared for ${lead.name}` : null,
-    date.toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' }),
-  ]
-    .filter(Boolean)
-    .join('\n');
+  const prepared = [lead?.name ? `Prepared for ${lead.name}` : null, REPORT_DATE.format(date)].filter(Boolean).join('\n');
   doc
     .font(sans)
     .fontSize(9)
