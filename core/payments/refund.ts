@@ -37,9 +37,8 @@ async function refundAtStripe(stripe: () => Promise<Stripe>, payment: PaymentRow
   let refund: Stripe.Refund;
   try {
     // one refund per payment, however often the admin presses the button or the call is retried
-    refund = await (
-      await stripe()
-    ).refunds.create({ payment_intent: payment.payment_intent_id! }, { idempotencyKey: `refund-${payment.id}` });
+    const client = await stripe();
+    refund = await client.refunds.create({ payment_intent: payment.payment_intent_id! }, { idempotencyKey: `refund-${payment.id}` });
   } catch (error) {
     throw new RefundFailedError(error);
   }

@@ -58,11 +58,12 @@ export class Visitors {
     app.addHook('onRequest', (request, _reply, done) => {
       const raw = request.cookies?.[VISITOR_COOKIE];
       if (!raw || !request.url.startsWith('/api/')) return done();
-      this.signing().then((signer) => {
-        const unsigned = signer.unsign(raw);
-        if (unsigned.valid && unsigned.value && UUID.test(unsigned.value)) request.visitorId = unsigned.value;
-        done();
-      }, done);
+      this.signing()
+        .then((signer) => {
+          const unsigned = signer.unsign(raw);
+          if (unsigned.valid && unsigned.value && UUID.test(unsigned.value)) request.visitorId = unsigned.value;
+        })
+        .then(() => done(), done);
     });
   }
 
