@@ -67,9 +67,8 @@ export function llmReplier(settings: LlmSettings) {
         }),
     ));
   return async (conversationHistory: readonly MirrorTurn[], turn: number): Promise<MirrorReplyResponse> => {
-    const completion = await (
-      await openClient()
-    ).chat.completions.create(
+    const openai = await openClient();
+    const completion = await openai.chat.completions.create(
       {
         model: settings.model,
         messages: [

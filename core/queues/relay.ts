@@ -131,9 +131,7 @@ export class OutboxRelay {
     const now = Date.now();
     const staleIds = new Set(stale.rows.map((row) => row.id));
     for (const id of this.heldAt.keys()) if (!staleIds.has(id)) this.heldAt.delete(id);
-    const due = stale.rows.filter(
-      (row) => QUEUE_NAMES.includes(row.queue) && !(now - (this.heldAt.get(row.id) ?? -Infinity) < lostAfterMs),
-    );
+    const due = stale.rows.filter((row) => QUEUE_NAMES.includes(row.queue) && now - (this.heldAt.get(row.id) ?? -Infinity) >= lostAfterMs);
     const states = await Promise.all(due.map((row) => this.queues[row.queue].getJobState(row.id)));
 
     const lost: string[] = [];
