@@ -13,17 +13,16 @@ import './styles.css';
 const container = document.getElementById('root')!;
 const start = () => import('./app/start.js').then(({ startApp }) => startApp(container));
 
-// a personal link (?token=) opens the assessment, a navigation with state (the diagnostic's end, a
-// sign-out) has something to show, and the coach's bar shows their account: those pages run at once
-const needsScriptNow =
-  !container.hasChildNodes() ||
-  container.dataset.start === 'now' ||
-  new URLSearchParams(window.location.search).has('token') ||
-  (history.state as { usr?: unknown } | null)?.usr != null;
-
-if (needsScriptNow) void start();
+if (!container.hasChildNodes()) void start();
 else {
   // counted as a visit whether or not the visitor goes on to use the page
   recordVisit();
-  hydrateOnIntent(container, start, () => void loadAssessmentModal());
+  // a personal link (?token=) opens the assessment, a navigation with state (the diagnostic's end,
+  // a sign-out) has something to show, and the coach's bar shows their account: those pages start
+  // at once, still keeping a click or text that comes before they are live
+  const now =
+    container.dataset.start === 'now' ||
+    new URLSearchParams(window.location.search).has('token') ||
+    (history.state as { usr?: unknown } | null)?.usr != null;
+  hydrateOnIntent(container, start, () => void loadAssessmentModal(), { now });
 }

@@ -2,9 +2,9 @@
  * A rendered public page reads and navigates with no script at all; its code (React, the router,
  * the page) is fetched and hydrated only when the visitor shows they are about to use it: points
  * at, touches or focuses something interactive, or presses a key. A click or a submit that comes
- * before the page is live is held and replayed once it is, and text typed meanwhile is handed to
- * the page's own state, so nothing the visitor did is lost. Plain links are left alone: they load
- * the next rendered page.
+ * before the page is live is held and replayed once it is, and text typed meanwhile is kept from
+ * React and handed to the page's own state once it is live, so nothing the visitor did is lost.
+ * Plain links are left alone: they load the next rendered page.
  */
 
 /** What shows intent when pointed at: anything a visitor can use. */
@@ -15,34 +15,44 @@ const NEEDS_SCRIPT = 'button, a[aria-haspopup]';
 const OPENS_DIALOG = '[aria-haspopup="dialog"]';
 
 const INTENT_EVENTS = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'keydown'] as const;
+/** What tells React a field's text changed. */
+const TYPING_EVENTS = ['input', 'change'] as const;
 
 const closest = (target: EventTarget | null, selector: string) =>
   target instanceof Element ? target.closest<HTMLElement>(selector) : null;
 
+type TextField = HTMLInputElement | HTMLTextAreaElement;
+
+const isTextField = (target: EventTarget | null): target is TextField =>
+  (target instanceof HTMLInputElement && target.type !== 'checkbox' && target.type !== 'radio') || target instanceof HTMLTextAreaElement;
+
 /**
- * Hands text typed into a field before the page was live to the page's state: React keeps a
- * field's last known value beside it and fires onChange only for an input event that differs from
- * it, so the field is set back through React's setter, then to the typed text through the
- * element's own (its prototype's), and told.
+ * Hands text typed into a field before the page was live to the page's state: what each input
+ * event left in `typed`, and what else differs from the rendered value (a form the browser
+ * restored). React keeps a field's last known value beside it and fires onChange only for an
+ * input event that differs from it, so the field is set back through React's setter, then to the
+ * typed text through the element's own (its prototype's), and told.
  */
-function handOverTypedText(root: HTMLElement): void {
+function handOverTypedText(root: HTMLElement, typed: Map<TextField, string>): void {
   // read them all first: the page redraws the others from its state as each is handed over
-  const typed = [...root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input, textarea')]
-    .filter((field) => field.type !== 'checkbox' && field.type !== 'radio' && field.value !== field.defaultValue)
-    .map((field) => [field, field.value] as const);
-  for (const [field, text] of typed) {
+  const text = new Map<TextField, string>();
+  for (const field of root.querySelectorAll<TextField>('input, textarea')) {
+    if (isTextField(field) && field.value !== field.defaultValue) text.set(field, field.value);
+  }
+  for (const [field, value] of typed) if (field.isConnected) text.set(field, value);
+  for (const [field, value] of text) {
     field.value = field.defaultValue;
-    Reflect.set(Object.getPrototypeOf(field) as object, 'value', text, field);
+    Reflect.set(Object.getPrototypeOf(field) as object, 'value', value, field);
     field.dispatchEvent(new Event('input', { bubbles: true }));
   }
 }
 
 /**
- * Waits for the visitor's intent in `root` (a rendered page), then `start`s the page (which
- * resolves once it is live) and replays what was held; `prefetch` runs too when the intent is
- * towards the assessment.
+ * Waits for the visitor's intent in `root` (a rendered page), or not at all when `now` (a page
+ * that needs its script at once), then `start`s the page (which resolves once it is live) and
+ * replays what was held; `prefetch` runs too when the intent is towards the assessment.
  */
-export function hydrateOnIntent(root: HTMLElement, start: () => Promise<void>, prefetch: () => void): void {
+export function hydrateOnIntent(root: HTMLElement, start: () => Promise<void>, prefetch: () => void, { now = false } = {}): void {
   let starting: Promise<void> | null = null;
   // the clicked element, or, once the page is live and has drawn it anew (a stand-in replaced by
   // the real control), the one in its place
@@ -50,17 +60,19 @@ export function hydrateOnIntent(root: HTMLElement, start: () => Promise<void>, p
   const heldTarget = () =>
     heldClick && (heldClick.element.isConnected ? heldClick.element : root.querySelectorAll<HTMLElement>(NEEDS_SCRIPT)[heldClick.index]);
   let heldSubmit: HTMLFormElement | null = null;
+  const typed = new Map<TextField, string>();
 
   const stopListening = () => {
     for (const type of INTENT_EVENTS) document.removeEventListener(type, onIntent, true);
     document.removeEventListener('click', holdClick, true);
     document.removeEventListener('submit', holdSubmit, true);
+    for (const type of TYPING_EVENTS) document.removeEventListener(type, holdTyping, true);
   };
   const begin = () => {
     starting ??= start().then(
       () => {
         stopListening();
-        handOverTypedText(root);
+        handOverTypedText(root, typed);
         // after React has applied the handed-over text (it does so in a microtask), so a held
         // Send sees it
         setTimeout(() => {
@@ -99,7 +111,17 @@ export function hydrateOnIntent(root: HTMLElement, start: () => Promise<void>, p
     begin();
   };
 
+  const holdTyping = (event: Event) => {
+    if (!isTextField(event.target) || !root.contains(event.target)) return;
+    typed.set(event.target, event.target.value);
+    // React hydrating, or hydrated but not yet handed the earlier text, would take this edit and
+    // redraw the form from its state, blanking the fields typed before it
+    event.stopImmediatePropagation();
+  };
+
   for (const type of INTENT_EVENTS) document.addEventListener(type, onIntent, { capture: true, passive: true });
+  for (const type of TYPING_EVENTS) document.addEventListener(type, holdTyping, true);
   document.addEventListener('click', holdClick, true);
   document.addEventListener('submit', holdSubmit, true);
+  if (now) begin();
 }
