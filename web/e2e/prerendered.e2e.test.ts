@@ -228,8 +228,8 @@ describe('public pages rendered by the server, hydrated on intent', () => {
   it('keeps every field typed while a slow phone brings the page to life, and sends them all', async () => {
     // a phone four times slower than this machine: the page takes a while to hydrate, and the
     // visitor goes on filling in the form meanwhile; whether a field's text lands while React is
-    // hydrating, or just after, varies from load to load, so four visitors each send one (with the early typist above, the
-    // five messages this server's contact limit allows one client)
+    // hydrating, or just after, varies from load to load, so four visitors each send one (with the
+    // early typist above, the five messages this server's contact limit allows one client)
     const sent: Array<{ name: string; company: string; message: string }> = [];
     for (const visitor of [1, 2, 3, 4]) {
       const { context, page, problems } = await openPage(browser, MOBILE);
