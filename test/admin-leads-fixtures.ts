@@ -54,7 +54,6 @@ export async function seedGradedLead(pool: pg.Pool, tier: Tier, email?: string) 
      VALUES ($1, $2, $3, $4, $4, $5, 78.5, 80, 90, 50, 78.5, $6, 'v1', 'g1')`,
     [leadId, flowId, diagnosticId, tier, result.archetype, result],
   );
-  await pool.query('UPDATE leads SET tier = $2, archetype = $3, total_score = 78.5 WHERE lead_id = $1', [leadId, tier, result.archetype]);
   await pool.query(
     `INSERT INTO survey_responses (lead_id, flow_id, answers, survey_score)
      VALUES ($1, $2, '{"q5_success":"Lead better.","q0_budget":"plenty","q1_investment":"ready_now","q3_urgency":"critical"}', 90)`,

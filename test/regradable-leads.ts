@@ -35,12 +35,10 @@ export async function seedRegradableLead(pool: pg.Pool, input: GradeInput | null
   const graded = gradeAssessment(input ?? REGRADE_INPUTS.ready);
   const email = `regrade-${randomBytes(4).toString('hex')}@example.com`;
   const { leadId, flowId } = await seedResultsFlow(pool, graded.tier, email);
-  await pool.query('UPDATE leads SET source = $2, tags = $3, tier = $4, total_score = $5 WHERE lead_id = $1', [
+  await pool.query('UPDATE leads SET source = $2, tags = $3 WHERE lead_id = $1', [
     leadId,
     options.source ?? 'website',
     options.test ? ['test'] : [],
-    graded.tier,
-    graded.totalScore,
   ]);
   await pool.query(
     `INSERT INTO assessment_results (lead_id, flow_id, tier, qualification, archetype, total_score, diagnostic_score, survey_score,

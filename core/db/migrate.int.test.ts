@@ -85,7 +85,21 @@ describe('migrations', () => {
 
   it('rejects values the product never writes', async () => {
     const url = await scratchDatabase();
-    await expect(query(url, "INSERT INTO leads (email, tier) VALUES ('a@b.co', 'vip')")).rejects.toThrow(/check constraint/);
+    await expect(query(url, "INSERT INTO leads (email, source) VALUES ('a@b.co', 'Not A Source')")).rejects.toThrow(/check constraint/);
+    const lead = await query<{ lead_id: string }>(url, "INSERT INTO leads (email) VALUES ('b@b.co') RETURNING lead_id");
+    // an outcome has a tier, a rushed attempt none
+    const result = (tier: string | null, rushed: boolean) =>
+      query(
+        url,
+        `INSERT INTO assessment_results (lead_id, tier, qualification, archetype, total_score, diagnostic_score, survey_score, mirror_score,
+           composite_score, gaming_detected, result, bank_version, grading_version)
+         VALUES ($1, $2, $2, 'Forged', 50, 50, 50, 50, 50, $3, '{}', '2.0.0', 'grading-1.0.0')`,
+        [lead.rows[0]!.lead_id, tier, rushed],
+      );
+    await expect(result('book_call', true)).rejects.toThrow(/assessment_results_outcome_check/);
+    await expect(result(null, false)).rejects.toThrow(/assessment_results_outcome_check/);
+    await result(null, true);
+    await result('homework', false);
     await expect(query(url, "INSERT INTO jobs (queue, name) VALUES ('nowhere', 'x')")).rejects.toThrow(/check constraint/);
     const flow = await query<{ id: string }>(
       url,

@@ -98,8 +98,7 @@ describe('homework emails', () => {
 const results = (tier: Tier, settings: SiteSettings = site) =>
   resultsEmail({
     name: 'Ada Lovelace',
-    report: reportOf(resultFor(tier)),
-    compositeScore: 64,
+    report: { ...reportOf(resultFor(tier)), leadershipScore: 64 },
     siteUrl: 'https://coach.example.com',
     site: settings,
   });

@@ -1,5 +1,6 @@
 import { DISPLAY_DIMENSIONS, type DisplayDimension } from '#machines/content/index.js';
 import type { HomeworkSource } from '#machines/protocol/assessment-flow.js';
+import { formatScore, SCORE_NAMES } from '#machines/grading/score-names.js';
 import type { SiteSettings } from '#machines/site-settings.js';
 import { nextStep } from '../reports/content.js';
 import type { ReportInput } from '../reports/report-pdf.js';
@@ -138,7 +139,6 @@ export function homeworkEmail(details: HomeworkDetails): EmailContent {
 export interface ResultsDetails {
   name: string | null;
   report: ReportInput;
-  compositeScore: number;
   siteUrl: string;
   site: SiteSettings;
 }
@@ -153,7 +153,7 @@ export function resultsEmail(details: ResultsDetails): EmailContent {
   const step = nextStep(report.tier);
   const dimensions = (Object.keys(DISPLAY_DIMENSIONS) as DisplayDimension[])
     .filter((key) => report.scores[key] !== undefined)
-    .map((key): [string, string] => [DISPLAY_DIMENSIONS[key].label, `${Math.round(report.scores[key]!)} / 100`]);
+    .map((key): [string, string] => [DISPLAY_DIMENSIONS[key].label, formatScore(report.scores[key]!)]);
   return content(
     `Your leadership results: ${report.archetype}`,
     [
@@ -162,7 +162,13 @@ export function resultsEmail(details: ResultsDetails): EmailContent {
       { kind: 'heading', text: `Your archetype: ${report.archetype}` },
       { kind: 'p', text: report.narrative },
       { kind: 'heading', text: 'Your scores' },
-      { kind: 'fields', rows: [['Overall', `${Math.round(details.compositeScore)} / 100`], ...dimensions] },
+      {
+        kind: 'fields',
+        rows: [
+          ...(report.leadershipScore === null ? [] : [[SCORE_NAMES.leadership, formatScore(report.leadershipScore)] as [string, string]]),
+          ...dimensions,
+        ],
+      },
       { kind: 'heading', text: `Your next step: ${step.title}` },
       { kind: 'p', text: step.body },
       ...(report.tier === 'nurture'

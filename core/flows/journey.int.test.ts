@@ -75,7 +75,7 @@ describe('the assessment over HTTP and the socket, from capture to each tier', (
     const leadId = results.snapshot.context.session.leadId;
     const stored = await pool.query('SELECT tier, archetype FROM assessment_results WHERE flow_id = $1', [atSurvey.flowId]);
     expect(stored.rows).toEqual([{ tier, archetype: results.snapshot.context.result.archetype }]);
-    const lead = await pool.query('SELECT tier FROM leads WHERE lead_id = $1', [leadId]);
+    const lead = await pool.query('SELECT tier FROM lead_facts(true) WHERE lead_id = $1', [leadId]);
     expect(lead.rows[0].tier).toBe(tier);
     const answers = await pool.query(
       'SELECT count(*)::int AS n FROM diagnostic_answers a JOIN diagnostics d ON d.id = a.diagnostic_id WHERE d.flow_id = $1',

@@ -135,7 +135,7 @@ export async function dryRun(pool: pg.Pool, rules: GradingRules, filter: Regrade
 
 /**
  * Writes each re-graded result as a new row beside the old ones (never over them) tied to the
- * application, and moves each lead's latest tier, score and archetype onto it.
+ * application; being the latest outcome, it is what lead_facts reads the lead's tier and scores from.
  */
 async function storeRegraded(client: pg.ClientBase, applicationId: number, regraded: Regraded[]): Promise<void> {
   if (regraded.length === 0) return;
@@ -160,13 +160,11 @@ async function storeRegraded(client: pg.ClientBase, applicationId: number, regra
        SELECT * FROM jsonb_to_recordset($1) AS r(lead_id uuid, flow_id uuid, diagnostic_id uuid, tier text, archetype text,
          total_score numeric, diagnostic_score numeric, survey_score numeric, mirror_score numeric, composite_score numeric,
          result jsonb, bank_version text, grading_version text, grade_input jsonb)
-     ), stored AS (
-       INSERT INTO assessment_results (lead_id, flow_id, diagnostic_id, tier, qualification, archetype, total_score, diagnostic_score,
-         survey_score, mirror_score, composite_score, result, bank_version, grading_version, grade_input, application_id)
-       SELECT lead_id, flow_id, diagnostic_id, tier, tier, archetype, total_score, diagnostic_score, survey_score, mirror_score,
-         composite_score, result, bank_version, grading_version, grade_input, $2 FROM r
      )
-     UPDATE leads SET tier = r.tier, total_score = r.total_score, archetype = r.archetype FROM r WHERE leads.lead_id = r.lead_id`,
+     INSERT INTO assessment_results (lead_id, flow_id, diagnostic_id, tier, qualification, archetype, total_score, diagnostic_score,
+       survey_score, mirror_score, composite_score, result, bank_version, grading_version, grade_input, application_id)
+     SELECT lead_id, flow_id, diagnostic_id, tier, tier, archetype, total_score, diagnostic_score, survey_score, mirror_score,
+       composite_score, result, bank_version, grading_version, grade_input, $2 FROM r`,
     [JSON.stringify(rows), applicationId],
   );
 }

@@ -35,6 +35,7 @@ interface GradedResult {
   qualification?: string;
   archetype?: string;
   compositeScore?: number;
+  totalScore?: number;
   fallback?: boolean;
   gamingDetected?: boolean;
   requiresRetake?: boolean;
@@ -61,12 +62,15 @@ export async function queueLeadEventWebhooks(tx: FlowTx, flow: FlowRow, event: {
     [flow.lead_id],
   );
   const person = lead.rows[0] ? { email: lead.rows[0].email, name: lead.rows[0].name, source: lead.rows[0].source } : {};
-  const data: Record<string, unknown> = { ...person, testing: flow.testing ?? false };
+  // the facts named as everywhere else (core/leads/lead-facts.ts, machines/grading/score-names.ts)
+  const data: Record<string, unknown> = { ...person, test: flow.testing ?? false };
   if (result) {
     Object.assign(data, {
       tier: result.qualification,
       archetype: result.archetype,
-      compositeScore: result.compositeScore,
+      leadershipScore: result.compositeScore,
+      // the canned fallback has no qualification score: grading could not be had
+      qualificationScore: result.totalScore ?? null,
       fallback: result.fallback ?? false,
     });
   }

@@ -99,10 +99,10 @@ const cases: Array<{ label: string; report: ReportInput }> = [
       ...(['book_call', 'homework', 'nurture'] as const).flatMap((tier) =>
         [0, 3, 5].map((count) => ({
           label: `${archetype.name}, ${tier}, ${count} insights`,
-          report: { ...base, tier, keyInsights: insights.slice(0, count) },
+          report: { ...base, leadershipScore: 64.5, tier, keyInsights: insights.slice(0, count) },
         })),
       ),
-      { label: `${archetype.name}, diagnostic only`, report: { ...base, tier: null, keyInsights: [] } },
+      { label: `${archetype.name}, diagnostic only`, report: { ...base, leadershipScore: null, tier: null, keyInsights: [] } },
     ];
   }),
   { label: 'canned fallback result', report: reportOf({ ...cannedResult(), qualification: 'nurture' }) },
@@ -110,7 +110,7 @@ const cases: Array<{ label: string; report: ReportInput }> = [
 
 /** Section titles are letter-spaced, so pdftotext may split their letters: compare them without spaces. */
 const squeezed = (line: string) => line.replace(/\s+/g, '');
-const SECTION_TITLES = ['YOUR DIMENSION SCORES', 'KEY INSIGHTS', 'THREE ACTIONS TO START WITH', 'YOUR NEXT STEP'].map(squeezed);
+const SECTION_TITLES = ['YOUR SCORES', 'KEY INSIGHTS', 'THREE ACTIONS TO START WITH', 'YOUR NEXT STEP'].map(squeezed);
 
 describe('the rendered report PDF', () => {
   const rendered = new Map<string, Rendered>();

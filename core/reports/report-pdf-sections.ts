@@ -1,5 +1,6 @@
 /* The report's sections, top to bottom, each drawn where the last one ended. */
 
+import { formatScore, SCORE_NAMES } from '#machines/grading/score-names.js';
 import type { Tier } from '#machines/protocol/common.js';
 import { BRAND } from '../email/layout.js';
 import { archetypeCopy, nextStep } from './content.js';
@@ -55,6 +56,18 @@ export function archetypeSection(doc: Doc, report: ReportInput): void {
       .fillColor(BRAND.muted)
       .text(FALLBACK_NOTE, MARGIN, doc.y, { width: contentWidth(doc) });
   }
+}
+
+/** What the leadership score line takes above the chart. */
+export const LEADERSHIP_SCORE_HEIGHT = 26;
+
+/** The leadership score, named and written as on the results screen and in the email. */
+export function leadershipScoreLine(doc: Doc, score: number): void {
+  const top = doc.y;
+  doc.font(sans).fontSize(11).fillColor(BRAND.ink).text(`${SCORE_NAMES.leadership}: `, MARGIN, top, { continued: true });
+  doc.font(sansBold).text(formatScore(score));
+  doc.x = MARGIN;
+  doc.y = top + LEADERSHIP_SCORE_HEIGHT;
 }
 
 const itemOptions = (doc: Doc): PDFKit.Mixins.TextOptions => ({ width: contentWidth(doc) - 20, lineGap: 3 });

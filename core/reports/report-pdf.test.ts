@@ -24,6 +24,7 @@ const report: ReportInput = {
   archetype: driver.name,
   narrative: driver.narrative,
   scores: { LER: 72, DCR: 81, TBR: 44, OAD: 58, VIS: 66, FAD: 49 },
+  leadershipScore: 71.6,
   keyInsights: ['Decisions move fast, but disagreement rarely reaches you.'],
   tier: 'book_call',
   fallback: false,

@@ -6,7 +6,17 @@ import { archetypeCopy } from './content.js';
 import { shareFontMetrics } from './pdf-fonts.js';
 import { CHART_HEIGHT, scoreChart } from './report-pdf-chart.js';
 import { MARGIN, sectionTitle, type Doc } from './report-pdf-layout.js';
-import { archetypeSection, drawFootnote, footnoteHeight, header, listSection, nextStepBox, nextStepHeight } from './report-pdf-sections.js';
+import {
+  archetypeSection,
+  drawFootnote,
+  footnoteHeight,
+  header,
+  LEADERSHIP_SCORE_HEIGHT,
+  leadershipScoreLine,
+  listSection,
+  nextStepBox,
+  nextStepHeight,
+} from './report-pdf-sections.js';
 
 /** What a report shows: the result object, reduced to its printable parts. */
 export interface ReportInput {
@@ -14,6 +24,8 @@ export interface ReportInput {
   narrative: string;
   /** The six display dimensions, 0-100; a canned or diagnostic-only result may carry only some. */
   scores: Partial<Record<DisplayDimension, number>>;
+  /** The leadership score (machines/grading/score-names.ts), 0-100; null when the result does not carry one. */
+  leadershipScore: number | null;
   keyInsights: readonly string[];
   /** Chooses the next step; null when only the diagnostic was graded. */
   tier: Tier | null;
@@ -36,6 +48,8 @@ export interface ReportOptions {
 export type GradedResult = Pick<ReportInput, 'archetype' | 'narrative' | 'scores' | 'keyInsights' | 'fallback'> & {
   /** A tier, or an older grader's label; mapped by the product's outcome rules. */
   qualification: string;
+  /** The leadership score, as grading names the composite. */
+  compositeScore?: number | undefined;
 };
 
 /** The report of a graded result. */
@@ -44,6 +58,7 @@ export function reportOf(result: GradedResult): ReportInput {
     archetype: result.archetype,
     narrative: result.narrative,
     scores: result.scores,
+    leadershipScore: result.compositeScore ?? null,
     keyInsights: result.keyInsights,
     tier: outcomeFor(result.qualification),
     fallback: result.fallback,
@@ -87,7 +102,8 @@ export async function buildReportPdf(report: ReportInput, lead: ReportLead | nul
 
   header(doc, lead, date);
   archetypeSection(doc, report);
-  sectionTitle(doc, 'Your dimension scores', CHART_HEIGHT);
+  sectionTitle(doc, 'Your scores', CHART_HEIGHT + (report.leadershipScore === null ? 0 : LEADERSHIP_SCORE_HEIGHT));
+  if (report.leadershipScore !== null) leadershipScoreLine(doc, report.leadershipScore);
   scoreChart(doc, report.scores);
   if (report.keyInsights.length) listSection(doc, 'Key insights', report.keyInsights, false);
   listSection(doc, 'Three actions to start with', archetypeCopy(report.archetype).actions, true);

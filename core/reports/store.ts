@@ -33,6 +33,7 @@ const storedResultSchema = z.object({
   keyInsights: z.array(z.string()).catch([]),
   qualification: z.string(),
   fallback: z.boolean().catch(false),
+  compositeScore: z.number().optional().catch(undefined),
 });
 
 /**
@@ -74,6 +75,7 @@ export async function loadReport(
         archetype: row.archetype,
         narrative: row.narrative,
         scores: scoresSchema.parse(row.scores),
+        leadershipScore: null,
         keyInsights: [],
         tier: null,
         fallback: false,

@@ -3,15 +3,23 @@ import { diagnosticScreens } from '#machines/content/index.js';
 import { firstTimedIndex } from '#machines/diagnostic/diagnostic.screens.js';
 import type { AssessmentFlowEvent } from '#machines/protocol/assessment-flow.js';
 import type { DiagnosticEvent } from '#machines/protocol/diagnostic.js';
-import type { FunnelQuery } from '#machines/protocol/admin/funnel.js';
 import type { OverviewDropoff } from '#machines/protocol/admin/dropoff.js';
-import { periodBounds } from './funnel.js';
+import type { LeadScopeQuery } from '#machines/protocol/admin/scope.js';
+import { bind, createdIn, overviewScope, type LeadScope } from '#core/leads/lead-scope.js';
 
 /*
- * Drop-off per screen, from flow_events. Both queries take the flows started in the period (as
- * the funnel takes the leads captured in it), test flows left out, and aggregate in PostgreSQL:
- * what comes back is one row per step or per progress count, whatever the number of flows.
+ * Drop-off per screen, from flow_events. Both queries take the flows started on the scope's days
+ * (as the funnel takes the leads captured on them), test flows left out unless the scope includes
+ * them, and aggregate in PostgreSQL: what comes back is one row per step or per progress count,
+ * whatever the number of flows.
  */
+
+/** The flows of `machine` started in the scope, as conditions on flows aliased `alias`. */
+function flowCohort(scope: LeadScope, machine: string, params: unknown[], alias: string): string {
+  const conditions = [`${alias}.machine = ${bind(params, machine)}`, ...createdIn(scope, `${alias}.created_at`, params)];
+  if (!scope.includeTest) conditions.push(`NOT ${alias}.testing`);
+  return conditions.join(' AND ');
+}
 
 /**
  * The diagnostic's steps in order: its screens by id, with the Timed Questions Ahead notice
@@ -83,19 +91,20 @@ interface Progress {
 }
 
 /** The diagnostic flows grouped by how many steps they passed and whether they finished. */
-async function diagnosticProgress(db: pg.Pool, since: Date | null): Promise<Progress[]> {
+async function diagnosticProgress(db: pg.Pool, scope: LeadScope): Promise<Progress[]> {
+  const params: unknown[] = [DIAGNOSTIC_FINISHED, DIAGNOSTIC_ANSWERS];
   const { rows } = await db.query<Progress>(
     `WITH progress AS (
-       SELECT f.state = ANY($2::text[]) AS finished,
-              count(e.id) FILTER (WHERE (e.type = ANY($3::text[]) AND e.state_after <> 'vignette.confidence')
+       SELECT f.state = ANY($1::text[]) AS finished,
+              count(e.id) FILTER (WHERE (e.type = ANY($2::text[]) AND e.state_after <> 'vignette.confidence')
                                      OR starts_with(e.type, 'xstate.after.screenTimeout.')
                                      OR e.type = 'START_TIMED') AS passed
        FROM flows f LEFT JOIN flow_events e ON e.flow_id = f.id
-       WHERE f.machine = 'diagnostic' AND NOT f.testing AND ($1::timestamptz IS NULL OR f.created_at >= $1)
+       WHERE ${flowCohort(scope, 'diagnostic', params, 'f')}
        GROUP BY f.id
      )
      SELECT finished, passed::int, count(*)::int AS flows FROM progress GROUP BY finished, passed`,
-    [since, DIAGNOSTIC_FINISHED, DIAGNOSTIC_ANSWERS],
+    params,
   );
   return rows;
 }
@@ -122,12 +131,12 @@ function diagnosticSteps(progress: Progress[]): OverviewDropoff['diagnostic'] {
  * counts for the step named by its path or by its top-level state. Version 1 named the booking
  * page opened payment_success.booked: a flow is booked only from its first SESSION_BOOKED on.
  */
-async function assessmentSteps(db: pg.Pool, since: Date | null): Promise<OverviewDropoff['assessment']> {
+async function assessmentSteps(db: pg.Pool, scope: LeadScope): Promise<OverviewDropoff['assessment']> {
   const opening = Object.entries(OPENING_STATE_OF);
-  const { rows } = await db.query<{ step: string; started: number; reached: number; stopped: number }>(
+  const params: unknown[] = [opening.map(([type]) => type), opening.map(([, state]) => state), ASSESSMENT_STEPS];
+  const { rows } = await db.query<{ step: string; started: number; captured: number; reached: number; stopped: number }>(
     `WITH cohort AS (
-       SELECT id, state FROM flows
-       WHERE machine = 'assessmentFlow' AND NOT testing AND ($1::timestamptz IS NULL OR created_at >= $1)
+       SELECT f.id, f.state, f.lead_id FROM flows f WHERE ${flowCohort(scope, 'assessmentFlow', params, 'f')}
      ), events AS (
        SELECT e.flow_id, e.seq, e.type, e.state_after FROM cohort c JOIN flow_events e ON e.flow_id = c.id
      ), booked AS (
@@ -139,14 +148,14 @@ async function assessmentSteps(db: pg.Pool, since: Date | null): Promise<Overvie
        FROM events e LEFT JOIN booked b USING (flow_id)
        UNION ALL
        SELECT flow_id, seq * 2 - 1, opening.state
-       FROM events JOIN unnest($2::text[], $3::text[]) AS opening(type, state) USING (type)
+       FROM events JOIN unnest($1::text[], $2::text[]) AS opening(type, state) USING (type)
        UNION ALL
        SELECT id, 2147483647, state FROM cohort
      ), screens AS (
        SELECT flow_id, step, max(at) AS at
        FROM (SELECT flow_id, at,
-                    CASE WHEN state = ANY($4::text[]) THEN state
-                         WHEN split_part(state, '.', 1) = ANY($4::text[]) THEN split_part(state, '.', 1) END AS step
+                    CASE WHEN state = ANY($3::text[]) THEN state
+                         WHEN split_part(state, '.', 1) = ANY($3::text[]) THEN split_part(state, '.', 1) END AS step
              FROM visited) AS mapped
        WHERE step IS NOT NULL
        GROUP BY flow_id, step
@@ -158,15 +167,18 @@ async function assessmentSteps(db: pg.Pool, since: Date | null): Promise<Overvie
        SELECT step, count(*) AS n FROM last GROUP BY step
      )
      SELECT s.step, (SELECT count(*) FROM last)::int AS started,
+            (SELECT count(DISTINCT lead_id) FROM cohort
+             WHERE EXISTS (SELECT 1 FROM events e WHERE e.flow_id = cohort.id AND e.type = 'LEAD_SAVED'))::int AS captured,
             coalesce(r.n, 0)::int AS reached, coalesce(l.n, 0)::int AS stopped
-     FROM unnest($4::text[]) WITH ORDINALITY AS s(step, n)
+     FROM unnest($3::text[]) WITH ORDINALITY AS s(step, n)
      LEFT JOIN reached r USING (step)
      LEFT JOIN stopped l USING (step)
      ORDER BY s.n`,
-    [since, opening.map(([type]) => type), opening.map(([, state]) => state), ASSESSMENT_STEPS],
+    params,
   );
   return {
     started: rows[0]?.started ?? 0,
+    captured: rows[0]?.captured ?? 0,
     steps: rows.map(({ step, reached, stopped }) => {
       const end = ASSESSMENT_ENDS.has(step);
       return { step, reached, stopped: end ? 0 : stopped, end };
@@ -174,14 +186,15 @@ async function assessmentSteps(db: pg.Pool, since: Date | null): Promise<Overvie
   };
 }
 
-export async function fetchOverviewDropoff(db: pg.Pool, query: FunnelQuery): Promise<OverviewDropoff> {
-  const bounds = await periodBounds(db, query);
-  const [progress, assessment] = await Promise.all([diagnosticProgress(db, bounds.since), assessmentSteps(db, bounds.since)]);
+export async function fetchOverviewDropoff(db: pg.Pool, query: LeadScopeQuery): Promise<OverviewDropoff> {
+  const scope = await overviewScope(db, query);
+  const [progress, assessment] = await Promise.all([diagnosticProgress(db, scope), assessmentSteps(db, scope)]);
   return {
     period: query.period,
     timeZone: query.tz,
-    from: bounds.from,
-    to: bounds.to,
+    includeTest: query.includeTest,
+    from: scope.days.from,
+    to: scope.days.to,
     diagnostic: diagnosticSteps(progress),
     assessment,
   };

@@ -4,50 +4,56 @@ import { isOlderSurvey } from '#machines/grading/older-survey.js';
 import { diagnosticSectionViews, surveyAnswerViews, type StoredDiagnosticAnswer } from './lead-answers.js';
 import { listLeadNotes } from './queries.js';
 import type { LeadDetail, LeadFilters, LeadListQuery, LeadPage } from '#machines/protocol/admin/leads.js';
+import { leadFactsColumns } from '#core/leads/lead-facts.js';
+import { bind, leadsIn, whereAll } from '#core/leads/lead-scope.js';
 
 /** The CSV export stops at this many rows. */
 const LEADS_CSV_LIMIT = 10_000;
 
 type LeadRow = LeadPage['items'][number];
 
-const LEAD_COLUMNS = 'lead_id AS id, email, name, source, tier, archetype, total_score::float8 AS total_score, tags, created_at';
-
 /** Escapes LIKE's wildcards so a search for `50%` or `a_b` matches those characters literally. */
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** The WHERE clause and its parameters for the table's filters; dates are whole UTC days, both ends included. */
-function whereFor(filters: LeadFilters): { where: string; params: unknown[] } {
-  const clauses: string[] = [];
+/**
+ * The table's leads as a FROM item and its WHERE clause: the scope (days in the admin's time zone,
+ * test leads only when included) as on the Overview, then the table's own filters.
+ */
+function filtered(filters: LeadFilters): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
-  const add = (clause: (n: string) => string, value: unknown) => {
-    params.push(value);
-    clauses.push(clause(`$${params.length}`));
-  };
-  if (filters.q) add((p) => `(name ILIKE ${p} OR email ILIKE ${p})`, `%${escapeLike(filters.q)}%`);
-  if (filters.source) add((p) => `source = ${p}`, filters.source);
-  if (filters.tier) add((p) => `tier = ${p}`, filters.tier);
-  if (filters.tag) add((p) => `${p} = ANY (tags)`, filters.tag);
-  if (filters.from) add((p) => `created_at >= ${p}::date AT TIME ZONE 'UTC'`, filters.from);
-  if (filters.to) add((p) => `created_at < (${p}::date + 1) AT TIME ZONE 'UTC'`, filters.to);
-  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+  const scope = { from: filters.from ?? null, to: filters.to ?? null, tz: filters.tz, includeTest: filters.includeTest };
+  const { from, where } = leadsIn(scope, params);
+  if (filters.q) {
+    const pattern = bind(params, `%${escapeLike(filters.q)}%`);
+    where.push(`(f.name ILIKE ${pattern} OR f.email ILIKE ${pattern})`);
+  }
+  if (filters.source) where.push(`f.source = ${bind(params, filters.source)}`);
+  if (filters.tier) where.push(`f.tier = ${bind(params, filters.tier)}`);
+  if (filters.tag) where.push(`${bind(params, filters.tag)} = ANY (f.tags)`);
+  return { sql: `${from} ${whereAll(where)}`, params };
 }
 
 /** ORDER BY from the whitelisted sort and direction only; the id breaks ties so pages never overlap. */
 function orderFor(filters: LeadFilters): string {
   const dir = filters.dir === 'asc' ? 'ASC' : 'DESC';
-  const column = { created_at: 'created_at', email: 'lower(email)', total_score: 'total_score' }[filters.sort];
-  return `ORDER BY ${column} ${dir} NULLS LAST, lead_id ${dir}`;
+  const column = {
+    created_at: 'f.created_at',
+    email: 'lower(f.email)',
+    leadership_score: 'f.leadership_score',
+    qualification_score: 'f.qualification_score',
+  }[filters.sort];
+  return `ORDER BY ${column} ${dir} NULLS LAST, f.lead_id ${dir}`;
 }
 
 /** One page of the admin lead table, with the total of the filtered set. */
 export async function listLeads(db: pg.Pool, query: LeadListQuery): Promise<LeadPage> {
-  const { where, params } = whereFor(query);
+  const { sql, params } = filtered(query);
   const offset = (query.page - 1) * query.pageSize;
   const [items, total] = await Promise.all([
-    db.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads ${where} ${orderFor(query)} LIMIT ${query.pageSize} OFFSET ${offset}`, params),
-    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM leads ${where}`, params),
+    db.query<LeadRow>(`SELECT ${leadFactsColumns()} FROM ${sql} ${orderFor(query)} LIMIT ${query.pageSize} OFFSET ${offset}`, params),
+    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${sql}`, params),
   ]);
   return { items: items.rows, total: total.rows[0]!.total, page: query.page, pageSize: query.pageSize };
 }
@@ -66,13 +72,31 @@ export function csvCell(value: string | number | boolean | Date | readonly strin
   return /[",\r\n']/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-const CSV_COLUMNS = ['id', 'email', 'name', 'source', 'tier', 'archetype', 'total_score', 'tags', 'created_at'] as const;
+/** The export's columns: the lead's facts as the table and the lead page name them. */
+const CSV_COLUMNS = [
+  'id',
+  'email',
+  'name',
+  'source',
+  'tags',
+  'test',
+  'tier',
+  'archetype',
+  'leadership_score',
+  'qualification_score',
+  'attempts',
+  'rushed_attempts',
+  'deposit',
+  'booking',
+  'revenue_cents',
+  'created_at',
+] as const satisfies ReadonlyArray<keyof LeadRow>;
 
 /** The filtered set (in the table's order, capped) as CSV with a header row and CRLF line ends. */
 export async function leadsCsv(db: pg.Pool, filters: LeadFilters): Promise<string> {
-  const { where, params } = whereFor(filters);
+  const { sql, params } = filtered(filters);
   const { rows } = await db.query<LeadRow>(
-    `SELECT ${LEAD_COLUMNS} FROM leads ${where} ${orderFor(filters)} LIMIT ${LEADS_CSV_LIMIT}`,
+    `SELECT ${leadFactsColumns()} FROM ${sql} ${orderFor(filters)} LIMIT ${LEADS_CSV_LIMIT}`,
     params,
   );
   const lines = [CSV_COLUMNS.join(',')];
@@ -82,24 +106,26 @@ export async function leadsCsv(db: pg.Pool, filters: LeadFilters): Promise<strin
 
 /** Everything known about one lead, for its admin page; null when there is no such lead. */
 export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetail | null> {
-  const lead = await db.query<LeadDetail['lead']>(`SELECT ${LEAD_COLUMNS}, updated_at FROM leads WHERE lead_id = $1`, [leadId]);
+  const lead = await db.query<LeadDetail['lead']>(`SELECT ${leadFactsColumns()} FROM lead_facts(true) f WHERE f.lead_id = $1`, [leadId]);
   if (!lead.rowCount) return null;
   // rows tied to the lead directly or through one of its flows
   const flowIds = `(SELECT id FROM flows WHERE lead_id = $1)`;
   const [result, results, diagnostics, surveys, mirrorSessions, payments, emails, jobs, notes, flows] = await Promise.all([
     db.query<NonNullable<LeadDetail['result']>>(
-      `SELECT id, tier, qualification, archetype, total_score::float8 AS total_score, diagnostic_score::float8 AS diagnostic_score,
-              survey_score::float8 AS survey_score, mirror_score::float8 AS mirror_score, composite_score::float8 AS composite_score,
-              gaming_detected, fallback,
+      // the result lead_facts reads the tier and scores from
+      `SELECT id, tier, qualification, archetype, composite_score::float8 AS leadership_score, total_score::float8 AS qualification_score,
+              diagnostic_score::float8 AS diagnostic_score, survey_score::float8 AS survey_score, mirror_score::float8 AS mirror_score,
+              fallback,
               CASE WHEN jsonb_typeof(result->'scores') = 'object' THEN result->'scores' ELSE '{}' END AS scores,
               CASE WHEN jsonb_typeof(result->'qualificationReasoning') = 'array' THEN result->'qualificationReasoning' ELSE '[]' END AS "qualificationReasoning",
               CASE WHEN jsonb_typeof(result->'rulesFired') = 'array' THEN result->'rulesFired' ELSE '[]' END AS "rulesFired",
               grading_version, result->>'narrative' AS narrative, created_at
-       FROM assessment_results WHERE lead_id = $1 ORDER BY created_at DESC, id LIMIT 1`,
-      [leadId],
+       FROM assessment_results WHERE id = $1`,
+      [lead.rows[0]!.result_id],
     ),
     db.query<LeadDetail['results'][number]>(
-      `SELECT id, tier, total_score::float8 AS total_score, grading_version, application_id IS NOT NULL AS regraded, created_at
+      `SELECT id, tier, gaming_detected AS rushed, total_score::float8 AS qualification_score, grading_version,
+              application_id IS NOT NULL AS regraded, created_at
        FROM assessment_results WHERE lead_id = $1 ORDER BY created_at DESC, id LIMIT 50`,
       [leadId],
     ),
@@ -125,23 +151,8 @@ export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetai
       [leadId],
     ),
     db.query<LeadDetail['payments'][number]>(
-      // a deposit's session as its flow records it: the path's booking and the provider's latest word
-      `SELECT p.id, p.purpose, p.amount_cents, p.currency, p.status, p.test_mode, p.payment_intent_id, p.refunded_at, p.created_at,
-              CASE WHEN p.purpose = 'deposit' AND p.status IN ('succeeded', 'refunded') THEN json_build_object(
-                'booking', coalesce(f.snapshot->'context'->'completedPath'->>'booking', 'none'),
-                'startsAt', CASE WHEN e.type = 'SESSION_BOOKED' THEN e.payload->>'startsAt' END,
-                'provider', e.payload->>'provider',
-                'canceled', coalesce(e.type = 'SESSION_CANCELED', false),
-                'canceledBy', CASE WHEN e.type = 'SESSION_CANCELED' THEN e.payload->>'canceledBy' END,
-                'reminded', coalesce((f.snapshot->'context'->'followUps'->>'remindedToBook')::boolean, false)
-              ) END AS session
-       FROM payment_tracking p
-       LEFT JOIN flows f ON f.id = p.flow_id
-       LEFT JOIN LATERAL (
-         SELECT type, payload FROM flow_events
-         WHERE flow_id = p.flow_id AND type IN ('SESSION_BOOKED', 'SESSION_CANCELED') ORDER BY seq DESC LIMIT 1
-       ) e ON true
-       WHERE p.lead_id = $1 ORDER BY p.created_at DESC`,
+      `SELECT id, purpose, amount_cents, currency, status, test_mode, payment_intent_id, refunded_at, created_at
+       FROM payment_tracking WHERE lead_id = $1 ORDER BY created_at DESC`,
       [leadId],
     ),
     db.query<LeadDetail['emails'][number]>(

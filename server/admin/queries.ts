@@ -1,12 +1,13 @@
 import type pg from 'pg';
 import type { LeadNote } from '#machines/protocol/admin/leads.js';
 import type { AdminData, AdminOverview, ContactSubmission } from '#machines/protocol/admin/overview.js';
+import type { LeadScopeQuery } from '#machines/protocol/admin/scope.js';
+import { leadFactsColumns } from '#core/leads/lead-facts.js';
+import { createdIn, leadsIn, overviewScope, whereAll } from '#core/leads/lead-scope.js';
 
 /** Rows each list of the admin data bundle holds at most, newest first. */
 const ADMIN_LIST_LIMIT = 500;
 
-// numeric columns arrive from pg as strings; ::float8 makes them numbers
-const LEAD_COLUMNS = 'lead_id AS id, email, name, source, tier, archetype, total_score::float8 AS total_score, tags, created_at';
 const CONTACT_COLUMNS = 'id, name, email, company, message, handled, handled_at, created_at';
 const NOTE_COLUMNS = 'n.id, n.lead_id, n.author_id, u.email AS author_email, n.body, n.created_at';
 
@@ -14,10 +15,12 @@ async function rows<T extends pg.QueryResultRow>(db: pg.Pool, sql: string, param
   return (await db.query<T>(sql, params)).rows;
 }
 
-/** admin-fetch-data: the five lists of the admin data bundle, newest first, each capped. */
+/** admin-fetch-data: the five lists of the admin data bundle, newest first, each capped; test leads marked, not left out. */
 export async function fetchAdminData(db: pg.Pool): Promise<AdminData> {
   const [leads, diagnosticResults, mirrorSessions, surveyResponses, contactSubmissions] = await Promise.all([
-    rows<AdminData['leads'][number]>(db, `SELECT ${LEAD_COLUMNS} FROM leads ORDER BY created_at DESC LIMIT $1`, [ADMIN_LIST_LIMIT]),
+    rows<AdminData['leads'][number]>(db, `SELECT ${leadFactsColumns()} FROM lead_facts(true) f ORDER BY f.created_at DESC LIMIT $1`, [
+      ADMIN_LIST_LIMIT,
+    ]),
     rows<AdminData['diagnosticResults'][number]>(
       db,
       `SELECT r.id, r.diagnostic_id, r.lead_id, l.email AS lead_email, r.archetype, r.scores, r.narrative, r.completed_at
@@ -44,27 +47,56 @@ export async function fetchAdminData(db: pg.Pool): Promise<AdminData> {
   return { leads, diagnosticResults, mirrorSessions, surveyResponses, contactSubmissions };
 }
 
-/** The overview screen's counters and its two short lists. */
-export async function fetchOverview(db: pg.Pool): Promise<AdminOverview> {
-  const [counts, recentLeads, recentMessages] = await Promise.all([
-    rows<AdminOverview['counts']>(
+/**
+ * The Overview for a scope: its counters and two short lists. The lead counters are the funnel's
+ * first steps (funnel.ts reads the same lead_facts with the same scope); Mirror sessions and
+ * contact messages are counted by when they started or came.
+ */
+export async function fetchOverview(db: pg.Pool, query: LeadScopeQuery): Promise<AdminOverview> {
+  const scope = await overviewScope(db, query);
+  const leadParams: unknown[] = [];
+  const leads = leadsIn(scope, leadParams);
+  const mirrorParams: unknown[] = [];
+  const mirrorWhere = createdIn(scope, 'm.created_at', mirrorParams);
+  if (!scope.includeTest) {
+    mirrorWhere.push(`NOT coalesce((SELECT f.testing FROM flows f WHERE f.id = m.flow_id), false)`);
+    mirrorWhere.push(`NOT coalesce((SELECT 'test' = ANY (l.tags) FROM leads l WHERE l.lead_id = m.lead_id), false)`);
+  }
+  const contactParams: unknown[] = [];
+  const contactWhere = whereAll(createdIn(scope, 'c.created_at', contactParams));
+  const [leadCounts, mirror, contact, recentLeads, recentMessages] = await Promise.all([
+    rows<{ totalLeads: number; diagnosticsCompleted: number; surveyResponses: number }>(
       db,
-      `SELECT (SELECT count(*) FROM leads)::int AS "totalLeads",
-              (SELECT count(*) FROM diagnostic_results)::int AS "diagnosticsCompleted",
-              (SELECT count(*) FROM mirror_sessions)::int AS "mirrorSessions",
-              (SELECT count(*) FROM survey_responses)::int AS "surveyResponses",
-              (SELECT count(*) FROM contact_submissions)::int AS "contactMessages"`,
+      `SELECT count(*)::int AS "totalLeads",
+              count(*) FILTER (WHERE f.diagnostic_done OR f.survey_done)::int AS "diagnosticsCompleted",
+              count(*) FILTER (WHERE f.survey_done)::int AS "surveyResponses"
+       FROM ${leads.from} ${whereAll(leads.where)}`,
+      leadParams,
     ),
+    rows<{ n: number }>(db, `SELECT count(*)::int AS n FROM mirror_sessions m ${whereAll(mirrorWhere)}`, mirrorParams),
+    rows<{ n: number }>(db, `SELECT count(*)::int AS n FROM contact_submissions c ${contactWhere}`, contactParams),
     rows<AdminOverview['recentLeads'][number]>(
       db,
-      'SELECT lead_id AS id, email, source, created_at FROM leads ORDER BY created_at DESC LIMIT 5',
+      `SELECT f.lead_id AS id, f.email, f.source, f.created_at FROM ${leads.from} ${whereAll(leads.where)}
+       ORDER BY f.created_at DESC LIMIT 5`,
+      leadParams,
     ),
     rows<AdminOverview['recentMessages'][number]>(
       db,
-      'SELECT id, name, email, company, message, created_at FROM contact_submissions ORDER BY created_at DESC LIMIT 3',
+      `SELECT id, name, email, company, message, created_at FROM contact_submissions c ${contactWhere} ORDER BY created_at DESC LIMIT 3`,
+      contactParams,
     ),
   ]);
-  return { counts: counts[0]!, recentLeads, recentMessages };
+  return {
+    period: query.period,
+    timeZone: query.tz,
+    includeTest: query.includeTest,
+    from: scope.days.from,
+    to: scope.days.to,
+    counts: { ...leadCounts[0]!, mirrorSessions: mirror[0]!.n, contactMessages: contact[0]!.n },
+    recentLeads,
+    recentMessages,
+  };
 }
 
 async function leadExists(db: pg.Pool, leadId: string): Promise<boolean> {

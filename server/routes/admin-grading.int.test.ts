@@ -59,7 +59,7 @@ async function fingerprint() {
 const post = (url: string, body?: unknown) =>
   app.inject({ method: 'POST', url, headers: admin.headers, ...(body === undefined ? {} : { payload: body as object }) });
 const tierOf = async (leadId: string) =>
-  (await pool.query<{ tier: string }>('SELECT tier FROM leads WHERE lead_id = $1', [leadId])).rows[0]!.tier;
+  (await pool.query<{ tier: string }>('SELECT tier FROM lead_facts(true) WHERE lead_id = $1', [leadId])).rows[0]!.tier;
 
 describe('grading rules: view, dry run, apply, undo', () => {
   it('lets only a signed-in admin see or change the rules', async () => {

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInAdmin } from '#test/admin-session.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { seedGradedLead } from '#test/admin-leads-fixtures.js';
+import { seedOutcome } from '#test/outcomes.js';
+import type { Tier } from '#machines/protocol/common.js';
 import { csvCell, escapeLike } from '../admin/leads-queries.js';
 
 /* A database of its own: the table's totals count the whole leads table. */
@@ -19,29 +21,32 @@ function asAdmin(options: InjectOptions) {
   return app.inject({ ...options, headers: { ...options.headers, cookie: `hf_session=${cookie}`, 'x-csrf-token': csrf } });
 }
 
+/** A lead; with a tier, graded (its qualification score `score`, its leadership score `score` less 10). */
 async function insertLead(fields: {
   email: string;
   name?: string;
   source?: string;
-  tier?: string | null;
-  score?: number | null;
+  tier?: Tier;
+  score?: number;
   tags?: string[];
   createdAt?: string;
 }) {
   const inserted = await pool.query<{ lead_id: string }>(
-    `INSERT INTO leads (email, name, source, tier, archetype, total_score, tags, created_at)
-     VALUES ($1, $2, $3, $4, 'Visionary', $5, $6, $7::timestamptz) RETURNING lead_id`,
+    `INSERT INTO leads (email, name, source, tags, created_at) VALUES ($1, $2, $3, $4, $5::timestamptz) RETURNING lead_id`,
     [
       fields.email,
       fields.name ?? 'Ada Lovelace',
       fields.source ?? 'website',
-      fields.tier ?? null,
-      fields.score ?? null,
       fields.tags ?? [],
       fields.createdAt ?? '2026-03-01T12:00:00Z',
     ],
   );
-  return inserted.rows[0]!.lead_id;
+  const leadId = inserted.rows[0]!.lead_id;
+  if (fields.tier) {
+    const score = fields.score ?? 50;
+    await seedOutcome(pool, leadId, { tier: fields.tier, archetype: 'Visionary', qualificationScore: score, leadershipScore: score - 10 });
+  }
+  return leadId;
 }
 
 beforeAll(async () => {
@@ -76,7 +81,14 @@ beforeAll(async () => {
     createdAt: '2026-02-01T10:00:00Z',
   });
   await insertLead({ email: 'delta@example.com', name: '=HYPERLINK("http://evil")', source: 'token', createdAt: '2026-02-15T23:30:00Z' });
-  await insertLead({ email: 'echo@example.com', name: 'Echo, "Quoted"', source: 'website', score: 70, createdAt: '2026-02-20T10:00:00Z' });
+  await insertLead({
+    email: 'echo@example.com',
+    name: 'Echo, "Quoted"',
+    source: 'website',
+    tier: 'book_call',
+    score: 70,
+    createdAt: '2026-02-20T10:00:00Z',
+  });
 });
 
 afterAll(() => harness?.close());
@@ -87,31 +99,41 @@ describe('GET /api/admin/leads', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
     return response.json<{
-      items: Array<{ email: string; total_score: number | null; tags: string[] }>;
+      items: Array<{ email: string; qualification_score: number | null; leadership_score: number | null; tags: string[]; test: boolean }>;
       total: number;
       page: number;
       pageSize: number;
     }>();
   };
 
-  it('pages newest first by default', async () => {
+  it('pages newest first by default, test leads left out unless included', async () => {
     const first = await list('?pageSize=2');
-    expect(first).toMatchObject({ total: 5, page: 1, pageSize: 2 });
+    expect(first).toMatchObject({ total: 4, page: 1, pageSize: 2 });
     expect(first.items.map((l) => l.email)).toEqual(['echo@example.com', 'delta@example.com']);
-    const third = await list('?pageSize=2&page=3');
-    expect(third.items.map((l) => l.email)).toEqual(['alpha@example.com']);
+    const second = await list('?pageSize=2&page=2');
+    expect(second.items.map((l) => l.email)).toEqual(['bravo@example.com', 'alpha@example.com']);
     expect((await list('?pageSize=2&page=9')).items).toEqual([]);
-    expect(first.items[0]).toEqual({
+    expect(first.items[0]).toMatchObject({
       id: expect.any(String),
       email: 'echo@example.com',
       name: 'Echo, "Quoted"',
       source: 'website',
-      tier: null,
+      test: false,
+      tier: 'book_call',
       archetype: 'Visionary',
-      total_score: 70,
+      qualification_score: 70,
+      leadership_score: 60,
+      attempts: 1,
+      rushed_attempts: 0,
+      deposit: 'none',
+      booking: 'none',
+      revenue_cents: 0,
       tags: [],
       created_at: '2026-02-20T10:00:00.000Z',
     });
+    const withTest = await list('?includeTest=true');
+    expect(withTest.total).toBe(5);
+    expect(withTest.items.find((l) => l.email === 'charlie_x@example.com')).toMatchObject({ test: true, tags: ['test', 'vip'] });
   });
 
   it('searches name or email case-insensitively, with LIKE wildcards taken literally', async () => {
@@ -119,27 +141,33 @@ describe('GET /api/admin/leads', () => {
     expect((await list('?q=adams')).items.map((l) => l.email)).toEqual(['alpha@example.com']);
     expect((await list('?q=100%25')).items.map((l) => l.email)).toEqual(['bravo@example.com']);
     expect((await list('?q=o_x')).total).toBe(0);
-    expect((await list('?q=e_x')).items.map((l) => l.email)).toEqual(['charlie_x@example.com']);
+    expect((await list('?q=e_x&includeTest=true')).items.map((l) => l.email)).toEqual(['charlie_x@example.com']);
     expect((await list('?q=%25')).total).toBe(1);
     expect(escapeLike('a%b_c\\')).toBe('a\\%b\\_c\\\\');
   });
 
-  it('filters by source, tier, tag and created date (whole days, both ends included)', async () => {
-    expect((await list('?source=community')).total).toBe(2);
+  it('filters by source, tier, tag and created date (whole days in the time zone, both ends included)', async () => {
+    expect((await list('?source=community')).total).toBe(1);
+    expect((await list('?source=community&includeTest=true')).total).toBe(2);
     expect((await list('?tier=homework')).items.map((l) => l.email)).toEqual(['bravo@example.com']);
-    expect((await list('?tag=vip')).items.map((l) => l.email)).toEqual(['charlie_x@example.com', 'alpha@example.com']);
-    expect((await list('?from=2026-01-10&to=2026-02-15')).items.map((l) => l.email)).toEqual([
+    expect((await list('?tag=vip')).items.map((l) => l.email)).toEqual(['alpha@example.com']);
+    expect((await list('?tag=vip&includeTest=true')).items.map((l) => l.email)).toEqual(['charlie_x@example.com', 'alpha@example.com']);
+    expect((await list('?from=2026-01-10&to=2026-02-15&includeTest=true')).items.map((l) => l.email)).toEqual([
       'delta@example.com',
       'charlie_x@example.com',
       'bravo@example.com',
     ]);
-    expect((await list('?source=community&tag=vip&tier=nurture')).total).toBe(1);
+    // delta came at 23:30 UTC on the 15th: the 16th in Paris
+    expect((await list('?from=2026-01-10&to=2026-02-15&tz=Europe/Paris')).items.map((l) => l.email)).toEqual(['bravo@example.com']);
+    expect((await list('?source=community&tag=vip&tier=nurture&includeTest=true')).total).toBe(1);
   });
 
   it('sorts by the whitelisted columns, nulls last', async () => {
     expect((await list('?sort=email&dir=asc')).items.map((l) => l.email)[0]).toBe('alpha@example.com');
-    expect((await list('?sort=total_score&dir=desc')).items.map((l) => l.total_score)).toEqual([91, 70, 55, 20, null]);
-    expect((await list('?sort=total_score&dir=asc')).items.map((l) => l.total_score)).toEqual([20, 55, 70, 91, null]);
+    const scores = async (query: string) => (await list(query)).items.map((l) => l.qualification_score);
+    expect(await scores('?sort=qualification_score&dir=desc&includeTest=true')).toEqual([91, 70, 55, 20, null]);
+    expect(await scores('?sort=qualification_score&dir=asc&includeTest=true')).toEqual([20, 55, 70, 91, null]);
+    expect((await list('?sort=leadership_score&dir=desc')).items.map((l) => l.leadership_score)).toEqual([81, 60, 45, null]);
     expect((await list('?sort=created_at&dir=asc')).items[0]!.email).toBe('alpha@example.com');
   });
 
@@ -155,6 +183,9 @@ describe('GET /api/admin/leads', () => {
       '?tier=gold',
       '?from=yesterday',
       '?source=Not%20Valid',
+      '?sort=total_score',
+      '?includeTest=yes',
+      '?tz=Mars/Olympus_Mons',
     ]) {
       const response = await asAdmin({ method: 'GET', url: `/api/admin/leads${query}` });
       expect(response.statusCode, query).toBe(400);
@@ -164,20 +195,28 @@ describe('GET /api/admin/leads', () => {
 
 describe('GET /api/admin/leads.csv', () => {
   it('exports the filtered set, quoted, with formula cells neutralised', async () => {
-    const response = await asAdmin({ method: 'GET', url: '/api/admin/leads.csv?sort=email&dir=asc' });
+    const response = await asAdmin({ method: 'GET', url: '/api/admin/leads.csv?sort=email&dir=asc&includeTest=true' });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/csv/);
     expect(response.headers['content-disposition']).toMatch(/^attachment; filename="leads-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = response.body.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('id,email,name,source,tier,archetype,total_score,tags,created_at');
+    expect(lines[0]).toBe(
+      'id,email,name,source,tags,test,tier,archetype,leadership_score,qualification_score,attempts,rushed_attempts,deposit,booking,revenue_cents,created_at',
+    );
     expect(lines).toHaveLength(6);
-    expect(lines[1]).toMatch(/^[0-9a-f-]{36},alpha@example.com,Alpha Adams,website,book_call,Visionary,91,vip,2026-01-05T10:00:00.000Z$/);
-    expect(lines[3]).toContain(',charlie_x@example.com,Charlie,community,nurture,Visionary,20,test;vip,');
-    expect(lines[4]).toContain(`,delta@example.com,"'=HYPERLINK(""http://evil"")",token,,Visionary,,,`);
+    expect(lines[1]).toMatch(
+      /^[0-9a-f-]{36},alpha@example.com,Alpha Adams,website,vip,false,book_call,Visionary,81,91,1,0,none,none,0,2026-01-05T10:00:00.000Z$/,
+    );
+    expect(lines[3]).toContain(',charlie_x@example.com,Charlie,community,test;vip,true,nurture,Visionary,10,20,');
+    expect(lines[4]).toContain(`,delta@example.com,"'=HYPERLINK(""http://evil"")",token,,false,,,,,0,0,none,none,0,`);
     expect(lines[5]).toContain(',echo@example.com,"Echo, ""Quoted""",website,');
 
-    const filtered = await asAdmin({ method: 'GET', url: '/api/admin/leads.csv?source=community' });
+    const filtered = await asAdmin({ method: 'GET', url: '/api/admin/leads.csv?source=community&includeTest=true' });
     expect(filtered.body.trimEnd().split('\r\n')).toHaveLength(3);
+    // the same filter gives the table's total
+    const real = await asAdmin({ method: 'GET', url: '/api/admin/leads.csv' });
+    const table = await asAdmin({ method: 'GET', url: '/api/admin/leads' });
+    expect(real.body.trimEnd().split('\r\n')).toHaveLength(table.json().total + 1);
     expect((await asAdmin({ method: 'GET', url: '/api/admin/leads.csv?tier=gold' })).statusCode).toBe(400);
   });
 
@@ -195,10 +234,20 @@ describe("a lead's page and its deletion", () => {
     const response = await asAdmin({ method: 'GET', url: `/api/admin/leads/${seeded.leadId}` });
     expect(response.statusCode, response.body).toBe(200);
     const page = response.json();
-    expect(page.lead).toMatchObject({ id: seeded.leadId, email: seeded.email, name: 'Test Lead', tier: 'book_call', total_score: 78.5 });
+    expect(page.lead).toMatchObject({
+      id: seeded.leadId,
+      email: seeded.email,
+      name: 'Test Lead',
+      tier: 'book_call',
+      qualification_score: 78.5,
+      leadership_score: 78.5,
+      // a test payment: on the lead's own page (everything about the lead), marked as such
+      deposit: 'paid',
+      deposit_test_mode: true,
+    });
     expect(page.result).toMatchObject({
       tier: 'book_call',
-      total_score: 78.5,
+      qualification_score: 78.5,
       scores: { LER: 81, VIS: 90 },
       qualificationReasoning: ['Ready to invest now.', 'Critical urgency.'],
     });

@@ -70,7 +70,7 @@ describe('GET /api/admin/mirror-sessions', () => {
     const page = response.json();
     expect(page).toMatchObject({ total: 4, page: 1, pageSize: MIRROR_PAGE_SIZE });
     expect(page.sessions.map((s: { id: string }) => s.id)).toEqual([savedId, modalId, anonymousId, unsavedId]);
-    const overview = (await app.inject({ method: 'GET', url: '/api/admin/overview', headers })).json();
+    const overview = (await app.inject({ method: 'GET', url: '/api/admin/overview?period=all&includeTest=true', headers })).json();
     expect(overview.counts.mirrorSessions).toBe(page.total);
     expect(page.sessions[0]).toMatchObject({
       saved: true,

@@ -1,8 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type pg from 'pg';
+import type { Tier } from '#machines/protocol/common.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInAdmin } from '#test/admin-session.js';
+import { seedOutcome } from '#test/outcomes.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { SESSION_COOKIE } from '../auth/sessions.js';
 
@@ -53,14 +55,16 @@ function addDays(day: string, days: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
 }
 
-async function insertLead(ageMs: number, tier: string | null = null): Promise<string> {
+async function insertLead(ageMs: number, tier: Tier | null = null, tags: string[] = []): Promise<string> {
   const createdAt = new Date(startedAt - ageMs);
   seededAt.push(createdAt);
   const { rows } = await pool.query<{ lead_id: string }>(
-    'INSERT INTO leads (email, tier, created_at) VALUES ($1, $2, $3) RETURNING lead_id',
-    [`lead-${randomBytes(6).toString('hex')}@example.com`, tier, createdAt],
+    'INSERT INTO leads (email, tags, created_at) VALUES ($1, $2, $3) RETURNING lead_id',
+    [`lead-${randomBytes(6).toString('hex')}@example.com`, tags, createdAt],
   );
-  return rows[0]!.lead_id;
+  const leadId = rows[0]!.lead_id;
+  if (tier) await seedOutcome(pool, leadId, { tier, createdAt });
+  return leadId;
 }
 
 async function diagnosticResult(leadId: string) {
@@ -94,11 +98,16 @@ async function flowEvents(leadId: string, types: string[]) {
   }
 }
 
-async function payment(leadId: string, purpose: 'deposit' | 'paid_homework', status: 'succeeded' | 'refunded' | 'pending') {
+async function payment(
+  leadId: string,
+  purpose: 'deposit' | 'paid_homework',
+  status: 'succeeded' | 'refunded' | 'pending',
+  { testMode = false, flowId = null }: { testMode?: boolean; flowId?: string | null } = {},
+) {
   await pool.query(
-    `INSERT INTO payment_tracking (payment_intent_id, lead_id, purpose, amount_cents, status, test_mode, refunded_at)
-     VALUES ($1, $2, $3, 25000, $4, true, CASE WHEN $4 = 'refunded' THEN now() END)`,
-    [`pi_test_${randomBytes(8).toString('hex')}`, leadId, purpose, status],
+    `INSERT INTO payment_tracking (payment_intent_id, lead_id, flow_id, purpose, amount_cents, status, test_mode, refunded_at)
+     VALUES ($1, $2, $3, $4, 25000, $5, $6, CASE WHEN $5 = 'refunded' THEN now() END)`,
+    [`pi_${randomBytes(8).toString('hex')}`, leadId, flowId, purpose, status, testMode],
   );
 }
 
@@ -129,6 +138,7 @@ describe('GET /api/admin/overview/funnel', () => {
     expect(empty).toEqual({
       period: 'all',
       timeZone: 'UTC',
+      includeTest: false,
       from: today,
       to: today,
       funnel: {
@@ -152,13 +162,14 @@ describe('GET /api/admin/overview/funnel', () => {
     const paid = await insertLead(1 * DAY, 'book_call');
     await diagnosticResult(paid);
     await surveyResponse(paid);
-    await payment(paid, 'deposit', 'succeeded');
-    // the provider reported its session booked (the flow's deposit path says so)
-    await pool.query(
+    // the provider reported its session booked (the deposit's flow's path says so)
+    const bookedFlow = await pool.query(
       `INSERT INTO flows (machine, lead_id, state, snapshot)
-       VALUES ('assessmentFlow', $1, 'payment_success.booked', '{"context":{"completedPath":{"kind":"deposit_paid","booking":"booked"}}}')`,
+       VALUES ('assessmentFlow', $1, 'payment_success.booked', '{"context":{"completedPath":{"kind":"deposit_paid","booking":"booked"}}}')
+       RETURNING id`,
       [paid],
     );
+    await payment(paid, 'deposit', 'succeeded', { flowId: bookedFlow.rows[0].id });
     const diagnosedOnly = await insertLead(2 * DAY);
     await flowEvents(diagnosedOnly, ['CAPTURE_SUBMIT', 'DIAGNOSTIC_COMPLETED']);
     const awaitingGrade = await insertLead(3 * DAY);

@@ -4,6 +4,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_GRADING_RULES } from '#machines/grading/rules.js';
 import { DEFAULT_SITE_SETTINGS } from '#machines/site-settings.js';
+import { seedOutcome } from '#test/outcomes.js';
+import type { Tier } from '#machines/protocol/common.js';
 import { signedInAdmin, type SignedInAdmin } from '#test/admin-session.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { registeredRoutes } from '#test/routes.js';
@@ -46,20 +48,17 @@ function asAdmin(options: InjectOptions) {
 }
 
 async function insertLead(
-  fields: { email?: string; tags?: string[]; createdAt?: string; tier?: string; score?: number } = {},
+  fields: { email?: string; tags?: string[]; createdAt?: string; tier?: Tier; score?: number } = {},
 ): Promise<string> {
   const inserted = await pool.query(
-    `INSERT INTO leads (email, name, source, tier, archetype, total_score, tags, created_at)
-     VALUES ($1, 'Ada Lovelace', 'community', $2, 'Visionary Firebrand', $3, $4, coalesce($5::timestamptz, now())) RETURNING lead_id`,
-    [
-      fields.email ?? `lead-${randomBytes(6).toString('hex')}@example.com`,
-      fields.tier ?? null,
-      fields.score ?? null,
-      fields.tags ?? [],
-      fields.createdAt ?? null,
-    ],
+    `INSERT INTO leads (email, name, source, tags, created_at)
+     VALUES ($1, 'Ada Lovelace', 'community', $2, coalesce($3::timestamptz, now())) RETURNING lead_id`,
+    [fields.email ?? `lead-${randomBytes(6).toString('hex')}@example.com`, fields.tags ?? [], fields.createdAt ?? null],
   );
-  return inserted.rows[0].lead_id;
+  const leadId: string = inserted.rows[0].lead_id;
+  if (fields.tier)
+    await seedOutcome(pool, leadId, { tier: fields.tier, archetype: 'Visionary Firebrand', qualificationScore: fields.score });
+  return leadId;
 }
 
 async function insertContact(message = 'Hello there, I would like to talk about team coaching.'): Promise<string> {
@@ -238,14 +237,15 @@ describe('admin data', () => {
 
     const leadIds = data.leads.map((lead: { id: string }) => lead.id);
     expect(leadIds.indexOf(newer)).toBeLessThan(leadIds.indexOf(older));
-    expect(data.leads.find((lead: { id: string }) => lead.id === older)).toEqual({
+    expect(data.leads.find((lead: { id: string }) => lead.id === older)).toMatchObject({
       id: older,
       email: expect.stringMatching(/@example\.com$/),
       name: 'Ada Lovelace',
       source: 'community',
+      test: false,
       tier: 'homework',
       archetype: 'Visionary Firebrand',
-      total_score: 61.5,
+      qualification_score: 61.5,
       tags: ['vip'],
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
@@ -272,17 +272,28 @@ describe('admin data', () => {
     await pool.query("DELETE FROM leads WHERE email LIKE 'bulk-%'");
   });
 
-  it('overview: the five counters, the latest 5 leads and the latest 3 messages', async () => {
+  it('overview: the five counters (the lead ones as the funnel counts them), the latest 5 leads and the latest 3 messages', async () => {
     for (let i = 0; i < 6; i += 1) await insertLead();
+    // older than the test-lead purge's 7 days, which a later test counts
+    await insertLead({ tags: ['test', 'testing-phase'], createdAt: new Date(Date.now() - 30 * 86_400_000).toISOString() });
     for (let i = 0; i < 4; i += 1) await insertContact(`Message number ${i}`);
-    const overview = (await asAdmin({ method: 'GET', url: '/api/admin/overview' })).json();
+    const scope = 'period=all&tz=UTC&includeTest=true';
+    const overview = (await asAdmin({ method: 'GET', url: `/api/admin/overview?${scope}` })).json();
+    const { funnel } = (await asAdmin({ method: 'GET', url: `/api/admin/overview/funnel?${scope}` })).json();
     const counted = await pool.query(
-      `SELECT (SELECT count(*) FROM leads)::int AS "totalLeads", (SELECT count(*) FROM diagnostic_results)::int AS "diagnosticsCompleted",
-              (SELECT count(*) FROM mirror_sessions)::int AS "mirrorSessions", (SELECT count(*) FROM survey_responses)::int AS "surveyResponses",
+      `SELECT (SELECT count(*) FROM leads)::int AS "totalLeads", (SELECT count(*) FROM mirror_sessions)::int AS "mirrorSessions",
               (SELECT count(*) FROM contact_submissions)::int AS "contactMessages"`,
     );
-    expect(overview.counts).toEqual(counted.rows[0]);
-    expect(overview.counts.totalLeads).toBeGreaterThanOrEqual(6);
+    expect(overview.counts).toEqual({
+      ...counted.rows[0],
+      diagnosticsCompleted: funnel.diagnosticDone,
+      surveyResponses: funnel.surveyDone,
+    });
+    expect(overview.counts.totalLeads).toBe(funnel.captured);
+    expect(overview.counts.totalLeads).toBeGreaterThanOrEqual(7);
+    // test leads only when included
+    const real = (await asAdmin({ method: 'GET', url: '/api/admin/overview?period=all' })).json();
+    expect(real).toMatchObject({ period: 'all', includeTest: false, counts: { totalLeads: overview.counts.totalLeads - 1 } });
 
     const latestLeads = await pool.query('SELECT lead_id FROM leads ORDER BY created_at DESC LIMIT 5');
     expect(overview.recentLeads.map((lead: { id: string }) => lead.id)).toEqual(latestLeads.rows.map((row) => row.lead_id));

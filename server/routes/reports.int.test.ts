@@ -75,7 +75,8 @@ async function seedDiagnostic(assessment?: { tier: string; keyInsights: string[]
       `INSERT INTO assessment_results (lead_id, diagnostic_id, tier, qualification, archetype, total_score, diagnostic_score, survey_score,
          mirror_score, composite_score, gaming_detected, result, bank_version, grading_version)
        VALUES ($1, $2, $3, $3, $4, 60, 60, 60, 60, 60, $5, $6, '2.0.0', 'grading-1.0.0')`,
-      [lead.leadId, diagnosticId, assessment.tier, steward.name, assessment.gaming ?? false, full],
+      // a rushed attempt is stored without a tier, as the grading worker stores one
+      [lead.leadId, diagnosticId, assessment.gaming ? null : assessment.tier, steward.name, assessment.gaming ?? false, full],
     );
   }
   return diagnosticId;

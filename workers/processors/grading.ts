@@ -28,9 +28,10 @@ const payloadSchema = z.object({ flowId: z.uuid(), request: z.union([diagnosticR
 type Stored = Pick<GradingRequest, 'leadId' | 'assessment' | 'survey' | 'diagnosticId'> & { flowId: string; jobId: string };
 
 /**
- * Writes the diagnostic, its answers, both results, the survey response and (unless it is a
- * retake prompt, which is not an outcome) the lead's latest grade, in one statement; returns the
- * assessment_results id. A standalone diagnostic's answers and result are already stored: it is
+ * Writes the diagnostic, its answers, both results and the survey response in one statement;
+ * returns the assessment_results id. A rushed attempt (a retake prompt) is stored as an attempt
+ * without a tier: it is not an outcome. The lead's tier and scores are read from its latest
+ * outcome (core/leads/lead-facts.ts), so nothing on the lead is written here. A standalone diagnostic's answers and result are already stored: it is
  * given to the lead instead, so its report and the lead's page show this assessment.
  */
 async function storeResults(db: pg.ClientBase, input: Stored, graded: GradeInput, result: GradeResult): Promise<string> {
@@ -55,12 +56,11 @@ async function storeResults(db: pg.ClientBase, input: Stored, graded: GradeInput
        SELECT new_diagnostic.id, $1, $5, $6, $7, $3, $8 FROM new_diagnostic
      ), survey AS (
        INSERT INTO survey_responses (lead_id, flow_id, job_id, answers, survey_score) VALUES ($1, $2, $9, $10, $11)
-     ), lead AS (
-       UPDATE leads SET archetype = $6, tier = $12, total_score = $13 WHERE lead_id = $1 AND NOT $14
      )
      INSERT INTO assessment_results (lead_id, flow_id, diagnostic_id, job_id, tier, qualification, archetype, total_score,
        diagnostic_score, survey_score, mirror_score, composite_score, gaming_detected, fallback, result, bank_version, grading_version, grade_input)
-     SELECT $1, $2, diagnostic.id, $9, $12, $15, $6, $13, $16, $11, $17, $18, $14, $19, $20, $3, $8, $22 FROM diagnostic
+     SELECT $1, $2, diagnostic.id, $9, CASE WHEN $14 THEN NULL ELSE $12 END, CASE WHEN $14 THEN NULL ELSE $15 END, $6, $13, $16, $11,
+            $17, $18, $14, $19, $20, $3, $8, $22 FROM diagnostic
      RETURNING id`,
     values: [
       input.leadId,

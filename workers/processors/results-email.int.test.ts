@@ -58,7 +58,7 @@ describe('the results email', () => {
     expect(mail.subject).toBe(`Your leadership results: ${result.archetype}`);
     expect(mail.text).toMatch(/^Hi Grace,/);
     expect(mail.text).toContain(`YOUR ARCHETYPE: ${result.archetype.toUpperCase()}`);
-    expect(mail.text).toContain(`Overall: ${Math.round(result.compositeScore)} / 100`);
+    expect(mail.text).toContain(`Leadership score: ${Math.round(result.compositeScore)} / 100`);
     expect(mail.text).toMatch(/Leadership Effectiveness: \d+ \/ 100/);
     expect(mail.text).toContain('YOUR NEXT STEP: BOOK YOUR 45-MINUTE STRATEGY SESSION');
     expect(mail.text).toContain('https://coach.example.com');

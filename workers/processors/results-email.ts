@@ -38,7 +38,7 @@ export const sendResultsEmail: Processor = async (job, context) => {
         to: lead.email,
         replyTo: await coachAddress(db, config),
         leadId,
-        ...resultsEmail({ name: lead.name, report, compositeScore: result.compositeScore, siteUrl: config.publicUrl, site }),
+        ...resultsEmail({ name: lead.name, report, siteUrl: config.publicUrl, site }),
       },
       attachments: [{ filename: 'leadership-report.pdf', contentType: 'application/pdf', content: pdf }],
     };

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
+import { formatScore, SCORE_NAMES } from '#machines/grading/score-names.js';
 import type { LeadEventBody } from '#core/integrations/lead-events.js';
 import { networkCause } from '#core/integrations/network-cause.js';
 import { outboundPolicy, postWebhook } from '#core/integrations/outbound.js';
@@ -37,11 +38,11 @@ function startTime(iso: unknown): string {
 
 /** A Slack-compatible message about a lead who qualified for a call, or booked or cancelled it. */
 function chatMessage(body: LeadEventBody, publicUrl: string): { text: string } {
-  const { name, email, archetype, compositeScore, startsAt, canceledBy } = body.data as {
+  const { name, email, archetype, leadershipScore, startsAt, canceledBy } = body.data as {
     name?: string;
     email?: string;
     archetype?: string;
-    compositeScore?: number;
+    leadershipScore?: number;
     startsAt?: string | null;
     canceledBy?: string | null;
   };
@@ -54,7 +55,9 @@ function chatMessage(body: LeadEventBody, publicUrl: string): { text: string } {
     const by = canceledBy === 'coach' ? ' by you' : canceledBy === 'lead' ? ' by the lead' : '';
     return { text: `Strategy session cancelled${by}: ${who} paid the deposit and has no session now. ${link}` };
   }
-  const what = [archetype, compositeScore !== undefined ? `score ${Math.round(compositeScore)}` : ''].filter(Boolean).join(', ');
+  const what = [archetype, leadershipScore !== undefined ? `${SCORE_NAMES.leadership.toLowerCase()} ${formatScore(leadershipScore)}` : '']
+    .filter(Boolean)
+    .join(', ');
   return { text: `New book_call lead: ${who}${what ? ` (${what})` : ''}. ${link}` };
 }
 

@@ -1,13 +1,20 @@
 import { z } from 'zod';
 import { timestamp } from './common.js';
+import { includeTestSchema } from './scope.js';
 
 /*
- * The Overview's "Needs attention" list (GET /api/admin/overview/attention): paying leads whose
- * strategy session is not booked once their reminder went out, and deposits whose session the
- * coach cancelled while the policy is to flag them for a decision rather than refund at once.
+ * The Overview's "Needs attention" list (GET /api/admin/overview/attention), from lead_facts:
+ * - not_booked: a paid deposit whose session is not booked once the reminder to book went out;
+ * - coach_canceled: the coach cancelled the session while the policy is to flag it for a decision
+ *   rather than refund at once;
+ * - refunded_booked: the deposit was refunded but the session is still booked at the scheduler,
+ *   where only the coach can cancel it.
  */
 
-const ATTENTION_REASONS = ['not_booked', 'coach_canceled'] as const;
+const ATTENTION_REASONS = ['not_booked', 'coach_canceled', 'refunded_booked'] as const;
+export type AttentionReason = (typeof ATTENTION_REASONS)[number];
+
+export const attentionQuerySchema = z.object({ includeTest: includeTestSchema });
 
 const attentionItemSchema = z.object({
   leadId: z.uuid(),
@@ -18,6 +25,10 @@ const attentionItemSchema = z.object({
   paidAt: timestamp,
   /** When the session was cancelled (coach_canceled), else null. */
   canceledAt: timestamp.nullable(),
+  /** When the deposit was refunded (refunded_booked), else null. */
+  refundedAt: timestamp.nullable(),
+  /** When the booked session starts, if the provider said (refunded_booked). */
+  sessionStartsAt: z.string().nullable(),
 });
 
 export const needsAttentionSchema = z.object({ items: attentionItemSchema.array() });

@@ -1,14 +1,11 @@
 import { z } from 'zod';
-import { funnelQuerySchema, overviewFunnelSchema } from './funnel.js';
+import { scopeEchoSchema } from './scope.js';
 
 /*
  * The overview's drop-off per screen (GET /api/admin/overview/dropoff): for the flows started in
  * the period, how many reached each screen and how many stopped there, read from flow_events.
  * A flow counts once per screen it reached, however often it came back to it.
  */
-
-/** The funnel's period and time zone, with the same defaults and messages. */
-export const dropoffQuerySchema = funnelQuerySchema;
 
 const count = z.number().int().min(0);
 
@@ -28,16 +25,19 @@ const dropoffStepSchema = z.object({
 export type DropoffStep = z.infer<typeof dropoffStepSchema>;
 
 const journeySchema = z.object({
-  /** Flows of this machine started in the period that reached any of its steps (test flows left out). */
+  /** Flows of this machine started in the period that reached any of its steps (test flows left out unless included). */
   started: count,
   /** In the order the visitor meets them; branches one after the other. */
   steps: z.array(dropoffStepSchema),
 });
 
-export const overviewDropoffSchema = overviewFunnelSchema.pick({ period: true, timeZone: true, from: true, to: true }).extend({
+export const overviewDropoffSchema = scopeEchoSchema.extend({
   /** The diagnostic flows' screens in the current bank's order. */
   diagnostic: journeySchema,
   /** The assessment flows' steps: details, survey, results and each next step. */
-  assessment: journeySchema,
+  assessment: journeySchema.extend({
+    /** The leads those flows captured (each once): the leads of the same scope that started here. */
+    captured: count,
+  }),
 });
 export type OverviewDropoff = z.infer<typeof overviewDropoffSchema>;

@@ -1,17 +1,20 @@
 import { z } from 'zod';
 import { FiredRule } from '../../grading/rules.js';
-import { bookingStatusSchema } from '../assessment-flow.js';
 import { tierSchema } from '../common.js';
 import { jsonObject, pageFields, timestamp } from './common.js';
 import { adminLeadSchema } from './overview.js';
+import { includeTestSchema, timeZoneSchema } from './scope.js';
 
 /** At most this many rows per page of the admin lead table. */
 const LEADS_MAX_PAGE_SIZE = 100;
-const LEAD_SORTS = ['created_at', 'email', 'total_score'] as const;
+const LEAD_SORTS = ['created_at', 'email', 'leadership_score', 'qualification_score'] as const;
 
 const isoDate = z.iso.date('Use a date like 2026-01-31.');
 
-/** The filters shared by the table and the CSV export. */
+/**
+ * The filters shared by the table and the CSV export. `from` and `to` are whole days in `tz` (the
+ * admin's time zone, as on the Overview), both included; test leads only with includeTest.
+ */
 export const leadFiltersSchema = z.object({
   q: z.string().trim().max(200).optional(),
   source: z
@@ -22,6 +25,8 @@ export const leadFiltersSchema = z.object({
   tag: z.string().trim().min(1).max(60).optional(),
   from: isoDate.optional(),
   to: isoDate.optional(),
+  tz: timeZoneSchema,
+  includeTest: includeTestSchema,
   sort: z.enum(LEAD_SORTS).default('created_at'),
   dir: z.enum(['asc', 'desc']).default('desc'),
 });
@@ -85,19 +90,21 @@ const surveyAnswerViewSchema = z.object({
 export type SurveyAnswerView = z.infer<typeof surveyAnswerViewSchema>;
 
 export const leadDetailSchema = z.object({
-  lead: adminLeadSchema.extend({ updated_at: timestamp }),
+  /** The lead's facts, test data included (a test lead's page shows its test payments). */
+  lead: adminLeadSchema,
+  /** The result behind the lead's tier and scores: its latest outcome (never a rushed attempt). */
   result: z
     .object({
       id: z.uuid(),
-      tier: z.string(),
+      tier: tierSchema,
       qualification: z.string(),
       archetype: z.string(),
-      total_score: z.number(),
+      leadership_score: z.number(),
+      qualification_score: z.number(),
+      /** The three parts the qualification score weighs. */
       diagnostic_score: z.number(),
       survey_score: z.number(),
       mirror_score: z.number(),
-      composite_score: z.number(),
-      gaming_detected: z.boolean(),
       fallback: z.boolean(),
       scores: z.record(z.string(), z.number()),
       qualificationReasoning: z.array(z.string()),
@@ -108,12 +115,14 @@ export const leadDetailSchema = z.object({
       created_at: timestamp,
     })
     .nullable(),
-  /** Every result the lead has had, latest first: a re-grade adds one beside the old ones. */
+  /** Every result the lead has had, latest first: a re-grade adds one beside the old ones; a rushed attempt has no tier. */
   results: z.array(
     z.object({
       id: z.uuid(),
-      tier: tierSchema,
-      total_score: z.number(),
+      tier: tierSchema.nullable(),
+      /** A rushed attempt (gaming detected): the lead was asked to retake. */
+      rushed: z.boolean(),
+      qualification_score: z.number(),
       grading_version: z.string(),
       /** True for a result written by applying a rule set rather than by grading the assessment. */
       regraded: z.boolean(),
@@ -161,21 +170,6 @@ export const leadDetailSchema = z.object({
       payment_intent_id: z.string().nullable(),
       refunded_at: timestamp.nullable(),
       created_at: timestamp,
-      /** A paid deposit's strategy session, as the scheduling provider reported it; null for anything else. */
-      session: z
-        .object({
-          booking: bookingStatusSchema,
-          /** When the booked session starts, if the provider said. */
-          startsAt: z.string().nullable(),
-          provider: z.string().nullable(),
-          /** The provider's latest word was a cancellation (the booking is back to opened). */
-          canceled: z.boolean(),
-          /** Who cancelled, when the provider said. */
-          canceledBy: z.enum(['coach', 'lead']).nullable(),
-          /** The reminder to book went out. */
-          reminded: z.boolean(),
-        })
-        .nullable(),
     }),
   ),
   emails: z.array(

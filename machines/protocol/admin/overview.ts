@@ -1,19 +1,10 @@
 import { z } from 'zod';
-import { tierSchema } from '../common.js';
 import { jsonObject, timestamp } from './common.js';
+import { leadFactsSchema } from './lead-facts.js';
+import { scopeEchoSchema } from './scope.js';
 
-/** A lead as every admin list shows it. */
-export const adminLeadSchema = z.object({
-  id: z.uuid(),
-  email: z.string(),
-  name: z.string(),
-  source: z.string(),
-  tier: tierSchema.nullable(),
-  archetype: z.string().nullable(),
-  total_score: z.number().nullable(),
-  tags: z.array(z.string()),
-  created_at: timestamp,
-});
+/** A lead as every admin list shows it: its facts. */
+export const adminLeadSchema = leadFactsSchema;
 
 const adminDiagnosticResultSchema = z.object({
   id: z.uuid(),
@@ -68,8 +59,12 @@ export const adminDataSchema = z.object({
 });
 export type AdminData = z.infer<typeof adminDataSchema>;
 
-/** The overview screen: five counters, the latest 5 leads and the latest 3 messages. */
-export const adminOverviewSchema = z.object({
+/**
+ * The overview screen for a scope: five counters, the latest 5 leads and the latest 3 messages.
+ * Total Leads, Diagnostics Completed and Survey Responses count leads (each once), as the funnel's
+ * first steps do; Mirror Sessions and Contact Messages count those started or sent in the period.
+ */
+export const adminOverviewSchema = scopeEchoSchema.extend({
   counts: z.object({
     totalLeads: z.number().int(),
     diagnosticsCompleted: z.number().int(),

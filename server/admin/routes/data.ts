@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParamsSchema } from '#machines/protocol/admin/common.js';
-import { needsAttentionSchema } from '#machines/protocol/admin/attention.js';
-import { dropoffQuerySchema, overviewDropoffSchema } from '#machines/protocol/admin/dropoff.js';
-import { funnelQuerySchema, overviewFunnelSchema } from '#machines/protocol/admin/funnel.js';
+import { attentionQuerySchema, needsAttentionSchema } from '#machines/protocol/admin/attention.js';
+import { overviewDropoffSchema } from '#machines/protocol/admin/dropoff.js';
+import { overviewFunnelSchema } from '#machines/protocol/admin/funnel.js';
+import { leadScopeQuerySchema } from '#machines/protocol/admin/scope.js';
 import { leadNoteBodySchema, leadNoteSchema } from '#machines/protocol/admin/leads.js';
 import {
   adminContactSubmissionSchema,
@@ -43,11 +44,12 @@ export function adminDataRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'poo
     {
       schema: {
         tags: ['admin'],
-        summary: 'Overview counters, the latest 5 leads and the latest 3 contact messages',
-        response: { 200: adminOverviewSchema, ...guarded },
+        summary: 'Overview counters, the latest 5 leads and the latest 3 contact messages, for a period (test leads when included)',
+        querystring: leadScopeQuerySchema,
+        response: { 200: adminOverviewSchema, ...guarded, 400: errorBodySchema },
       },
     },
-    () => fetchOverview(deps.pool),
+    (request) => fetchOverview(deps.pool, request.query),
   );
 
   api.get(
@@ -56,7 +58,7 @@ export function adminDataRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'poo
       schema: {
         tags: ['admin'],
         summary: "The overview's funnel (visits to deposits) and new leads per day for a period, in the admin's time zone",
-        querystring: funnelQuerySchema,
+        querystring: leadScopeQuerySchema,
         response: { 200: overviewFunnelSchema, ...guarded, 400: errorBodySchema },
       },
     },
@@ -69,7 +71,7 @@ export function adminDataRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'poo
       schema: {
         tags: ['admin'],
         summary: 'Drop-off per screen: the flows started in a period that reached each screen and those that stopped there',
-        querystring: dropoffQuerySchema,
+        querystring: leadScopeQuerySchema,
         response: { 200: overviewDropoffSchema, ...guarded, 400: errorBodySchema },
       },
     },
@@ -81,11 +83,13 @@ export function adminDataRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'poo
     {
       schema: {
         tags: ['admin'],
-        summary: 'Needs attention: paid deposits with no session booked after the reminder, and sessions the coach cancelled',
-        response: { 200: needsAttentionSchema, ...guarded },
+        summary:
+          'Needs attention: paid deposits with no session booked after the reminder, sessions the coach cancelled, refunded deposits still booked',
+        querystring: attentionQuerySchema,
+        response: { 200: needsAttentionSchema, ...guarded, 400: errorBodySchema },
       },
     },
-    () => fetchNeedsAttention(deps.pool),
+    (request) => fetchNeedsAttention(deps.pool, request.query.includeTest),
   );
 
   api.get(

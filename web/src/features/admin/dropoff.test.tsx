@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { overviewDropoffSchema } from '#machines/protocol/admin/dropoff.js';
-import type { FunnelQuery } from '#machines/protocol/admin/funnel.js';
+import type { LeadScopeQuery } from '#machines/protocol/admin/scope.js';
 import { useAdminResource } from './api.js';
 import { DropoffSection } from './dropoff.js';
 import { mockAdminApi, on, renderScreen, installAdminTestKit } from './test-kit.js';
@@ -11,7 +11,7 @@ import { mockAdminApi, on, renderScreen, installAdminTestKit } from './test-kit.
 installAdminTestKit();
 
 /** The section as the Overview feeds it: its resource for the period and time zone. */
-function Section({ period, tz }: FunnelQuery) {
+function Section({ period, tz }: Pick<LeadScopeQuery, 'period' | 'tz'>) {
   const resource = useAdminResource(`/api/admin/overview/dropoff?period=${period}&tz=${encodeURIComponent(tz)}`, overviewDropoffSchema);
   return <DropoffSection resource={resource} />;
 }
@@ -21,10 +21,12 @@ const step = (name: string, reached: number, stopped: number, end = false) => ({
 const dropoff: z.input<typeof overviewDropoffSchema> = {
   period: '7d',
   timeZone: 'Europe/Paris',
+  includeTest: false,
   from: '2026-01-25',
   to: '2026-01-31',
   assessment: {
     started: 10,
+    captured: 9,
     steps: [
       step('capture', 9, 1),
       step('survey', 9, 1),
@@ -52,7 +54,7 @@ describe('Drop-off per screen', () => {
     const seen = mockAdminApi(on('GET', '/api/admin/overview/dropoff', { body: dropoff }));
     renderScreen(<Section period="7d" tz="Europe/Paris" />, '/admin');
 
-    expect(await screen.findByRole('table', { name: 'Assessment · 10 started' })).toBeTruthy();
+    expect(await screen.findByRole('table', { name: 'Assessment · 10 started · 9 captured as leads' })).toBeTruthy();
     expect(seen.map((request) => request.url)).toEqual(['/api/admin/overview/dropoff?period=7d&tz=Europe%2FParis']);
     expect(rowOf('Assessment', 'yes_flow')).toEqual(['Offered a strategy session (deposit)', '3', '1', '33.3%']);
     expect(rowOf('Assessment', 'capture')).toEqual(['Details form', '9', '1', '11.1%']);
@@ -78,7 +80,7 @@ describe('Drop-off per screen', () => {
   it('says so when nothing started in the period', async () => {
     mockAdminApi(
       on('GET', '/api/admin/overview/dropoff', {
-        body: { ...dropoff, assessment: { started: 0, steps: [] }, diagnostic: { started: 0, steps: [] } },
+        body: { ...dropoff, assessment: { started: 0, captured: 0, steps: [] }, diagnostic: { started: 0, steps: [] } },
       }),
     );
     renderScreen(<Section period="all" tz="UTC" />, '/admin');

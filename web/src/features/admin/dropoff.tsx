@@ -36,13 +36,28 @@ function dropoffText({ reached, stopped, end }: DropoffStep): string {
   return reached > 0 ? percentFormat.format(stopped / reached) : '—';
 }
 
-function StepsTable({ title, journey, label }: { title: string; journey: OverviewDropoff['diagnostic']; label: (step: string) => Label }) {
+function StepsTable({
+  title,
+  journey,
+  captured,
+  label,
+}: {
+  title: string;
+  journey: OverviewDropoff['diagnostic'];
+  /** The leads the journey's flows captured, for the assessment. */
+  captured?: number;
+  label: (step: string) => Label;
+}) {
   const widest = Math.max(1, ...journey.steps.map((step) => step.reached));
   return (
     <div className="min-w-0">
       <table className="w-full table-fixed text-left text-sm">
         <caption className="mb-2 text-left font-semibold text-ink">
-          {title} <span className="font-normal text-muted">· {numberFormat.format(journey.started)} started</span>
+          {title}{' '}
+          <span className="font-normal text-muted">
+            · {numberFormat.format(journey.started)} started
+            {captured !== undefined && ` · ${numberFormat.format(captured)} captured as leads`}
+          </span>
         </caption>
         <thead>
           <tr className="text-xs tracking-wider text-muted uppercase">
@@ -94,8 +109,7 @@ function StepsTable({ title, journey, label }: { title: string; journey: Overvie
  */
 export function DropoffSection({ resource }: { resource: AdminResource<OverviewDropoff> }) {
   const { data, failed, reload } = resource;
-  const footer =
-    'Flows started in the period, test flows left out. A flow counts once per screen it reached; stopped here is the last screen of a flow that has not finished.';
+  const footer = `Flows started in the period${data?.includeTest ? ', test flows included' : ', test flows left out'}. A flow counts once per screen it reached; stopped here is the last screen of a flow that has not finished.`;
   return (
     <Panel title="Drop-off per screen" id="dropoff" footer={footer}>
       {failed && !data ? (
@@ -110,7 +124,7 @@ export function DropoffSection({ resource }: { resource: AdminResource<OverviewD
         <EmptyState>No assessments or diagnostics started in this period</EmptyState>
       ) : (
         <div className="grid gap-8 xl:grid-cols-2">
-          <StepsTable title="Assessment" journey={data.assessment} label={assessmentLabel} />
+          <StepsTable title="Assessment" journey={data.assessment} captured={data.assessment.captured} label={assessmentLabel} />
           <StepsTable title="Diagnostic" journey={data.diagnostic} label={diagnosticLabel} />
         </div>
       )}

@@ -6,44 +6,69 @@ import { useSession } from '../../lib/session.js';
 import { formatDateTime, useAdminFailure } from './api.js';
 import { RETRY_FAILURE } from './jobs/use-job-actions.js';
 import { Badge, statusTone, TechnicalDetails } from './lead-parts.js';
+import type { LeadFacts } from '#machines/protocol/admin/lead-facts.js';
 import { money, type LeadEmail, type LeadJob, type LeadPayment } from './leads-api.js';
 import { EmptyState, Panel } from './states.js';
 import { emailKindName, jobName } from './step-names.js';
 
-/** The lead's payments; a succeeded deposit can be refunded (the screen confirms first). */
 const PROVIDERS: Record<string, string> = { calendly: 'Calendly', calcom: 'Cal.com' };
 
-/** A paid deposit's strategy session in words: booked (and when), cancelled (by whom), or not yet booked. */
-function sessionText(session: NonNullable<LeadPayment['session']>): { text: string; tone: 'success' | 'warning' | 'muted' } {
-  const via = session.provider ? ` via ${PROVIDERS[session.provider] ?? session.provider}` : '';
-  if (session.booking === 'booked') {
-    return { text: `Session booked${session.startsAt ? ` for ${formatDateTime(session.startsAt)}` : ''}${via}`, tone: 'success' };
+/**
+ * The deposit's strategy session in words, from the lead's facts: booked (and when), cancelled (by
+ * whom), or not yet booked; and, when the deposit was refunded while the session stays booked, what
+ * the coach still has to do (a refund cancels nothing at the scheduler).
+ */
+export function sessionText(lead: LeadFacts): { text: string; tone: 'success' | 'warning' | 'muted' } {
+  const provider = lead.session_provider ? (PROVIDERS[lead.session_provider] ?? lead.session_provider) : null;
+  const via = provider ? ` via ${provider}` : '';
+  const when = lead.session_starts_at ? ` for ${formatDateTime(lead.session_starts_at)}` : '';
+  if (lead.booking === 'booked' && lead.deposit === 'refunded') {
+    return {
+      text: `Deposit refunded, but the session is still booked${when}${via}: cancel it at ${provider ?? 'your scheduler'}`,
+      tone: 'warning',
+    };
   }
-  if (session.canceled) {
-    const by = session.canceledBy === 'coach' ? ' by you' : session.canceledBy === 'lead' ? ' by the lead' : '';
+  if (lead.booking === 'booked') return { text: `Session booked${when}${via}`, tone: 'success' };
+  if (lead.session_canceled) {
+    const by = lead.session_canceled_by === 'coach' ? ' by you' : lead.session_canceled_by === 'lead' ? ' by the lead' : '';
     return { text: `Session cancelled${by}${via}; not rebooked`, tone: 'warning' };
   }
-  const opened = session.booking === 'opened' ? 'Opened the booking page, no session booked yet' : 'No session booked yet';
-  return { text: `${opened}${session.reminded ? ' (reminded)' : ''}`, tone: session.reminded ? 'warning' : 'muted' };
+  if (lead.deposit === 'refunded') return { text: 'Deposit refunded; no session booked', tone: 'muted' };
+  const opened = lead.booking === 'opened' ? 'Opened the booking page, no session booked yet' : 'No session booked yet';
+  return { text: `${opened}${lead.reminded_to_book ? ' (reminded)' : ''}`, tone: lead.reminded_to_book ? 'warning' : 'muted' };
 }
 
-function SessionLine({ session }: { session: NonNullable<LeadPayment['session']> }) {
-  const { text, tone } = sessionText(session);
+function SessionLine({ lead }: { lead: LeadFacts }) {
+  const { text, tone } = sessionText(lead);
   const color = tone === 'success' ? 'text-success' : tone === 'warning' ? 'text-danger' : 'text-muted';
   return (
-    <p className={`mt-1 text-sm font-medium ${color}`} data-session={session.booking}>
+    <p className={`text-sm font-medium ${color}`} data-session={lead.booking}>
       {text}
     </p>
   );
 }
 
-export function PaymentsPanel({ payments, onRefund }: { payments: LeadPayment[]; onRefund: (payment: LeadPayment) => void }) {
+/** The lead's payments and, once a deposit went through, where its session stands; a succeeded deposit can be refunded (the screen confirms first). */
+export function PaymentsPanel({
+  lead,
+  payments,
+  onRefund,
+}: {
+  lead: LeadFacts;
+  payments: LeadPayment[];
+  onRefund: (payment: LeadPayment) => void;
+}) {
   return (
     <Panel title="Payments" id="lead-payments">
       {payments.length === 0 ? (
         <EmptyState>No payments</EmptyState>
       ) : (
         <ul className="flex flex-col gap-3">
+          {lead.deposit !== 'none' && (
+            <li>
+              <SessionLine lead={lead} />
+            </li>
+          )}
           {payments.map((p) => (
             <li
               key={p.id}
@@ -64,7 +89,6 @@ export function PaymentsPanel({ payments, onRefund }: { payments: LeadPayment[];
                   {formatDateTime(p.created_at)}
                   {p.refunded_at && ` · refunded ${formatDateTime(p.refunded_at)}`}
                 </p>
-                {p.session && <SessionLine session={p.session} />}
               </div>
               {p.purpose === 'deposit' && p.status === 'succeeded' && (
                 <Button size="sm" variant="secondary" onClick={() => onRefund(p)}>

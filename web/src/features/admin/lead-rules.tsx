@@ -1,4 +1,5 @@
 import type { LeadDetail } from '#machines/protocol/admin/leads.js';
+import { SCORE_NAMES } from '#machines/grading/score-names.js';
 import { formatDateTime } from './api.js';
 import { Badge } from './lead-parts.js';
 import { tierLabel } from './leads-api.js';
@@ -37,7 +38,7 @@ export function RulesFired({ rules }: { rules: Result['rulesFired'] }) {
   );
 }
 
-/** Every result the lead has had, latest first; a re-grade by a new rule set adds one and keeps the old. */
+/** Every result the lead has had, latest first; a re-grade by a new rule set adds one and keeps the old; a rushed attempt is shown as such. */
 export function ResultHistory({ results }: { results: LeadDetail['results'] }) {
   if (results.length < 2) return null;
   return (
@@ -47,8 +48,10 @@ export function ResultHistory({ results }: { results: LeadDetail['results'] }) {
         {results.map((r) => (
           <li key={r.id} className="flex flex-wrap items-center gap-x-2 gap-y-1 text-ink">
             <span>{formatDateTime(r.created_at)}</span>
-            <strong>{tierLabel(r.tier)}</strong>
-            <span className="text-muted">total {r.total_score}</span>
+            {r.rushed ? <Badge tone="bad">rushed: asked to retake</Badge> : <strong>{tierLabel(r.tier)}</strong>}
+            <span className="text-muted">
+              {SCORE_NAMES.qualification.toLowerCase()} {r.qualification_score}
+            </span>
             <span className="font-mono text-xs text-muted">{r.grading_version}</span>
             {r.regraded && <Badge>re-graded</Badge>}
           </li>

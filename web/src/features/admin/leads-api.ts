@@ -22,16 +22,20 @@ export type LeadJob = LeadDetail['jobs'][number];
 export type DiagnosticAnswer = LeadDetail['diagnostics'][number]['sections'][number]['answers'][number];
 
 /** The filter keys the table keeps in the address bar and passes to the API. */
-const FILTER_KEYS = ['q', 'source', 'tier', 'tag', 'from', 'to', 'sort', 'dir'] as const;
+const FILTER_KEYS = ['q', 'source', 'tier', 'tag', 'from', 'to', 'includeTest', 'sort', 'dir'] as const;
 
-/** The API query for the table's address-bar parameters, dropping blanks and values the server would refuse. */
-export function apiQuery(params: URLSearchParams, withPage: boolean): string {
-  const out = new URLSearchParams();
+/**
+ * The API query for the table's address-bar parameters, dropping blanks and values the server
+ * would refuse; dates are the admin's days, in the time zone the Overview counts them in.
+ */
+export function apiQuery(params: URLSearchParams, withPage: boolean, timeZone: string): string {
+  const out = new URLSearchParams({ tz: timeZone });
   for (const key of FILTER_KEYS) {
     const value = params.get(key)?.trim();
     if (!value) continue;
     if (key === 'source' && !/^[a-z0-9_-]{1,40}$/.test(value)) continue;
     if ((key === 'from' || key === 'to') && !/^\d{4}-\d{2}-\d{2}$/.test(value)) continue;
+    if (key === 'includeTest' && value !== 'true') continue;
     out.set(key, value);
   }
   if (withPage) {

@@ -5,24 +5,13 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { leadDetailSchema, leadNoteSchema } from '#machines/protocol/admin/leads.js';
 import { LeadDetailScreen } from './leads-detail.js';
-import { CSRF, mockAdminApi, on, renderScreen, installAdminTestKit, uuid } from './test-kit.js';
+import { CSRF, leadFacts, mockAdminApi, on, renderScreen, installAdminTestKit, uuid } from './test-kit.js';
 
 installAdminTestKit();
 
 const leadId = uuid(1);
 const detail: z.input<typeof leadDetailSchema> = {
-  lead: {
-    id: leadId,
-    email: 'ada@example.com',
-    name: 'Ada Lovelace',
-    source: 'website',
-    tier: 'homework',
-    archetype: 'The Architect',
-    total_score: 64,
-    tags: [],
-    created_at: '2026-01-30T09:00:00.000Z',
-    updated_at: '2026-01-30T09:05:00.000Z',
-  },
+  lead: leadFacts({ id: leadId, tier: 'homework', archetype: 'The Architect', qualification_score: 64, leadership_score: 61, attempts: 1 }),
   result: null,
   results: [],
   diagnostics: [],
@@ -54,30 +43,42 @@ describe('Lead detail', () => {
     expect(screen.getAllByText('ada@example.com').length).toBeGreaterThan(0);
   });
 
-  it('says beside each paid deposit whether its session is booked, cancelled or still not booked', async () => {
-    const deposit = (n: number, session: Record<string, unknown>) => ({
-      id: uuid(50 + n),
-      purpose: 'deposit',
-      amount_cents: 25_000,
-      currency: 'usd',
-      status: 'succeeded',
-      test_mode: false,
-      payment_intent_id: `pi_${n}`,
-      refunded_at: null,
-      created_at: '2026-01-30T09:00:00.000Z',
-      session: { booking: 'none', startsAt: null, provider: null, canceled: false, canceledBy: null, reminded: false, ...session },
-    });
+  it("says where the deposit's session stands: booked, cancelled, not booked, or refunded and still booked with what to do", async () => {
     const payments = [
-      deposit(1, { booking: 'booked', provider: 'calcom', startsAt: '2026-02-03T15:00:00.000Z' }),
-      deposit(2, { booking: 'opened', canceled: true, canceledBy: 'coach', provider: 'calendly' }),
-      deposit(3, { reminded: true }),
+      {
+        id: uuid(51),
+        purpose: 'deposit',
+        amount_cents: 25_000,
+        currency: 'usd',
+        status: 'succeeded',
+        test_mode: false,
+        payment_intent_id: 'pi_1',
+        refunded_at: null,
+        created_at: '2026-01-30T09:00:00.000Z',
+      },
     ];
-    mockAdminApi(on('GET', `/api/admin/leads/${leadId}`, { body: { ...detail, payments } }));
-    renderScreen(<LeadDetailScreen />, path, '/admin/leads/:id');
-
-    expect(await screen.findByText(/^Session booked for .+ via Cal\.com$/)).toBeTruthy();
-    expect(screen.getByText('Session cancelled by you via Calendly; not rebooked')).toBeTruthy();
-    expect(screen.getByText('No session booked yet (reminded)')).toBeTruthy();
+    const paid = { deposit: 'paid', deposit_cents: 25_000, deposit_paid_at: '2026-01-30T09:00:00.000Z' } as const;
+    const cases = [
+      [
+        { ...paid, booking: 'booked', session_provider: 'calcom', session_starts_at: '2026-02-03T15:00:00.000Z' },
+        /^Session booked for .+ via Cal\.com$/,
+      ],
+      [
+        { ...paid, booking: 'opened', session_canceled: true, session_canceled_by: 'coach', session_provider: 'calendly' },
+        /^Session cancelled by you via Calendly; not rebooked$/,
+      ],
+      [{ ...paid, reminded_to_book: true }, /^No session booked yet \(reminded\)$/],
+      [
+        { ...paid, deposit: 'refunded', booking: 'booked', session_provider: 'calendly', session_starts_at: '2026-02-03T15:00:00.000Z' },
+        /^Deposit refunded, but the session is still booked for .+ via Calendly: cancel it at Calendly$/,
+      ],
+    ] as const;
+    for (const [facts, text] of cases) {
+      mockAdminApi(on('GET', `/api/admin/leads/${leadId}`, { body: { ...detail, lead: { ...detail.lead, ...facts }, payments } }));
+      const { unmount } = renderScreen(<LeadDetailScreen />, path, '/admin/leads/:id');
+      expect(await screen.findByText(text)).toBeTruthy();
+      unmount();
+    }
   });
 
   it('adds a note with the CSRF token and lists it', async () => {
@@ -118,12 +119,11 @@ describe('Lead detail', () => {
       tier: 'book_call',
       qualification: 'book_call',
       archetype: 'The Architect',
-      total_score: 67,
+      leadership_score: 72.2,
+      qualification_score: 67,
       diagnostic_score: 72.2,
       survey_score: 76,
       mirror_score: 50,
-      composite_score: 72.2,
-      gaming_detected: false,
       fallback: false,
       scores: {},
       qualificationReasoning: ['Weighted total 67.'],
@@ -140,7 +140,8 @@ describe('Lead detail', () => {
       {
         id: uuid(20),
         tier: 'book_call',
-        total_score: 67,
+        rushed: false,
+        qualification_score: 67,
         grading_version: 'grading-2',
         regraded: true,
         created_at: '2026-02-02T10:00:00.000Z',
@@ -148,10 +149,20 @@ describe('Lead detail', () => {
       {
         id: uuid(21),
         tier: 'homework',
-        total_score: 67,
+        rushed: false,
+        qualification_score: 67,
         grading_version: 'grading-1.0.0',
         regraded: false,
         created_at: '2026-01-30T09:05:00.000Z',
+      },
+      {
+        id: uuid(22),
+        tier: null,
+        rushed: true,
+        qualification_score: 88,
+        grading_version: 'grading-1.0.0',
+        regraded: false,
+        created_at: '2026-01-30T09:00:00.000Z',
       },
     ] as const;
     mockAdminApi(on('GET', `/api/admin/leads/${leadId}`, { body: { ...detail, result: graded, results: [...results] } }));
@@ -169,8 +180,12 @@ describe('Lead detail', () => {
     ]);
     expect(screen.getByRole('link', { name: 'grading-2' }).getAttribute('href')).toBe('/admin/grading');
     const history = screen.getByRole('heading', { name: 'All results' }).nextElementSibling!;
-    expect(within(history as HTMLElement).getAllByRole('listitem')).toHaveLength(2);
+    expect(within(history as HTMLElement).getAllByRole('listitem')).toHaveLength(3);
     expect(history.textContent).toContain('re-graded');
+    expect(history.textContent).toContain('rushed: asked to retake');
+    // both scores, each under its one name
+    expect(screen.getByText('Leadership score')).toBeTruthy();
+    expect(screen.getByText('67 (diagnostic 72.2, survey 76, mirror 50)')).toBeTruthy();
     expect(history.textContent).toContain('grading-1.0.0');
   });
 });

@@ -13,6 +13,7 @@ import { Badge, Facts } from './lead-parts.js';
 import { ResultHistory, RulesFired } from './lead-rules.js';
 import { FlowJourney } from './leads-journey.js';
 import { leadDeletedSchema, leadDetailSchema } from '#machines/protocol/admin/leads.js';
+import { SCORE_NAMES } from '#machines/grading/score-names.js';
 import { paymentSchema } from '#machines/protocol/payment.js';
 import { money, tierLabel, type LeadPayment } from './leads-api.js';
 import { MirrorTranscript } from './mirror-transcript.js';
@@ -113,6 +114,11 @@ export function LeadDetailScreen() {
               ],
               ['Name', lead.name],
               ['Source', <Badge>{lead.source}</Badge>],
+              ...(lead.test ? ([['Test lead', <Badge>captured in testing mode</Badge>]] as Array<[string, ReactNode]>) : []),
+              [
+                'Attempts',
+                lead.rushed_attempts > 0 ? `${lead.attempts} (${lead.rushed_attempts} rushed, asked to retake)` : String(lead.attempts),
+              ],
               [
                 'Tags',
                 lead.tags.length ? (
@@ -140,9 +146,10 @@ export function LeadDetailScreen() {
                 items={[
                   ['Tier', <strong>{tierLabel(result.tier)}</strong>],
                   ['Archetype', result.archetype],
+                  [SCORE_NAMES.leadership, `${result.leadership_score}`],
                   [
-                    'Total score',
-                    `${result.total_score} (diagnostic ${result.diagnostic_score}, survey ${result.survey_score}, mirror ${result.mirror_score})`,
+                    SCORE_NAMES.qualification,
+                    `${result.qualification_score} (diagnostic ${result.diagnostic_score}, survey ${result.survey_score}, mirror ${result.mirror_score})`,
                   ],
                   ['Graded', formatDateTime(result.created_at)],
                   [
@@ -151,7 +158,6 @@ export function LeadDetailScreen() {
                       {result.grading_version}
                     </Link>,
                   ],
-                  ...(result.gaming_detected ? ([['Gaming', <Badge tone="bad">detected</Badge>]] as Array<[string, ReactNode]>) : []),
                   ...(result.fallback ? ([['Fallback', <Badge>local assessment</Badge>]] as Array<[string, ReactNode]>) : []),
                 ]}
               />
@@ -197,7 +203,7 @@ export function LeadDetailScreen() {
       <div className="mt-6 grid items-start gap-6 xl:grid-cols-2">
         <EmailsPanel emails={data.emails} />
         <div className="flex flex-col gap-6">
-          <PaymentsPanel payments={data.payments} onRefund={setRefunding} />
+          <PaymentsPanel lead={lead} payments={data.payments} onRefund={setRefunding} />
           <LeadJobsPanel jobs={data.jobs} onRetried={reload} />
         </div>
       </div>

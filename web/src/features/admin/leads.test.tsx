@@ -4,35 +4,32 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { leadPageSchema } from '#machines/protocol/admin/leads.js';
+import { TIME_ZONE } from './lead-scope.js';
 import { LeadsScreen } from './leads.js';
-import { mockAdminApi, on, renderScreen, installAdminTestKit, uuid } from './test-kit.js';
+import { leadFacts, mockAdminApi, on, renderScreen, installAdminTestKit, uuid } from './test-kit.js';
 
 installAdminTestKit();
 
 const page: z.input<typeof leadPageSchema> = {
   items: [
-    {
+    leadFacts({
       id: uuid(1),
-      email: 'ada@example.com',
-      name: 'Ada Lovelace',
-      source: 'website',
       tier: 'book_call',
       archetype: 'The Architect',
-      total_score: 82,
+      leadership_score: 78,
+      qualification_score: 82,
+      attempts: 1,
+      deposit: 'paid',
+      booking: 'booked',
       tags: ['vip'],
-      created_at: '2026-01-30T09:00:00.000Z',
-    },
-    {
+    }),
+    leadFacts({
       id: uuid(2),
       email: 'alan@example.com',
       name: 'Alan Turing',
       source: 'referral',
-      tier: null,
-      archetype: null,
-      total_score: null,
-      tags: [],
       created_at: '2026-01-29T09:00:00.000Z',
-    },
+    }),
   ],
   total: 2,
   page: 1,
@@ -46,6 +43,9 @@ describe('Leads list', () => {
 
     const ada = (await screen.findByText('ada@example.com')).closest('tr')!;
     expect(within(ada).getByText('Book call')).toBeTruthy();
+    expect(within(ada).getByText('Deposit, booked')).toBeTruthy();
+    expect(within(ada).getByText('78')).toBeTruthy();
+    expect(within(ada).getByText('82')).toBeTruthy();
     expect(screen.getByText('alan@example.com')).toBeTruthy();
     expect(within(ada).getByText('Ada Lovelace')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'ada@example.com' }).getAttribute('href')).toBe(`/admin/leads/${uuid(1)}`);
@@ -58,7 +58,7 @@ describe('Leads list', () => {
 
     await userEvent.type(screen.getByLabelText('Search leads'), 'ada');
 
-    await waitFor(() => expect(seen.at(-1)?.url).toBe('/api/admin/leads?q=ada&pageSize=25'));
+    await waitFor(() => expect(seen.at(-1)?.url).toBe(`/api/admin/leads?tz=${encodeURIComponent(TIME_ZONE)}&q=ada&pageSize=25`));
   });
 
   it('shows the error state when the server fails, and Try again asks again', async () => {

@@ -1,17 +1,28 @@
 import { useId, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { buttonClasses, cx } from '../../components/ui/index.js';
+import type { LeadFacts } from '#machines/protocol/admin/lead-facts.js';
 import { formatDate, useAdminResource } from './api.js';
 import { SearchIcon } from './icons.js';
 import { leadPageSchema } from '#machines/protocol/admin/leads.js';
+import { SCORE_NAMES } from '#machines/grading/score-names.js';
+import { IncludeTestSwitch, TIME_ZONE, useIncludeTest } from './lead-scope.js';
 import { apiQuery, LEADS_PAGE_SIZE, TIER_LABELS, tierLabel, type Tier } from './leads-api.js';
 import { FilterField, SortHeader, inputClass, useDebouncedParam, type SortKey } from './leads/table-parts.js';
 import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states.js';
 
+/** Payment and session in a word or two: what the coach scans the table for. */
+function paidText(lead: LeadFacts): string {
+  if (lead.deposit === 'refunded') return lead.booking === 'booked' ? 'Refunded, still booked' : 'Refunded';
+  if (lead.deposit === 'paid') return lead.booking === 'booked' ? 'Deposit, booked' : 'Deposit';
+  return lead.homework_paid ? 'Homework' : '—';
+}
+
 /** /admin/leads: the server-paginated lead table with search, filters, sorting and CSV export. */
 export function LeadsScreen() {
   const [params, setParams] = useSearchParams();
-  const query = apiQuery(params, true);
+  const query = apiQuery(params, true, TIME_ZONE);
+  const [includeTest, setIncludeTest] = useIncludeTest();
   const { data, loading, failed, reload } = useAdminResource(`/api/admin/leads?${query}`, leadPageSchema);
   const ids = { q: useId(), source: useId(), tier: useId(), tag: useId(), from: useId(), to: useId() };
 
@@ -35,7 +46,11 @@ export function LeadsScreen() {
   const [source, setSource] = useDebouncedParam('source', params, setParam);
   const [tag, setTag] = useDebouncedParam('tag', params, setParam);
 
-  const sort = (['email', 'total_score', 'created_at'].includes(params.get('sort') ?? '') ? params.get('sort') : 'created_at') as SortKey;
+  const sort = (
+    ['email', 'leadership_score', 'qualification_score', 'created_at'].includes(params.get('sort') ?? '')
+      ? params.get('sort')
+      : 'created_at'
+  ) as SortKey;
   const dir = params.get('dir') === 'asc' ? 'asc' : 'desc';
   const onSort = (column: SortKey) =>
     update((next) => {
@@ -48,7 +63,7 @@ export function LeadsScreen() {
   const page = data?.page ?? 1;
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   const filtered = ['q', 'source', 'tier', 'tag', 'from', 'to'].some((key) => params.get(key));
-  const csvHref = `/api/admin/leads.csv?${apiQuery(params, false)}`;
+  const csvHref = `/api/admin/leads.csv?${apiQuery(params, false, TIME_ZONE)}`;
 
   return (
     <>
@@ -57,11 +72,12 @@ export function LeadsScreen() {
         title="Leads"
         description={
           data
-            ? `${data.total} ${data.total === 1 ? 'lead' : 'leads'}${filtered ? ' match the filters' : ' in total'}.`
+            ? `${data.total} ${data.total === 1 ? 'lead' : 'leads'}${filtered ? ' match the filters' : ' in total'}${includeTest ? ', test leads included' : ''}. Days are in ${TIME_ZONE} time.`
             : 'Everyone who has left their details.'
         }
         actions={
           <>
+            <IncludeTestSwitch checked={includeTest} onChange={setIncludeTest} />
             <RefreshButton loading={loading} onClick={reload} />
             <a href={csvHref} download className={buttonClasses({ variant: 'primary', size: 'sm' })}>
               Export CSV
@@ -168,7 +184,11 @@ export function LeadsScreen() {
                   <th scope="col" className="px-3 py-2 font-semibold">
                     Archetype
                   </th>
-                  <SortHeader label="Score" column="total_score" sort={sort} dir={dir} onSort={onSort} />
+                  <SortHeader label={SCORE_NAMES.leadership} column="leadership_score" sort={sort} dir={dir} onSort={onSort} />
+                  <SortHeader label={SCORE_NAMES.qualification} column="qualification_score" sort={sort} dir={dir} onSort={onSort} />
+                  <th scope="col" className="px-3 py-2 font-semibold">
+                    Paid
+                  </th>
                   <SortHeader label="Created" column="created_at" sort={sort} dir={dir} onSort={onSort} className="pr-6" />
                 </tr>
               </thead>
@@ -182,6 +202,7 @@ export function LeadsScreen() {
                       >
                         {lead.email}
                       </Link>
+                      {lead.test && <span className="mt-1 inline-block rounded-full bg-sand px-2 py-0.5 text-xs font-medium">test</span>}
                     </td>
                     <td className="max-w-48 truncate px-3 py-3">{lead.name}</td>
                     <td className="px-3 py-3">
@@ -189,7 +210,9 @@ export function LeadsScreen() {
                     </td>
                     <td className="px-3 py-3 whitespace-nowrap">{tierLabel(lead.tier)}</td>
                     <td className="px-3 py-3">{lead.archetype ?? '—'}</td>
-                    <td className="px-3 py-3 tabular-nums">{lead.total_score ?? '—'}</td>
+                    <td className="px-3 py-3 tabular-nums">{lead.leadership_score ?? '—'}</td>
+                    <td className="px-3 py-3 tabular-nums">{lead.qualification_score ?? '—'}</td>
+                    <td className="px-3 py-3 whitespace-nowrap">{paidText(lead)}</td>
                     <td className="py-3 pr-6 pl-3 whitespace-nowrap text-muted">
                       <time dateTime={lead.created_at.toISOString()}>{formatDate(lead.created_at)}</time>
                     </td>

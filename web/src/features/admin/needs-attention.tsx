@@ -6,14 +6,15 @@ import { EmptyState, ErrorState, Panel, Skeleton } from './states.js';
 const REASONS: Record<NeedsAttention['items'][number]['reason'], string> = {
   not_booked: 'Paid, no session booked after the reminder',
   coach_canceled: 'You cancelled the session: refund or rebook',
+  refunded_booked: 'Refunded, but the session is still booked: cancel it at your scheduler',
 };
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 
 /**
  * Paying leads the coach should act on: a deposit whose session is still not booked once the lead
- * was reminded, or one whose session the coach cancelled (kept for a decision under the flag
- * policy). Each row opens the lead, where the deposit can be refunded.
+ * was reminded, one whose session the coach cancelled (kept for a decision under the flag policy),
+ * or a refunded deposit whose session is still in the coach's calendar. Each row opens the lead.
  */
 export function NeedsAttentionPanel({ resource }: { resource: AdminResource<NeedsAttention> }) {
   const { data, failed, reload } = resource;
@@ -42,11 +43,15 @@ export function NeedsAttentionPanel({ resource }: { resource: AdminResource<Need
                 <p className="truncate text-sm text-muted">{item.email}</p>
               </div>
               <div className="text-right text-sm">
-                <p className={item.reason === 'coach_canceled' ? 'font-medium text-danger' : 'font-medium text-ink'}>
-                  {REASONS[item.reason]}
-                </p>
+                <p className={item.reason === 'not_booked' ? 'font-medium text-ink' : 'font-medium text-danger'}>{REASONS[item.reason]}</p>
                 <p className="text-muted">
                   {money.format(item.amountCents / 100)} paid <time dateTime={item.paidAt.toISOString()}>{formatDate(item.paidAt)}</time>
+                  {item.refundedAt && (
+                    <>
+                      , refunded <time dateTime={item.refundedAt.toISOString()}>{formatDate(item.refundedAt)}</time>
+                    </>
+                  )}
+                  {item.sessionStartsAt && <>; session {formatDate(new Date(item.sessionStartsAt))}</>}
                 </p>
               </div>
             </li>

@@ -12,6 +12,11 @@ import { mockAdminApi, on, renderScreen, installAdminTestKit, uuid } from './tes
 installAdminTestKit();
 
 const overview: z.input<typeof adminOverviewSchema> = {
+  period: '30d',
+  timeZone: 'UTC',
+  includeTest: false,
+  from: '2026-01-02',
+  to: '2026-01-31',
   counts: { totalLeads: 12, diagnosticsCompleted: 7, mirrorSessions: 3, surveyResponses: 5, contactMessages: 2 },
   recentLeads: [{ id: uuid(1), email: 'ada@example.com', source: 'website', created_at: '2026-01-30T09:00:00.000Z' }],
   recentMessages: [
@@ -28,6 +33,7 @@ const overview: z.input<typeof adminOverviewSchema> = {
 const funnel: z.input<typeof overviewFunnelSchema> = {
   period: '30d',
   timeZone: 'UTC',
+  includeTest: false,
   from: '2026-01-02',
   to: '2026-01-31',
   funnel: {
@@ -74,6 +80,8 @@ describe('Overview', () => {
         amountCents: 25_000,
         paidAt: '2026-01-29T10:00:00Z',
         canceledAt: null,
+        refundedAt: null,
+        sessionStartsAt: null,
       },
       {
         leadId: '7b0e0f0e-0000-4000-8000-000000000002',
@@ -83,6 +91,19 @@ describe('Overview', () => {
         amountCents: 25_000,
         paidAt: '2026-01-30T10:00:00Z',
         canceledAt: '2026-01-31T09:00:00Z',
+        refundedAt: null,
+        sessionStartsAt: null,
+      },
+      {
+        leadId: '7b0e0f0e-0000-4000-8000-000000000003',
+        name: 'Edsger Dijkstra',
+        email: 'edsger@example.com',
+        reason: 'refunded_booked',
+        amountCents: 25_000,
+        paidAt: '2026-01-28T10:00:00Z',
+        canceledAt: null,
+        refundedAt: '2026-01-31T10:00:00Z',
+        sessionStartsAt: '2026-02-04T15:00:00Z',
       },
     ];
     mockAdminApi(
@@ -99,7 +120,8 @@ describe('Overview', () => {
     expect(grace.getAttribute('href')).toBe(`/admin/leads/${items[0]!.leadId}`);
     expect(within(panel).getByText('Paid, no session booked after the reminder')).toBeTruthy();
     expect(within(panel).getByText('You cancelled the session: refund or rebook')).toBeTruthy();
-    expect(within(panel).getAllByText(/\$250 paid/)).toHaveLength(2);
+    expect(within(panel).getByText('Refunded, but the session is still booked: cancel it at your scheduler')).toBeTruthy();
+    expect(within(panel).getAllByText(/\$250 paid/)).toHaveLength(3);
   });
 
   it('shows no Needs attention panel when nothing needs the coach', async () => {

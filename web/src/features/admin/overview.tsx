@@ -9,6 +9,7 @@ import { formatDate, preview, useAdminResource, type AdminResource } from './api
 import { NoBookingPageNotice, SITE_SETTINGS_PATH } from './booking-notice.js';
 import { DropoffSection } from './dropoff.js';
 import { FunnelChart } from './funnel-chart.js';
+import { IncludeTestSwitch, TIME_ZONE, useIncludeTest } from './lead-scope.js';
 import { LeadsPerDayChart } from './leads-per-day-chart.js';
 import { NeedsAttentionPanel } from './needs-attention.js';
 import { EmptyState, ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states.js';
@@ -22,12 +23,18 @@ const PERIODS = [
 
 type Period = (typeof PERIODS)[number]['value'];
 
-/** The admin's IANA time zone: days in the charts are the admin's own days. */
-const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+/** The lead table showing exactly the leads Total Leads counts: the same days, time zone and test switch. */
+function leadsLink(overview: AdminOverview): string {
+  const params = new URLSearchParams();
+  if (overview.period !== 'all') params.set('from', overview.from);
+  if (overview.includeTest) params.set('includeTest', 'true');
+  const query = params.toString();
+  return query ? `/admin/leads?${query}` : '/admin/leads';
+}
 
 /** The five counters; where a screen lists what a counter counts, the counter links to it. */
-const COUNTERS: Array<{ key: keyof AdminOverview['counts']; label: string; to?: string }> = [
-  { key: 'totalLeads', label: 'Total Leads', to: '/admin/leads' },
+const COUNTERS: Array<{ key: keyof AdminOverview['counts']; label: string; to?: string | ((overview: AdminOverview) => string) }> = [
+  { key: 'totalLeads', label: 'Total Leads', to: leadsLink },
   { key: 'diagnosticsCompleted', label: 'Diagnostics Completed' },
   { key: 'mirrorSessions', label: 'Mirror Sessions', to: '/admin/mirror-sessions' },
   { key: 'surveyResponses', label: 'Survey Responses' },
@@ -36,33 +43,37 @@ const COUNTERS: Array<{ key: keyof AdminOverview['counts']; label: string; to?: 
 
 const numberFormat = new Intl.NumberFormat('en-US');
 
-function Counters({ counts }: { counts: AdminOverview['counts'] | null }) {
+function Counters({ overview }: { overview: AdminOverview | null }) {
+  const counts = overview?.counts ?? null;
   return (
     <dl className="grid grid-cols-2 gap-4 lg:grid-cols-5">
-      {COUNTERS.map(({ key, label, to }, index) => (
-        <div
-          key={key}
-          data-counter={key}
-          className={`relative flex flex-col-reverse justify-between gap-2 rounded-3xl border p-5 shadow-soft ${index === 0 ? 'col-span-2 border-ink bg-ink text-white lg:col-span-1' : 'border-line bg-white'}`}
-        >
-          <dt className={`text-sm font-medium ${index === 0 ? 'text-mist' : 'text-muted'}`}>
-            {to ? (
-              // the whole card is the link's target; the label is its name
-              <Link
-                to={to}
-                className="underline-offset-2 after:absolute after:inset-0 after:rounded-3xl hover:underline focus-visible:outline-none focus-visible:after:outline-2 focus-visible:after:outline-brass"
-              >
-                {label}
-              </Link>
-            ) : (
-              label
-            )}
-          </dt>
-          <dd className={`font-serif text-4xl tracking-tight ${index === 0 ? 'text-brass-light' : 'text-ink'}`}>
-            {counts ? numberFormat.format(counts[key]) : <Skeleton className="h-10 w-16" />}
-          </dd>
-        </div>
-      ))}
+      {COUNTERS.map(({ key, label, to }, index) => {
+        const href = typeof to === 'function' ? overview && to(overview) : to;
+        return (
+          <div
+            key={key}
+            data-counter={key}
+            className={`relative flex flex-col-reverse justify-between gap-2 rounded-3xl border p-5 shadow-soft ${index === 0 ? 'col-span-2 border-ink bg-ink text-white lg:col-span-1' : 'border-line bg-white'}`}
+          >
+            <dt className={`text-sm font-medium ${index === 0 ? 'text-mist' : 'text-muted'}`}>
+              {href ? (
+                // the whole card is the link's target; the label is its name
+                <Link
+                  to={href}
+                  className="underline-offset-2 after:absolute after:inset-0 after:rounded-3xl hover:underline focus-visible:outline-none focus-visible:after:outline-2 focus-visible:after:outline-brass"
+                >
+                  {label}
+                </Link>
+              ) : (
+                label
+              )}
+            </dt>
+            <dd className={`font-serif text-4xl tracking-tight ${index === 0 ? 'text-brass-light' : 'text-ink'}`}>
+              {counts ? numberFormat.format(counts[key]) : <Skeleton className="h-10 w-16" />}
+            </dd>
+          </div>
+        );
+      })}
     </dl>
   );
 }
@@ -182,27 +193,42 @@ function PeriodPicker({ value, onChange }: { value: Period; onChange: (period: P
   );
 }
 
-/** The funnel and new-leads charts for the chosen period: loading, empty and error states of their own. */
-function FunnelSection({
+/**
+ * What every number on the screen covers: the period and whether test leads count. One bar for the
+ * whole screen, so the counters, the funnel, the drop-off and the lists always agree.
+ */
+function ScopeBar({
   period,
   onPeriod,
-  funnel,
+  includeTest,
+  onIncludeTest,
 }: {
   period: Period;
   onPeriod: (period: Period) => void;
-  funnel: AdminResource<OverviewFunnel>;
+  includeTest: boolean;
+  onIncludeTest: (include: boolean) => void;
 }) {
+  return (
+    <section aria-label="What the numbers cover" className="flex flex-wrap items-center justify-between gap-3">
+      <p className="max-w-2xl text-sm text-muted">
+        Leads captured in the period, followed through each step{includeTest ? ', test leads and test payments included' : ''}. Days are in{' '}
+        {TIME_ZONE} time.
+      </p>
+      <div className="flex flex-wrap items-center gap-3">
+        <IncludeTestSwitch checked={includeTest} onChange={onIncludeTest} />
+        <PeriodPicker value={period} onChange={onPeriod} />
+      </div>
+    </section>
+  );
+}
+
+/** The funnel and new-leads charts for the chosen scope: loading, empty and error states of their own. */
+function FunnelSection({ period, funnel }: { period: Period; funnel: AdminResource<OverviewFunnel> }) {
   const { data, failed, reload } = funnel;
   const periodLabel = PERIODS.find((p) => p.value === (data?.period ?? period))!.label.toLowerCase();
   const leadsTitle = data?.leadsPerDay.bucket === 'week' ? 'New leads per week' : 'New leads per day';
   return (
     <section aria-label="Funnel and new leads" className="flex flex-col gap-4" data-period={data?.period}>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <p className="max-w-2xl text-sm text-muted">
-          Leads captured in the period, followed through each step. Days are in {TIME_ZONE} time.
-        </p>
-        <PeriodPicker value={period} onChange={onPeriod} />
-      </div>
       {failed && !data ? (
         <ErrorState onRetry={reload} />
       ) : (
@@ -230,16 +256,19 @@ function FunnelSection({
 /** How long after a flow event the overview reloads: its queries count whole tables, so bursts are gathered. */
 const LIVE_RELOAD_MS = 1_000;
 
-/** /admin: the five counters, what needs attention, the funnel and drop-off, new leads per day, and the latest leads and messages, live; a warning while no booking page is set. */
+/**
+ * /admin: for one scope (a period and the test switch), the five counters, the funnel and drop-off,
+ * new leads per day, and the latest leads and messages; what needs attention; all live; a warning
+ * while no booking page is set.
+ */
 export function OverviewScreen() {
-  const { data, loading, failed, reload } = useAdminResource('/api/admin/overview', adminOverviewSchema);
   const [period, setPeriod] = useState<Period>('30d');
-  const funnel = useAdminResource(`/api/admin/overview/funnel?period=${period}&tz=${encodeURIComponent(TIME_ZONE)}`, overviewFunnelSchema);
-  const dropoff = useAdminResource(
-    `/api/admin/overview/dropoff?period=${period}&tz=${encodeURIComponent(TIME_ZONE)}`,
-    overviewDropoffSchema,
-  );
-  const attention = useAdminResource('/api/admin/overview/attention', needsAttentionSchema);
+  const [includeTest, setIncludeTest] = useIncludeTest();
+  const scope = `period=${period}&tz=${encodeURIComponent(TIME_ZONE)}&includeTest=${includeTest}`;
+  const { data, loading, failed, reload } = useAdminResource(`/api/admin/overview?${scope}`, adminOverviewSchema);
+  const funnel = useAdminResource(`/api/admin/overview/funnel?${scope}`, overviewFunnelSchema);
+  const dropoff = useAdminResource(`/api/admin/overview/dropoff?${scope}`, overviewDropoffSchema);
+  const attention = useAdminResource(`/api/admin/overview/attention?includeTest=${includeTest}`, needsAttentionSchema);
   // for the warning while no booking page is set
   const site = useAdminResource(SITE_SETTINGS_PATH, siteSettingsViewSchema);
   const refresh = () => {
@@ -265,11 +294,12 @@ export function OverviewScreen() {
         <ErrorState onRetry={reload} />
       ) : (
         <div className="flex flex-col gap-6" aria-busy={loading || funnel.loading}>
+          <ScopeBar period={period} onPeriod={setPeriod} includeTest={includeTest} onIncludeTest={setIncludeTest} />
           <section aria-label="Counters">
-            <Counters counts={data?.counts ?? null} />
+            <Counters overview={data} />
           </section>
           {attention.data?.items.length !== 0 && <NeedsAttentionPanel resource={attention} />}
-          <FunnelSection period={period} onPeriod={setPeriod} funnel={funnel} />
+          <FunnelSection period={period} funnel={funnel} />
           <DropoffSection resource={dropoff} />
           <div className="grid gap-6 lg:grid-cols-2">
             {data ? <RecentLeads overview={data} /> : <PanelSkeleton title="Recent Leads" id="recent-leads" />}

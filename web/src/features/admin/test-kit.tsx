@@ -2,6 +2,8 @@ import { cleanup, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, vi } from 'vitest';
+import type { z } from 'zod';
+import type { leadFactsSchema } from '#machines/protocol/admin/lead-facts.js';
 import { ToastProvider } from '#web/components/ui/index.js';
 
 /*
@@ -121,3 +123,43 @@ export function installAdminTestKit() {
 
 /** The id every fixture row gets, numbered. */
 export const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+/** A lead's facts as the API answers them: a real lead captured, graded nothing, paid nothing, unless `overrides` says otherwise. */
+export function leadFacts(overrides: Partial<z.input<typeof leadFactsSchema>> = {}): z.input<typeof leadFactsSchema> {
+  return {
+    id: uuid(1),
+    email: 'ada@example.com',
+    name: 'Ada Lovelace',
+    source: 'website',
+    tags: [],
+    created_at: '2026-01-30T09:00:00.000Z',
+    updated_at: '2026-01-30T09:05:00.000Z',
+    test: false,
+    result_id: null,
+    tier: null,
+    archetype: null,
+    leadership_score: null,
+    qualification_score: null,
+    fallback: null,
+    graded_at: null,
+    attempts: 0,
+    rushed_attempts: 0,
+    diagnostic_done: false,
+    survey_done: false,
+    deposit: 'none',
+    deposit_test_mode: null,
+    deposit_cents: null,
+    deposit_paid_at: null,
+    deposit_refunded_at: null,
+    homework_paid: false,
+    revenue_cents: 0,
+    booking: 'none',
+    session_starts_at: null,
+    session_provider: null,
+    session_canceled: false,
+    session_canceled_by: null,
+    session_changed_at: null,
+    reminded_to_book: false,
+    ...overrides,
+  };
+}

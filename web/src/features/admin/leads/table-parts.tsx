@@ -4,7 +4,7 @@ import { cx } from '#web/components/ui/index.js';
 export const inputClass =
   'min-h-11 w-full rounded-xl border border-line bg-white px-3 text-ink placeholder:text-muted/80 focus:border-ink focus:outline-2 focus:outline-offset-1 focus:outline-brass';
 
-export type SortKey = 'email' | 'total_score' | 'created_at';
+export type SortKey = 'email' | 'leadership_score' | 'qualification_score' | 'created_at';
 
 /** A text filter kept locally while typing and written to the address bar a moment after the last key. */
 export function useDebouncedParam(

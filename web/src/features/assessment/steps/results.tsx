@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { BulletList, Button } from '#web/components/ui/index.js';
+import { formatScore, SCORE_NAMES } from '#machines/grading/score-names.js';
 import type { CompletedPath, FlowResult } from '#machines/protocol/assessment-flow.js';
 import type { Tier } from '#machines/protocol/common.js';
 import { ScoreChart } from '../score-chart.js';
@@ -115,9 +116,14 @@ function ResultsView({
         <p className="text-base leading-relaxed text-pretty text-ink sm:text-lg">{result.narrative}</p>
       </section>
       <section aria-labelledby="scores-heading" className="flex flex-col gap-4 rounded-3xl border border-line bg-white p-5 sm:p-7">
-        <h4 id="scores-heading" className="font-serif text-xl text-ink">
-          Your six dimensions
-        </h4>
+        <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+          <h4 id="scores-heading" className="font-serif text-xl text-ink">
+            Your six dimensions
+          </h4>
+          <p className="text-sm text-muted" data-testid="leadership-score">
+            {SCORE_NAMES.leadership}: <strong className="font-semibold text-ink tabular-nums">{formatScore(result.compositeScore)}</strong>
+          </p>
+        </div>
         <ScoreChart scores={result.scores} />
       </section>
       {result.keyInsights.length > 0 && (

@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import { leadFactsSchema } from '#machines/protocol/admin/lead-facts.js';
+
+/*
+ * The one definition of what is known about a lead: every screen, export, counter, email and
+ * webhook that says something about a lead reads it from `lead_facts(include_test)`, a SQL
+ * function over the tables their owners write (decision 0036). It is defined here, not in a
+ * migration, so the definition reads in one place; `installLeadFacts` (re)creates it when the
+ * server migrates, and only when this text changed.
+ *
+ * - test: the lead was captured in testing mode (its flow was a test flow when it captured; the
+ *   tag is written once, by the lead service). `include_test` false leaves test leads out, and
+ *   also every payment made in test-payment mode (no money moved).
+ * - tier, archetype, scores: the lead's latest result that is an outcome, a re-grade's included.
+ *   A rushed attempt (gaming detected, "Let's Take That Again") is an attempt, never an outcome.
+ *   Two scores, each with its own name (machines/grading/score-names.ts): the leadership score
+ *   (the diagnostic's composite, what the lead is shown) and the qualification score (the
+ *   weighted total that decides the tier, for the coach).
+ * - attempts: assessments submitted and graded (re-grades are not attempts); rushed_attempts of
+ *   them were sent back to retake.
+ * - diagnostic_done, survey_done: the lead finished a diagnostic (or the survey) that was not sent
+ *   back as rushed. Grading stores both only after the survey, so a flow's DIAGNOSTIC_COMPLETED
+ *   (or SURVEY_SUBMITTED) counts too, unless that flow's next grading found it rushed.
+ * - deposit: the latest deposit that went through: paid, refunded or none; booking: where its
+ *   strategy session stands as the scheduling provider reported it (a refund does not cancel a
+ *   booked session: the coach does, at the scheduler).
+ * - revenue_cents: what the lead's succeeded payments brought in; a refunded payment brings in
+ *   nothing.
+ */
+const LEAD_FACTS_SQL = `
+CREATE FUNCTION lead_facts(include_test boolean)
+RETURNS TABLE (
+  lead_id uuid, email text, name text, source text, tags text[], created_at timestamptz, updated_at timestamptz,
+  test boolean,
+  result_id uuid, tier text, archetype text, leadership_score float8, qualification_score float8, fallback boolean, graded_at timestamptz,
+  attempts int, rushed_attempts int, diagnostic_done boolean, survey_done boolean,
+  deposit text, deposit_test_mode boolean, deposit_cents int, deposit_paid_at timestamptz, deposit_refunded_at timestamptz, deposit_flow_id uuid,
+  homework_paid boolean, revenue_cents int,
+  booking text, session_starts_at text, session_provider text, session_canceled boolean, session_canceled_by text,
+  session_changed_at timestamptz, reminded_to_book boolean
+)
+LANGUAGE sql STABLE AS $fn$
+  SELECT l.lead_id, l.email, l.name, l.source, l.tags, l.created_at, l.updated_at,
+         'test' = ANY (l.tags),
+         g.id, g.tier, g.archetype, g.composite_score::float8, g.total_score::float8, g.fallback, g.created_at,
+         att.attempts, att.rushed,
+         g.id IS NOT NULL
+           OR EXISTS (SELECT 1 FROM diagnostic_results d
+                      WHERE d.lead_id = l.lead_id
+                        AND NOT EXISTS (SELECT 1 FROM assessment_results r WHERE r.diagnostic_id = d.diagnostic_id AND r.gaming_detected))
+           OR EXISTS (SELECT 1 FROM flows f JOIN flow_events e ON e.flow_id = f.id
+                      WHERE f.lead_id = l.lead_id AND e.type = 'DIAGNOSTIC_COMPLETED'
+                        AND NOT EXISTS (SELECT 1 FROM flow_events x
+                                        WHERE x.flow_id = e.flow_id AND x.seq > e.seq AND x.type = 'GRADED'
+                                          AND x.payload->'result'->>'gamingDetected' = 'true')),
+         g.id IS NOT NULL
+           OR EXISTS (SELECT 1 FROM flows f JOIN flow_events e ON e.flow_id = f.id
+                      WHERE f.lead_id = l.lead_id AND e.type = 'SURVEY_SUBMITTED'
+                        AND NOT EXISTS (SELECT 1 FROM flow_events x
+                                        WHERE x.flow_id = e.flow_id AND x.seq > e.seq AND x.type = 'GRADED'
+                                          AND x.payload->'result'->>'gamingDetected' = 'true')),
+         CASE dep.status WHEN 'succeeded' THEN 'paid' WHEN 'refunded' THEN 'refunded' ELSE 'none' END,
+         dep.test_mode, dep.amount_cents, dep.created_at, dep.refunded_at, dep.flow_id,
+         coalesce(pay.homework_paid, false), coalesce(pay.revenue_cents, 0),
+         CASE WHEN dep.flow_id IS NULL THEN 'none'
+              ELSE coalesce(df.snapshot->'context'->'completedPath'->>'booking', 'none') END,
+         CASE WHEN be.type = 'SESSION_BOOKED' THEN be.payload->>'startsAt' END,
+         be.payload->>'provider',
+         coalesce(be.type = 'SESSION_CANCELED', false),
+         CASE WHEN be.type = 'SESSION_CANCELED' THEN be.payload->>'canceledBy' END,
+         be.created_at,
+         coalesce((df.snapshot->'context'->'followUps'->>'remindedToBook')::boolean, false)
+  FROM leads l
+  LEFT JOIN LATERAL (
+    SELECT r.id, r.tier, r.archetype, r.composite_score, r.total_score, r.fallback, r.created_at
+    FROM assessment_results r
+    WHERE r.lead_id = l.lead_id AND NOT r.gaming_detected
+    ORDER BY r.created_at DESC, r.id DESC LIMIT 1
+  ) g ON true
+  LEFT JOIN LATERAL (
+    SELECT count(*)::int AS attempts, count(*) FILTER (WHERE r.gaming_detected)::int AS rushed
+    FROM assessment_results r WHERE r.lead_id = l.lead_id AND r.application_id IS NULL
+  ) att ON true
+  LEFT JOIN LATERAL (
+    SELECT p.status, p.test_mode, p.amount_cents, p.created_at, p.refunded_at, p.flow_id
+    FROM payment_tracking p
+    WHERE p.lead_id = l.lead_id AND p.purpose = 'deposit' AND p.status IN ('succeeded', 'refunded') AND (include_test OR NOT p.test_mode)
+    ORDER BY p.created_at DESC, p.id DESC LIMIT 1
+  ) dep ON true
+  LEFT JOIN LATERAL (
+    SELECT bool_or(p.purpose = 'paid_homework') AS homework_paid, sum(p.amount_cents)::int AS revenue_cents
+    FROM payment_tracking p
+    WHERE p.lead_id = l.lead_id AND p.status = 'succeeded' AND (include_test OR NOT p.test_mode)
+  ) pay ON true
+  LEFT JOIN flows df ON df.id = dep.flow_id
+  LEFT JOIN LATERAL (
+    SELECT e.type, e.payload, e.created_at FROM flow_events e
+    WHERE e.flow_id = dep.flow_id AND e.type IN ('SESSION_BOOKED', 'SESSION_CANCELED')
+    ORDER BY e.seq DESC LIMIT 1
+  ) be ON true
+  WHERE include_test OR NOT ('test' = ANY (l.tags))
+$fn$`;
+
+/** The fingerprint kept as the function's comment: the server replaces the function only when the text above changed. */
+const FINGERPRINT = createHash('sha256').update(LEAD_FACTS_SQL).digest('hex').slice(0, 16);
+
+/** Serialises two processes starting at once: one replaces, the other then finds it current. */
+const INSTALL_LOCK = 7_316_220_165;
+
+/**
+ * Creates lead_facts, or replaces it when this build's definition differs from the stored one.
+ * Runs after the migrations, in one transaction: a reader sees the old definition or the new.
+ */
+export async function installLeadFacts(client: pg.ClientBase): Promise<boolean> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [INSTALL_LOCK]);
+    const current = await client.query<{ comment: string | null }>(
+      `SELECT obj_description(p.oid, 'pg_proc') AS comment FROM pg_proc p
+       JOIN pg_namespace n ON n.oid = p.pronamespace AND n.nspname = current_schema()
+       WHERE p.proname = 'lead_facts'`,
+    );
+    if (current.rows.length === 1 && current.rows[0]!.comment === FINGERPRINT) {
+      await client.query('COMMIT');
+      return false;
+    }
+    await client.query('DROP FUNCTION IF EXISTS lead_facts(boolean)');
+    await client.query(LEAD_FACTS_SQL);
+    await client.query(`COMMENT ON FUNCTION lead_facts(boolean) IS '${FINGERPRINT}'`);
+    await client.query('COMMIT');
+    return true;
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  }
+}
+
+/** The columns of a lead_facts row aliased `alias`, named as leadFactsSchema names them. */
+export function leadFactsColumns(alias = 'f'): string {
+  return Object.keys(leadFactsSchema.shape)
+    .map((key) => (key === 'id' ? `${alias}.lead_id AS id` : `${alias}.${key}`))
+    .join(', ');
+}
