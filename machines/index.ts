@@ -1,5 +1,9 @@
+import { assessmentFlowEffects } from './assessment-flow/assessment-flow.effects.js';
 import { assessmentFlowMachine } from './assessment-flow/assessment-flow.machine.js';
+import { diagnosticEffects } from './diagnostic/diagnostic.effects.js';
 import { diagnosticMachine } from './diagnostic/diagnostic.machine.js';
+import type { Effect } from './effect.js';
+import { mirrorEffects } from './mirror/mirror.effects.js';
 import { mirrorMachine } from './mirror/mirror.machine.js';
 import type { FlowMachineName } from './protocol/api.js';
 
@@ -22,3 +26,14 @@ export const flowMachines = {
   diagnostic: diagnosticMachine,
   mirror: mirrorMachine,
 } as const satisfies Record<FlowMachineName, unknown>;
+
+/**
+ * The effects each flow machine names, as it declares them: the ones the server carries out (the
+ * server's table in core/flows/effects.ts is typed from these, by name and params) and the ones it
+ * leaves to the browser.
+ */
+export const flowEffects = {
+  assessmentFlow: assessmentFlowEffects,
+  diagnostic: diagnosticEffects,
+  mirror: mirrorEffects,
+} as const satisfies Record<FlowMachineName, Readonly<Record<string, Effect<never>>>>;

@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type {
   GradingRequest,
   HomeworkRequest,
@@ -8,29 +9,53 @@ import type {
   ResultsEmailRequest,
   TimerRequest,
 } from '#machines/assessment-flow/assessment-flow.effects.js';
-import type { DiagnosticGradingRequest } from '#machines/diagnostic/diagnostic.actions.js';
+import type { DiagnosticGradingRequest } from '#machines/diagnostic/diagnostic.effects.js';
+import type { Effect, EffectParams } from '#machines/effect.js';
+import { flowEffects } from '#machines/index.js';
+import type { FlowMachineName } from '#machines/protocol/api.js';
 import type { MirrorReplyRequest } from '#machines/protocol/mirror.js';
 import type { QueueName } from '#machines/protocol/operations.js';
 import { createOrUpdateLead, leadSourceOf } from '../leads/lead-service.js';
-import type { FlowTx } from './engine.js';
+import type { NewJob } from '../queues/outbox.js';
 import type { FlowRow } from './flow-store.js';
 import { flowMachineVersions } from '#machines/flow-versions.js';
 
-/** What transition() hands back for an effect: the action's type and its resolved params. */
+/** What an effect uses of the event's transaction (FlowTx in engine.ts, which runs the effects). */
+interface EffectTx {
+  readonly client: pg.PoolClient;
+  insertJob(job: NewJob): Promise<string>;
+}
+
+/** What transition() hands back for an action: its type and its resolved params. */
 interface ExecutableAction {
   type: string;
   params?: unknown;
 }
 
 type FollowUp = { type: string; [key: string]: unknown };
-type Effect = (tx: FlowTx, flow: FlowRow, params: never) => Promise<FollowUp | void>;
+
+/** The server's side of an effect: work in the event's transaction, and perhaps an event to apply next. */
+type ServerEffect<Params> = (tx: EffectTx, flow: FlowRow, params: Params) => Promise<FollowUp | void>;
+
+/**
+ * A machine's server effects, typed from its declarations in machines/: one for each effect it
+ * declares for the server, by the same name and taking its params, and none other (browser effects
+ * are filtered out). Key filtering keeps each key linked to its declaration for go-to-definition.
+ */
+type ServerSide<Declared> = {
+  readonly [Name in keyof Declared as Declared[Name] extends Effect<never, 'server'> ? Name : never]: ServerEffect<
+    EffectParams<Declared[Name]>
+  >;
+};
+
+type ServerEffects = { readonly [Machine in FlowMachineName]: ServerSide<(typeof flowEffects)[Machine]> };
 
 /**
  * The lead is written in the same transaction as the event, and LEAD_SAVED follows at once: a
  * capture answers with the intro screen instead of waiting for a job. A failed write rolls back
  * to the savepoint and becomes LEAD_FAILED, which the capture screen shows.
  */
-async function createLead(tx: FlowTx, flow: FlowRow, request: LeadRequest): Promise<FollowUp> {
+async function createLead(tx: EffectTx, flow: FlowRow, request: LeadRequest): Promise<FollowUp> {
   await tx.client.query('SAVEPOINT create_lead');
   try {
     const lead = await createOrUpdateLead(tx.client, {
@@ -50,7 +75,7 @@ async function createLead(tx: FlowTx, flow: FlowRow, request: LeadRequest): Prom
 
 /** An effect that is one job of the flow's lead: the machine's request as its payload, beside the flow's id. */
 function leadJob<Request extends { leadId: string | null }>(queue: QueueName, name: string) {
-  return async (tx: FlowTx, flow: FlowRow, request: Request): Promise<void> => {
+  return async (tx: EffectTx, flow: FlowRow, request: Request): Promise<void> => {
     await tx.insertJob({ queue, name, payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId });
   };
 }
@@ -71,7 +96,7 @@ const remindToFinish = leadJob<ReminderRequest>('email', 'assessment-reminder');
  * `enteredAt` is the flow's version as it enters `payment`: the job acts only while that entry is
  * the flow's current payment attempt. Few attempts, because the visitor is waiting on the screen.
  */
-async function startPayment(tx: FlowTx, flow: FlowRow, request: PaymentRequest): Promise<void> {
+async function startPayment(tx: EffectTx, flow: FlowRow, request: PaymentRequest): Promise<void> {
   const payload = { flowId: flow.id, enteredAt: flow.version, request };
   await tx.insertJob({ queue: 'payments', name: 'start-payment', payload, flowId: flow.id, leadId: request.leadId, maxAttempts: 3 });
 }
@@ -80,18 +105,18 @@ async function startPayment(tx: FlowTx, flow: FlowRow, request: PaymentRequest):
  * A retake (or testing mode) forgets the visitor's completed assessment: results reached before
  * now are no longer offered when they open the assessment again.
  */
-async function clearStoredAssessment(tx: FlowTx, flow: FlowRow): Promise<void> {
+async function clearStoredAssessment(tx: EffectTx, flow: FlowRow): Promise<void> {
   if (!flow.visitor_id) return;
   await tx.client.query('UPDATE visitors SET results_cleared_at = clock_timestamp() WHERE id = $1', [flow.visitor_id]);
 }
 
 /** The standalone diagnostic's grading: a grading job of its own kind (the worker stores it for the diagnostics row of this flow). */
-async function requestDiagnosticGrading(tx: FlowTx, flow: FlowRow, request: DiagnosticGradingRequest): Promise<void> {
+async function requestDiagnosticGrading(tx: EffectTx, flow: FlowRow, request: DiagnosticGradingRequest): Promise<void> {
   const payload = { flowId: flow.id, request: { kind: 'diagnostic', ...request } };
   await tx.insertJob({ queue: 'grading', name: 'diagnostic', payload, flowId: flow.id, leadId: flow.lead_id ?? null });
 }
 
-async function requestReply(tx: FlowTx, flow: FlowRow, request: MirrorReplyRequest): Promise<void> {
+async function requestReply(tx: EffectTx, flow: FlowRow, request: MirrorReplyRequest): Promise<void> {
   await tx.insertJob({
     queue: 'mirror',
     name: 'mirror-reply',
@@ -102,16 +127,16 @@ async function requestReply(tx: FlowTx, flow: FlowRow, request: MirrorReplyReque
 }
 
 /** A follow-up's timer: a timers job applying its event when due (the same durable timers as `after`). */
-async function setTimer(tx: FlowTx, flow: FlowRow, request: TimerRequest): Promise<void> {
+async function setTimer(tx: EffectTx, flow: FlowRow, request: TimerRequest): Promise<void> {
   await scheduleEvent(tx, flow, { type: request.event }, request.delayMs);
 }
 
 /**
- * Each flow machine's effects as the server provides them. Actions left out run in the browser
- * (clearSavedAnswers forgets the tab's own copies) or need no server work: the diagnostic's
- * answerRecorded is already in the snapshot.
+ * Each flow machine's effects as the server performs them, checked against what the machines
+ * declare (machines/index.ts, flowEffects): a server effect missing here, one misnamed on either
+ * side, or one taking other params fails the typecheck. The browser's own effects have no entry.
  */
-const effects: Record<string, Record<string, Effect>> = {
+const effects = {
   assessmentFlow: {
     createLead,
     requestGrading,
@@ -126,7 +151,7 @@ const effects: Record<string, Record<string, Effect>> = {
   },
   mirror: { requestReply },
   diagnostic: { requestGrading: requestDiagnosticGrading },
-};
+} satisfies ServerEffects;
 
 /**
  * Schedules a delayed event on a flow: a job of the timers queue, held back until it is due. The
@@ -134,7 +159,7 @@ const effects: Record<string, Record<string, Effect>> = {
  * (a renamed state renames its delays) has it renamed when it comes due (upgradeEvent).
  */
 export async function scheduleEvent(
-  tx: FlowTx,
+  tx: EffectTx,
   flow: Pick<FlowRow, 'id' | 'machine'>,
   event: { type: string },
   delayMs: number,
@@ -144,18 +169,46 @@ export async function scheduleEvent(
   await tx.insertJob({ queue: 'timers', name: event.type.slice(0, 80), payload, flowId: flow.id, delayMs });
 }
 
+/**
+ * A delayed raise (a machine's `after`) is a timer job (decision 0014); an immediate one was
+ * already taken within the transition.
+ */
+async function scheduleRaised(tx: EffectTx, flow: FlowRow, raised: { event: { type: string }; delay?: number }): Promise<void> {
+  if (raised.delay !== undefined) await scheduleEvent(tx, flow, raised.event, raised.delay);
+}
+
+/**
+ * XState's own actions that transition() hands back for these machines (assign and enqueueActions
+ * are resolved within it). A cancelled delay needs nothing: its timer job's event is applied only
+ * if the flow still takes it. Others (sendTo, emit, log, spawning) have no server side.
+ */
+const builtIns: Readonly<Record<string, ServerEffect<never> | null>> = {
+  'xstate.raise': scheduleRaised,
+  'xstate.cancel': null,
+};
+
+function own<T>(table: Readonly<Record<string, T>>, name: string): T | undefined {
+  return Object.hasOwn(table, name) ? table[name] : undefined;
+}
+
+/**
+ * The server's side of an action a flow machine named: its effect, or null when the server has
+ * nothing to do (a browser effect, a cancelled delay). An action it does not know throws, so the
+ * event's transaction rolls back instead of the effect being lost.
+ */
+export function serverEffectOf(machine: FlowMachineName, type: string): ServerEffect<never> | null {
+  const effect = own<ServerEffect<never>>(effects[machine], type) ?? own(builtIns, type);
+  if (effect !== undefined) return effect;
+  if (own<Effect<never>>(flowEffects[machine], type)?.host === 'browser') return null;
+  throw new Error(`The ${machine} machine named the action ${type}, which has no server side and is not declared a browser effect`);
+}
+
 /** Turns the actions a transition returned into outbox rows; returns events to apply next. */
-export async function runEffects(tx: FlowTx, flow: FlowRow, actions: readonly ExecutableAction[]): Promise<FollowUp[]> {
+export async function runEffects(tx: EffectTx, flow: FlowRow, actions: readonly ExecutableAction[]): Promise<FollowUp[]> {
   const followUps: FollowUp[] = [];
   for (const action of actions) {
-    if (action.type === 'xstate.raise') {
-      const { event, delay } = action.params as { event: { type: string }; delay?: number };
-      if (delay === undefined) continue;
-      await scheduleEvent(tx, flow, event, delay);
-      continue;
-    }
-    const effect = effects[flow.machine]?.[action.type];
-    const followUp = effect ? await effect(tx, flow, action.params as never) : undefined;
+    const effect = serverEffectOf(flow.machine, action.type);
+    const followUp = effect && (await effect(tx, flow, action.params as never));
     if (followUp) followUps.push(followUp);
   }
   return followUps;

@@ -1,4 +1,4 @@
-import { effect } from '../effect.js';
+import { browserEffect, serverEffect } from '../effect.js';
 import type { AssessmentFlowEvent, FlowResult, HomeworkSource } from '../protocol/assessment-flow.js';
 import type { DiagnosticAnswers, LeadSource, MirrorTurn, SurveyAnswers } from '../protocol/common.js';
 import type { PaymentPurpose } from '../protocol/payment.js';
@@ -61,11 +61,6 @@ export interface HomeworkRequest {
   diagnosticData: FlowResult | null;
 }
 
-/**
- * The effects the flow names for its host, in the order hosts list them. The server performs every
- * one (job rows, or writes in the event's own transaction) except clearSavedAnswers, which forgets
- * the browser tab's own copies.
- */
 /** A follow-up reminder email to the flow's lead: the server composes it when it goes (core/email/follow-up-*). */
 export interface ReminderRequest {
   leadId: string;
@@ -77,18 +72,23 @@ export interface TimerRequest {
   delayMs: number;
 }
 
+/**
+ * The effects the flow names for its host, in the order hosts list them. The server performs every
+ * one (job rows, or writes in the event's own transaction; each by the same name in
+ * core/flows/effects.ts) except clearSavedAnswers, which forgets the browser tab's own copies.
+ */
 export const assessmentFlowEffects = {
-  createLead: effect<LeadRequest>(),
-  requestGrading: effect<GradingRequest>(),
-  startPayment: effect<PaymentRequest>(),
-  sendHomework: effect<HomeworkRequest>(),
-  sendResults: effect<ResultsEmailRequest>(),
-  sendReceipt: effect<ReceiptRequest>(),
-  setTimer: effect<TimerRequest>(),
-  remindToBook: effect<ReminderRequest>(),
-  remindToFinish: effect<ReminderRequest>(),
-  clearStoredAssessment: () => {},
-  clearSavedAnswers: () => {},
+  createLead: serverEffect<LeadRequest>(),
+  requestGrading: serverEffect<GradingRequest>(),
+  startPayment: serverEffect<PaymentRequest>(),
+  sendHomework: serverEffect<HomeworkRequest>(),
+  sendResults: serverEffect<ResultsEmailRequest>(),
+  sendReceipt: serverEffect<ReceiptRequest>(),
+  setTimer: serverEffect<TimerRequest>(),
+  remindToBook: serverEffect<ReminderRequest>(),
+  remindToFinish: serverEffect<ReminderRequest>(),
+  clearStoredAssessment: serverEffect(),
+  clearSavedAnswers: browserEffect(),
 };
 
 type Args = { context: AssessmentFlowContext };

@@ -1,22 +1,13 @@
 import { assignerFor } from '../assigner.js';
-import { effect } from '../effect.js';
-import type { DiagnosticAnswers, RecordedAnswer } from '../protocol/common.js';
 import type { DiagnosticEvent } from '../protocol/diagnostic.js';
 import { currentScreen, record, responseTimeOf, serverTime } from './diagnostic.answers.js';
 import type { DiagnosticContext } from './diagnostic.context.js';
 import { timeoutAnswer } from './diagnostic.screens.js';
 
-/** What the standalone diagnostic asks the server to grade. */
-export interface DiagnosticGradingRequest {
-  answers: DiagnosticAnswers;
-}
-
 const update = assignerFor<DiagnosticContext, DiagnosticEvent>();
 
-/** The diagnostic's effects for its host to provide, then how its context changes, by the names its transitions use. */
+/** How the diagnostic's context changes, by the names its transitions use. */
 export const diagnosticActions = {
-  answerRecorded: effect<{ itemId: string; answer: RecordedAnswer }>(),
-  requestGrading: effect<DiagnosticGradingRequest>(),
   startScreen: update(({ context }) => {
     const screen = currentScreen(context);
     return { chosen: null, ranking: screen.type === 'ranking' ? [...screen.choiceIds] : [] };

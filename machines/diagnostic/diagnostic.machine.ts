@@ -2,12 +2,13 @@ import { and, setup } from 'xstate';
 import { diagnosticActions } from './diagnostic.actions.js';
 import { currentScreen } from './diagnostic.answers.js';
 import { diagnosticTypes, initialContext, type DiagnosticContext } from './diagnostic.context.js';
+import { diagnosticEffects } from './diagnostic.effects.js';
 import { diagnosticGuards } from './diagnostic.guards.js';
 import { screenTimeoutMs } from './diagnostic.screens.js';
 
 const diagnosticSetup = setup({
   types: diagnosticTypes,
-  actions: diagnosticActions,
+  actions: { ...diagnosticEffects, ...diagnosticActions },
   guards: diagnosticGuards,
   delays: {
     screenTimeout: ({ context }) => screenTimeoutMs(currentScreen(context)),

@@ -1,5 +1,5 @@
 import { and, fromPromise, not, setup } from 'xstate';
-import { effect } from '../effect.js';
+import { browserEffect } from '../effect.js';
 import type { FlowResult } from '../protocol/assessment-flow.js';
 
 /** The longest the processing notice promises (up to 3 minutes); after it the browser grades. */
@@ -29,7 +29,7 @@ export const localFallbackMachine = setup({
     gradeLocally: fromPromise<FlowResult>(() => Promise.reject(new Error('gradeLocally is not provided'))),
   },
   actions: {
-    showLocalResult: effect<{ result: FlowResult }>(),
+    showLocalResult: browserEffect<{ result: FlowResult }>(),
   },
   guards: {
     isGrading: ({ event }) => event.grading,

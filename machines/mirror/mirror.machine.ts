@@ -1,8 +1,8 @@
 import { and, assign, setup } from 'xstate';
-import { effect } from '../effect.js';
 import { hasText, type MirrorTurn } from '../protocol/common.js';
 import { randomUuid } from '../random-id.js';
-import { MIRROR_TURN_LIMIT, type MirrorEvent, type MirrorReplyRequest } from '../protocol/mirror.js';
+import { MIRROR_TURN_LIMIT, type MirrorEvent } from '../protocol/mirror.js';
+import { mirrorEffects } from './mirror.effects.js';
 
 /** The Mirror's opening message: a difficult decision in the visitor's current role. */
 export const MIRROR_WELCOME =
@@ -49,7 +49,7 @@ export const mirrorMachine = setup({
   },
   actions: {
     assignSessionId: assign({ sessionId: () => randomUuid() }),
-    requestReply: effect<MirrorReplyRequest>(),
+    ...mirrorEffects,
     appendUserTurn: assign({
       messages: ({ context, event }) =>
         event.type === 'SEND' ? [...context.messages, { role: 'user', content: event.text.trim() }] : context.messages,
