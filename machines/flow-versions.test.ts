@@ -1,5 +1,8 @@
-import { createActor, createMachine, transition } from 'xstate';
+import { createActor, createMachine, initialTransition, transition, type SnapshotFrom } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { gamingResult, LEAD_ID, sampleAnswers, completeSurvey } from './assessment-flow/assessment-flow.fixtures.js';
+import { assessmentFlowMachine } from './assessment-flow/assessment-flow.machine.js';
+import { childFlowSlot } from './assessment-flow/child-flow-slot.js';
 import {
   canUpgrade,
   flowMachineVersions,
@@ -7,6 +10,7 @@ import {
   upgradeSnapshot,
   UnsupportedMachineVersionError,
   type MachineVersioning,
+  type StoredSnapshot,
 } from './flow-versions.js';
 import { flowMachines } from './index.js';
 
@@ -35,6 +39,9 @@ const versioning: MachineVersioning = {
   },
 };
 
+/** The stored flow's own version (flows.version), which only the assessment flow's step to version 5 reads. */
+const flow = { version: 7 };
+
 describe('versioned flow machines', () => {
   it('records a version for every flow machine the server runs', () => {
     expect(Object.keys(flowMachineVersions).sort()).toEqual(Object.keys(flowMachines).sort());
@@ -52,7 +59,7 @@ describe('versioned flow machines', () => {
     // the new machine cannot restore the old snapshot as it is (the engine restores with resolveState)
     expect(() => v2.resolveState(stored as never)).toThrow("State 'waiting' does not exist on 'example'");
 
-    const upgraded = upgradeSnapshot('example', versioning, 1, stored);
+    const upgraded = upgradeSnapshot('example', versioning, 1, stored, flow);
     expect(v2.resolveState(upgraded as never).value).toBe('queued');
     const actor = createActor(v2, { snapshot: upgraded as never }).start();
     expect(actor.getSnapshot().value).toBe('queued');
@@ -63,7 +70,7 @@ describe('versioned flow machines', () => {
 
   it('leaves a current snapshot as it is', () => {
     const snapshot = { value: 'queued', context: { count: 1, note: 'x' } };
-    expect(upgradeSnapshot('example', versioning, 2, snapshot)).toBe(snapshot);
+    expect(upgradeSnapshot('example', versioning, 2, snapshot, flow)).toBe(snapshot);
   });
 
   it('refuses a newer version, version 0 and a version with a missing step, naming them', () => {
@@ -71,8 +78,8 @@ describe('versioned flow machines', () => {
     expect(canUpgrade(versioning, 0)).toBe(false);
     expect(canUpgrade({ current: 3, migrations: { 2: (s) => s } }, 1)).toBe(false);
     expect(canUpgrade({ current: 3, migrations: { 1: (s) => s, 2: (s) => s } }, 1)).toBe(true);
-    expect(() => upgradeSnapshot('example', versioning, 3, {})).toThrow(UnsupportedMachineVersionError);
-    expect(() => upgradeSnapshot('example', { current: 3, migrations: { 2: (s) => s } }, 1, {})).toThrow(
+    expect(() => upgradeSnapshot('example', versioning, 3, {}, flow)).toThrow(UnsupportedMachineVersionError);
+    expect(() => upgradeSnapshot('example', { current: 3, migrations: { 2: (s) => s } }, 1, {}, flow)).toThrow(
       'A stored example flow was written by machine version 1, which this build cannot run or migrate (it runs version 3 and has no migration from 1).',
     );
   });
@@ -98,7 +105,7 @@ describe('versioned flow machines', () => {
     const stored = createActor(timed1).start().getPersistedSnapshot() as Record<string, unknown>;
     // the timer job queued under version 1
     const queued = { type: 'xstate.after.5000.timed.waiting' };
-    const restored = timed2.resolveState(upgradeSnapshot('timed', timedVersioning, 1, stored) as never);
+    const restored = timed2.resolveState(upgradeSnapshot('timed', timedVersioning, 1, stored, flow) as never);
     // as queued, the renamed machine ignores it: the flow would wait forever
     expect(transition(timed2, restored, queued)[0].value).toBe('queued');
     const upgraded = upgradeEvent(timedVersioning, 1, queued);
@@ -115,46 +122,96 @@ describe('versioned flow machines', () => {
       value: { payment_success: 'booked' },
       context: { completedPath: { kind: 'deposit_paid', booked: true }, notice: null },
     };
-    expect(toVersion2(v1)).toEqual({
+    expect(toVersion2(v1, flow)).toEqual({
       status: 'active',
       value: { payment_success: 'booking_opened' },
       context: { completedPath: { kind: 'deposit_paid', booking: 'opened' }, notice: null },
     });
     // a deposit not yet looked at, elsewhere in the flow: only its path changes shape
     const unopened = { value: 'completed_results', context: { completedPath: { kind: 'deposit_paid', booked: false } } };
-    expect(toVersion2(unopened)).toEqual({
+    expect(toVersion2(unopened, flow)).toEqual({
       value: 'completed_results',
       context: { completedPath: { kind: 'deposit_paid', booking: 'none' } },
     });
     // other paths and states are left as they are, and so is a snapshot already in the new shape
     const joined = { value: { no_flow: 'joined' }, context: { completedPath: { kind: 'community_joined' } } };
-    expect(toVersion2(joined)).toBe(joined);
+    expect(toVersion2(joined, flow)).toBe(joined);
     const booked = { value: { payment_success: 'booked' }, context: { completedPath: { kind: 'deposit_paid', booking: 'booked' } } };
-    expect(toVersion2(booked)).toBe(booked);
+    expect(toVersion2(booked, flow)).toBe(booked);
   });
 
   it('gives an assessment flow of version 2 the follow-ups, not reminded and waiting the default day', () => {
     const v2 = { value: 'survey', context: { completedPath: null, notice: null } };
-    expect(upgradeSnapshot('assessmentFlow', flowMachineVersions.assessmentFlow, 2, v2)).toEqual({
+    expect(upgradeSnapshot('assessmentFlow', flowMachineVersions.assessmentFlow, 2, v2, flow)).toEqual({
       value: 'survey',
       context: {
         completedPath: null,
         notice: null,
         followUps: { bookingReminderMs: 86_400_000, assessmentReminderMs: 86_400_000, remindedToBook: false, remindedToFinish: false },
+        // and, moved on up to version 5, its visits counted from its version
+        childFlowVisit: 7,
       },
     });
     const current = { value: 'survey', context: { followUps: { remindedToFinish: true } } };
-    expect(flowMachineVersions.assessmentFlow.migrations[2]!(current)).toBe(current);
+    expect(flowMachineVersions.assessmentFlow.migrations[2]!(current, flow)).toBe(current);
   });
 
   it('moves an assessment flow of version 3 caught in the reveal onto its results, which the machine runs on from', () => {
     const toVersion4 = flowMachineVersions.assessmentFlow.migrations[3]!;
     const revealing = { status: 'active', value: { processing: 'revealing' }, context: { notice: null } };
-    expect(toVersion4(revealing)).toEqual({ status: 'active', value: 'results', context: { notice: null } });
+    expect(toVersion4(revealing, flow)).toEqual({ status: 'active', value: 'results', context: { notice: null } });
     // still grading, or anywhere else, it is left as it is
     const grading = { value: { processing: 'grading' }, context: {} };
-    expect(toVersion4(grading)).toBe(grading);
+    expect(toVersion4(grading, flow)).toBe(grading);
     const survey = { value: 'survey', context: {} };
-    expect(toVersion4(survey)).toBe(survey);
+    expect(toVersion4(survey, flow)).toBe(survey);
+  });
+
+  describe('an assessment flow of version 4 counts its child-flow visits on from its own version', () => {
+    const toVersion5 = flowMachineVersions.assessmentFlow.migrations[4]!;
+    const FLOW_ID = '6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b';
+    type Snapshot = SnapshotFrom<typeof assessmentFlowMachine>;
+
+    /** A returning lead's flow at the diagnostic, stored as version 4 stored it (no childFlowVisit). */
+    function storedInDiagnostic() {
+      const [snapshot] = initialTransition(assessmentFlowMachine, {
+        knownSession: { leadId: LEAD_ID, email: 'ada@example.com', name: 'Ada', source: 'direct', leadToken: null },
+      });
+      expect(snapshot.value).toBe('diagnostic');
+      const persisted: StoredSnapshot = assessmentFlowMachine.getPersistedSnapshot(snapshot);
+      const { childFlowVisit: _, ...context } = persisted.context as Record<string, unknown>;
+      return { ...persisted, context };
+    }
+    const slotOf = (snapshot: Snapshot) => childFlowSlot({ flowId: FLOW_ID, context: snapshot.context }, 'diagnostic');
+
+    it('caught in the diagnostic, it keeps the slot its browser keyed by that version, through a reminder; a retake gets a slot no such browser wrote', () => {
+      // version 4's browser kept the diagnostic under `child:<flow>:diagnostic:<the parent's version>`
+      const keyedByVersion4 = `child:${FLOW_ID}:diagnostic:5`;
+      let snapshot: Snapshot = assessmentFlowMachine.resolveState(toVersion5(storedInDiagnostic(), { version: 5 }) as never);
+      expect(slotOf(snapshot)).toBe(keyedByVersion4);
+
+      [snapshot] = transition(assessmentFlowMachine, snapshot, { type: 'ASSESSMENT_REMINDER_DUE' });
+      expect(snapshot.context.followUps.remindedToFinish).toBe(true);
+      expect(slotOf(snapshot)).toBe(keyedByVersion4);
+
+      for (const event of [
+        { type: 'DIAGNOSTIC_COMPLETED', answers: sampleAnswers },
+        { type: 'SURVEY_SUBMITTED', answers: completeSurvey },
+        { type: 'GRADED', result: gamingResult() },
+        { type: 'RETAKE' },
+      ] as const) {
+        [snapshot] = transition(assessmentFlowMachine, snapshot, event);
+      }
+      expect(snapshot.value).toBe('diagnostic');
+      // past 5, and past every version the flow had before the deploy, which are all a browser keyed by
+      expect(slotOf(snapshot)).toBe(`child:${FLOW_ID}:diagnostic:6`);
+    });
+
+    it('elsewhere it counts from its version too; a snapshot already counting is left as it is', () => {
+      const atSurvey = { value: 'survey', context: { notice: null } };
+      expect(toVersion5(atSurvey, { version: 9 })).toEqual({ value: 'survey', context: { notice: null, childFlowVisit: 9 } });
+      const counting = { value: 'survey', context: { childFlowVisit: 2 } };
+      expect(toVersion5(counting, { version: 9 })).toBe(counting);
+    });
   });
 });

@@ -4,6 +4,12 @@ import { FOLLOW_UP_DELAY_MS } from './protocol/assessment-flow.js';
 /** A persisted snapshot as the flows table stores it. */
 export type StoredSnapshot = Record<string, unknown>;
 
+/** What a migration may read of the stored flow besides its snapshot. */
+export interface StoredFlow {
+  /** flows.version: how many events the flow has taken (0 at its start); the snapshot does not hold it. */
+  version: number;
+}
+
 /**
  * How one flow machine has changed: the version this build runs, and for every older version a
  * migration that moves a stored snapshot of it one version up. A change to a machine that a stored
@@ -13,7 +19,7 @@ export type StoredSnapshot = Record<string, unknown>;
 export interface MachineVersioning {
   current: number;
   /** migrations[n] turns a snapshot of version n into one of version n + 1. */
-  migrations: Readonly<Record<number, (snapshot: StoredSnapshot) => StoredSnapshot>>;
+  migrations: Readonly<Record<number, (snapshot: StoredSnapshot, flow: StoredFlow) => StoredSnapshot>>;
   /**
    * eventMigrations[n] turns an event queued for version n into one for version n + 1, when the
    * change renames an event a queued job may carry: a delayed transition's event is named after
@@ -28,7 +34,7 @@ export type QueuedEvent = { type: string } & Record<string, unknown>;
 /** The versions of the machines the server runs as flows. Every flow row records the one it was written by. */
 export const flowMachineVersions: Readonly<Record<FlowMachineName, MachineVersioning>> = {
   assessmentFlow: {
-    current: 4,
+    current: 5,
     migrations: {
       // version 2: `payment_success.booked` meant the booking page was opened; it is now
       // `booking_opened`, and `booked` is a booking the scheduling provider reported. The deposit
@@ -67,6 +73,17 @@ export const flowMachineVersions: Readonly<Record<FlowMachineName, MachineVersio
         if (typeof value !== 'object' || value.processing !== 'revealing') return snapshot;
         return { ...snapshot, value: 'results' };
       },
+      // version 5: the child flow of a diagnostic or Mirror visit is keyed by the visit
+      // (childFlowVisit), no longer by the parent's version, which a reminder or a webhook bumps
+      // (decision 0034). A flow counts its visits on from its version: one caught in the
+      // diagnostic or the Mirror keeps the slot its browser holds that child flow under
+      // (child:<flow>:<step>:<version>, childFlowSlot), and its next visit counts past every
+      // slot a browser wrote while the version keyed them.
+      4: (snapshot, flow) => {
+        const context = snapshot.context as Record<string, unknown> | undefined;
+        if (!context || 'childFlowVisit' in context) return snapshot;
+        return { ...snapshot, context: { ...context, childFlowVisit: flow.version } };
+      },
     },
   },
   diagnostic: { current: 1, migrations: {} },
@@ -97,13 +114,20 @@ export function canUpgrade(versioning: MachineVersioning, version: number): bool
 
 /**
  * A stored snapshot of `version` as the current machine reads it: each migration from its version
- * up, in order; the snapshot itself when it is current. Throws UnsupportedMachineVersionError
- * for a version the build cannot reach (newer than it, or with a missing step).
+ * up, in order; the snapshot itself when it is current. `flow` is the rest of the stored flow a
+ * migration may read. Throws UnsupportedMachineVersionError for a version the build cannot reach
+ * (newer than it, or with a missing step).
  */
-export function upgradeSnapshot(machine: string, versioning: MachineVersioning, version: number, snapshot: StoredSnapshot): StoredSnapshot {
+export function upgradeSnapshot(
+  machine: string,
+  versioning: MachineVersioning,
+  version: number,
+  snapshot: StoredSnapshot,
+  flow: StoredFlow,
+): StoredSnapshot {
   if (!canUpgrade(versioning, version)) throw new UnsupportedMachineVersionError(machine, version, versioning.current);
   let upgraded = snapshot;
-  for (let step = version; step < versioning.current; step++) upgraded = versioning.migrations[step]!(upgraded);
+  for (let step = version; step < versioning.current; step++) upgraded = versioning.migrations[step]!(upgraded, flow);
   return upgraded;
 }
 

@@ -73,7 +73,7 @@ export function machineOf(name: FlowMachineName): AnyStateMachine {
  */
 export function currentSnapshot(row: FlowRow): Record<string, unknown> {
   const versioning = flowMachineVersions[row.machine];
-  return upgradeSnapshot(row.machine, versioning, row.machine_version ?? versioning.current, row.snapshot);
+  return upgradeSnapshot(row.machine, versioning, row.machine_version ?? versioning.current, row.snapshot, { version: row.version });
 }
 
 /** A flows row as the API answers it, its snapshot as the current machine reads it. */

@@ -142,3 +142,26 @@ describe('the start moves stored flows up to the current machine version', () =>
     expect(await rowOf(id)).toEqual(before);
   });
 });
+
+describe("the assessment flow's version 5 at start: child flows keyed by the step's visit", () => {
+  it('a flow in the diagnostic, stored by version 4, counts its visits from its own version: the slot its browser keyed by that version', async () => {
+    const flow = await engine.start('assessmentFlow', {
+      knownSession: { leadId: null, email: 'ada@example.com', name: 'Ada', source: 'token', leadToken: null },
+    });
+    expect(flow.state).toBe('diagnostic');
+    // as version 4 stored it after six events: no visit count
+    await harness.pool.query(
+      `UPDATE flows SET snapshot = snapshot #- '{context,childFlowVisit}', machine_version = 4, version = 6 WHERE id = $1`,
+      [flow.flowId],
+    );
+    onTestFinished(async () => {
+      await harness.pool.query('DELETE FROM flows WHERE id = $1', [flow.flowId]);
+    });
+    // read before the start moves it (a mixed deploy), and after
+    expect((await engine.get(flow.flowId, 'system')).snapshot).toMatchObject({ context: { childFlowVisit: 6 } });
+    await upgradeStoredFlows(harness.pool);
+    const row = await rowOf(flow.flowId);
+    expect(row).toMatchObject({ machine_version: flowMachineVersions.assessmentFlow.current, version: 6, state: 'diagnostic' });
+    expect(row.snapshot.context).toMatchObject({ childFlowVisit: 6 });
+  });
+});

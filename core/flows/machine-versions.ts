@@ -48,12 +48,12 @@ interface UpgradeOptions {
 function upgradedRow(
   machine: FlowMachineName,
   versioning: MachineVersioning,
-  row: { id: string; machine_version: number; snapshot: StoredSnapshot },
+  row: { id: string; version: number; machine_version: number; snapshot: StoredSnapshot },
 ): { snapshot: StoredSnapshot; state: string } {
   try {
     const logic = machineOf(machine);
     const restored: AnyMachineSnapshot = logic.resolveState(
-      upgradeSnapshot(machine, versioning, row.machine_version, row.snapshot) as never,
+      upgradeSnapshot(machine, versioning, row.machine_version, row.snapshot, { version: row.version }) as never,
     );
     const snapshot: StoredSnapshot = logic.getPersistedSnapshot(restored);
     return { snapshot, state: statePath(restored.value) };
@@ -101,8 +101,8 @@ export async function upgradeStoredFlows(pool: pg.Pool, options: UpgradeOptions 
       const count = await inTransaction(pool, async (client) => {
         // for this transaction only: the flows' trigger leaves updated_at as it is (migration 1764979200000)
         await client.query("SET LOCAL hf.keep_updated_at = 'on'");
-        const rows = await client.query<{ id: string; machine_version: number; snapshot: StoredSnapshot }>(
-          `SELECT id, machine_version, snapshot FROM flows WHERE machine = $1 AND machine_version < $2
+        const rows = await client.query<{ id: string; version: number; machine_version: number; snapshot: StoredSnapshot }>(
+          `SELECT id, version, machine_version, snapshot FROM flows WHERE machine = $1 AND machine_version < $2
            LIMIT $3 FOR UPDATE SKIP LOCKED`,
           [machine, versioning.current, batchSize],
         );

@@ -62,6 +62,8 @@ export const assessmentFlowUpdates = {
   markBooking: update(({ context }, params: { booking: 'opened' | 'booked' }) =>
     context.completedPath?.kind === 'deposit_paid' ? { completedPath: { kind: 'deposit_paid' as const, booking: params.booking } } : {},
   ),
+  /** The flow enters the diagnostic or the Mirror: a new visit, so a new child flow (childFlowSlot). */
+  countChildFlowVisit: update(({ context }) => ({ childFlowVisit: context.childFlowVisit + 1 })),
   markReminded: update(({ context }, params: { reminder: 'remindedToBook' | 'remindedToFinish' }) => ({
     followUps: { ...context.followUps, [params.reminder]: true },
   })),

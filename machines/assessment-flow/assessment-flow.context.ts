@@ -30,6 +30,13 @@ export interface AssessmentFlowContext {
   /** The message the current screen shows, if any. */
   notice: Notice | null;
   followUps: FollowUps;
+  /**
+   * Which visit of a step that runs a child flow (the diagnostic, the Mirror) this is: each entry
+   * to such a step counts one up and nothing else changes it, so the browser keys the child flow
+   * of a visit by it (childFlowSlot) and an event from the server or a worker leaves that flow
+   * running. A flow moved up from version 4 counts on from its own version (flows.version).
+   */
+  childFlowVisit: number;
 }
 
 /** The two follow-up reminders: how long each waits, and whether it went (each goes at most once per flow). */
@@ -107,5 +114,6 @@ export function initialContext(input: AssessmentFlowInput): AssessmentFlowContex
       remindedToBook: false,
       remindedToFinish: false,
     },
+    childFlowVisit: 0,
   };
 }

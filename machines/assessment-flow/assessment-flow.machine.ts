@@ -180,6 +180,7 @@ export const assessmentFlowMachine = flowSetup.createMachine({
     },
     mirror: {
       meta: { title: 'Decision Mirror' },
+      entry: 'countChildFlowVisit',
       on: {
         ...remindToFinish,
         MIRROR_COMPLETED: [
@@ -190,6 +191,7 @@ export const assessmentFlowMachine = flowSetup.createMachine({
     },
     diagnostic: {
       meta: { title: 'Leadership Diagnostic' },
+      entry: 'countChildFlowVisit',
       on: { DIAGNOSTIC_COMPLETED: { guard: 'hasAnswers', target: 'survey', actions: 'takeAnswers' }, ...remindToFinish },
     },
     survey: {

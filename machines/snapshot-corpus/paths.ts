@@ -55,7 +55,11 @@ export function assessmentFlowEvents(snapshot: AssessmentFlowSnapshot): Assessme
   });
 }
 
-/** Where an assessment flow is: the parts of context that change where events lead; the rest would only multiply paths. */
+/**
+ * Where an assessment flow is: the parts of context that change where events lead; the rest would
+ * only multiply paths. The child-flow visit count is left out: every retake adds one, so with it the
+ * walk would never end (a path's snapshot may carry the count of another path to the same key).
+ */
 export function assessmentFlowKey(snapshot: AssessmentFlowSnapshot): string {
   const { context } = snapshot;
   return JSON.stringify({

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { childFlowSlotPrefix } from '#machines/assessment-flow/child-flow-slot.js';
 import { Button } from '../../components/ui/index.js';
 import type { FlowMode } from '#machines/protocol/common.js';
 import type { FlowStartInput } from '../../lib/flows/client.js';
@@ -70,7 +71,7 @@ function tabSavedAnswers(ids: FlowIdStore, resume: string | null) {
     },
     clearSavedAnswers: () => {
       if (!flowId) return;
-      ids.forgetAll(`child:${flowId}:diagnostic:`);
+      ids.forgetAll(childFlowSlotPrefix(flowId, 'diagnostic'));
       removeWithPrefix(sessionStore(), 'hf:shown:');
     },
   };

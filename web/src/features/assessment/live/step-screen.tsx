@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { AssessmentFlowContext } from '#machines/assessment-flow/assessment-flow.context.js';
 import { resultTier } from '#machines/assessment-flow/assessment-flow.guards.js';
+import { childFlowSlot } from '#machines/assessment-flow/child-flow-slot.js';
 import type { FlowMode } from '#machines/protocol/common.js';
 import type { PublicConfig } from '#web/lib/flows/client.js';
 import { rememberedEmail, rememberEmail } from '../browser-storage.js';
@@ -80,8 +81,7 @@ export function StepScreen({
     case 'diagnostic':
       return flow.serverState === 'diagnostic' && confirmed ? (
         <DiagnosticStep
-          parentFlowId={flowId}
-          parentVersion={flow.version!}
+          slot={childFlowSlot({ flowId, context }, 'diagnostic')}
           onCompleted={(answers, diagnosticFlowId) => send({ type: 'DIAGNOSTIC_COMPLETED', answers, diagnosticFlowId })}
         />
       ) : (
@@ -90,8 +90,7 @@ export function StepScreen({
     case 'mirror':
       return flow.serverState === 'mirror' && confirmed ? (
         <MirrorStep
-          parentFlowId={flowId}
-          parentVersion={flow.version!}
+          slot={childFlowSlot({ flowId, context }, 'mirror')}
           onCompleted={(handover) => send({ type: 'MIRROR_COMPLETED', ...handover })}
         />
       ) : (

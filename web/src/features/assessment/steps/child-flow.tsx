@@ -8,16 +8,16 @@ import { NoticeBox } from '../ui.js';
 
 /**
  * The server flow of a step that runs a machine of its own (the diagnostic, the Mirror): one per
- * visit of the assessment flow's state, kept by the parent flow's id and version, so a reload or a
- * second tab resumes the same child flow where it stands.
+ * visit of the assessment flow's state, kept under the visit's slot (childFlowSlot), so a reload or
+ * a second tab resumes the same child flow where it stands, and an event the server applies to the
+ * parent meanwhile (a reminder, a booking) leaves it running.
  */
 export function useChildFlow<TMachine extends AnyStateMachine>(
   name: FlowMachineName,
   machine: TMachine,
-  parent: { flowId: string; version: number },
+  slot: string,
   start: NonNullable<UseServerFlowOptions['start']>,
 ): ServerFlowHandle<TMachine> {
-  const slot = `child:${parent.flowId}:${name}:${parent.version}`;
   const ids = useMemo(() => new FlowIdStore(), []);
   return useServerFlow(name, machine, {
     flowId: ids.get(slot),

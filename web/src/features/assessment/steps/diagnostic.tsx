@@ -14,20 +14,19 @@ type DiagnosticFlow = ServerFlowHandle<typeof browserDiagnostic>;
 
 /**
  * The diagnostic step of the modal: its own server flow (machine 'diagnostic', whose answers the
- * server times), one per visit of the assessment flow's `diagnostic` state, so a reload or a
- * second tab resumes the same flow at the same question. When the server says it is done, the
+ * server times), one per visit of the assessment flow's `diagnostic` state (`slot`), so a reload or
+ * a second tab resumes the same flow at the same question. When the server says it is done, the
  * answers are handed to the assessment flow (DIAGNOSTIC_COMPLETED with this flow's id).
  */
 export function DiagnosticStep({
-  parentFlowId,
-  parentVersion,
+  slot,
   onCompleted,
 }: {
-  parentFlowId: string;
-  parentVersion: number;
+  /** The visit's slot (childFlowSlot of the parent flow). */
+  slot: string;
   onCompleted: (answers: DiagnosticAnswers, diagnosticFlowId: string) => void;
 }) {
-  const flow = useChildFlow('diagnostic', browserDiagnostic, { flowId: parentFlowId, version: parentVersion }, { machine: 'diagnostic' });
+  const flow = useChildFlow('diagnostic', browserDiagnostic, slot, { machine: 'diagnostic' });
   if (flow.status === 'error') return <ChildFlowFailed onRetry={flow.retry} />;
   if (!flow.actor) return <Waiting title="Preparing your diagnostic" />;
   return <DiagnosticScreens flow={flow} actor={flow.actor} onCompleted={onCompleted} />;

@@ -25,20 +25,14 @@ export interface MirrorHandover {
  * When the conversation is complete the chat goes to the assessment flow (MIRROR_COMPLETED).
  */
 export function MirrorStep({
-  parentFlowId,
-  parentVersion,
+  slot,
   onCompleted,
 }: {
-  parentFlowId: string;
-  parentVersion: number;
+  /** The visit's slot (childFlowSlot of the parent flow): one chat per visit of the `mirror` state. */
+  slot: string;
   onCompleted: (chat: MirrorHandover) => void;
 }) {
-  const flow = useChildFlow(
-    'mirror',
-    browserMirror,
-    { flowId: parentFlowId, version: parentVersion },
-    { machine: 'mirror', mode: 'mirror' },
-  );
+  const flow = useChildFlow('mirror', browserMirror, slot, { machine: 'mirror', mode: 'mirror' });
   if (flow.status === 'error') return <ChildFlowFailed onRetry={flow.retry} />;
   if (!flow.actor) return <Waiting title="Opening the Mirror" />;
   return <MirrorChat flow={flow} actor={flow.actor} onCompleted={onCompleted} />;
