@@ -41,6 +41,16 @@ async function query<T extends pg.QueryResultRow>(url: string, sql: string, para
   }
 }
 
+/** Runs the migrations down to just before the one named; answers how many were run down. */
+async function migrateDownBefore(url: string, name: string): Promise<number> {
+  const dir = fileURLToPath(new URL('./migrations', import.meta.url));
+  const files = readdirSync(dir).sort();
+  const count = files.length - files.findIndex((file) => file.endsWith(`_${name}.sql`));
+  const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+  await runner({ databaseUrl: url, dir, direction: 'down', count, migrationsTable: 'pgmigrations', log: () => {}, logger: quiet });
+  return count;
+}
+
 describe('migrations', () => {
   it('apply to an empty database and re-applying is a no-op', async () => {
     const url = await scratchDatabase({ migrated: false });
@@ -119,11 +129,7 @@ describe('migrations', () => {
     const url = await scratchDatabase({ migrated: false });
     await migrate(url);
     // back to just before the grading-rules migration, then a result graded the old way
-    const dir = fileURLToPath(new URL('./migrations', import.meta.url));
-    const files = readdirSync(dir).sort();
-    const after = files.length - files.findIndex((name) => name.endsWith('_grading-rules.sql'));
-    const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
-    await runner({ databaseUrl: url, dir, direction: 'down', count: after, migrationsTable: 'pgmigrations', log: () => {}, logger: quiet });
+    const after = await migrateDownBefore(url, 'grading-rules');
     const request = {
       assessment: { b1: { type: 'likert', value: 4, responseTime: 5000 } },
       survey: { q1_investment: 'ready_now' },
@@ -155,5 +161,25 @@ describe('migrations', () => {
     });
     // a result whose job is gone keeps nothing: a re-grade skips it
     expect(byId[seeded.rows[0]!.orphan]).toBeNull();
+  });
+
+  it('gives each earlier grading application the scope it re-graded, and an undo no note of its own', async () => {
+    const url = await scratchDatabase({ migrated: false });
+    await migrate(url);
+    const after = await migrateDownBefore(url, 'grading-application-scope');
+    await query(
+      url,
+      `WITH rules AS (INSERT INTO grading_rule_sets (version, rules) VALUES ('grading-2', '{}'), ('grading-1.0.0', '{}')),
+            applied AS (INSERT INTO grading_applications (version, note, regraded, moved) VALUES ('grading-2', 'Spring', 3, 1) RETURNING id)
+       INSERT INTO grading_applications (version, note, regraded, moved, undo_of)
+       SELECT 'grading-1.0.0', 'Undo of application ' || id, 3, 1, id FROM applied`,
+    );
+    expect(await migrate(url)).toHaveLength(after);
+    const { rows } = await query<{ note: string | null; scope: unknown }>(url, 'SELECT note, scope FROM grading_applications ORDER BY id');
+    // before scopes, an apply re-graded every lead, test leads included
+    expect(rows).toEqual([
+      { note: 'Spring', scope: { includeTestLeads: true } },
+      { note: null, scope: { includeTestLeads: true } },
+    ]);
   });
 });

@@ -7,7 +7,7 @@ import {
   type GradingRules,
   type Tier,
 } from '#machines/grading/index.js';
-import type { ApplyResult, MovedLead, RegradeFilter, RegradeReport } from '#machines/protocol/admin/grading.js';
+import type { ApplyResult, MovedLead, RegradeReport, RegradeScope } from '#machines/protocol/admin/grading.js';
 import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http-error.js';
 import { activeTargets } from '../integrations/settings.js';
@@ -32,17 +32,31 @@ interface Candidate {
 }
 
 /**
- * Each lead's latest result in scope. A retake prompt (gaming detected) is not an outcome: the
+ * The leads a re-grade covers: those in a scope (the dry run and the apply, so both consider the
+ * same leads), or the leads an application re-graded (its undo). An undo cannot evaluate the undone
+ * scope again: a scope by current tier names the tier that application moved some of them out of.
+ */
+type Population = { scope: RegradeScope } | { regradedBy: number };
+
+/**
+ * Each covered lead's latest result. A retake prompt (gaming detected) is not an outcome: the
  * lead's tier comes from the result before it, so it is passed over.
  */
-async function candidates(db: pg.ClientBase, filter: RegradeFilter): Promise<Candidate[]> {
+async function candidates(db: pg.ClientBase, population: Population): Promise<Candidate[]> {
   const where = ['NOT r.gaming_detected'];
   const params: unknown[] = [];
   const param = (value: unknown) => `$${params.push(value)}`;
-  if (!filter.includeTestLeads) where.push(`NOT (${param(TEST_TAGS[0])} = ANY (l.tags))`);
-  if (filter.source) where.push(`l.source = ${param(filter.source)}`);
-  if (filter.from) where.push(`l.created_at >= ${param(filter.from)}::date`);
-  if (filter.to) where.push(`l.created_at < ${param(filter.to)}::date + 1`);
+  let tier: Tier | undefined;
+  if ('regradedBy' in population) {
+    where.push(`r.lead_id IN (SELECT lead_id FROM assessment_results WHERE application_id = ${param(population.regradedBy)})`);
+  } else {
+    const { scope } = population;
+    tier = scope.tier;
+    if (!scope.includeTestLeads) where.push(`NOT (${param(TEST_TAGS[0])} = ANY (l.tags))`);
+    if (scope.source) where.push(`l.source = ${param(scope.source)}`);
+    if (scope.from) where.push(`l.created_at >= ${param(scope.from)}::date`);
+    if (scope.to) where.push(`l.created_at < ${param(scope.to)}::date + 1`);
+  }
   const latest = await db.query<Candidate>(
     `SELECT DISTINCT ON (r.lead_id) r.id, r.lead_id, r.flow_id, r.diagnostic_id, r.tier, r.total_score::float8 AS total_score,
             r.grade_input, l.name, l.email
@@ -51,8 +65,8 @@ async function candidates(db: pg.ClientBase, filter: RegradeFilter): Promise<Can
      ORDER BY r.lead_id, r.created_at DESC, r.id DESC`,
     params,
   );
-  // the filter on the current tier applies to the latest result, not to any earlier one
-  return filter.tier ? latest.rows.filter((row) => row.tier === filter.tier) : latest.rows;
+  // the current tier is the latest result's, not any earlier one's
+  return tier ? latest.rows.filter((row) => row.tier === tier) : latest.rows;
 }
 
 interface Regraded {
@@ -123,11 +137,11 @@ function report(version: string, considered: number, skipped: number, regraded: 
  * The dry run: what these rules would do to the leads in scope, computed in a read-only
  * transaction, so it cannot change a row whatever happens inside it.
  */
-export async function dryRun(pool: pg.Pool, rules: GradingRules, filter: RegradeFilter): Promise<RegradeReport> {
+export async function dryRun(pool: pg.Pool, rules: GradingRules, scope: RegradeScope): Promise<RegradeReport> {
   return inTransaction(pool, async (client) => {
     await client.query('SET TRANSACTION READ ONLY');
     const version = await versionFor(client, rules, null, false);
-    const rows = await candidates(client, filter);
+    const rows = await candidates(client, { scope });
     const { regraded, skipped } = regradeAll(rows, { version, rules });
     return report(version, rows.length, skipped, regraded);
   });
@@ -215,32 +229,37 @@ async function recordMoves(client: pg.ClientBase, applicationId: number, version
   }
 }
 
-/** What an apply puts in force, decided under the lock. */
+/** What an apply puts in force and over which leads, decided under the lock. */
 interface Change {
   rules: GradingRules;
+  /** Recorded with the application; an undo's is the undone application's. */
+  scope: RegradeScope;
   note?: string | undefined;
+  /** An undo re-grades the leads this application re-graded. */
   undoOf?: number;
 }
 
 /**
- * Puts a rule set in force: every lead's latest result with stored answers (test leads included:
- * the rules in force grade everyone) is re-graded into a new result, the leads' tiers follow, moved
- * leads get their events, and new assessments are graded under it from the commit on. One
- * transaction under the exclusive rules lock, inside which `decide` picks the rules (an undo reads
- * the history there, so two undos at once cannot both undo the same application). The visitors'
- * flows are not touched: what a visitor was shown stays what they were shown (docs/decisions/0022).
+ * Puts a rule set in force: each covered lead's latest result with stored answers is re-graded into
+ * a new result, the leads' tiers follow, moved leads get their events, and new assessments are
+ * graded under it from the commit on. Leads outside the scope keep their results (each names the
+ * rules that produced it); the application records its scope. One transaction under the exclusive
+ * rules lock, inside which `decide` picks the rules (an undo reads the history there, so two undos
+ * at once cannot both undo the same application). The visitors' flows are not touched: what a
+ * visitor was shown stays what they were shown (docs/decisions/0022).
  */
 async function apply(pool: pg.Pool, adminId: string, decide: (client: pg.ClientBase) => Change | Promise<Change>): Promise<ApplyResult> {
   return inTransaction(pool, async (client) => {
     await lockGradingRules(client, 'exclusive');
     const change = await decide(client);
     const version = await versionFor(client, change.rules, adminId, true);
-    const rows = await candidates(client, { includeTestLeads: true });
+    const rows = await candidates(client, change.undoOf === undefined ? { scope: change.scope } : { regradedBy: change.undoOf });
     const { regraded, skipped } = regradeAll(rows, { version, rules: change.rules });
     const result = report(version, rows.length, skipped, regraded);
     const inserted = await client.query<{ id: string }>(
-      `INSERT INTO grading_applications (version, applied_by, note, regraded, moved, undo_of) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [version, adminId, change.note ?? null, regraded.length, result.moved, change.undoOf ?? null],
+      `INSERT INTO grading_applications (version, applied_by, note, scope, regraded, moved, undo_of)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+      [version, adminId, change.note ?? null, JSON.stringify(change.scope), regraded.length, result.moved, change.undoOf ?? null],
     );
     const applicationId = Number(inserted.rows[0]!.id);
     await storeRegraded(client, applicationId, regraded);
@@ -249,16 +268,25 @@ async function apply(pool: pg.Pool, adminId: string, decide: (client: pg.ClientB
   });
 }
 
-/** POST /api/admin/grading/apply. */
-export async function applyRules(pool: pg.Pool, rules: GradingRules, adminId: string, note?: string): Promise<ApplyResult> {
-  return apply(pool, adminId, () => ({ rules, note }));
+/** POST /api/admin/grading/apply: re-grades the leads the dry run of the same scope considered. */
+export async function applyRules(
+  pool: pg.Pool,
+  rules: GradingRules,
+  scope: RegradeScope,
+  adminId: string,
+  note?: string,
+): Promise<ApplyResult> {
+  return apply(pool, adminId, () => ({ rules, scope, note }));
 }
 
-/** POST /api/admin/grading/undo: applies again the rules in force before the latest application; 409 when nothing was applied. */
+/**
+ * POST /api/admin/grading/undo: applies again the rules in force before the latest application,
+ * over the leads it re-graded; 409 when nothing was applied.
+ */
 export async function undoLastApplication(pool: pg.Pool, adminId: string): Promise<ApplyResult> {
   return apply(pool, adminId, async (client) => {
     const target = await undoTarget(client);
     if (!target) throw new HttpError(409, 'There is nothing to undo: no rule set was applied, so the built-in rules are in force.');
-    return { rules: target.ruleSet.rules, note: `Undo of application ${target.undoOf}`, undoOf: target.undoOf };
+    return { rules: target.ruleSet.rules, scope: target.scope, undoOf: target.undoOf };
   });
 }

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { isDeepStrictEqual } from 'node:util';
 import { DEFAULT_RULE_SET, GRADING_VERSION, GradingRules, type GradingRuleSet } from '#machines/grading/rules.js';
-import type { GradingApplication, GradingView } from '#machines/protocol/admin/grading.js';
+import { regradeScopeSchema, type GradingApplication, type GradingView, type RegradeScope } from '#machines/protocol/admin/grading.js';
 
 /**
  * The advisory lock that orders rule changes against grading: an apply or undo takes it
@@ -20,13 +20,14 @@ interface Application {
   id: number;
   version: string;
   rules: unknown;
+  scope: unknown;
   applied_at: Date;
 }
 
 /** The applications, latest first. */
 async function applications(db: pg.ClientBase | pg.Pool, limit: number): Promise<Application[]> {
   const { rows } = await db.query<Application & { id: string }>(
-    `SELECT a.id, a.version, s.rules, a.applied_at
+    `SELECT a.id, a.version, s.rules, a.scope, a.applied_at
      FROM grading_applications a JOIN grading_rule_sets s USING (version) ORDER BY a.id DESC LIMIT $1`,
     [limit],
   );
@@ -69,7 +70,7 @@ export async function versionFor(db: pg.ClientBase, rules: GradingRules, adminId
   return version;
 }
 
-const APPLICATION_COLUMNS = `a.id::int AS id, a.version, a.applied_at AS "appliedAt", u.email AS "appliedBy", a.note,
+const APPLICATION_COLUMNS = `a.id::int AS id, a.version, a.applied_at AS "appliedAt", u.email AS "appliedBy", a.note, a.scope,
   a.regraded, a.moved, a.undo_of::int AS "undoOf"`;
 
 /** One application as the admin sees it. */
@@ -82,14 +83,16 @@ export async function applicationView(db: pg.ClientBase | pg.Pool, id: number): 
 }
 
 /**
- * The rule set an undo puts back: the one in force before the latest application (the built-in
- * set before the first); null when nothing was ever applied. An undo is itself an application, so
- * undoing twice returns to the rules undone.
+ * What an undo puts back: the rule set in force before the latest application (the built-in set
+ * before the first), over the leads that application re-graded, under its scope; null when nothing
+ * was ever applied. An undo is itself an application, so undoing twice returns to the rules undone.
  */
-export async function undoTarget(db: pg.ClientBase | pg.Pool): Promise<{ ruleSet: GradingRuleSet; undoOf: number } | null> {
+export async function undoTarget(
+  db: pg.ClientBase | pg.Pool,
+): Promise<{ ruleSet: GradingRuleSet; undoOf: number; scope: RegradeScope } | null> {
   const [latest, previous] = await applications(db, 2);
   if (!latest) return null;
-  return { ruleSet: previous ? ruleSetOf(previous) : DEFAULT_RULE_SET, undoOf: latest.id };
+  return { ruleSet: previous ? ruleSetOf(previous) : DEFAULT_RULE_SET, undoOf: latest.id, scope: regradeScopeSchema.parse(latest.scope) };
 }
 
 /** GET /api/admin/grading: the rules in force, every application (latest first, 100 at most) and what an undo would restore. */

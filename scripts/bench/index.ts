@@ -206,8 +206,9 @@ try {
     const value = await work();
     return { value, ms: performance.now() - started };
   };
-  const dry = await timed(() => dryRun(pool, proposal, { includeTestLeads: true }));
-  const applied = await timed(() => applyRules(pool, proposal, admin.rows[0]!.id, 'bench'));
+  const everyLead = { includeTestLeads: true };
+  const dry = await timed(() => dryRun(pool, proposal, everyLead));
+  const applied = await timed(() => applyRules(pool, proposal, everyLead, admin.rows[0]!.id, 'bench'));
   const undone = await timed(() => undoLastApplication(pool, admin.rows[0]!.id));
   const ratio = (b: RunStats, a: RunStats, at: 'p50' | 'p99' = 'p50') => (b[at] / a[at]).toFixed(2);
   process.stdout.write(

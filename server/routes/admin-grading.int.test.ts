@@ -117,7 +117,7 @@ describe('grading rules: view, dry run, apply, undo', () => {
     expect([ready.tier, urgent.tier, validating.tier]).toEqual(['homework', 'book_call', 'nurture']);
 
     const before = await fingerprint();
-    const dry = await post('/api/admin/grading/dry-run', { rules: PROPOSAL, filter: { source: 'regrade' } });
+    const dry = await post('/api/admin/grading/dry-run', { rules: PROPOSAL, scope: { source: 'regrade' } });
     expect(dry.statusCode, dry.body).toBe(200);
     const report = dry.json();
     // ready 67 -> book_call at 65; validating 49 -> homework at 45; urgent stays; the unstored one is skipped; the test lead is out of scope
@@ -141,14 +141,14 @@ describe('grading rules: view, dry run, apply, undo', () => {
         },
       ]),
     );
-    // filters: the current tier, and test leads only when asked
-    const nurture = (await post('/api/admin/grading/dry-run', { rules: PROPOSAL, filter: { source: 'regrade', tier: 'nurture' } })).json();
+    // the scope: the current tier, and test leads only when asked
+    const nurture = (await post('/api/admin/grading/dry-run', { rules: PROPOSAL, scope: { source: 'regrade', tier: 'nurture' } })).json();
     expect(nurture).toMatchObject({ considered: 1, moved: 1 });
     const withTests = (
-      await post('/api/admin/grading/dry-run', { rules: PROPOSAL, filter: { source: 'regrade', includeTestLeads: true } })
+      await post('/api/admin/grading/dry-run', { rules: PROPOSAL, scope: { source: 'regrade', includeTestLeads: true } })
     ).json();
     expect(withTests).toMatchObject({ considered: 5, moved: 3 });
-    const future = (await post('/api/admin/grading/dry-run', { rules: PROPOSAL, filter: { from: '2999-01-01' } })).json();
+    const future = (await post('/api/admin/grading/dry-run', { rules: PROPOSAL, scope: { from: '2999-01-01' } })).json();
     expect(future).toMatchObject({ considered: 0, moved: 0, moves: [] });
 
     expect(await fingerprint()).toEqual(before);
@@ -168,13 +168,14 @@ describe('grading rules: view, dry run, apply, undo', () => {
       version: 'grading-2',
       appliedBy: admin.email,
       note: 'Lower the bar for the spring cohort',
+      scope: { includeTestLeads: false },
       undoOf: null,
     });
-    // every lead with stored answers, test leads included
+    // without a scope: every lead with stored answers but the test leads, as a dry run without one
     expect(result.application.regraded).toBe(result.considered - result.skipped);
     expect(await tierOf(ready.leadId)).toBe('book_call');
     expect(await tierOf(validating.leadId)).toBe('homework');
-    expect(await tierOf(testLead.leadId)).toBe('book_call');
+    expect(await tierOf(testLead.leadId)).toBe('homework');
     expect(await tierOf(urgent.leadId)).toBe('book_call');
     expect(await tierOf(elsewhere.leadId)).toBe('homework');
     expect(await tierOf(unstored.leadId)).toBe('homework');
@@ -190,9 +191,7 @@ describe('grading rules: view, dry run, apply, undo', () => {
 
     // a moved lead's activity says so, and the automation card hears lead.regraded; an unmoved one gets neither
     const activity = await pool.query("SELECT lead_id, content FROM interactions WHERE type = 'regraded' ORDER BY lead_id");
-    expect(activity.rows.map((row) => row.lead_id).sort()).toEqual(
-      [ready.leadId, validating.leadId, testLead.leadId, elsewhere.leadId].sort(),
-    );
+    expect(activity.rows.map((row) => row.lead_id).sort()).toEqual([ready.leadId, validating.leadId, elsewhere.leadId].sort());
     expect(activity.rows.find((row) => row.lead_id === ready.leadId)!.content).toBe(
       'Re-graded under grading-2: homework → book_call (total 67 → 67).',
     );
@@ -248,11 +247,12 @@ describe('grading rules: view, dry run, apply, undo', () => {
     expect(undone.statusCode, undone.body).toBe(200);
     const result = undone.json();
     expect(result.version).toBe('grading-1.0.0');
-    expect(result.application).toMatchObject({ version: 'grading-1.0.0', note: expect.stringMatching(/^Undo of application \d+$/) });
+    // the note is the coach's: the undo is said by undoOf alone
+    expect(result.application).toMatchObject({ version: 'grading-1.0.0', note: null, scope: { includeTestLeads: false } });
     expect(result.application.undoOf).toBeGreaterThan(0);
     expect(await tierOf(ready.leadId)).toBe('homework');
     expect(await tierOf(validating.leadId)).toBe('nurture');
-    expect(await tierOf(testLead.leadId)).toBe('homework');
+    expect(await tierOf(elsewhere.leadId)).toBe('nurture');
     expect(await count()).toBe(before + result.application.regraded);
 
     const view = (await app.inject({ method: 'GET', url: '/api/admin/grading', headers: admin.headers })).json();

@@ -11,8 +11,8 @@ import { MOBILE, openAdminPage, signedInAdminState, toast, type StorageState } f
 const SHOTS = '/tmp/shots-grading';
 
 /*
- * A database of its own: Apply re-grades every lead with stored answers, so no other file's leads
- * may be in it.
+ * A database of its own: Apply re-grades every lead in the scope tried (here every lead but the
+ * test leads), so no other file's leads may be in it.
  */
 describe('the grading rules screen in a real browser', () => {
   let browser: Browser;
@@ -96,20 +96,25 @@ describe('the grading rules screen in a real browser', () => {
     expect(await page.locator('[data-move="nurture-nurture"]').textContent()).toBe('1');
     await page.getByText('Graded before answers were kept, so they keep their result.').waitFor();
     expect(await apply.isEnabled()).toBe(true);
+    // beside Apply: the leads it will re-grade, the try's scope and count
+    expect(await page.locator('#grading-apply-hint').textContent()).toContain(
+      'Applies to the 4 leads this try considered: any tier, any source, signed up any time, test leads left out.',
+    );
     await page.getByRole('region', { name: 'Try on past leads' }).screenshot({ path: `${SHOTS}/try-1280.png` });
     await fullPageShot(page, `${SHOTS}/dry-run-1280.png`);
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     await apply.click();
     const dialog = page.getByRole('dialog', { name: 'Apply these rules?' });
+    await dialog.getByText('To the 4 leads the try considered', { exact: false }).waitFor();
     await dialog.getByLabel(/Note for the history/).fill('Lower the bar for the spring cohort');
     await page.screenshot({ path: `${SHOTS}/apply-dialog-1280.png` });
     await dialog.getByRole('button', { name: 'Apply these rules' }).click();
     await toast(page, 'Rules applied').waitFor();
     await page.getByTestId('version-in-force').filter({ hasText: 'grading-2' }).waitFor();
     await inForce.getByText('Book call from a total of 65').waitFor();
-    const history = page.getByRole('table', { name: 'Rules applied, latest first' });
-    await history.getByText('Lower the bar for the spring cohort').waitFor();
+    const history = page.getByRole('list', { name: 'Rules applied, latest first' });
+    await history.getByText('Note: Lower the bar for the spring cohort').waitFor();
     await page.waitForFunction(() => document.activeElement?.id === 'grading-in-force');
     await fullPageShot(page, `${SHOTS}/applied-1280.png`);
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -124,7 +129,7 @@ describe('the grading rules screen in a real browser', () => {
     await undo.getByRole('button', { name: 'Restore grading-1.0.0' }).click();
     await toast(page, 'Change undone').waitFor();
     await page.getByTestId('version-in-force').filter({ hasText: 'grading-1.0.0' }).waitFor();
-    await history.getByText(/Undo of #\d+/).waitFor();
+    await history.getByText(/Undo of application \d+/).waitFor();
     expect(await tierOnLeadsPage(page, seeded.ready!)).toBe('Homework');
     expect(errors).toEqual([]);
     await context.close();

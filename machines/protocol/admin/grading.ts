@@ -3,27 +3,39 @@ import { GradingRules } from '../../grading/rules.js';
 import { tierSchema } from '../common.js';
 import { timestamp } from './common.js';
 
-/** Which past leads a dry run looks at: by their current tier, source, sign-up dates; test leads only when asked. */
-export const regradeFilterSchema = z.strictObject({
-  tier: tierSchema.optional(),
-  source: z
-    .string()
-    .regex(/^[a-z0-9_-]{1,40}$/, 'source must be a lead source such as website')
-    .optional(),
-  /** First day of sign-up (inclusive), YYYY-MM-DD in UTC. */
-  from: z.iso.date('from must be a date (YYYY-MM-DD)').optional(),
-  /** Last day of sign-up (inclusive), YYYY-MM-DD in UTC. */
-  to: z.iso.date('to must be a date (YYYY-MM-DD)').optional(),
-  includeTestLeads: z.boolean().default(false),
-});
-export type RegradeFilter = z.infer<typeof regradeFilterSchema>;
+/**
+ * Which past leads a re-grade covers, by their current tier, source and sign-up dates; test leads
+ * only when asked. The dry run and the apply take the same scope and consider the same leads.
+ */
+export const regradeScopeSchema = z
+  .strictObject({
+    tier: tierSchema.optional(),
+    source: z
+      .string()
+      .regex(/^[a-z0-9_-]{1,40}$/, 'source must be a lead source such as website')
+      .optional(),
+    /** First day of sign-up (inclusive), YYYY-MM-DD in UTC. */
+    from: z.iso.date('from must be a date (YYYY-MM-DD)').optional(),
+    /** Last day of sign-up (inclusive), YYYY-MM-DD in UTC. */
+    to: z.iso.date('to must be a date (YYYY-MM-DD)').optional(),
+    includeTestLeads: z.boolean().default(false),
+  })
+  .refine((scope) => !scope.from || !scope.to || scope.from <= scope.to, {
+    path: ['to'],
+    message: 'to must not be before from',
+  });
+export type RegradeScope = z.infer<typeof regradeScopeSchema>;
+
+/** Left out, the scope is every lead but the test leads, for the dry run and the apply alike. */
+const scopeField = regradeScopeSchema.default({ includeTestLeads: false });
 
 /** POST /api/admin/grading/dry-run: a proposed rule set and the leads to try it on. */
-export const dryRunBodySchema = z.strictObject({ rules: GradingRules, filter: regradeFilterSchema.default({ includeTestLeads: false }) });
+export const dryRunBodySchema = z.strictObject({ rules: GradingRules, scope: scopeField });
 
-/** POST /api/admin/grading/apply: the rule set to put in force, re-grading every lead with stored answers. */
+/** POST /api/admin/grading/apply: the rule set to put in force and the leads to re-grade under it (the dry run's scope). */
 export const applyBodySchema = z.strictObject({
   rules: GradingRules,
+  scope: scopeField,
   note: z.string().trim().max(500, 'note must be at most 500 characters').optional(),
 });
 
@@ -34,7 +46,10 @@ const applicationSchema = z.object({
   appliedAt: timestamp,
   /** The admin's email; null once that account is gone. */
   appliedBy: z.string().nullable(),
+  /** The coach's note, as typed; an undo has none (`undoOf` says what it undid). */
   note: z.string().nullable(),
+  /** The leads it re-graded: its scope (an undo's is the undone application's). */
+  scope: regradeScopeSchema,
   /** Leads given a new result under it. */
   regraded: z.number().int(),
   /** Of those, the ones whose tier changed. */
@@ -76,7 +91,7 @@ export type MovedLead = z.infer<typeof movedLeadSchema>;
 export const regradeReportSchema = z.object({
   /** The version the rule set has (an identical stored set keeps its version) or would get. */
   version: z.string(),
-  /** Leads in scope with a result. */
+  /** Leads in scope with a result: the same leads for a dry run and an apply of the same scope. */
   considered: z.number().int(),
   /** Of those, leads whose answers were not stored with their result (graded before rule sets existed), left as they are. */
   skipped: z.number().int(),

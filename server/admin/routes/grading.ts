@@ -14,9 +14,9 @@ import type { RouteDeps } from '../../routes/deps.js';
 import { guarded } from './responses.js';
 
 /**
- * The admin's grading rules: the set in force and its history, a dry run of a proposed set over
- * past leads (changes nothing), applying a set (new versioned results beside the old), and undo
- * (applying the previous set again).
+ * The admin's grading rules: the set in force and its history, a dry run of a proposed set over a
+ * scope of past leads (changes nothing), applying a set over the same scope (new versioned results
+ * beside the old), and undo (applying the previous set again over the leads the last one re-graded).
  */
 export function gradingRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'pool'>, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -38,12 +38,12 @@ export function gradingRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'pool'
     {
       schema: {
         tags: ['admin'],
-        summary: 'What a proposed rule set would do to past leads: tier moves with counts; nothing is stored',
+        summary: 'What a proposed rule set would do to the past leads in scope: tier moves with counts; nothing is stored',
         body: dryRunBodySchema,
         response: { 200: regradeReportSchema, 400: errorBodySchema, ...guarded },
       },
     },
-    async (request) => dryRun(deps.pool, request.body.rules, request.body.filter),
+    async (request) => dryRun(deps.pool, request.body.rules, request.body.scope),
   );
 
   api.post(
@@ -51,12 +51,13 @@ export function gradingRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'pool'
     {
       schema: {
         tags: ['admin'],
-        summary: 'Put a rule set in force: re-grade every lead into a new versioned result and grade new assessments under it',
+        summary:
+          'Put a rule set in force: re-grade the leads in scope (as the dry run counted them) into new versioned results, and grade new assessments under it',
         body: applyBodySchema,
         response: { 200: applyResultSchema, 400: errorBodySchema, ...guarded },
       },
     },
-    async (request) => applyRules(deps.pool, request.body.rules, request.admin!.id, request.body.note),
+    async (request) => applyRules(deps.pool, request.body.rules, request.body.scope, request.admin!.id, request.body.note),
   );
 
   api.post(
@@ -64,7 +65,7 @@ export function gradingRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'pool'
     {
       schema: {
         tags: ['admin'],
-        summary: 'Apply again the rule set in force before the latest application',
+        summary: 'Apply again the rule set in force before the latest application, over the leads it re-graded',
         response: { 200: applyResultSchema, 409: errorBodySchema, ...guarded },
       },
     },

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { DEFAULT_GRADING_RULES, type GradingRules } from '#machines/grading/rules.js';
 import type { applyResultSchema, gradingViewSchema, regradeReportSchema } from '#machines/protocol/admin/grading.js';
+import { formatDateTime } from './api.js';
 import { GradingScreen } from './grading.js';
 import { CSRF, installAdminTestKit, mockAdminApi, on, renderScreen, uuid, type SeenRequest } from './test-kit.js';
 
@@ -23,10 +24,13 @@ const application = {
   appliedAt: '2026-03-02T09:30:00.000Z',
   appliedBy: 'coach@example.com',
   note: 'Spring cohort',
+  scope: { source: 'spring', includeTestLeads: false },
   regraded: 3,
   moved: 1,
   undoOf: null,
 };
+/** Its undo: the same scope, no note of its own. */
+const undoApplication = { ...application, id: 8, version: 'grading-1.0.0', note: null, undoOf: 7 };
 const applied: z.input<typeof gradingViewSchema> = {
   inForce: { version: 'grading-2', rules: PROPOSAL, builtIn: false, appliedAt: application.appliedAt },
   history: [application],
@@ -125,7 +129,7 @@ describe('Grading rules screen', () => {
     expect(dryRun!.url).toBe('/api/admin/grading/dry-run');
     expect(dryRun!.headers['x-csrf-token']).toBe(CSRF);
     // the weights go as the schema's fractions
-    expect(dryRun!.body).toEqual({ rules: PROPOSAL, filter: { tier: 'homework', includeTestLeads: true } });
+    expect(dryRun!.body).toEqual({ rules: PROPOSAL, scope: { tier: 'homework', includeTestLeads: true } });
 
     expect(screen.getByText('Graded before answers were kept, so they keep their result.')).toBeTruthy();
     const matrix = screen.getByTestId('moves-matrix');
@@ -173,11 +177,11 @@ describe('Grading rules screen', () => {
         () => (
           (view = {
             ...builtIn,
-            history: [{ ...application, id: 8, version: 'grading-1.0.0', undoOf: 7 }, application],
+            history: [undoApplication, application],
             undoTo: 'grading-2',
           }),
           {
-            body: { ...applyResult, version: 'grading-1.0.0', application: { ...application, id: 8, version: 'grading-1.0.0', undoOf: 7 } },
+            body: { ...applyResult, version: 'grading-1.0.0', application: undoApplication },
           }
         ),
       ),
@@ -195,24 +199,111 @@ describe('Grading rules screen', () => {
     expect(await screen.findByText('grading-2 is in force: 3 leads re-graded, 1 changed tier.')).toBeTruthy();
     const applyCall = posts(seen).find((request) => request.url === '/api/admin/grading/apply')!;
     expect(applyCall.headers['x-csrf-token']).toBe(CSRF);
-    expect(applyCall.body).toEqual({ rules: PROPOSAL, note: 'Spring cohort' });
+    expect(applyCall.body).toEqual({ rules: PROPOSAL, scope: { includeTestLeads: false }, note: 'Spring cohort' });
     await waitFor(() => expect(screen.getByTestId('version-in-force').textContent).toBe('grading-2'));
     expect(within(screen.getByRole('list', { name: 'Rules in force' })).getByText('Book call from a total of 65')).toBeTruthy();
     expect(screen.getByText(/Applied .* by coach@example.com/)).toBeTruthy();
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Rules in force' })));
-    const history = screen.getByRole('table', { name: 'Rules applied, latest first' });
-    expect(within(history).getByText('Spring cohort')).toBeTruthy();
+    const history = screen.getByRole('list', { name: 'Rules applied, latest first' });
+    expect(within(history).getByText('Note: Spring cohort')).toBeTruthy();
 
     await userEvent.click(screen.getByRole('button', { name: 'Undo last change' }));
     const undoDialog = await screen.findByRole('dialog', { name: 'Undo the last change?' });
     expect(within(undoDialog).getByText('grading-1.0.0')).toBeTruthy();
+    expect(undoDialog.textContent).toContain(
+      'The 3 leads application 7 re-graded (any tier, source spring, signed up any time, test leads left out) get a new result under them',
+    );
     await userEvent.click(within(undoDialog).getByRole('button', { name: 'Restore grading-1.0.0' }));
 
     expect(await screen.findByText('grading-1.0.0 is back in force: 3 leads re-graded, 1 changed tier.')).toBeTruthy();
     const undoCall = posts(seen).find((request) => request.url === '/api/admin/grading/undo')!;
     expect(undoCall.headers['x-csrf-token']).toBe(CSRF);
     await waitFor(() => expect(screen.getByTestId('version-in-force').textContent).toBe('grading-1.0.0'));
-    expect(screen.getByText('Undo of #7')).toBeTruthy();
+    const entries = within(screen.getByRole('list', { name: 'Rules applied, latest first' })).getAllByRole('listitem');
+    expect(entries[0]!.textContent).toContain('Undo of application 7');
+  });
+
+  it('shows beside Apply the scope and count of the try, holds Apply while the scope on screen differs, and applies to that scope', async () => {
+    const seen = await openScreen(
+      on('GET', '/api/admin/grading', { body: builtIn }),
+      on('POST', '/api/admin/grading/dry-run', { body: report }),
+      on('POST', '/api/admin/grading/apply', { body: applyResult }),
+    );
+    const apply = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Apply these rules' });
+    const hint = () => document.getElementById('grading-apply-hint')!.textContent;
+
+    await setNumber('Book call from a total of', '65');
+    await userEvent.type(screen.getByLabelText(/Source/), 'spring');
+    await userEvent.type(screen.getByLabelText(/Signed up from/), '2026-03-01');
+    await userEvent.click(screen.getByRole('button', { name: 'Try on past leads' }));
+    await screen.findByRole('heading', { name: 'What these rules would change' });
+    const scopeInWords = 'any tier, source spring, signed up from Mar 1, 2026, test leads left out';
+    expect(screen.getByText(`Tried on leads: ${scopeInWords}. Nothing was changed.`)).toBeTruthy();
+    expect(hint()).toBe(
+      `Applies to the 4 leads this try considered: ${scopeInWords}. Leads outside it keep their results; new assessments are graded under these rules.`,
+    );
+    expect(apply().getAttribute('aria-describedby')).toBe('grading-apply-hint');
+
+    // another scope on screen than the one tried: no Apply until it is tried
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Include test leads (tagged test)' }));
+    expect(apply().disabled).toBe(true);
+    expect(hint()).toBe('You changed which leads to try them on since the last try: try again before applying.');
+    expect(screen.getByText(/You changed which leads to try them on since this try/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Include test leads (tagged test)' }));
+    expect(apply().disabled).toBe(false);
+
+    await userEvent.click(apply());
+    const dialog = await screen.findByRole('dialog', { name: 'Apply these rules?' });
+    expect(dialog.textContent).toContain(`To the 4 leads the try considered: ${scopeInWords}.`);
+    expect(dialog.textContent).toContain(
+      'New results under these rules, the tier following: 3 leads with stored answers, 1 of them changing tier. Left as they are: 1 lead graded before answers were kept.',
+    );
+    expect(dialog.textContent).toContain('Leads outside this scope keep the results they have.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Apply these rules' }));
+    await screen.findByText('grading-2 is in force: 3 leads re-graded, 1 changed tier.');
+    const applyCall = posts(seen).find((request) => request.url === '/api/admin/grading/apply')!;
+    expect(applyCall.body).toEqual({ rules: PROPOSAL, scope: { source: 'spring', from: '2026-03-01', includeTestLeads: false } });
+  });
+
+  it('refuses a scope whose last day is before its first, beside the field, and sends nothing', async () => {
+    const seen = await openScreen(on('GET', '/api/admin/grading', { body: builtIn }));
+    await setNumber('Book call from a total of', '65');
+    await userEvent.type(screen.getByLabelText(/Signed up from/), '2026-03-01');
+    await userEvent.type(screen.getByLabelText(/Signed up until/), '2026-02-01');
+    await userEvent.click(screen.getByRole('button', { name: 'Try on past leads' }));
+
+    const until = screen.getByLabelText(/Signed up until/);
+    expect(until.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('to must not be before from')).toBeTruthy();
+    expect(document.activeElement).toBe(until);
+    expect(posts(seen)).toEqual([]);
+  });
+
+  it('reads each application in the history as one entry, an undo saying "Undo of application N" once', async () => {
+    const older = {
+      ...application,
+      id: 6,
+      note: 'Try it on the workshop leads',
+      scope: { tier: 'homework', source: 'workshop', from: '2026-01-01', to: '2026-01-31', includeTestLeads: true },
+      regraded: 1,
+      moved: 0,
+    };
+    const history = [undoApplication, application, older];
+    await openScreen(on('GET', '/api/admin/grading', { body: { ...builtIn, history, undoTo: 'grading-2' } }));
+
+    const entries = within(screen.getByRole('list', { name: 'Rules applied, latest first' })).getAllByRole('listitem');
+    const when = formatDateTime(new Date(application.appliedAt));
+    expect(entries.map((entry) => entry.textContent)).toEqual([
+      `#8 grading-1.0.0 put back in force (Undo of application 7) by coach@example.com, ${when}.` +
+        'Re-graded 3 leads, 1 changed tier. Leads: any tier, source spring, signed up any time, test leads left out.',
+      `#7 grading-2 put in force by coach@example.com, ${when}.` +
+        'Re-graded 3 leads, 1 changed tier. Leads: any tier, source spring, signed up any time, test leads left out.' +
+        'Note: Spring cohort',
+      `#6 grading-2 put in force by coach@example.com, ${when}.` +
+        'Re-graded 1 lead, 0 changed tier. Leads: now Homework, source workshop, signed up Jan 1, 2026 to Jan 31, 2026, test leads included.' +
+        'Note: Try it on the workshop leads',
+    ]);
+    expect(entries[0]!.textContent.match(/Undo of/g)).toHaveLength(1);
   });
 
   it('shows the server message when there is nothing to undo (409)', async () => {
@@ -239,10 +330,10 @@ describe('Grading rules screen', () => {
         body: {
           statusCode: 400,
           error: 'Bad Request',
-          message: 'Invalid rules.modifiers.delayCap, filter.source',
+          message: 'Invalid rules.modifiers.delayCap, scope.source',
           fields: {
             'rules.modifiers.delayCap': 'The delay cap is refused',
-            'filter.source': 'source must be a lead source such as website',
+            'scope.source': 'source must be a lead source such as website',
           },
         },
       }),

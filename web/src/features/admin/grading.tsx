@@ -3,13 +3,13 @@ import { gradingViewSchema, type GradingView } from '#machines/protocol/admin/gr
 import { Button } from '../../components/ui/index.js';
 import { useAdminResource } from './api.js';
 import { ApplyDialog, UndoDialog } from './grading/dialogs.js';
-import { HistoryTable } from './grading/history.js';
+import { HistoryList } from './grading/history.js';
 import { RulesInForce } from './grading/in-force.js';
-import { DryRunReport } from './grading/report.js';
+import { DryRunReport, type Staleness } from './grading/report.js';
 import { RulesFile } from './grading/rules-file.js';
 import { inputIdOf, RulesForm } from './grading/rules-form.js';
 import { checkDraft, draftOf, rulesKey, type Draft } from './grading/rules-draft.js';
-import { ANY_SCOPE, filterOf, ScopeFields, scopeInputId, type Scope } from './grading/scope.js';
+import { ANY_SCOPE, leadCount, ScopeFields, scopeInputId, scopeOf, scopeWords, type ScopeFieldValues } from './grading/scope.js';
 import { GRADING_PATH, useGradingActions, type Tried } from './grading/use-grading-actions.js';
 import { ErrorState, FormSkeleton, RefreshButton, ScreenHeader } from './states.js';
 
@@ -29,20 +29,34 @@ function Section({ id, title, actions, children }: { id: string; title: string; 
   );
 }
 
-/** What the Apply button waits for, in words. */
-function applyHint(checked: boolean, edited: boolean, tried: Tried | null, triedNow: boolean): string {
+/** Beside the Apply button: what it waits for, or, once enabled, the leads it re-grades (the try's scope and count). */
+function applyHint(checked: boolean, edited: boolean, tried: Tried | null, stale: Staleness): ReactNode {
   if (!checked) return 'Fix the fields marked above first.';
   if (!edited) return 'These are the rules in force: change a number or upload a file to propose new ones.';
   if (!tried) return 'Try these rules on past leads first: Apply is enabled once you have seen what they change.';
-  if (!triedNow) return 'You changed the rules since the last try: try them again before applying.';
-  return 'You have seen what these rules change. Applying re-grades every lead with stored answers, in any scope.';
+  if (stale === 'rules') return 'You changed the rules since the last try: try them again before applying.';
+  if (stale === 'scope') return 'You changed which leads to try them on since the last try: try again before applying.';
+  return (
+    <>
+      Applies to the {leadCount(tried.report.considered)} this try considered:{' '}
+      <strong className="font-semibold">{scopeWords(tried.scope)}</strong>. Leads outside it keep their results; new assessments are graded
+      under these rules.
+    </>
+  );
+}
+
+/** What changed since the try shown, if anything: Apply follows a try only while its rules and scope are the ones on screen. */
+function stalenessOf(tried: Tried | null, rulesKey: string | null, scopeKey: string | null): Staleness {
+  if (!tried) return null;
+  if (tried.rulesKey !== rulesKey) return 'rules';
+  return JSON.stringify(tried.scope) === scopeKey ? null : 'scope';
 }
 
 function GradingEditor({ view, reload }: { view: GradingView; reload: () => void }) {
   const { inForce } = view;
   const [draft, setDraft] = useState(() => draftOf(inForce.rules));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [scope, setScope] = useState<Scope>(ANY_SCOPE);
+  const [scopeFields, setScopeFields] = useState<ScopeFieldValues>(ANY_SCOPE);
   const [scopeErrors, setScopeErrors] = useState<Record<string, string>>({});
   const [tried, setTried] = useState<Tried | null>(null);
   const [applying, setApplying] = useState(false);
@@ -65,20 +79,21 @@ function GradingEditor({ view, reload }: { view: GradingView; reload: () => void
   const baseline = checkDraft(draftOf(inForce.rules));
   const currentKey = checked.ok ? rulesKey(checked.rules) : null;
   const edited = currentKey !== (baseline.ok ? rulesKey(baseline.rules) : rulesKey(inForce.rules));
-  const triedNow = tried !== null && tried.rulesKey === currentKey;
-  const canApply = checked.ok && edited && triedNow;
+  const scope = scopeOf(scopeFields);
+  const stale = stalenessOf(tried, currentKey, scope.ok ? JSON.stringify(scope.scope) : null);
+  const canApply = checked.ok && edited && tried !== null && stale === null;
 
   const showFields = (fields: Record<string, string>) => {
     const rules: Record<string, string> = {};
-    const filter: Record<string, string> = {};
+    const scoped: Record<string, string> = {};
     for (const [key, message] of Object.entries(fields)) {
       if (key.startsWith('rules.')) rules[key.slice('rules.'.length)] = message;
-      else if (key.startsWith('filter.')) filter[key] = message;
+      else if (key.startsWith('scope.')) scoped[key] = message;
       else if (key === 'note') setNoteError(message);
     }
     setErrors(rules);
-    setScopeErrors(filter);
-    const first = Object.keys(rules)[0] ?? Object.keys(filter)[0];
+    setScopeErrors(scoped);
+    const first = Object.keys(rules)[0] ?? Object.keys(scoped)[0];
     if (first) {
       setApplying(false);
       setFocusTarget(rules[first] ? inputIdOf(first) : scopeInputId(first));
@@ -100,19 +115,19 @@ function GradingEditor({ view, reload }: { view: GradingView; reload: () => void
   };
   const tryRules = (event: FormEvent) => {
     event.preventDefault();
-    const filter = filterOf(scope);
     setErrors(checked.ok ? {} : checked.errors);
-    setScopeErrors(filter.ok ? {} : filter.errors);
+    setScopeErrors(scope.ok ? {} : scope.errors);
     if (!checked.ok) return document.getElementById(inputIdOf(Object.keys(checked.errors)[0]!))?.focus();
-    if (!filter.ok) return document.getElementById(scopeInputId(Object.keys(filter.errors)[0]!))?.focus();
-    actions.dryRun(checked.rules, filter.filter, currentKey!, (done) => {
+    if (!scope.ok) return document.getElementById(scopeInputId(Object.keys(scope.errors)[0]!))?.focus();
+    actions.dryRun(checked.rules, scope.scope, currentKey!, (done) => {
       setTried(done);
       setFocusTarget('grading-report-heading');
     });
   };
+  // the scope of the try shown, which Apply is enabled only while it is the scope on screen
   const apply = () => {
-    if (!checked.ok) return;
-    actions.apply(checked.rules, note, () => {
+    if (!checked.ok || !tried) return;
+    actions.apply(checked.rules, tried.scope, note, () => {
       setApplying(false);
       setNote('');
       setFocusTarget(IN_FORCE_HEADING);
@@ -149,10 +164,10 @@ function GradingEditor({ view, reload }: { view: GradingView; reload: () => void
         <Section id="grading-try" title="Try on past leads">
           <p className="mb-4 text-muted">See which leads these rules would move, and between which tiers. Nothing is changed.</p>
           <ScopeFields
-            scope={scope}
+            scope={scopeFields}
             errors={scopeErrors}
             onChange={(change) => {
-              setScope((current) => ({ ...current, ...change }));
+              setScopeFields((current) => ({ ...current, ...change }));
               setScopeErrors({});
             }}
           />
@@ -161,13 +176,13 @@ function GradingEditor({ view, reload }: { view: GradingView; reload: () => void
               Try on past leads
             </Button>
           </div>
-          {tried && <DryRunReport report={tried.report} filter={tried.filter} stale={!triedNow} />}
+          {tried && <DryRunReport report={tried.report} scope={tried.scope} stale={stale} />}
           <div className="mt-6 flex flex-wrap items-center gap-4 border-t border-line pt-5">
             <Button type="button" disabled={!canApply} aria-describedby="grading-apply-hint" onClick={() => setApplying(true)}>
               Apply these rules
             </Button>
             <p id="grading-apply-hint" className="min-w-0 flex-1 basis-64 text-sm text-muted">
-              {applyHint(checked.ok, edited, tried, triedNow)}
+              {applyHint(checked.ok, edited, tried, stale)}
             </p>
           </div>
         </Section>
@@ -184,10 +199,11 @@ function GradingEditor({ view, reload }: { view: GradingView; reload: () => void
         }
       >
         {view.undoTo && <p className="mb-3 text-sm text-muted">Undo last change puts {view.undoTo} back in force.</p>}
-        <HistoryTable history={view.history} />
+        <HistoryList history={view.history} />
       </Section>
       <ApplyDialog
         open={applying}
+        tried={tried}
         busy={actions.busy === 'apply'}
         note={note}
         noteError={noteError}
@@ -195,7 +211,13 @@ function GradingEditor({ view, reload }: { view: GradingView; reload: () => void
         onConfirm={apply}
         onClose={() => setApplying(false)}
       />
-      <UndoDialog version={undoing} busy={actions.busy === 'undo'} onConfirm={undo} onClose={() => setUndoing(null)} />
+      <UndoDialog
+        version={undoing}
+        undone={view.history[0]}
+        busy={actions.busy === 'undo'}
+        onConfirm={undo}
+        onClose={() => setUndoing(null)}
+      />
     </>
   );
 }

@@ -1,32 +1,11 @@
 import { Link } from 'react-router-dom';
-import type { RegradeFilter, RegradeReport } from '#machines/protocol/admin/grading.js';
+import type { RegradeReport, RegradeScope } from '#machines/protocol/admin/grading.js';
 import { cx } from '#web/components/ui/index.js';
 import { TIER_LABELS, tierLabel, type Tier } from '../leads-api.js';
-import { formatDate } from '../api.js';
+import { leadCount, scopeWords } from './scope.js';
 
 const TIERS = Object.keys(TIER_LABELS) as Tier[];
 const count = new Intl.NumberFormat('en-US');
-const leads = (n: number) => `${count.format(n)} ${n === 1 ? 'lead' : 'leads'}`;
-
-/** The scope a dry run was tried on, in words. */
-function scopeWords(filter: RegradeFilter): string {
-  const dates = (value: string) => formatDate(new Date(`${value}T00:00:00Z`));
-  const signedUp =
-    filter.from && filter.to
-      ? `signed up ${dates(filter.from)} to ${dates(filter.to)}`
-      : filter.from
-        ? `signed up from ${dates(filter.from)}`
-        : filter.to
-          ? `signed up until ${dates(filter.to)}`
-          : 'signed up any time';
-  return [
-    filter.tier ? `now ${tierLabel(filter.tier)}` : 'any tier',
-    filter.source ? `source ${filter.source}` : 'any source',
-    signedUp,
-    filter.includeTestLeads ? 'test leads included' : 'test leads left out',
-  ].join(', ');
-}
-
 function Count({ label, value, explain }: { label: string; value: number; explain?: string }) {
   return (
     <div className="rounded-2xl border border-line bg-paper px-4 py-3">
@@ -101,7 +80,7 @@ function Movers({ report }: { report: RegradeReport }) {
     <>
       {report.truncated && (
         <p className="mb-2 text-sm text-muted">
-          Showing the {count.format(report.leads.length)} largest score changes of the {leads(report.moved)} who would move.
+          Showing the {count.format(report.leads.length)} largest score changes of the {leadCount(report.moved)} who would move.
         </p>
       )}
       <div className="overflow-x-auto">
@@ -153,19 +132,27 @@ function Movers({ report }: { report: RegradeReport }) {
   );
 }
 
-/** A dry run's answer: the counts, the tier matrix and the leads who would move; `stale` once the rules were changed since. */
-export function DryRunReport({ report, filter, stale }: { report: RegradeReport; filter: RegradeFilter; stale: boolean }) {
+/** What changed since a dry run, which makes it no longer the one Apply would follow. */
+export type Staleness = 'rules' | 'scope' | null;
+
+const STALE: Record<Exclude<Staleness, null>, string> = {
+  rules: 'You changed the rules since this try: press Try on past leads again to see what they would change.',
+  scope: 'You changed which leads to try them on since this try: press Try on past leads again to see what they would change there.',
+};
+
+/** A dry run's answer: the counts, the tier matrix and the leads who would move; `stale` once the rules or the scope were changed since. */
+export function DryRunReport({ report, scope, stale }: { report: RegradeReport; scope: RegradeScope; stale: Staleness }) {
   return (
     <section aria-labelledby="grading-report-heading" className="flex flex-col gap-5">
       <div>
         <h3 id="grading-report-heading" tabIndex={-1} className="font-serif text-xl tracking-tight text-ink focus:outline-none">
           What these rules would change
         </h3>
-        <p className="text-sm text-muted">Tried on leads: {scopeWords(filter)}. Nothing was changed.</p>
+        <p className="text-sm text-muted">Tried on leads: {scopeWords(scope)}. Nothing was changed.</p>
       </div>
       {stale && (
         <p role="status" className="rounded-2xl border border-brass/50 bg-brass-light/30 px-4 py-3 text-sm text-ink">
-          You changed the rules since this try: press Try on past leads again to see what they would change.
+          {STALE[stale]}
         </p>
       )}
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">

@@ -1,9 +1,9 @@
-import { regradeFilterSchema, type RegradeFilter } from '#machines/protocol/admin/grading.js';
+import { regradeScopeSchema, type RegradeScope } from '#machines/protocol/admin/grading.js';
 import { Field } from '#web/components/ui/index.js';
-import { TIER_LABELS, type Tier } from '../leads-api.js';
+import { TIER_LABELS, tierLabel, type Tier } from '../leads-api.js';
 
-/** The dry run's scope as typed: blanks mean any. */
-export interface Scope {
+/** The scope as typed: blanks mean any. */
+export interface ScopeFieldValues {
   tier: Tier | '';
   source: string;
   from: string;
@@ -11,34 +11,59 @@ export interface Scope {
   includeTestLeads: boolean;
 }
 
-export const ANY_SCOPE: Scope = { tier: '', source: '', from: '', to: '', includeTestLeads: false };
+export const ANY_SCOPE: ScopeFieldValues = { tier: '', source: '', from: '', to: '', includeTestLeads: false };
 
-/** The scope as the dry run's filter, checked with its schema; errors keyed as the server names them ('filter.from'). */
-export function filterOf(scope: Scope): { ok: true; filter: RegradeFilter } | { ok: false; errors: Record<string, string> } {
-  const parsed = regradeFilterSchema.safeParse({
-    ...(scope.tier && { tier: scope.tier }),
-    ...(scope.source.trim() && { source: scope.source.trim() }),
-    ...(scope.from && { from: scope.from }),
-    ...(scope.to && { to: scope.to }),
-    includeTestLeads: scope.includeTestLeads,
+/** The fields as the scope the dry run and the apply take, checked with its schema; errors keyed as the server names them ('scope.from'). */
+export function scopeOf(fields: ScopeFieldValues): { ok: true; scope: RegradeScope } | { ok: false; errors: Record<string, string> } {
+  const parsed = regradeScopeSchema.safeParse({
+    ...(fields.tier && { tier: fields.tier }),
+    ...(fields.source.trim() && { source: fields.source.trim() }),
+    ...(fields.from && { from: fields.from }),
+    ...(fields.to && { to: fields.to }),
+    includeTestLeads: fields.includeTestLeads,
   });
-  if (parsed.success) return { ok: true, filter: parsed.data };
+  if (parsed.success) return { ok: true, scope: parsed.data };
   const errors: Record<string, string> = {};
-  for (const issue of parsed.error.issues) errors[`filter.${issue.path.join('.')}`] ??= issue.message;
+  for (const issue of parsed.error.issues) errors[`scope.${issue.path.join('.')}`] ??= issue.message;
   return { ok: false, errors };
 }
 
-export const scopeInputId = (key: string) => `grading-scope-${key.replace('filter.', '')}`;
+export const scopeInputId = (key: string) => `grading-scope-${key.replace('scope.', '')}`;
 
-/** Which past leads to try the rules on: current tier, source, sign-up dates, test leads. */
+/** "1 lead", "1,204 leads": the grading screen's counts of leads. */
+export const leadCount = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'lead' : 'leads'}`;
+
+/** The scope's days are UTC days (YYYY-MM-DD): drawn in UTC, so no time zone shows the day before. */
+const utcDay = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+
+/** A scope in words, as the dry run, the Apply button, the dialogs and the history name it. */
+export function scopeWords(scope: RegradeScope): string {
+  const day = (value: string) => utcDay.format(new Date(`${value}T00:00:00Z`));
+  const signedUp =
+    scope.from && scope.to
+      ? `signed up ${day(scope.from)} to ${day(scope.to)}`
+      : scope.from
+        ? `signed up from ${day(scope.from)}`
+        : scope.to
+          ? `signed up until ${day(scope.to)}`
+          : 'signed up any time';
+  return [
+    scope.tier ? `now ${tierLabel(scope.tier)}` : 'any tier',
+    scope.source ? `source ${scope.source}` : 'any source',
+    signedUp,
+    scope.includeTestLeads ? 'test leads included' : 'test leads left out',
+  ].join(', ');
+}
+
+/** Which past leads to try the rules on, and so to apply them to: current tier, source, sign-up dates, test leads. */
 export function ScopeFields({
   scope,
   errors,
   onChange,
 }: {
-  scope: Scope;
+  scope: ScopeFieldValues;
   errors: Record<string, string>;
-  onChange: (change: Partial<Scope>) => void;
+  onChange: (change: Partial<ScopeFieldValues>) => void;
 }) {
   return (
     <fieldset className="grid min-w-0 gap-4 sm:grid-cols-2 lg:grid-cols-4">
@@ -67,7 +92,7 @@ export function ScopeFields({
         optional
         placeholder="e.g. website"
         value={scope.source}
-        error={errors['filter.source']}
+        error={errors['scope.source']}
         onChange={(event) => onChange({ source: event.target.value.toLowerCase() })}
       />
       <Field
@@ -76,7 +101,7 @@ export function ScopeFields({
         type="date"
         optional
         value={scope.from}
-        error={errors['filter.from']}
+        error={errors['scope.from']}
         onChange={(event) => onChange({ from: event.target.value })}
       />
       <Field
@@ -85,7 +110,7 @@ export function ScopeFields({
         type="date"
         optional
         value={scope.to}
-        error={errors['filter.to']}
+        error={errors['scope.to']}
         onChange={(event) => onChange({ to: event.target.value })}
       />
       <label className="flex items-center gap-3 text-ink sm:col-span-2 lg:col-span-4">

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { GradingRules } from '#machines/grading/rules.js';
-import { applyResultSchema, regradeReportSchema, type RegradeFilter, type RegradeReport } from '#machines/protocol/admin/grading.js';
+import { applyResultSchema, regradeReportSchema, type RegradeReport, type RegradeScope } from '#machines/protocol/admin/grading.js';
 import { useToast } from '#web/components/ui/index.js';
 import { ApiError, api } from '#web/lib/api.js';
 import { useSession } from '#web/lib/session.js';
@@ -9,16 +9,16 @@ import { useAdminFailure } from '../api.js';
 export const GRADING_PATH = '/api/admin/grading';
 const FIELDS_REFUSED = 'Some fields need a change';
 
-/** The dry run shown: its report, the rules and scope it was run with. */
+/** The dry run shown: its report, the rules and the scope it was run with (the scope Apply sends). */
 export interface Tried {
   report: RegradeReport;
   rulesKey: string;
-  filter: RegradeFilter;
+  scope: RegradeScope;
 }
 
 /**
  * The screen's three calls: a dry run, Apply and Undo (POSTs with the session's CSRF token). A 400
- * hands its named fields to `onFields` ('rules.thresholds.bookCall', 'filter.from', 'note'); a 409
+ * hands its named fields to `onFields` ('rules.thresholds.bookCall', 'scope.from', 'note'); a 409
  * and any other failure are toasted with the server's message.
  */
 export function useGradingActions({ onChanged, onFields }: { onChanged: () => void; onFields: (fields: Record<string, string>) => void }) {
@@ -37,18 +37,18 @@ export function useGradingActions({ onChanged, onFields }: { onChanged: () => vo
     fail(error, error instanceof ApiError && error.message ? error.message : undefined);
   };
 
-  const dryRun = (rules: GradingRules, filter: RegradeFilter, key: string, done: (tried: Tried) => void) => {
+  const dryRun = (rules: GradingRules, scope: RegradeScope, key: string, done: (tried: Tried) => void) => {
     setBusy('dry-run');
-    const body = { rules, filter };
+    const body = { rules, scope };
     api(`${GRADING_PATH}/dry-run`, { method: 'POST', body, csrfToken: session.csrfToken, schema: regradeReportSchema }).then((report) => {
       setBusy(null);
-      done({ report, rulesKey: key, filter });
+      done({ report, rulesKey: key, scope });
     }, failed);
   };
 
-  const apply = (rules: GradingRules, note: string, done: () => void) => {
+  const apply = (rules: GradingRules, scope: RegradeScope, note: string, done: () => void) => {
     setBusy('apply');
-    const body = { rules, ...(note.trim() && { note: note.trim() }) };
+    const body = { rules, scope, ...(note.trim() && { note: note.trim() }) };
     api(`${GRADING_PATH}/apply`, { method: 'POST', body, csrfToken: session.csrfToken, schema: applyResultSchema }).then((result) => {
       setBusy(null);
       toast({
