@@ -122,11 +122,13 @@ export class FlowTx {
     const state = statePath(next.value);
     const persisted = machine.getPersistedSnapshot(next) as Record<string, unknown>;
     const { type, ...payload } = event;
-    // one round trip: the new snapshot and its flow_events row
+    // one round trip: the new snapshot and its flow_events row; `testing` follows a flow whose
+    // context says whether it is a test (the assessment flow's testingMode, switchable until capture)
     const updated = await this.client.query<FlowRow>({
       name: 'apply-flow-event',
       text: `WITH moved AS (
-               UPDATE flows SET snapshot = $2, state = $3, version = version + 1, machine_version = $7
+               UPDATE flows SET snapshot = $2, state = $3, version = version + 1, machine_version = $7,
+                                testing = coalesce(($2::jsonb #>> '{context,testingMode}')::boolean, testing)
                WHERE id = $1 RETURNING id, machine, version, state, lead_id, testing, visitor_id, machine_version
              ), logged AS (
                INSERT INTO flow_events (flow_id, seq, type, payload, origin, state_after)

@@ -12,7 +12,6 @@ import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http-error.js';
 import { activeTargets } from '../integrations/settings.js';
 import { insertJob } from '../queues/outbox.js';
-import { TEST_TAGS } from '../leads/lead-service.js';
 import { applicationView, lockGradingRules, undoTarget, versionFor } from './rule-sets.js';
 
 /** At most this many moved leads are listed in a report; the counts always cover them all. */
@@ -47,12 +46,14 @@ async function candidates(db: pg.ClientBase, population: Population): Promise<Ca
   const params: unknown[] = [];
   const param = (value: unknown) => `$${params.push(value)}`;
   let tier: Tier | undefined;
+  // test or real as lead_facts says; an undo covers whoever its application re-graded
+  const includeTest = 'regradedBy' in population || population.scope.includeTestLeads;
+  const leads = `lead_facts(${param(includeTest)})`;
   if ('regradedBy' in population) {
     where.push(`r.lead_id IN (SELECT lead_id FROM assessment_results WHERE application_id = ${param(population.regradedBy)})`);
   } else {
     const { scope } = population;
     tier = scope.tier;
-    if (!scope.includeTestLeads) where.push(`NOT (${param(TEST_TAGS[0])} = ANY (l.tags))`);
     if (scope.source) where.push(`l.source = ${param(scope.source)}`);
     if (scope.from) where.push(`l.created_at >= ${param(scope.from)}::date`);
     if (scope.to) where.push(`l.created_at < ${param(scope.to)}::date + 1`);
@@ -60,7 +61,7 @@ async function candidates(db: pg.ClientBase, population: Population): Promise<Ca
   const latest = await db.query<Candidate>(
     `SELECT DISTINCT ON (r.lead_id) r.id, r.lead_id, r.flow_id, r.diagnostic_id, r.tier, r.total_score::float8 AS total_score,
             r.grade_input, l.name, l.email
-     FROM assessment_results r JOIN leads l USING (lead_id)
+     FROM assessment_results r JOIN ${leads} l USING (lead_id)
      WHERE ${where.join(' AND ')}
      ORDER BY r.lead_id, r.created_at DESC, r.id DESC`,
     params,

@@ -28,7 +28,7 @@ export interface PeriodDays {
 }
 
 /** The days a period covers; an unknown time zone is answered like any bad query parameter (400 naming tz). */
-export async function periodDays(db: pg.Pool | pg.ClientBase, { period, tz }: Pick<LeadScopeQuery, 'period' | 'tz'>): Promise<PeriodDays> {
+async function periodDays(db: pg.Pool | pg.ClientBase, { period, tz }: Pick<LeadScopeQuery, 'period' | 'tz'>): Promise<PeriodDays> {
   try {
     const { rows } = await db.query<PeriodDays>(
       `WITH today AS (SELECT (now() AT TIME ZONE $1)::date AS today),

@@ -4,16 +4,13 @@ import { refundConfirmation, type PaymentDetails } from '../email/payment-templa
 import { readSiteSettings } from '../site/settings.js';
 import type { PaymentRow } from './payment-tracking.js';
 
-/** The lead a payment's email goes to, or null: none, or a test lead (test leads get no email). */
+/** The lead a payment's email goes to, or null: none, or a test lead (test leads get no email; lead_facts(false) leaves them out). */
 export async function paymentRecipient(
   db: pg.ClientBase | pg.Pool,
   leadId: string | null,
 ): Promise<{ email: string; name: string } | null> {
   if (!leadId) return null;
-  const found = await db.query<{ email: string; name: string }>(
-    "SELECT email, name FROM leads WHERE lead_id = $1 AND NOT ('test' = ANY (tags))",
-    [leadId],
-  );
+  const found = await db.query<{ email: string; name: string }>('SELECT email, name FROM lead_facts(false) WHERE lead_id = $1', [leadId]);
   return found.rows[0] ?? null;
 }
 

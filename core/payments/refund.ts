@@ -65,6 +65,8 @@ export async function refundPayment(engine: FlowEngine, stripe: StripeClient, pa
       "UPDATE payment_tracking SET status = 'refunded', refund_id = $2, refunded_at = now() WHERE id = $1 RETURNING *",
       [paymentId, refundId],
     );
+    // the refund is an event on the deposit's journey too, in the same transaction
+    if (payment.purpose === 'deposit' && payment.flow_id) await tx.applyIfAllowed(payment.flow_id, { type: 'DEPOSIT_REFUNDED' }, 'server');
     await queueRefundConfirmation(tx.client, updated.rows[0]!);
     return toPayment(updated.rows[0]!);
   });

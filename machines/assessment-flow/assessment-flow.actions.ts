@@ -55,13 +55,19 @@ export const assessmentFlowUpdates = {
   /** The booking page opened; a booking the provider already reported stays booked. */
   markBookingOpened: update(({ context }) =>
     context.completedPath?.kind === 'deposit_paid' && context.completedPath.booking === 'none'
-      ? { completedPath: { kind: 'deposit_paid' as const, booking: 'opened' as const } }
+      ? { completedPath: { ...context.completedPath, booking: 'opened' as const } }
       : {},
   ),
   /** The provider's word: booked (SESSION_BOOKED) or, cancelled, back to opened (SESSION_CANCELED). */
   markBooking: update(({ context }, params: { booking: 'opened' | 'booked' }) =>
-    context.completedPath?.kind === 'deposit_paid' ? { completedPath: { kind: 'deposit_paid' as const, booking: params.booking } } : {},
+    context.completedPath?.kind === 'deposit_paid' ? { completedPath: { ...context.completedPath, booking: params.booking } } : {},
   ),
+  /** The coach refunded the deposit: the path says so; its booking stands until cancelled at the scheduler. */
+  markRefunded: update(({ context }) =>
+    context.completedPath?.kind === 'deposit_paid' ? { completedPath: { ...context.completedPath, refunded: true } } : {},
+  ),
+  /** The testing panel's switch, before the capture (mayChangeTestingMode). */
+  setTestingMode: update(({ context, event }) => ({ testingMode: event.type === 'SET_TESTING_MODE' ? event.on : context.testingMode })),
   /** The flow enters the diagnostic or the Mirror: a new visit, so a new child flow (childFlowSlot). */
   countChildFlowVisit: update(({ context }) => ({ childFlowVisit: context.childFlowVisit + 1 })),
   markReminded: update(({ context }, params: { reminder: 'remindedToBook' | 'remindedToFinish' }) => ({

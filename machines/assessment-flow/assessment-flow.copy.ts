@@ -3,6 +3,12 @@ import type { Notice } from '../protocol/common.js';
 /** The name a community visitor gets when they leave it empty. */
 export const COMMUNITY_MEMBER_NAME = 'Community Member';
 
+/**
+ * What a screen says where it would otherwise promise an email, in testing mode: a test lead gets
+ * no email of any kind (docs/decisions/0036), so no screen promises one.
+ */
+export const TEST_LEAD_NO_EMAIL = 'Testing mode: this is a test lead, so no email is sent to it.';
+
 /** The flow's own messages, word for word from the product copy. */
 export const assessmentFlowNotices = {
   captureFailed: { title: 'Error', description: 'Failed to start assessment. Please try again.' },

@@ -77,6 +77,9 @@ export const sampleEvents: AssessmentFlowEvent[] = [
   { type: 'SESSION_CANCELED', provider: 'calendly' },
   { type: 'JOIN_COMMUNITY' },
   { type: 'VIEW_RESULTS' },
+  { type: 'SET_TESTING_MODE', on: true },
+  { type: 'SET_TESTING_MODE', on: false },
+  { type: 'DEPOSIT_REFUNDED' },
 ];
 
 /** The flow's effects, recorded in order with their parameters. */

@@ -35,6 +35,9 @@ export const assessmentFlowGuards = {
   isSurveyComplete: ({ event }: AssessmentFlowArgs) =>
     event.type === 'SURVEY_SUBMITTED' && missingSurveyAnswers(event.answers).length === 0,
   hasLeadId: ({ context }: AssessmentFlowArgs) => context.session.leadId !== null,
+  /** Test or real is the flow's until its lead is captured: the lead is then written as one or the other, for good. */
+  mayChangeTestingMode: ({ context }: AssessmentFlowArgs) => context.session.leadId === null,
+  isTestingMode: ({ context }: AssessmentFlowArgs) => context.testingMode,
   isEmailInvalid: ({ event }: AssessmentFlowArgs) => event.type === 'EMAIL_SUBMIT' && !isSimpleEmail(event.email),
   isNameMissing: ({ context, event }: AssessmentFlowArgs) =>
     event.type === 'EMAIL_SUBMIT' && context.session.source !== 'community' && !hasText(event.name),

@@ -128,6 +128,10 @@ export const assessmentFlowMachine = flowSetup.createMachine({
       guard: { type: 'hasPath', params: { kind: 'deposit_paid', booking: 'booked' } },
       actions: { type: 'markBooking', params: { booking: 'opened' } },
     },
+    // the coach's refund, wherever the visitor is; a booked session stays booked until the coach cancels it
+    DEPOSIT_REFUNDED: { guard: { type: 'hasPath', params: { kind: 'deposit_paid' } }, actions: 'markRefunded' },
+    // test or real is decided per flow, and can change on screen until the lead is captured
+    SET_TESTING_MODE: { guard: 'mayChangeTestingMode', actions: 'setTestingMode' },
     // a day after the deposit, wherever the visitor is, unless the provider reported a booking
     BOOKING_REMINDER_DUE: {
       guard: 'mayRemindToBook',
@@ -338,7 +342,14 @@ export const assessmentFlowMachine = flowSetup.createMachine({
       initial: 'sending',
       states: {
         sending: {
-          entry: { type: 'sendHomework', params: homeworkRequest },
+          // a test lead gets no email of any kind: its homework is not sent, and the flow goes on as if it were
+          entry: enqueueActions(({ context, enqueue }) => {
+            if (!context.testingMode) enqueue({ type: 'sendHomework', params: homeworkRequest({ context }) });
+          }),
+          always: [
+            { guard: and(['isTestingMode', 'isPaidHomework']), target: '#assessmentFlow.payment_success', actions: 'takeHomeworkSent' },
+            { guard: 'isTestingMode', target: 'sent', actions: 'takeHomeworkSent' },
+          ],
           on: {
             HOMEWORK_SENT: [
               { guard: 'isPaidHomework', target: '#assessmentFlow.payment_success', actions: 'takeHomeworkSent' },

@@ -33,6 +33,7 @@ const systemEventSenders: Record<string, string> = {
   HOMEWORK_FAILED: 'the homework worker',
   SESSION_BOOKED: "the scheduling provider's webhook",
   SESSION_CANCELED: "the scheduling provider's webhook",
+  DEPOSIT_REFUNDED: "the coach's refund (admin)",
   BOOKING_REMINDER_DUE: 'the timers worker, a day after a deposit (setTimer)',
   ASSESSMENT_REMINDER_DUE: 'the timers worker, a day after the capture (setTimer)',
 };
@@ -194,7 +195,7 @@ describe('the child flow of the diagnostic and the Mirror', () => {
   });
 
   it(
-    'is tried where it matters: the reminders and bookings a running diagnostic or Mirror takes',
+    'is tried where it matters: the reminders, bookings and refunds a running diagnostic or Mirror takes',
     () => {
       const taken: Record<ChildFlowStep, Set<string>> = { diagnostic: new Set(), mirror: new Set() };
       for (const [, flows] of reached) {
@@ -206,6 +207,7 @@ describe('the child flow of the diagnostic and the Mirror', () => {
       expect([...taken.diagnostic].sort()).toEqual([
         'ASSESSMENT_REMINDER_DUE',
         'BOOKING_REMINDER_DUE',
+        'DEPOSIT_REFUNDED',
         'SESSION_BOOKED',
         'SESSION_CANCELED',
       ]);

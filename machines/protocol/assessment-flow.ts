@@ -30,7 +30,8 @@ export const bookingStatusSchema = z.enum(['none', 'opened', 'booked']);
 export type BookingStatus = z.infer<typeof bookingStatusSchema>;
 
 const pathSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('deposit_paid'), booking: bookingStatusSchema }),
+  /** `refunded`: the coach refunded the deposit since (the booking stands until the coach cancels it at the scheduler). */
+  z.object({ kind: z.literal('deposit_paid'), booking: bookingStatusSchema, refunded: z.boolean().optional() }),
   z.object({ kind: z.literal('homework_sent'), source: homeworkSourceSchema }),
   z.object({ kind: z.literal('community_joined') }),
 ]);
@@ -164,6 +165,8 @@ export const assessmentFlowClientEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('JOIN_COMMUNITY') }),
   /** Back to the results from where a path ended (deposit paid, homework sent, community joined). */
   z.object({ type: z.literal('VIEW_RESULTS') }),
+  /** The testing panel's switch, for the flow on screen: taken only until the lead is captured. */
+  z.object({ type: z.literal('SET_TESTING_MODE'), on: z.boolean() }),
 ]);
 
 /**
@@ -185,6 +188,8 @@ export const assessmentFlowSystemEventSchema = z.discriminatedUnion('type', [
     provider: z.enum(['calendly', 'calcom']),
     startsAt: z.iso.datetime({ offset: true }).nullable(),
   }),
+  /** The coach refunded the deposit (core/payments/refund.ts). */
+  z.object({ type: z.literal('DEPOSIT_REFUNDED') }),
   /** The scheduling provider reported the booking cancelled, by the coach or the lead when it said which. */
   z.object({
     type: z.literal('SESSION_CANCELED'),

@@ -48,6 +48,11 @@ export function completedPathOf(snapshot: unknown): CompletedPath | null {
   return parsed.success ? parsed.data : null;
 }
 
+/** Whether an assessment flow is a test (testing mode, decided until its lead was captured). */
+export function testingModeOf(snapshot: unknown): boolean {
+  return contextOf(snapshot).testingMode === true;
+}
+
 const noticeSchema = z.object({ title: z.string().nullable(), description: z.string().nullable() });
 
 /** The message an assessment flow's current screen shows, or null. */

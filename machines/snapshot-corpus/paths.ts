@@ -76,6 +76,7 @@ export function assessmentFlowKey(snapshot: AssessmentFlowSnapshot): string {
     paid: context.session.paymentIntentId !== null,
     standalone: context.standaloneDiagnosticId !== null,
     reminded: [context.followUps.remindedToBook, context.followUps.remindedToFinish],
+    testing: context.testingMode,
   });
 }
 

@@ -11,7 +11,14 @@ import {
   surveyAnswersSchema,
   type SurveyAnswers,
 } from '#machines/protocol/common.js';
-import { assessmentResultOf, assessmentSessionOf, homeworkSourceOf, noticeOf, paymentPurposeOf } from '#machines/protocol/snapshots.js';
+import {
+  assessmentResultOf,
+  assessmentSessionOf,
+  homeworkSourceOf,
+  noticeOf,
+  paymentPurposeOf,
+  testingModeOf,
+} from '#machines/protocol/snapshots.js';
 import { FlowConflictError } from '#core/flows/flow-store.js';
 import { waitForFlow } from '#core/flows/wait-for-flow.js';
 import { HttpError } from '#core/http-error.js';
@@ -121,7 +128,8 @@ export async function captureLead(deps: RouteDeps, request: FastifyRequest, repl
     email: body.email,
     name: session.name ?? name,
     source: leadSourceOf(session.source),
-    tags: body.testing ? [...TEST_TAGS] : [],
+    // what the lead was written as: the flow's test-or-real, not what this request asked for
+    tags: testingModeOf(after.snapshot) ? [...TEST_TAGS] : [],
   };
 }
 

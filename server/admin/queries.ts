@@ -60,7 +60,7 @@ export async function fetchOverview(db: pg.Pool, query: LeadScopeQuery): Promise
   const mirrorWhere = createdIn(scope, 'm.created_at', mirrorParams);
   if (!scope.includeTest) {
     mirrorWhere.push(`NOT coalesce((SELECT f.testing FROM flows f WHERE f.id = m.flow_id), false)`);
-    mirrorWhere.push(`NOT coalesce((SELECT 'test' = ANY (l.tags) FROM leads l WHERE l.lead_id = m.lead_id), false)`);
+    mirrorWhere.push(`NOT coalesce((SELECT l.test FROM lead_facts(true) l WHERE l.lead_id = m.lead_id), false)`);
   }
   const contactParams: unknown[] = [];
   const contactWhere = whereAll(createdIn(scope, 'c.created_at', contactParams));

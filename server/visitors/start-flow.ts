@@ -86,6 +86,14 @@ async function finishedStandaloneDiagnostic(
 interface StartPlan {
   input: unknown;
   leadId: string | null;
+  /** Whether the flow is a test: the browser's testing mode, unless the flow starts on a lead, which already is one or not. */
+  testing: boolean;
+}
+
+/** Test or real, as lead_facts says: a flow that starts on a known lead is what that lead is. */
+async function isTestLead(pool: pg.Pool, leadId: string): Promise<boolean> {
+  const found = await pool.query<{ test: boolean }>('SELECT test FROM lead_facts(true) WHERE lead_id = $1', [leadId]);
+  return found.rows[0]?.test ?? false;
 }
 
 /** The follow-ups' waits this server is configured with, which a new flow keeps for its life. */
@@ -119,16 +127,18 @@ async function planStart(
             followUpDelays: followUpDelays(config),
           },
           leadId: knownSession.leadId,
+          testing: false,
         };
       }
       const standaloneDiagnostic = body.diagnosticId ? await finishedStandaloneDiagnostic(pool, visitorId, body.diagnosticId) : null;
       const token = checked ?? (body.token ? (await initializeFromToken(pool, body.token)).check : null);
       const knownSession = await ownedKnownSession(pool, visitorId, body.knownSession);
       const leadId = (token?.status === 'valid' ? token.leadId : null) ?? knownSession?.leadId ?? null;
+      const testing = leadId ? await isTestLead(pool, leadId) : body.testing;
       return {
         input: {
           mode: body.mode,
-          testingMode: body.testing,
+          testingMode: testing,
           token,
           communityReferral: body.ref === COMMUNITY_REF,
           knownSession,
@@ -136,12 +146,13 @@ async function planStart(
           followUpDelays: followUpDelays(config),
         },
         leadId,
+        testing,
       };
     }
     case 'diagnostic':
-      return { input: { screens: diagnosticScreens }, leadId: null };
+      return { input: { screens: diagnosticScreens }, leadId: null, testing: body.testing };
     case 'mirror':
-      return { input: undefined, leadId: null };
+      return { input: undefined, leadId: null, testing: body.testing };
   }
 }
 
@@ -164,5 +175,5 @@ export async function startVisitorFlow(
   if (body.diagnosticId && !request.visitorId) throw notFound('finished diagnostic');
   const visitorId = await deps.visitors.ensure(request, reply);
   const plan = await planStart(deps.pool, deps.config, visitorId, body, checked, welcomeBack);
-  return deps.engine.start(body.machine, plan.input, { mode: body.mode, testing: body.testing, leadId: plan.leadId, visitorId });
+  return deps.engine.start(body.machine, plan.input, { mode: body.mode, testing: plan.testing, leadId: plan.leadId, visitorId });
 }

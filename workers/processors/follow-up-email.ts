@@ -40,8 +40,8 @@ interface Reminder {
 
 async function reminderTarget(db: pg.ClientBase, flowId: string, leadId: string): Promise<ReminderTarget | { skipped: string }> {
   const found = await db.query<TargetRow>(
-    `SELECT f.state, f.snapshot, f.testing, l.email, l.name, 'test' = ANY (l.tags) AS test_lead
-     FROM flows f JOIN leads l ON l.lead_id = $2 WHERE f.id = $1`,
+    `SELECT f.state, f.snapshot, f.testing, l.email, l.name, l.test AS test_lead
+     FROM flows f JOIN lead_facts(true) l ON l.lead_id = $2 WHERE f.id = $1`,
     [flowId, leadId],
   );
   const row = found.rows[0];

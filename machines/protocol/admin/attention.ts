@@ -12,7 +12,6 @@ import { includeTestSchema } from './scope.js';
  */
 
 const ATTENTION_REASONS = ['not_booked', 'coach_canceled', 'refunded_booked'] as const;
-export type AttentionReason = (typeof ATTENTION_REASONS)[number];
 
 export const attentionQuerySchema = z.object({ includeTest: includeTestSchema });
 

@@ -4,8 +4,7 @@ import { tierSchema } from '../common.js';
 import { timestamp } from './common.js';
 
 /** Where a lead's latest deposit stands: none went through, paid, or paid and then refunded. */
-export const depositStatusSchema = z.enum(['none', 'paid', 'refunded']);
-export type DepositStatus = z.infer<typeof depositStatusSchema>;
+const depositStatusSchema = z.enum(['none', 'paid', 'refunded']);
 
 const count = z.number().int().min(0);
 

@@ -18,7 +18,7 @@ const PROVIDERS: Record<string, string> = { calendly: 'Calendly', calcom: 'Cal.c
  * whom), or not yet booked; and, when the deposit was refunded while the session stays booked, what
  * the coach still has to do (a refund cancels nothing at the scheduler).
  */
-export function sessionText(lead: LeadFacts): { text: string; tone: 'success' | 'warning' | 'muted' } {
+function sessionText(lead: LeadFacts): { text: string; tone: 'success' | 'warning' | 'muted' } {
   const provider = lead.session_provider ? (PROVIDERS[lead.session_provider] ?? lead.session_provider) : null;
   const via = provider ? ` via ${provider}` : '';
   const when = lead.session_starts_at ? ` for ${formatDateTime(lead.session_starts_at)}` : '';

@@ -101,6 +101,8 @@ export const EVENT_NAMES: {
     BOOK_SESSION: 'Opened the booking page',
     SESSION_BOOKED: 'Booked the strategy session',
     SESSION_CANCELED: 'Cancelled the strategy session',
+    DEPOSIT_REFUNDED: 'Deposit refunded',
+    SET_TESTING_MODE: 'Switched testing mode',
     BOOKING_REMINDER_DUE: 'Reminded to book (deposit paid, no session booked)',
     ASSESSMENT_REMINDER_DUE: 'Invited back to finish the assessment',
     JOIN_COMMUNITY: 'Joined the community',

@@ -8,7 +8,7 @@ import { loadSession } from '../../lib/session.js';
 import { flowSlot, forgetLeadSession, knownLeadSession, openingParameters, setTestingFlag } from './browser-storage.js';
 import type { AssessmentMode } from './launcher.js';
 import { LiveAssessment } from './live-assessment.js';
-import type { Frame } from './live/types.js';
+import type { Frame, TestingSwitch } from './live/types.js';
 
 /**
  * The assessment modal: a Headless UI dialog (focus trapped, returned to the
@@ -49,12 +49,12 @@ export default function AssessmentModal({
     setSession((current) => ({ resume: null, key: current.key + 1 }));
   }, [ids, mode]);
 
-  const frame: Frame = (title, body, step) => (
+  const frame: Frame = (title, body, step, testing) => (
     <ModalFrame
       title={title}
       step={step}
       onClose={onClose}
-      testingPanel={params.showTestingPanel ? <TestingPanel onReset={startOver} /> : null}
+      testingPanel={params.showTestingPanel ? <TestingPanel onReset={startOver} flow={testing} /> : null}
     >
       {body}
     </ModalFrame>
@@ -144,13 +144,14 @@ function ModalFrame({
 
 /**
  * Testing mode's tools: only on a local host or with ?testing=true.
+ * The switch applies to the flow on screen until its lead is captured (the lead is then written
+ * as a test lead or a real one, for good), and to the flows this browser starts next.
  * Reset starts a new flow with no lead session; Purge deletes test-tagged leads
  * of the last 7 days (the server allows it to a signed-in admin, or on this machine outside production).
  */
-function TestingPanel({ onReset }: { onReset: () => void }) {
-  const [testing, setTesting] = useState(
-    () => openingParameters({ hostname: window.location.hostname, search: window.location.search }).testing,
-  );
+function TestingPanel({ onReset, flow }: { onReset: () => void; flow: TestingSwitch | undefined }) {
+  const [next, setNext] = useState(() => openingParameters({ hostname: window.location.hostname, search: window.location.search }).testing);
+  const testing = flow?.switchable === false ? flow.on : (flow?.on ?? next);
   const [purge, setPurge] = useState<string | null>(null);
   return (
     <details className="mt-10 rounded-2xl border border-dashed border-line bg-white/60 px-4 py-3 text-sm text-muted">
@@ -160,13 +161,15 @@ function TestingPanel({ onReset }: { onReset: () => void }) {
           <span id="testing-switch-label">Test leads, and stored results cleared on open</span>
           <Switch
             checked={testing}
+            disabled={flow?.switchable === false}
             onChange={(on) => {
-              setTesting(on);
+              setNext(on);
               setTestingFlag(on);
+              flow?.set(on);
             }}
             aria-labelledby="testing-switch-label"
             className={cx(
-              'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors',
+              'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors data-disabled:opacity-50',
               testing ? 'bg-ink' : 'bg-ink/25',
             )}
           >
@@ -175,6 +178,12 @@ function TestingPanel({ onReset }: { onReset: () => void }) {
             />
           </Switch>
         </div>
+        {flow?.switchable === false && (
+          <p>
+            This assessment's lead is saved as a {flow.on ? 'test' : 'real'} lead. Reset flow to start one as a {next ? 'test' : 'real'}{' '}
+            lead.
+          </p>
+        )}
         <div className="flex flex-wrap gap-3">
           <button
             type="button"

@@ -1,5 +1,6 @@
 import { useEffect, useEffectEvent, type ReactNode } from 'react';
 import { cx } from '../../components/ui/index.js';
+import { TEST_LEAD_NO_EMAIL } from '#machines/assessment-flow/assessment-flow.copy.js';
 import type { Notice } from '#machines/protocol/common.js';
 
 /** The small uppercase line above a step's content. */
@@ -32,6 +33,19 @@ export function NoticeBox({
       {notice.title && <p className={cx('font-semibold', tone === 'error' && 'text-danger')}>{notice.title}</p>}
       {notice.description && <p>{notice.description}</p>}
     </div>
+  );
+}
+
+/** Said in testing mode wherever a screen would otherwise promise an email (a test lead gets none). */
+export function TestLeadNote({ className }: { className?: string }) {
+  return (
+    <p
+      role="note"
+      data-testid="test-lead-note"
+      className={cx('rounded-2xl border border-dashed border-line px-4 py-3 text-sm text-muted', className)}
+    >
+      {TEST_LEAD_NO_EMAIL}
+    </p>
   );
 }
 

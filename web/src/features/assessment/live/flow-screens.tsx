@@ -99,5 +99,10 @@ export function FlowScreens({
       />
     </>,
     step,
+    {
+      on: context.testingMode,
+      switchable: context.session.leadId === null,
+      set: (on) => send({ type: 'SET_TESTING_MODE', on }),
+    },
   );
 }

@@ -67,6 +67,7 @@ export function StepScreen({
       return (
         <CaptureStep
           mode={mode}
+          testing={context.testingMode}
           saving={state === 'capture.saving'}
           notice={context.notice}
           defaultEmail={rememberedEmail() ?? ''}
@@ -136,6 +137,7 @@ export function StepScreen({
           tier={tier}
           path={context.completedPath}
           email={context.session.email}
+          testing={context.testingMode}
           onContinue={() => send({ type: 'CONTINUE' })}
           onRetake={() => send({ type: 'RETAKE' })}
         />
@@ -155,6 +157,7 @@ export function StepScreen({
       return (
         <MaybeFlowStep
           notice={context.notice}
+          testing={context.testingMode}
           depositCents={depositCents}
           onPay={() => onChoosePayment('PAY_FOR_HOMEWORK')}
           onFree={() => send({ type: 'CHOOSE_FREE_RESOURCES' })}
@@ -184,6 +187,8 @@ export function StepScreen({
         <PaymentSuccessStep
           purpose={context.paymentPurpose}
           booking={state === 'payment_success.booked' ? 'booked' : state === 'payment_success.booking_opened' ? 'opened' : 'none'}
+          refunded={context.completedPath?.kind === 'deposit_paid' && context.completedPath.refunded === true}
+          testing={context.testingMode}
           notice={context.notice}
           visitor={visitor}
           depositCents={depositCents}
@@ -194,7 +199,14 @@ export function StepScreen({
         />
       );
     case 'homework_processing':
-      return <HomeworkStep sent={state === 'homework_processing.sent'} email={context.session.email} onViewResults={viewResults} />;
+      return (
+        <HomeworkStep
+          sent={state === 'homework_processing.sent'}
+          email={context.session.email}
+          testing={context.testingMode}
+          onViewResults={viewResults}
+        />
+      );
     default:
       return waiting;
   }

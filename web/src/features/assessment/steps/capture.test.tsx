@@ -2,17 +2,28 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TEST_LEAD_NO_EMAIL } from '#machines/assessment-flow/assessment-flow.copy.js';
 import { CaptureStep } from './capture.js';
 
 afterEach(cleanup);
 
 function renderCapture(props: Partial<Parameters<typeof CaptureStep>[0]> = {}) {
   const onSubmit = vi.fn();
-  render(<CaptureStep mode="assessment" saving={false} notice={null} defaultEmail="" onSubmit={onSubmit} {...props} />);
+  render(<CaptureStep mode="assessment" testing={false} saving={false} notice={null} defaultEmail="" onSubmit={onSubmit} {...props} />);
   return onSubmit;
 }
 
 describe('CaptureStep', () => {
+  it('promises the results by email, except in testing mode, where it says a test lead gets none', () => {
+    renderCapture();
+    expect(screen.getByText(/We will send your results to this address/)).toBeTruthy();
+    expect(screen.queryByTestId('test-lead-note')).toBeNull();
+    cleanup();
+    renderCapture({ testing: true });
+    expect(screen.queryByText(/We will send your results/)).toBeNull();
+    expect(screen.getByTestId('test-lead-note').textContent).toBe(TEST_LEAD_NO_EMAIL);
+  });
+
   it('keeps the start button disabled until both name and email have text', async () => {
     const user = userEvent.setup();
     const onSubmit = renderCapture();

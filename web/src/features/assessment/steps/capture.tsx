@@ -1,19 +1,22 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Field } from '#web/components/ui/index.js';
 import type { Notice } from '#machines/protocol/common.js';
-import { NoticeBox, StepEyebrow } from '../ui.js';
+import { NoticeBox, StepEyebrow, TestLeadNote } from '../ui.js';
 
 /**
  * capture ('Welcome'): name and email, both required; no format check at this step, so the button is simply disabled until both have text.
  */
 export function CaptureStep({
   mode,
+  testing,
   saving,
   notice,
   defaultEmail,
   onSubmit,
 }: {
   mode: 'assessment' | 'mirror';
+  /** Testing mode: the lead will be a test lead, which gets no email, so none is promised. */
+  testing: boolean;
   saving: boolean;
   notice: Notice | null;
   defaultEmail: string;
@@ -35,9 +38,13 @@ export function CaptureStep({
             ? 'Think through a decision you are facing with five reflective questions, then see how you lead under pressure.'
             : 'In about ten minutes you will see how you decide, delegate and build trust under pressure, and the one next step that fits you best.'}
         </p>
-        <p className="text-sm leading-relaxed text-muted">
-          We will send your results to this address. No spam, and you can unsubscribe at any time.
-        </p>
+        {testing ? (
+          <TestLeadNote />
+        ) : (
+          <p className="text-sm leading-relaxed text-muted">
+            We will send your results to this address. No spam, and you can unsubscribe at any time.
+          </p>
+        )}
       </div>
       <NoticeBox notice={notice} />
       <div className="grid gap-5 sm:grid-cols-2">

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resultTier } from '#machines/assessment-flow/assessment-flow.guards.js';
 import { DISPLAY_DIMENSIONS, DisplayDimension } from '#machines/content/index.js';
+import { formatScore } from '#machines/grading/score-names.js';
 import type { Tier } from '#machines/protocol/common.js';
 import { flowAtResults } from '../live/flow.fixtures.js';
 import { topStep } from '../titles.js';
@@ -42,6 +43,8 @@ describe('the results', () => {
       expect(rows[index]!.textContent).toBe(`${dimension} ${DISPLAY_DIMENSIONS[dimension].label}${Math.round(result.scores[dimension]!)}`);
     });
     expect(within(scores).getByRole('img', { name: 'Radar chart of your six dimension scores, each out of 100' })).toBeTruthy();
+    // the leadership score, named and written as in the email, the PDF and the admin
+    expect(within(scores).getByTestId('leadership-score').textContent).toBe(`Leadership score: ${formatScore(result.compositeScore)}`);
 
     const actions = within(screen.getByRole('region', { name: 'Three actions for the next 30 days' })).getAllByRole('listitem');
     expect(actions.map((item) => item.textContent)).toEqual(result.archetypeDetails!.actions.map((action, i) => `${i + 1}${action}`));
@@ -75,6 +78,7 @@ describe('the results', () => {
         tier="homework"
         path={{ kind: 'homework_sent', source: 'free_resources' }}
         email="ada@example.com"
+        testing={false}
         onContinue={vi.fn()}
         onRetake={onRetake}
       />,

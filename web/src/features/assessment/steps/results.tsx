@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { BulletList, Button } from '#web/components/ui/index.js';
+import { TEST_LEAD_NO_EMAIL } from '#machines/assessment-flow/assessment-flow.copy.js';
 import { formatScore, SCORE_NAMES } from '#machines/grading/score-names.js';
 import type { CompletedPath, FlowResult } from '#machines/protocol/assessment-flow.js';
 import type { Tier } from '#machines/protocol/common.js';
@@ -34,10 +35,21 @@ const NEXT_STEP: Record<Tier, { heading: string; body: string; action: string }>
 type NextStep = { eyebrow?: string; heading: string; body: string; action: string };
 
 /** Where a visitor's path ended, as their results shown again tell it, with the way back there. */
-function pathStep(path: CompletedPath, email: string | null): NextStep {
+function pathStep(path: CompletedPath, email: string | null, testing: boolean): NextStep {
   const eyebrow = 'Where you are';
   switch (path.kind) {
     case 'deposit_paid':
+      if (path.refunded) {
+        return {
+          eyebrow,
+          heading: 'Your deposit was refunded',
+          body:
+            path.booking === 'booked'
+              ? 'Your refundable deposit has been returned. Your strategy session stays in the calendar unless we cancel it with you.'
+              : 'Your refundable deposit has been returned.',
+          action: 'See Your Deposit',
+        };
+      }
       if (path.booking === 'booked') {
         return {
           eyebrow,
@@ -63,7 +75,9 @@ function pathStep(path: CompletedPath, email: string | null): NextStep {
       return {
         eyebrow,
         heading: path.source === 'paid_homework' ? 'Your homework plan was sent' : 'Your free resources were sent',
-        body: `They went to ${email ?? 'your email address'}. Start with the guide for your archetype: it pairs with the three actions above.`,
+        body: testing
+          ? TEST_LEAD_NO_EMAIL
+          : `They went to ${email ?? 'your email address'}. Start with the guide for your archetype: it pairs with the three actions above.`,
         action: 'See What Was Sent',
       };
     case 'community_joined':
@@ -204,6 +218,7 @@ export function CompletedResultsStep({
   tier,
   path,
   email,
+  testing,
   onContinue,
   onRetake,
 }: {
@@ -211,10 +226,11 @@ export function CompletedResultsStep({
   tier: Tier;
   path: CompletedPath | null;
   email: string | null;
+  testing: boolean;
   onContinue: () => void;
   onRetake: () => void;
 }) {
-  const next = path ? pathStep(path, email) : NEXT_STEP[tier];
+  const next = path ? pathStep(path, email, testing) : NEXT_STEP[tier];
   return (
     <ResultsView
       result={result}

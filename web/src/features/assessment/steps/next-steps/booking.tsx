@@ -2,7 +2,7 @@ import type { BookingStatus } from '#machines/protocol/assessment-flow.js';
 import type { Notice } from '#machines/protocol/common.js';
 import type { PaymentPurpose } from '#machines/protocol/payment.js';
 import { bookingLink } from '#machines/booking-link.js';
-import { DoneMark, NoticeBox } from '../../ui.js';
+import { DoneMark, NoticeBox, TestLeadNote } from '../../ui.js';
 import { formatDeposit } from './deposit.js';
 import { OutLink, SeeResults } from './links.js';
 
@@ -10,6 +10,8 @@ import { OutLink, SeeResults } from './links.js';
 export function PaymentSuccessStep({
   purpose,
   booking,
+  refunded,
+  testing,
   notice,
   visitor,
   depositCents,
@@ -21,6 +23,10 @@ export function PaymentSuccessStep({
   purpose: PaymentPurpose | null;
   /** none: not opened yet; opened: the visitor opened the booking page; booked: the provider reported a booking. */
   booking: BookingStatus;
+  /** The coach refunded the deposit since. */
+  refunded: boolean;
+  /** A test lead: no receipt and no homework email go out. */
+  testing: boolean;
   notice: Notice | null;
   visitor: { name: string | null; email: string | null };
   depositCents: number;
@@ -35,17 +41,25 @@ export function PaymentSuccessStep({
     <div className="flex flex-col items-center gap-6 py-4 text-center">
       <DoneMark />
       <NoticeBox notice={notice} className="w-full text-left" />
-      <p className="max-w-lg text-lg leading-relaxed text-ink">
-        Your {formatDeposit(depositCents)} refundable deposit has been received
-        {visitor.email ? `, and a receipt is on its way to ${visitor.email}` : ''}.
-        {homework && !notice ? ' Your homework is in your inbox too.' : ''}
-      </p>
-      {!homework && booking === 'booked' && (
+      {refunded ? (
+        <p className="max-w-lg text-lg leading-relaxed text-ink">
+          Your {formatDeposit(depositCents)} deposit has been refunded.
+          {!homework && booking === 'booked' ? ' Your strategy session stays in the calendar unless we cancel it with you.' : ''}
+        </p>
+      ) : (
+        <p className="max-w-lg text-lg leading-relaxed text-ink">
+          Your {formatDeposit(depositCents)} refundable deposit has been received
+          {visitor.email && !testing ? `, and a receipt is on its way to ${visitor.email}` : ''}.
+          {homework && !notice && !testing ? ' Your homework is in your inbox too.' : ''}
+        </p>
+      )}
+      {testing && <TestLeadNote className="w-full text-left" />}
+      {!refunded && !homework && booking === 'booked' && (
         <p className="max-w-lg text-base leading-relaxed text-muted" role="status">
           Your 45-minute strategy session is booked: the confirmation is in your inbox. We look forward to meeting you.
         </p>
       )}
-      {!homework && booking !== 'booked' && (
+      {!refunded && !homework && booking !== 'booked' && (
         <>
           <p className="max-w-lg text-base leading-relaxed text-muted">
             {booking === 'opened'

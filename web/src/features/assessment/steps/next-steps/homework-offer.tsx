@@ -1,18 +1,20 @@
 import { Button } from '#web/components/ui/index.js';
 import type { Notice } from '#machines/protocol/common.js';
-import { NoticeBox, StepEyebrow } from '../../ui.js';
+import { NoticeBox, StepEyebrow, TestLeadNote } from '../../ui.js';
 import { formatDeposit } from './deposit.js';
 import { BackToResults } from './links.js';
 
 /** maybe_flow: paid homework or free resources. */
 export function MaybeFlowStep({
   notice,
+  testing,
   depositCents,
   onPay,
   onFree,
   onBack,
 }: {
   notice: Notice | null;
+  testing: boolean;
   depositCents: number;
   onPay: () => void;
   onFree: () => void;
@@ -22,6 +24,7 @@ export function MaybeFlowStep({
     <div className="flex flex-col gap-7">
       <NoticeBox notice={notice} />
       <p className="text-lg leading-relaxed text-ink">Two ways to turn your results into progress. Choose the one that fits this season.</p>
+      {testing && <TestLeadNote />}
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="flex flex-col gap-3 rounded-3xl border border-brass/60 bg-sand p-6">
           <StepEyebrow>Personal homework</StepEyebrow>
