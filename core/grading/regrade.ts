@@ -8,6 +8,7 @@ import {
   type Tier,
 } from '#machines/grading/index.js';
 import type { ApplyResult, MovedLead, RegradeReport, RegradeScope } from '#machines/protocol/admin/grading.js';
+import { SCORE_NAMES } from '#machines/grading/score-names.js';
 import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http-error.js';
 import { activeTargets } from '../integrations/settings.js';
@@ -198,7 +199,7 @@ async function recordMoves(client: pg.ClientBase, applicationId: number, version
       JSON.stringify(
         moved.map(({ candidate, result }) => ({
           lead_id: candidate.lead_id,
-          content: `Re-graded under ${version}: ${candidate.tier} → ${result.tier} (total ${candidate.total_score} → ${result.totalScore}).`,
+          content: `Re-graded under ${version}: ${candidate.tier} → ${result.tier} (${SCORE_NAMES.qualification.toLowerCase()} ${candidate.total_score} → ${result.totalScore}).`,
           metadata: { applicationId, version, from: candidate.tier, to: result.tier },
         })),
       ),
@@ -214,7 +215,9 @@ async function recordMoves(client: pg.ClientBase, applicationId: number, version
       email: candidate.email,
       tier: result.tier,
       previousTier: candidate.tier,
-      totalScore: result.totalScore,
+      // the scores named as on every other surface (machines/grading/score-names.ts)
+      qualificationScore: result.totalScore,
+      leadershipScore: result.compositeScore,
       gradingVersion: version,
     };
     await insertJob(client, {

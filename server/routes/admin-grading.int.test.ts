@@ -193,14 +193,20 @@ describe('grading rules: view, dry run, apply, undo', () => {
     const activity = await pool.query("SELECT lead_id, content FROM interactions WHERE type = 'regraded' ORDER BY lead_id");
     expect(activity.rows.map((row) => row.lead_id).sort()).toEqual([ready.leadId, validating.leadId, elsewhere.leadId].sort());
     expect(activity.rows.find((row) => row.lead_id === ready.leadId)!.content).toBe(
-      'Re-graded under grading-2: homework → book_call (total 67 → 67).',
+      'Re-graded under grading-2: homework → book_call (qualification score 67 → 67).',
     );
     const hooks = await pool.query("SELECT lead_id, payload FROM jobs WHERE name = 'automation:lead.regraded'");
     expect(hooks.rows).toHaveLength(result.moved);
     expect(hooks.rows.find((row) => row.lead_id === validating.leadId)!.payload.body).toMatchObject({
       event: 'lead.regraded',
       leadId: validating.leadId,
-      data: { tier: 'homework', previousTier: 'nurture', totalScore: 49, gradingVersion: 'grading-2' },
+      data: {
+        tier: 'homework',
+        previousTier: 'nurture',
+        qualificationScore: 49,
+        leadershipScore: expect.any(Number),
+        gradingVersion: 'grading-2',
+      },
     });
 
     // the lead's page shows the rules that fired and both results
