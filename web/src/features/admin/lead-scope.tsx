@@ -29,7 +29,7 @@ export function useIncludeTest(): [boolean, (include: boolean) => void] {
 /** The switch itself, labelled the same everywhere. */
 export function IncludeTestSwitch({ checked, onChange }: { checked: boolean; onChange: (include: boolean) => void }) {
   return (
-    <Field className="flex items-center gap-3 rounded-full border border-line bg-white px-3.5 py-1.5 shadow-soft">
+    <Field className="inline-flex w-fit items-center gap-3 rounded-full border border-line bg-white px-3.5 py-1.5 shadow-soft">
       <Label className="cursor-pointer text-sm font-medium whitespace-nowrap text-ink">Include test leads</Label>
       <Switch
         checked={checked}

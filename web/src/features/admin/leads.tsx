@@ -77,7 +77,6 @@ export function LeadsScreen() {
         }
         actions={
           <>
-            <IncludeTestSwitch checked={includeTest} onChange={setIncludeTest} />
             <RefreshButton loading={loading} onClick={reload} />
             <a href={csvHref} download className={buttonClasses({ variant: 'primary', size: 'sm' })}>
               Export CSV
@@ -142,6 +141,9 @@ export function LeadsScreen() {
               className={inputClass}
             />
           </FilterField>
+        </div>
+        <div className="sm:col-span-2 lg:col-span-6">
+          <IncludeTestSwitch checked={includeTest} onChange={setIncludeTest} />
         </div>
       </search>
       <p className="sr-only" role="status" aria-live="polite">

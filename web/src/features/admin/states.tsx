@@ -12,7 +12,7 @@ export function ScreenHeader({ title, description, actions }: { title: string; d
         <h1 className="mt-1 font-serif text-4xl tracking-tight text-ink">{title}</h1>
         {description && <p className="mt-2 max-w-2xl text-muted">{description}</p>}
       </div>
-      {actions && <div className="flex shrink-0 items-center gap-3">{actions}</div>}
+      {actions && <div className="flex max-w-full flex-wrap items-center gap-3">{actions}</div>}
     </div>
   );
 }
