@@ -81,6 +81,23 @@ export function leadsIn(scope: LeadScope, params: unknown[], alias = 'f'): { fro
   return { from, where: createdIn(scope, `${alias}.created_at`, params) };
 }
 
+/**
+ * Conditions keeping the Mirror sessions (aliased `alias`) of the scope: started on its days, and
+ * real unless test data is included (a session is a test when its flow is, or its lead, saved with
+ * it or through its flow, is a test lead).
+ */
+export function mirrorSessionsIn(scope: LeadScope, params: unknown[], alias = 'm'): string[] {
+  const conditions = createdIn(scope, `${alias}.created_at`, params);
+  if (!scope.includeTest) {
+    conditions.push(`NOT coalesce((SELECT f.testing FROM flows f WHERE f.id = ${alias}.flow_id), false)`);
+    conditions.push(
+      `NOT coalesce((SELECT l.test FROM lead_facts(true) l
+                     WHERE l.lead_id = coalesce(${alias}.lead_id, (SELECT f.lead_id FROM flows f WHERE f.id = ${alias}.flow_id))), false)`,
+    );
+  }
+  return conditions;
+}
+
 /** `WHERE a AND b`, or nothing for no conditions. */
 export function whereAll(conditions: readonly string[]): string {
   return conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';

@@ -1,13 +1,18 @@
 import type pg from 'pg';
 import { MIRROR_PAGE_SIZE, type MirrorListQuery, type MirrorPage } from '#machines/protocol/admin/mirror-sessions.js';
+import { bind, mirrorSessionsIn, whereAll } from '#core/leads/lead-scope.js';
 
 /**
- * The Mirror sessions the Overview counts, newest first, each with its lead and its conversation
- * (five exchanges at most, so a page stays small). Messages are stored only for a saved session:
- * an unsaved one lists its length alone.
+ * The Mirror sessions the Overview counts for the same scope, newest first, each with its lead and
+ * its conversation (five exchanges at most, so a page stays small). Messages are stored only for a
+ * saved session: an unsaved one lists its length alone.
  */
 export async function listMirrorSessions(db: Pick<pg.Pool, 'query'>, query: MirrorListQuery): Promise<MirrorPage> {
-  const where = query.show === 'saved' ? 's.saved' : 'true';
+  const params: unknown[] = [];
+  const conditions = mirrorSessionsIn({ from: query.from ?? null, to: null, tz: query.tz, includeTest: query.includeTest }, params, 's');
+  if (query.show === 'saved') conditions.push('s.saved');
+  const where = whereAll(conditions);
+  const countParams = [...params];
   const offset = (query.page - 1) * MIRROR_PAGE_SIZE;
   const [rows, count] = await Promise.all([
     db.query<MirrorPage['sessions'][number]>(
@@ -18,12 +23,12 @@ export async function listMirrorSessions(db: Pick<pg.Pool, 'query'>, query: Mirr
        FROM mirror_sessions s
        LEFT JOIN flows f ON f.id = s.flow_id
        LEFT JOIN leads l ON l.lead_id = coalesce(s.lead_id, f.lead_id)
-       WHERE ${where}
+       ${where}
        ORDER BY s.created_at DESC, s.id
-       LIMIT $1 OFFSET $2`,
-      [MIRROR_PAGE_SIZE, offset],
+       LIMIT ${bind(params, MIRROR_PAGE_SIZE)} OFFSET ${bind(params, offset)}`,
+      params,
     ),
-    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM mirror_sessions s WHERE ${where}`),
+    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM mirror_sessions s ${where}`, countParams),
   ]);
   return { sessions: rows.rows, total: count.rows[0]!.total, page: query.page, pageSize: MIRROR_PAGE_SIZE };
 }

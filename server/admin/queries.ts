@@ -3,7 +3,7 @@ import type { LeadNote } from '#machines/protocol/admin/leads.js';
 import type { AdminData, AdminOverview, ContactSubmission } from '#machines/protocol/admin/overview.js';
 import type { LeadScopeQuery } from '#machines/protocol/admin/scope.js';
 import { leadFactsColumns } from '#core/leads/lead-facts.js';
-import { createdIn, leadsIn, overviewScope, whereAll } from '#core/leads/lead-scope.js';
+import { createdIn, leadsIn, mirrorSessionsIn, overviewScope, whereAll } from '#core/leads/lead-scope.js';
 
 /** Rows each list of the admin data bundle holds at most, newest first. */
 const ADMIN_LIST_LIMIT = 500;
@@ -57,11 +57,7 @@ export async function fetchOverview(db: pg.Pool, query: LeadScopeQuery): Promise
   const leadParams: unknown[] = [];
   const leads = leadsIn(scope, leadParams);
   const mirrorParams: unknown[] = [];
-  const mirrorWhere = createdIn(scope, 'm.created_at', mirrorParams);
-  if (!scope.includeTest) {
-    mirrorWhere.push(`NOT coalesce((SELECT f.testing FROM flows f WHERE f.id = m.flow_id), false)`);
-    mirrorWhere.push(`NOT coalesce((SELECT l.test FROM lead_facts(true) l WHERE l.lead_id = m.lead_id), false)`);
-  }
+  const mirrorWhere = mirrorSessionsIn(scope, mirrorParams);
   const contactParams: unknown[] = [];
   const contactWhere = whereAll(createdIn(scope, 'c.created_at', contactParams));
   const [leadCounts, mirror, contact, recentLeads, recentMessages] = await Promise.all([

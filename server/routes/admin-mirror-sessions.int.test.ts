@@ -36,6 +36,7 @@ let savedId: string;
 let modalId: string;
 let anonymousId: string;
 let unsavedId: string;
+let testSessionId: string;
 let modalLead: string;
 let savedLead: string;
 
@@ -59,6 +60,9 @@ beforeAll(async () => {
   anonymousId = await seedSession({ said: ['Closing the Lisbon office.'], at: '2026-03-01T10:00:00Z' });
   // not saved: its messages were never stored, only its length
   unsavedId = await seedSession({ at: '2026-02-28T10:00:00Z' });
+  // a test lead's session: listed and counted only with test data included
+  const testLead = (await createOrUpdateLead(pool, { email: 'tester@example.com', testingMode: true })).leadId;
+  testSessionId = await seedSession({ lead: testLead, saved: true, said: ['Trying the funnel.'], at: '2026-03-04T10:00:00Z' });
 });
 
 afterAll(() => harness?.close());
@@ -70,8 +74,16 @@ describe('GET /api/admin/mirror-sessions', () => {
     const page = response.json();
     expect(page).toMatchObject({ total: 4, page: 1, pageSize: MIRROR_PAGE_SIZE });
     expect(page.sessions.map((s: { id: string }) => s.id)).toEqual([savedId, modalId, anonymousId, unsavedId]);
-    const overview = (await app.inject({ method: 'GET', url: '/api/admin/overview?period=all&includeTest=true', headers })).json();
+    const overview = (await app.inject({ method: 'GET', url: '/api/admin/overview?period=all', headers })).json();
     expect(overview.counts.mirrorSessions).toBe(page.total);
+    // test data included: the test lead's session too, on both
+    const withTest = (await app.inject({ method: 'GET', url: '/api/admin/mirror-sessions?includeTest=true', headers })).json();
+    expect(withTest.sessions.map((s: { id: string }) => s.id)).toEqual([testSessionId, savedId, modalId, anonymousId, unsavedId]);
+    const overviewWithTest = (await app.inject({ method: 'GET', url: '/api/admin/overview?period=all&includeTest=true', headers })).json();
+    expect(overviewWithTest.counts.mirrorSessions).toBe(withTest.total);
+    // from a day on, as the Overview's counter links it
+    const fromMarch2 = (await app.inject({ method: 'GET', url: '/api/admin/mirror-sessions?from=2026-03-02', headers })).json();
+    expect(fromMarch2.sessions.map((s: { id: string }) => s.id)).toEqual([savedId, modalId]);
     expect(page.sessions[0]).toMatchObject({
       saved: true,
       turns: 2,

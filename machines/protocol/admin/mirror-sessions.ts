@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageFields, timestamp } from './common.js';
+import { includeTestSchema, timeZoneSchema } from './scope.js';
 
 /** Sessions on one page of the admin's Mirror list. */
 export const MIRROR_PAGE_SIZE = 20;
@@ -8,6 +9,10 @@ export const mirrorListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   /** saved: only the sessions a visitor kept (with the email form, or by going on to the assessment). */
   show: z.enum(['all', 'saved']).default('all'),
+  /** The Overview's scope: sessions started from this day (in tz) on, test ones only when included. */
+  from: z.iso.date('Use a date like 2026-01-31.').optional(),
+  tz: timeZoneSchema,
+  includeTest: includeTestSchema,
 });
 export type MirrorListQuery = z.infer<typeof mirrorListQuerySchema>;
 

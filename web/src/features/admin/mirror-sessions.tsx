@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { Button, cx } from '../../components/ui/index.js';
 import { mirrorPageSchema, type MirrorPage } from '#machines/protocol/admin/mirror-sessions.js';
 import { formatDateTime, useAdminResource } from './api.js';
 import { Badge } from './lead-parts.js';
+import { IncludeTestSwitch, TIME_ZONE, useIncludeTest } from './lead-scope.js';
 import { MirrorTranscript } from './mirror-transcript.js';
 import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states.js';
 
@@ -64,14 +65,22 @@ function SessionCard({ session }: { session: MirrorSession }) {
 export function MirrorSessionsScreen() {
   const [show, setShow] = useState<Show>('all');
   const [page, setPage] = useState(1);
-  const { data, loading, failed, reload } = useAdminResource(`/api/admin/mirror-sessions?show=${show}&page=${page}`, mirrorPageSchema);
+  // the Overview's scope when opened from its counter: from a day, test sessions only when included
+  const [params] = useSearchParams();
+  const from = /^\d{4}-\d{2}-\d{2}$/.test(params.get('from') ?? '') ? params.get('from') : null;
+  const [includeTest, setIncludeTest] = useIncludeTest();
+  const scope = `${from ? `&from=${from}` : ''}&tz=${encodeURIComponent(TIME_ZONE)}&includeTest=${includeTest}`;
+  const { data, loading, failed, reload } = useAdminResource(
+    `/api/admin/mirror-sessions?show=${show}&page=${page}${scope}`,
+    mirrorPageSchema,
+  );
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   return (
     <>
       <title>Mirror Sessions | Admin | Leadership Coaching</title>
       <ScreenHeader
         title="Mirror Sessions"
-        description="Conversations with the Decision Mirror, on its own page and inside the assessment. Saved ones are kept with their lead."
+        description={`Conversations with the Decision Mirror, on its own page and inside the assessment. Saved ones are kept with their lead.${from ? ` Started from ${from} on.` : ''}`}
         actions={<RefreshButton loading={loading} onClick={reload} />}
       />
       <div role="group" aria-label="Which sessions" className="mb-6 flex flex-wrap gap-2">
@@ -92,6 +101,13 @@ export function MirrorSessionsScreen() {
             {label}
           </button>
         ))}
+        <IncludeTestSwitch
+          checked={includeTest}
+          onChange={(on) => {
+            setIncludeTest(on);
+            setPage(1);
+          }}
+        />
       </div>
       {failed && !data ? (
         <ErrorState onRetry={reload} />

@@ -23,20 +23,20 @@ const PERIODS = [
 
 type Period = (typeof PERIODS)[number]['value'];
 
-/** The lead table showing exactly the leads Total Leads counts: the same days, time zone and test switch. */
-function leadsLink(overview: AdminOverview): string {
+/** A list showing exactly what a counter counts: the same days, time zone and test switch. */
+function scopedLink(path: string, overview: AdminOverview): string {
   const params = new URLSearchParams();
   if (overview.period !== 'all') params.set('from', overview.from);
   if (overview.includeTest) params.set('includeTest', 'true');
   const query = params.toString();
-  return query ? `/admin/leads?${query}` : '/admin/leads';
+  return query ? `${path}?${query}` : path;
 }
 
 /** The five counters; where a screen lists what a counter counts, the counter links to it. */
 const COUNTERS: Array<{ key: keyof AdminOverview['counts']; label: string; to?: string | ((overview: AdminOverview) => string) }> = [
-  { key: 'totalLeads', label: 'Total Leads', to: leadsLink },
+  { key: 'totalLeads', label: 'Total Leads', to: (overview) => scopedLink('/admin/leads', overview) },
   { key: 'diagnosticsCompleted', label: 'Diagnostics Completed' },
-  { key: 'mirrorSessions', label: 'Mirror Sessions', to: '/admin/mirror-sessions' },
+  { key: 'mirrorSessions', label: 'Mirror Sessions', to: (overview) => scopedLink('/admin/mirror-sessions', overview) },
   { key: 'surveyResponses', label: 'Survey Responses' },
   { key: 'contactMessages', label: 'Contact Messages', to: '/admin/messages' },
 ];
