@@ -75,13 +75,18 @@ async function toSurvey(base: string): Promise<FlowJson & { client: ReturnType<t
   };
 }
 
-/** Holds the lead's row in an open transaction, so every run of its grading job stops half-way, at its update of the lead. */
+/**
+ * Holds the lead's row in an open transaction, so every run of its grading job stops half-way: its
+ * rows' foreign keys take KEY SHARE on the lead, which FOR UPDATE blocks (grading writes nothing on
+ * the lead). The survey's own job row would wait too, so hold it only once the job exists, before a
+ * worker runs it.
+ */
 async function holdLead(leadId: string): Promise<pg.Client> {
   const blocker = new pg.Client(config.DATABASE_URL);
   await blocker.connect();
   onTestFinished(() => blocker.end());
   await blocker.query('BEGIN');
-  await blocker.query('SELECT 1 FROM leads WHERE lead_id = $1 FOR NO KEY UPDATE', [leadId]);
+  await blocker.query('SELECT 1 FROM leads WHERE lead_id = $1 FOR UPDATE', [leadId]);
   return blocker;
 }
 
@@ -124,12 +129,12 @@ describe('real server and worker processes', () => {
     // the default job lock: the promise is a killed worker's job running again within 10 s
     const env = processEnv();
     const server = await startServer(env);
-    const first = await startWorker(env);
     const atSurvey = await toSurvey(server.base);
     const leadId = atSurvey.snapshot.context.session.leadId;
 
-    const blocker = await holdLead(leadId);
     await atSurvey.client.send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.book_call });
+    const blocker = await holdLead(leadId);
+    const first = await startWorker(env);
     await until(gradingWaits);
     process.kill(-first.child.pid!, 'SIGKILL');
     const killedAt = Date.now();
@@ -154,9 +159,9 @@ describe('real server and worker processes', () => {
     const atSurvey = await toSurvey(server.base);
     const leadId = atSurvey.snapshot.context.session.leadId;
 
+    await atSurvey.client.send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.book_call });
     const blocker = await holdLead(leadId);
     const first = await startWorker(env);
-    await atSurvey.client.send(atSurvey.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.book_call });
     await until(gradingWaits);
     process.kill(-first.child.pid!, 'SIGKILL');
     await first.exited;

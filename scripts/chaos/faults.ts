@@ -42,14 +42,21 @@ export const FAULTS: Fault[] = [
   {
     name: 'SIGKILL the worker twice on the same long job',
     inject: async ({ worker, pool, databaseUrl, longJob, startLongJob, mark }) => {
-      // the job waits on the lead's row while another connection holds it (taken before the job
-      // exists, so it cannot finish first): long, on purpose
+      // the job waits on the lead's row while another connection holds it: long, on purpose. Grading
+      // writes nothing on the lead, but its rows' foreign keys take KEY SHARE on it, which FOR UPDATE
+      // blocks; so would the survey's own job row, so the lead is held once the job exists and
+      // before the worker (frozen meanwhile) can run it
       const blocker = new pg.Client(databaseUrl);
       await blocker.connect();
       try {
-        await blocker.query('BEGIN');
-        await blocker.query('SELECT 1 FROM leads WHERE lead_id = $1 FOR NO KEY UPDATE', [longJob.leadId]);
-        await startLongJob();
+        worker.signal('SIGSTOP');
+        try {
+          await startLongJob();
+          await blocker.query('BEGIN');
+          await blocker.query('SELECT 1 FROM leads WHERE lead_id = $1 FOR UPDATE', [longJob.leadId]);
+        } finally {
+          worker.signal('SIGCONT');
+        }
         // a query that fails (the database restarting) is simply not there yet
         const attemptsAre = (n: number) => async () => {
           const job = await pool

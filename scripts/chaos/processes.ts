@@ -44,6 +44,12 @@ export class ManagedProcess {
     await exited;
   }
 
+  /** Freezes it (SIGSTOP) or lets it go on (SIGCONT): a harness holds work back for a moment, as a busy machine would. */
+  signal(signal: 'SIGSTOP' | 'SIGCONT'): void {
+    const child = this.child;
+    if (child && child.exitCode === null) process.kill(-child.pid!, signal);
+  }
+
   /** Ends it for good (the run is over). */
   async stop(): Promise<void> {
     const child = this.child;

@@ -17,6 +17,7 @@ import {
   type StorageState,
 } from './pages.js';
 import { startTestServer, type TestServer } from './server.js';
+import { seedOutcome } from '#test/outcomes.js';
 
 const SHOTS = '/tmp/shots-admin';
 const FAILURE = 'Failed to fetch admin data. Please check your credentials and try again.';
@@ -241,10 +242,11 @@ describe('the admin area in a real browser', () => {
 
     // a lead two days ago (noon in Tokyo) that went all the way to a paid deposit, and one captured just now
     const paid = await server.pool.query<{ lead_id: string }>(
-      "INSERT INTO leads (email, source, tier, created_at) VALUES ($1, 'e2e-funnel', 'book_call', $2) RETURNING lead_id",
+      "INSERT INTO leads (email, source, created_at) VALUES ($1, 'e2e-funnel', $2) RETURNING lead_id",
       [`funnel-paid-${stamp}@example.com`, `${twoDaysAgo}T12:00:00+09:00`],
     );
     const paidId = paid.rows[0]!.lead_id;
+    await seedOutcome(server.pool, paidId, { tier: 'book_call' });
     const diagnostic = await server.pool.query(
       "INSERT INTO diagnostics (lead_id, bank_version, status, completed_at) VALUES ($1, '2.0.0', 'completed', now()) RETURNING id",
       [paidId],
@@ -255,7 +257,8 @@ describe('the admin area in a real browser', () => {
     );
     await server.pool.query("INSERT INTO survey_responses (lead_id, answers) VALUES ($1, '{}')", [paidId]);
     await server.pool.query(
-      "INSERT INTO payment_tracking (payment_intent_id, lead_id, purpose, amount_cents, status, test_mode) VALUES ($1, $2, 'deposit', 25000, 'succeeded', true)",
+      // a live payment: test-mode ones count only with test data included
+      "INSERT INTO payment_tracking (payment_intent_id, lead_id, purpose, amount_cents, status, test_mode) VALUES ($1, $2, 'deposit', 25000, 'succeeded', false)",
       [`pi_test_funnel_${stamp}`, paidId],
     );
     await server.pool.query("INSERT INTO leads (email, source) VALUES ($1, 'e2e-funnel')", [`funnel-new-${stamp}@example.com`]);
