@@ -31,9 +31,10 @@ function gradedFor(tier: Tier): FlowResult {
   return { ...gradeAssessment({ answers: fullAnswers, survey: completeSurvey, mirrorChat: [] }), qualification: tier };
 }
 
-/** A returning lead's flow (their session known to this browser), at the diagnostic. */
-export function knownVisitorFlow() {
+/** A returning lead's flow (their session known to this browser), at the diagnostic; `testingMode` makes it a test flow. */
+export function knownVisitorFlow(options: { testingMode?: boolean } = {}) {
   return startFlow({
+    ...options,
     knownSession: { leadId: LEAD_ID, email: 'ada@example.com', name: 'Ada', source: 'direct', leadToken: null },
   });
 }

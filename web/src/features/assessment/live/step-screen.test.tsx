@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AssessmentFlowEvent } from '#machines/protocol/assessment-flow.js';
@@ -9,7 +9,7 @@ import { DEFAULT_SITE_SETTINGS } from '#machines/site-settings.js';
 import type { PublicConfig } from '#web/lib/flows/client.js';
 import { useFlowSnapshot } from '#web/lib/flows/use-server-flow.js';
 import { topStep } from '../titles.js';
-import { confirmedFlow, flowAtResults } from './flow.fixtures.js';
+import { confirmedFlow, flowAtResults, knownVisitorFlow } from './flow.fixtures.js';
 import { StepScreen } from './step-screen.js';
 
 const CONFIG: PublicConfig = {
@@ -151,5 +151,32 @@ describe('the next step after the results', () => {
     expect(step()).toBe('no_flow.joined');
     expect(screen.getByText('Welcome aboard')).toBeTruthy();
     expect(screen.getByRole('link', { name: /Open the Community Again/ }).getAttribute('href')).toBe(DEFAULT_SITE_SETTINGS.communityUrl);
+  });
+});
+
+describe('the diagnostic step', () => {
+  it.each([true, false])('starts its own flow as a test flow exactly when the assessment is one (testing %s)', async (testing) => {
+    // the start is all this needs: the answer never comes
+    const fetched = vi.fn<(url: string, init?: RequestInit) => Promise<Response>>(() => new Promise(() => {}));
+    vi.stubGlobal('fetch', fetched);
+    const { actor } = knownVisitorFlow({ testingMode: testing });
+    const { context, value } = actor.getSnapshot();
+    expect(statePath(value)).toBe('diagnostic');
+    render(
+      <StepScreen
+        flow={{ ...confirmedFlow(() => true), serverState: 'diagnostic' }}
+        mode="assessment"
+        step="diagnostic"
+        state="diagnostic"
+        context={context}
+        display={{ result: null, graded: 'server', pending: false }}
+        config={CONFIG}
+        depositCents={CONFIG.depositCents}
+        onChoosePayment={() => {}}
+      />,
+    );
+    await waitFor(() => expect(fetched.mock.calls.some(([url]) => String(url).endsWith('/api/flows'))).toBe(true));
+    const [, init] = fetched.mock.calls.find(([url]) => String(url).endsWith('/api/flows'))!;
+    expect(JSON.parse(init!.body as string)).toMatchObject({ machine: 'diagnostic', testing });
   });
 });

@@ -83,6 +83,7 @@ export function StepScreen({
       return flow.serverState === 'diagnostic' && confirmed ? (
         <DiagnosticStep
           slot={childFlowSlot({ flowId, context }, 'diagnostic')}
+          testing={context.testingMode}
           onCompleted={(answers, diagnosticFlowId) => send({ type: 'DIAGNOSTIC_COMPLETED', answers, diagnosticFlowId })}
         />
       ) : (
@@ -92,6 +93,7 @@ export function StepScreen({
       return flow.serverState === 'mirror' && confirmed ? (
         <MirrorStep
           slot={childFlowSlot({ flowId, context }, 'mirror')}
+          testing={context.testingMode}
           onCompleted={(handover) => send({ type: 'MIRROR_COMPLETED', ...handover })}
         />
       ) : (

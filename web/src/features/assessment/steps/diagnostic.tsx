@@ -20,13 +20,16 @@ type DiagnosticFlow = ServerFlowHandle<typeof browserDiagnostic>;
  */
 export function DiagnosticStep({
   slot,
+  testing,
   onCompleted,
 }: {
   /** The visit's slot (childFlowSlot of the parent flow). */
   slot: string;
+  /** The parent flow's testingMode: a test assessment's diagnostic is a test flow too. */
+  testing: boolean;
   onCompleted: (answers: DiagnosticAnswers, diagnosticFlowId: string) => void;
 }) {
-  const flow = useChildFlow('diagnostic', browserDiagnostic, slot, { machine: 'diagnostic' });
+  const flow = useChildFlow('diagnostic', browserDiagnostic, slot, { machine: 'diagnostic', testing });
   if (flow.status === 'error') return <ChildFlowFailed onRetry={flow.retry} />;
   if (!flow.actor) return <Waiting title="Preparing your diagnostic" />;
   return <DiagnosticScreens flow={flow} actor={flow.actor} onCompleted={onCompleted} />;

@@ -26,13 +26,16 @@ export interface MirrorHandover {
  */
 export function MirrorStep({
   slot,
+  testing,
   onCompleted,
 }: {
   /** The visit's slot (childFlowSlot of the parent flow): one chat per visit of the `mirror` state. */
   slot: string;
+  /** The parent flow's testingMode: a test assessment's Mirror is a test flow too. */
+  testing: boolean;
   onCompleted: (chat: MirrorHandover) => void;
 }) {
-  const flow = useChildFlow('mirror', browserMirror, slot, { machine: 'mirror', mode: 'mirror' });
+  const flow = useChildFlow('mirror', browserMirror, slot, { machine: 'mirror', mode: 'mirror', testing });
   if (flow.status === 'error') return <ChildFlowFailed onRetry={flow.retry} />;
   if (!flow.actor) return <Waiting title="Opening the Mirror" />;
   return <MirrorChat flow={flow} actor={flow.actor} onCompleted={onCompleted} />;
