@@ -90,10 +90,10 @@ describe('the admin leads screens in a real browser', () => {
     await page.getByLabel('Tier').selectOption('');
     await page.waitForURL((url) => !url.searchParams.has('tag') && !url.searchParams.has('tier'));
     await page.getByRole('link', { name: graded }).waitFor();
-    await page.getByRole('button', { name: 'Score' }).click();
-    await page.waitForURL((url) => url.searchParams.get('sort') === 'total_score');
+    await page.getByRole('button', { name: 'Qualification score' }).click();
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'qualification_score');
     // the URL changes before React renders the new header, so wait for the attribute
-    await expect.poll(() => page.getByRole('columnheader', { name: 'Score' }).getAttribute('aria-sort')).toBe('descending');
+    await expect.poll(() => page.getByRole('columnheader', { name: 'Qualification score' }).getAttribute('aria-sort')).toBe('descending');
     // the graded lead (78.5) before the ungraded one (no score sorts last)
     const otherId = (await server.pool.query('SELECT lead_id FROM leads WHERE email = $1', [other])).rows[0].lead_id;
     await expect

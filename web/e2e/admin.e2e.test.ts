@@ -46,15 +46,15 @@ describe('the admin area in a real browser', () => {
   /** A page in a fresh context that already carries the admin's session cookie. */
   const adminPage = (viewport?: { width: number; height: number }) => openAdminPage(browser, signedIn, viewport);
 
-  async function counts() {
-    const { rows } = await server.pool.query<Counts>(
-      `SELECT (SELECT count(*) FROM leads)::int AS "totalLeads",
-              (SELECT count(*) FROM diagnostic_results)::int AS "diagnosticsCompleted",
-              (SELECT count(*) FROM mirror_sessions)::int AS "mirrorSessions",
-              (SELECT count(*) FROM survey_responses)::int AS "surveyResponses",
-              (SELECT count(*) FROM contact_submissions)::int AS "contactMessages"`,
-    );
-    return rows[0]!;
+  /**
+   * The counters as the server counts them for the screen's default scope (the last 30 days in the
+   * browser's time zone, real leads): what each number means is the integration tests' to prove;
+   * here, that the screen shows them.
+   */
+  async function counts(page: Page): Promise<Counts> {
+    const tz = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    const response = await page.request.get(`${server.url}/api/admin/overview?period=30d&tz=${encodeURIComponent(tz)}`);
+    return ((await response.json()) as { counts: Counts }).counts;
   }
 
   /** A number the funnel's visually hidden table shows (what assistive technology reads). */
@@ -111,7 +111,7 @@ describe('the admin area in a real browser', () => {
     await page.goto(`${server.url}/admin`);
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     await page.getByRole('cell', { name: leadEmail }).waitFor();
-    const expected = await counts();
+    const expected = await counts(page);
     for (const [key, label] of [
       ['totalLeads', 'Total Leads'],
       ['diagnosticsCompleted', 'Diagnostics Completed'],
@@ -125,10 +125,10 @@ describe('the admin area in a real browser', () => {
     }
     expect(expected.totalLeads).toBeGreaterThanOrEqual(1);
     expect(expected.contactMessages).toBeGreaterThanOrEqual(2);
-    // a counter whose items have a screen of their own links to it
-    expect(await page.locator('[data-counter="mirrorSessions"]').getByRole('link', { name: 'Mirror Sessions' }).getAttribute('href')).toBe(
-      '/admin/mirror-sessions',
-    );
+    // a counter whose items have a screen of their own links to it, with the counter's scope
+    expect(
+      await page.locator('[data-counter="mirrorSessions"]').getByRole('link', { name: 'Mirror Sessions' }).getAttribute('href'),
+    ).toMatch(/^\/admin\/mirror-sessions\?from=\d{4}-\d{2}-\d{2}$/);
     expect(await page.locator('[data-counter="diagnosticsCompleted"]').getByRole('link').count()).toBe(0);
 
     const leads = page.getByRole('region', { name: 'Recent Leads' });
@@ -175,12 +175,18 @@ describe('the admin area in a real browser', () => {
 
   it('shows the empty texts for empty lists, and the Error toast and retry when the data cannot be fetched', async () => {
     const { context, page } = await adminPage();
+    const isOverview = (url: URL) => url.pathname === '/api/admin/overview';
     // a fresh database is shared with other browser tests, so the empty answer is simulated
-    await page.route('**/api/admin/overview', (route) =>
+    await page.route(isOverview, (route) =>
       route.fulfill({
         status: 200,
         contentType: 'application/json',
         body: JSON.stringify({
+          period: '30d',
+          timeZone: 'UTC',
+          includeTest: false,
+          from: '2026-01-01',
+          to: '2026-01-30',
           counts: { totalLeads: 0, diagnosticsCompleted: 0, mirrorSessions: 0, surveyResponses: 0, contactMessages: 0 },
           recentLeads: [],
           recentMessages: [],
@@ -192,8 +198,8 @@ describe('the admin area in a real browser', () => {
     await page.getByText('No messages received yet').waitFor();
     expect(await page.getByText(/total leads/).count()).toBe(0);
 
-    await page.unroute('**/api/admin/overview');
-    await page.route('**/api/admin/overview', (route) =>
+    await page.unroute(isOverview);
+    await page.route(isOverview, (route) =>
       route.fulfill({
         status: 500,
         contentType: 'application/json',
@@ -207,7 +213,7 @@ describe('the admin area in a real browser', () => {
     expect(await error.getAttribute('data-toast')).toBe('destructive');
     await page.getByRole('button', { name: 'Try again' }).waitFor();
 
-    await page.unroute('**/api/admin/overview');
+    await page.unroute(isOverview);
     await page.getByRole('button', { name: 'Try again' }).click();
     await page.locator('[data-counter="totalLeads"] dd').filter({ hasText: /\d/ }).waitFor();
     await context.close();
@@ -330,6 +336,7 @@ describe('the admin area in a real browser', () => {
         body: JSON.stringify({
           period: '30d',
           timeZone: 'UTC',
+          includeTest: false,
           from: '2026-01-01',
           to: '2026-01-30',
           funnel: zeros,
