@@ -55,8 +55,9 @@ describe('bookings in the admin, in a real browser', () => {
         { type: 'BOOKING_REMINDER_DUE' },
       ],
     );
+    // a live payment: a test-mode one is listed only with test data included
     await server.pool.query(
-      "INSERT INTO payment_tracking (payment_intent_id, lead_id, flow_id, purpose, amount_cents, status, test_mode) VALUES ($1, $2, $3, 'deposit', 25000, 'succeeded', true)",
+      "INSERT INTO payment_tracking (payment_intent_id, lead_id, flow_id, purpose, amount_cents, status, test_mode) VALUES ($1, $2, $3, 'deposit', 25000, 'succeeded', false)",
       [`pi_${randomBytes(8).toString('hex')}`, seeded.leadId, seeded.flowId],
     );
     await server.pool.query("UPDATE leads SET name = 'Nora Notbooked' WHERE lead_id = $1", [seeded.leadId]);
