@@ -1,5 +1,6 @@
 // The checks that need no services: the three typechecks (the whole tree, then machines/ without
-// DOM or Node and web/src without Node), ESLint with the part boundaries, Prettier and knip.
+// DOM or Node and web/src without Node), ESLint with the part boundaries, Prettier, knip, and the
+// owner rule (SQL that writes a table only in its owner, decision 0037).
 // `npm test` runs them before the suite; `npm run lint` runs them alone.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -14,6 +15,11 @@ const CHECKS = [
   ['Lint and boundaries (eslint)', bin('eslint', 'bin/eslint.js'), ['--max-warnings', '0', '.']],
   ['Format (prettier --check)', bin('prettier', 'bin/prettier.cjs'), ['--check', '--log-level', 'warn', '.']],
   ['Unused files, exports and dependencies (knip)', bin('knip', 'bin/knip.js'), ['--no-progress']],
+  [
+    'Each table written only by its owner (core/db/table-owners.ts)',
+    bin('tsx', 'dist/cli.mjs'),
+    [path.join(ROOT, 'scripts', 'table-owners.ts')],
+  ],
 ];
 
 /** Runs every check (all of them, so one run reports every kind of finding); true when all pass. */

@@ -1,6 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import type pg from 'pg';
 import type { FlowTx } from '#core/flows/engine.js';
+import { claimJob, completeJob, failJobForGood, requeueAfterFailedAttempt } from '#core/queues/outbox.js';
 import type { RelayedJobData } from '#core/queues/relay.js';
 import type { ProcessorContext, QueueProcessor } from './processors/index.js';
 
@@ -17,11 +17,8 @@ export async function finalizeFailed(
   error: Error,
 ): Promise<void> {
   // once: whichever notices first (the last attempt, BullMQ's failed event, the relay's sweep) tells the flow
-  const moved = await context.pool.query(
-    "UPDATE jobs SET status = 'failed', last_error = $2, finished_at = now() WHERE id = $1 AND status NOT IN ('completed', 'failed') RETURNING id",
-    [job.data.jobRowId, error.message],
-  );
-  if (!moved.rowCount || !processor.onExhausted) return;
+  const moved = await failJobForGood(context.pool, job.data.jobRowId, error.message);
+  if (!moved || !processor.onExhausted) return;
   await processor
     .onExhausted(job, context, error)
     .catch((failure: unknown) => context.log.error({ err: failure, jobId: job.id }, 'could not report a failed job to its flow'));
@@ -29,16 +26,6 @@ export async function finalizeFailed(
 
 /** The job's row was completed by another delivery of it while this one ran: this one's work is rolled back. */
 class CompletedElsewhere extends Error {}
-
-/** Marks the row completed with `result`, unless it already is; true when this call did. */
-async function complete(db: pg.ClientBase | pg.Pool, id: string, result: unknown): Promise<boolean> {
-  const done = await db.query({
-    name: 'complete-job',
-    text: "UPDATE jobs SET status = 'completed', result = $2, last_error = NULL, finished_at = now() WHERE id = $1 AND status <> 'completed' RETURNING id",
-    values: [id, JSON.stringify(result ?? null)],
-  });
-  return Boolean(done.rowCount);
-}
 
 /**
  * Wraps a processor so the outbox row follows its job: active (attempts counted) while it runs,
@@ -51,30 +38,25 @@ async function complete(db: pg.ClientBase | pg.Pool, id: string, result: unknown
 export function tracked(processor: QueueProcessor, context: ProcessorContext) {
   return async (job: Job<RelayedJobData>): Promise<unknown> => {
     const id = job.data.jobRowId;
-    const claimed = await context.pool.query({
-      name: 'claim-job',
-      text: "UPDATE jobs SET status = 'active', attempts = attempts + 1 WHERE id = $1 AND status <> 'completed' RETURNING id",
-      values: [id],
-    });
-    if (!claimed.rowCount) return { skipped: 'the outbox row is completed or gone' };
+    if (!(await claimJob(context.pool, id))) return { skipped: 'the outbox row is completed or gone' };
     let completedInTransaction = false;
     const jobTransaction = <T>(work: (tx: FlowTx) => Promise<T>): Promise<T> =>
       context.engine.transaction(async (tx) => {
         const result = await work(tx);
-        if (!(await complete(tx.client, id, result))) throw new CompletedElsewhere();
+        if (!(await completeJob(tx.client, id, result))) throw new CompletedElsewhere();
         completedInTransaction = true;
         return result;
       });
     try {
       const result = await processor.process(job, { ...context, jobTransaction });
-      if (!completedInTransaction) await complete(context.pool, id, result);
+      if (!completedInTransaction) await completeJob(context.pool, id, result);
       return result;
     } catch (error) {
       if (error instanceof CompletedElsewhere) return { skipped: 'another delivery of the job completed it' };
       const failure = error instanceof Error ? error : new Error(String(error));
       const final = error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       if (final) await finalizeFailed(processor, context, job, failure);
-      else await context.pool.query("UPDATE jobs SET status = 'enqueued', last_error = $2 WHERE id = $1", [id, failure.message]);
+      else await requeueAfterFailedAttempt(context.pool, id, failure.message);
       throw error;
     }
   };

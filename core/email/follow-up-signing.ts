@@ -1,5 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
+import { appSecret } from '../app-secrets.js';
 
 /*
  * The follow-up emails' links carry their own credential: the fields they name, signed with
@@ -16,15 +17,6 @@ type LinkKind = 'resume_link' | 'unsubscribe_link';
 const MAX_TOKEN_LENGTH = 200;
 const FIELD = /^[0-9a-z-]{1,64}$/;
 
-async function linkKey(db: Pick<pg.Pool, 'query'>, kind: LinkKind): Promise<string> {
-  await db.query('INSERT INTO app_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
-    kind,
-    randomBytes(32).toString('base64url'),
-  ]);
-  const found = await db.query<{ value: string }>('SELECT value FROM app_secrets WHERE name = $1', [kind]);
-  return found.rows[0]!.value;
-}
-
 function signature(key: string, kind: LinkKind, fields: readonly string[]): string {
   return createHmac('sha256', key)
     .update(`${kind}\n${fields.join('\n')}`)
@@ -34,7 +26,7 @@ function signature(key: string, kind: LinkKind, fields: readonly string[]): stri
 /** `fields` (lower-case ids and numbers) and their signature, as one URL-safe token. */
 export async function signLink(db: Pick<pg.Pool, 'query'>, kind: LinkKind, fields: readonly string[]): Promise<string> {
   if (!fields.every((field) => FIELD.test(field))) throw new Error('A signed link names ids and numbers only');
-  return [...fields, signature(await linkKey(db, kind), kind, fields)].join('.');
+  return [...fields, signature(await appSecret(db, kind), kind, fields)].join('.');
 }
 
 /**
@@ -49,6 +41,6 @@ export async function readSignedLink(db: Pick<pg.Pool, 'query'>, kind: LinkKind,
   if (!fields.every((field) => FIELD.test(field))) return null;
   // compared as text: decoding base64 would let a changed last character through
   const given = Buffer.from(parts[count]!);
-  const expected = Buffer.from(signature(await linkKey(db, kind), kind, fields));
+  const expected = Buffer.from(signature(await appSecret(db, kind), kind, fields));
   return given.length === expected.length && timingSafeEqual(given, expected) ? fields : null;
 }

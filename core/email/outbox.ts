@@ -8,6 +8,9 @@ import type { EmailAttachment, SendEmail } from './transport.js';
 
 import type { EmailKind } from '#machines/protocol/operations.js';
 
+// The one writer of email_outbox (core/db/table-owners.ts; decision 0015): every email is written,
+// delivered and marked through the functions here.
+
 /** An email to store: its content and what it belongs to. */
 export interface EmailDraft {
   kind: EmailKind;
@@ -217,6 +220,41 @@ export async function deliverEmail(
   const attempt = await inTransaction(pool, (client) => deliverLocked(client, send, emailId, attachments));
   if ('failure' in attempt) throw attempt.failure;
   return attempt;
+}
+
+/**
+ * Homework's single email per flow and grading (workers/processors/homework.ts): a failed email of
+ * an earlier job of the flow is taken over by `jobId`, with this job's content, and goes back to
+ * pending instead of a second email being written.
+ */
+export async function takeOverFailedEmail(
+  client: pg.ClientBase,
+  emailId: string,
+  jobId: string,
+  draft: EmailDraft,
+  attachments: EmailAttachment[],
+): Promise<void> {
+  await client.query(
+    `UPDATE email_outbox SET job_id = $2, status = 'pending', error = NULL, to_address = $3, reply_to = $4, subject = $5,
+       text_body = $6, html_body = $7, attachments = $8, lead_id = $9
+     WHERE id = $1`,
+    [
+      emailId,
+      jobId,
+      draft.to,
+      draft.replyTo ?? null,
+      draft.subject,
+      draft.text,
+      draft.html,
+      JSON.stringify(listed(attachments)),
+      draft.leadId ?? null,
+    ],
+  );
+}
+
+/** A job's own email that failed for good goes back to pending when the job runs again (the coach's retry). */
+export async function reopenFailedEmail(client: pg.ClientBase, emailId: string): Promise<void> {
+  await client.query("UPDATE email_outbox SET status = 'pending', error = NULL WHERE id = $1 AND status = 'failed'", [emailId]);
 }
 
 /** Marks an email that will not be retried again as failed, with the last error. */

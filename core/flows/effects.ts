@@ -17,7 +17,8 @@ import type { MirrorReplyRequest } from '#machines/protocol/mirror.js';
 import type { QueueName } from '#machines/protocol/operations.js';
 import { createOrUpdateLead, leadSourceOf } from '../leads/lead-service.js';
 import type { NewJob } from '../queues/outbox.js';
-import type { FlowRow } from './flow-store.js';
+import { clearVisitorResults } from '../visitors.js';
+import { bindFlowToLead, type FlowRow } from './flow-store.js';
 import { flowMachineVersions } from '#machines/flow-versions.js';
 
 /** What an effect uses of the event's transaction (FlowTx in engine.ts, which runs the effects). */
@@ -64,7 +65,7 @@ async function createLead(tx: EffectTx, flow: FlowRow, request: LeadRequest): Pr
       source: leadSourceOf(request.source),
       testingMode: request.testingMode,
     });
-    await tx.client.query('UPDATE flows SET lead_id = $2 WHERE id = $1', [flow.id, lead.leadId]);
+    await bindFlowToLead(tx.client, flow.id, lead.leadId);
     await tx.client.query('RELEASE SAVEPOINT create_lead');
     return { type: 'LEAD_SAVED', leadId: lead.leadId };
   } catch {
@@ -107,7 +108,7 @@ async function startPayment(tx: EffectTx, flow: FlowRow, request: PaymentRequest
  */
 async function clearStoredAssessment(tx: EffectTx, flow: FlowRow): Promise<void> {
   if (!flow.visitor_id) return;
-  await tx.client.query('UPDATE visitors SET results_cleared_at = clock_timestamp() WHERE id = $1', [flow.visitor_id]);
+  await clearVisitorResults(tx.client, flow.visitor_id);
 }
 
 /** The standalone diagnostic's grading: a grading job of its own kind (the worker stores it for the diagnostics row of this flow). */

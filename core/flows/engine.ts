@@ -6,6 +6,7 @@ import { statePath } from '#machines/protocol/can-accept.js';
 import { runEffects } from './effects.js';
 import { flowMachineVersions } from '#machines/flow-versions.js';
 import {
+  applyFlowEvent,
   currentSnapshot,
   FlowConflictError,
   FlowNotFoundError,
@@ -122,23 +123,17 @@ export class FlowTx {
     const state = statePath(next.value);
     const persisted = machine.getPersistedSnapshot(next) as Record<string, unknown>;
     const { type, ...payload } = event;
-    // one round trip: the new snapshot and its flow_events row; `testing` follows a flow whose
-    // context says whether it is a test (the assessment flow's testingMode, switchable until capture)
-    const updated = await this.client.query<FlowRow>({
-      name: 'apply-flow-event',
-      text: `WITH moved AS (
-               UPDATE flows SET snapshot = $2, state = $3, version = version + 1, machine_version = $7,
-                                testing = coalesce(($2::jsonb #>> '{context,testingMode}')::boolean, testing)
-               WHERE id = $1 RETURNING id, machine, version, state, lead_id, testing, visitor_id, machine_version
-             ), logged AS (
-               INSERT INTO flow_events (flow_id, seq, type, payload, origin, state_after)
-               SELECT id, version, $4, $5, $6, state FROM moved
-             )
-             SELECT * FROM moved`,
-      values: [id, persisted, state, type, payload, origin, flowMachineVersions[row.machine].current],
+    const updated = await applyFlowEvent(this.client, {
+      flowId: id,
+      snapshot: persisted,
+      state,
+      type,
+      payload,
+      origin,
+      machineVersion: flowMachineVersions[row.machine].current,
     });
     // the snapshot is not read back: it is the one just written
-    const written: FlowRow = { ...updated.rows[0]!, snapshot: persisted };
+    const written: FlowRow = { ...updated, snapshot: persisted };
     const flow = toResponse(written);
     this.pushes.push({ ...flow, origin, event });
     await queueLeadEventWebhooks(this, written, event); // the integrations' outgoing webhooks, in this transaction
@@ -158,8 +153,9 @@ export type PushPublisher = (pushes: FlowPush[]) => Promise<void>;
 export type DirectEnqueuer = (jobs: QueuedJob[]) => Promise<void>;
 
 /**
- * The flows service shared by the server and the workers: the only writer of flows, so every
- * change goes through the shared machines and the outbox.
+ * The flows service shared by the server and the workers: every event reaches a flow through it,
+ * so every change of state goes through the shared machines and the outbox (the rows themselves
+ * are written by flow-store.ts, the owner of flows).
  */
 export class FlowEngine {
   constructor(

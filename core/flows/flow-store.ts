@@ -4,6 +4,12 @@ import { flowMachineVersions, upgradeSnapshot } from '#machines/flow-versions.js
 import { flowMachines } from '#machines/index.js';
 import { statePath } from '#machines/protocol/can-accept.js';
 import type { FlowMachineName, FlowSnapshotResponse } from '#machines/protocol/api.js';
+import type { FlowMode } from '#machines/protocol/common.js';
+
+/*
+ * The one writer of flows and flow_events (core/db/table-owners.ts): the engine, lead capture, the
+ * resume link and the start-up version migration change a flow only through the functions here.
+ */
 
 /** Who applied an event: the visitor's browser, the server on its own, or a worker's result. */
 export type EventOrigin = 'client' | 'server' | 'worker';
@@ -137,4 +143,71 @@ export async function getFlow(pool: pg.Pool, id: string, access: FlowAccess): Pr
   const row = found.rows[0];
   if (!row || !mayAccess(access, row.visitor_id)) throw new FlowNotFoundError(id);
   return toResponse(row);
+}
+
+/** A transition to store: the flow's next snapshot and state, and the event that led there. */
+export interface AppliedEvent {
+  flowId: string;
+  snapshot: Record<string, unknown>;
+  state: string;
+  type: string;
+  payload: Record<string, unknown>;
+  origin: EventOrigin;
+  machineVersion: number;
+}
+
+/**
+ * Stores an applied event in one round trip: the new snapshot and its flow_events row. `testing`
+ * follows a flow whose context says whether it is a test (the assessment flow's testingMode,
+ * switchable until capture). Named, so it is parsed and planned once per connection (every event's path).
+ */
+export async function applyFlowEvent(client: pg.ClientBase, applied: AppliedEvent): Promise<Omit<FlowRow, 'snapshot'>> {
+  const updated = await client.query<FlowRow>({
+    name: 'apply-flow-event',
+    text: `WITH moved AS (
+             UPDATE flows SET snapshot = $2, state = $3, version = version + 1, machine_version = $7,
+                              testing = coalesce(($2::jsonb #>> '{context,testingMode}')::boolean, testing)
+             WHERE id = $1 RETURNING id, machine, version, state, lead_id, testing, visitor_id, machine_version
+           ), logged AS (
+             INSERT INTO flow_events (flow_id, seq, type, payload, origin, state_after)
+             SELECT id, version, $4, $5, $6, state FROM moved
+           )
+           SELECT * FROM moved`,
+    values: [applied.flowId, applied.snapshot, applied.state, applied.type, applied.payload, applied.origin, applied.machineVersion],
+  });
+  return updated.rows[0]!;
+}
+
+/** Binds a flow to the lead its capture wrote, in the capturing event's transaction. */
+export async function bindFlowToLead(client: pg.ClientBase, flowId: string, leadId: string): Promise<void> {
+  await client.query('UPDATE flows SET lead_id = $2 WHERE id = $1', [flowId, leadId]);
+}
+
+/**
+ * Makes `visitorId` the owner of the assessment flow (the one owner a flow has, so the browser it
+ * was started in no longer reaches it); its mode, or null when there is no such flow. A resume
+ * link's opening (core/flows/resume-link.ts).
+ */
+export async function bindResumedFlow(db: Pick<pg.Pool, 'query'>, flowId: string, visitorId: string): Promise<FlowMode | null> {
+  const bound = await db.query<{ mode: FlowMode }>(
+    "UPDATE flows SET visitor_id = $2 WHERE id = $1 AND machine = 'assessmentFlow' RETURNING mode",
+    [flowId, visitorId],
+  );
+  return bound.rows[0]?.mode ?? null;
+}
+
+/**
+ * Writes snapshots moved up to `machineVersion` by the start-up migration (core/flows/machine-versions.ts),
+ * leaving `version` and flow_events as they are: the flows mean what they meant.
+ */
+export async function storeUpgradedSnapshots(
+  client: pg.ClientBase,
+  upgraded: { id: string; snapshot: unknown; state: string }[],
+  machineVersion: number,
+): Promise<void> {
+  await client.query(
+    `UPDATE flows f SET snapshot = u.snapshot::jsonb, state = u.state, machine_version = $4
+     FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(id, snapshot, state) WHERE f.id = u.id`,
+    [upgraded.map((row) => row.id), upgraded.map((row) => JSON.stringify(row.snapshot)), upgraded.map((row) => row.state), machineVersion],
+  );
 }

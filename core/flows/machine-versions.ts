@@ -4,7 +4,7 @@ import { canUpgrade, flowMachineVersions, upgradeSnapshot, type MachineVersionin
 import type { FlowMachineName } from '#machines/protocol/api.js';
 import { statePath } from '#machines/protocol/can-accept.js';
 import { inTransaction } from '../db/transaction.js';
-import { machineOf } from './flow-store.js';
+import { machineOf, storeUpgradedSnapshots } from './flow-store.js';
 
 /**
  * Refuses to start over stored flows this build cannot run: a machine it does not have, or a
@@ -106,17 +106,8 @@ export async function upgradeStoredFlows(pool: pg.Pool, options: UpgradeOptions 
            LIMIT $3 FOR UPDATE SKIP LOCKED`,
           [machine, versioning.current, batchSize],
         );
-        const upgraded = rows.rows.map((row) => upgradedRow(machine, versioning, row));
-        await client.query(
-          `UPDATE flows f SET snapshot = u.snapshot::jsonb, state = u.state, machine_version = $4
-           FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(id, snapshot, state) WHERE f.id = u.id`,
-          [
-            rows.rows.map((row) => row.id),
-            upgraded.map((row) => JSON.stringify(row.snapshot)),
-            upgraded.map((row) => row.state),
-            versioning.current,
-          ],
-        );
+        const upgraded = rows.rows.map((row) => ({ id: row.id, ...upgradedRow(machine, versioning, row) }));
+        await storeUpgradedSnapshots(client, upgraded, versioning.current);
         return rows.rows.length;
       });
       moved[machine] += count;

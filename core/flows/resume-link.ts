@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import type { FlowMode } from '#machines/protocol/common.js';
 import { readSignedLink, signLink } from '../email/follow-up-signing.js';
 
 /*
@@ -35,18 +34,6 @@ export async function checkResumeToken(db: Pick<pg.Pool, 'query'>, token: string
   if (!flowId || !expires || !UUID.test(flowId) || !/^[0-9a-z]{1,12}$/.test(expires)) return { status: 'invalid' };
   const expiredAt = new Date(parseInt(expires, 36) * 1000);
   return expiredAt.getTime() <= now.getTime() ? { status: 'expired', expiredAt } : { status: 'valid', flowId };
-}
-
-/**
- * Makes `visitorId` the owner of the assessment flow (the one owner a flow has, so the browser it
- * was started in no longer reaches it); its mode, or null when there is no such flow.
- */
-export async function bindResumedFlow(db: Pick<pg.Pool, 'query'>, flowId: string, visitorId: string): Promise<FlowMode | null> {
-  const bound = await db.query<{ mode: FlowMode }>(
-    "UPDATE flows SET visitor_id = $2 WHERE id = $1 AND machine = 'assessmentFlow' RETURNING mode",
-    [flowId, visitorId],
-  );
-  return bound.rows[0]?.mode ?? null;
 }
 
 /** True when the assessment flow a valid token names is still there (a lead's deletion removes it). */

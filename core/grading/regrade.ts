@@ -12,8 +12,10 @@ import { SCORE_NAMES } from '#machines/grading/score-names.js';
 import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http-error.js';
 import { activeTargets } from '../integrations/settings.js';
+import { recordRegradeMoves } from '../leads/interactions.js';
 import { insertJob } from '../queues/outbox.js';
-import { applicationView, lockGradingRules, undoTarget, versionFor } from './rule-sets.js';
+import { storeRegradedResults } from './results-store.js';
+import { applicationView, lockGradingRules, recordApplication, undoTarget, versionFor } from './rule-sets.js';
 
 /** At most this many moved leads are listed in a report; the counts always cover them all. */
 const LISTED_LEADS = 500;
@@ -150,60 +152,19 @@ export async function dryRun(pool: pg.Pool, rules: GradingRules, scope: RegradeS
 }
 
 /**
- * Writes each re-graded result as a new row beside the old ones (never over them) tied to the
- * application; being the latest outcome, it is what lead_facts reads the lead's tier and scores from.
- */
-async function storeRegraded(client: pg.ClientBase, applicationId: number, regraded: Regraded[]): Promise<void> {
-  if (regraded.length === 0) return;
-  const rows = regraded.map(({ candidate, input, result }) => ({
-    lead_id: candidate.lead_id,
-    flow_id: candidate.flow_id,
-    diagnostic_id: candidate.diagnostic_id,
-    tier: result.tier,
-    archetype: result.archetype,
-    total_score: result.totalScore,
-    diagnostic_score: result.diagnosticScore,
-    survey_score: result.surveyScore,
-    mirror_score: result.mirrorScore,
-    composite_score: result.compositeScore,
-    result,
-    bank_version: result.bankVersion,
-    grading_version: result.gradingVersion,
-    grade_input: input,
-  }));
-  await client.query(
-    `WITH r AS (
-       SELECT * FROM jsonb_to_recordset($1) AS r(lead_id uuid, flow_id uuid, diagnostic_id uuid, tier text, archetype text,
-         total_score numeric, diagnostic_score numeric, survey_score numeric, mirror_score numeric, composite_score numeric,
-         result jsonb, bank_version text, grading_version text, grade_input jsonb)
-     )
-     INSERT INTO assessment_results (lead_id, flow_id, diagnostic_id, tier, qualification, archetype, total_score, diagnostic_score,
-       survey_score, mirror_score, composite_score, result, bank_version, grading_version, grade_input, application_id)
-     SELECT lead_id, flow_id, diagnostic_id, tier, tier, archetype, total_score, diagnostic_score, survey_score, mirror_score,
-       composite_score, result, bank_version, grading_version, grade_input, $2 FROM r`,
-    [JSON.stringify(rows), applicationId],
-  );
-}
-
-/**
  * A moved lead's events: a line in its activity, and a lead.regraded POST for the automation
  * card while it is on (born here, so it is sent exactly when the re-grade commits).
  */
 async function recordMoves(client: pg.ClientBase, applicationId: number, version: string, regraded: Regraded[]): Promise<void> {
   const moved = regraded.filter(({ candidate, result }) => candidate.tier !== result.tier);
   if (moved.length === 0) return;
-  await client.query(
-    `INSERT INTO interactions (lead_id, type, content, metadata)
-     SELECT m.lead_id, 'regraded', m.content, m.metadata FROM jsonb_to_recordset($1) AS m(lead_id uuid, content text, metadata jsonb)`,
-    [
-      JSON.stringify(
-        moved.map(({ candidate, result }) => ({
-          lead_id: candidate.lead_id,
-          content: `Re-graded under ${version}: ${candidate.tier} → ${result.tier} (${SCORE_NAMES.qualification.toLowerCase()} ${candidate.total_score} → ${result.totalScore}).`,
-          metadata: { applicationId, version, from: candidate.tier, to: result.tier },
-        })),
-      ),
-    ],
+  await recordRegradeMoves(
+    client,
+    moved.map(({ candidate, result }) => ({
+      leadId: candidate.lead_id,
+      content: `Re-graded under ${version}: ${candidate.tier} → ${result.tier} (${SCORE_NAMES.qualification.toLowerCase()} ${candidate.total_score} → ${result.totalScore}).`,
+      metadata: { applicationId, version, from: candidate.tier, to: result.tier },
+    })),
   );
   const targets = await activeTargets(client);
   if (!targets.has('automation')) return;
@@ -260,13 +221,26 @@ async function apply(pool: pg.Pool, adminId: string, decide: (client: pg.ClientB
     const rows = await candidates(client, change.undoOf === undefined ? { scope: change.scope } : { regradedBy: change.undoOf });
     const { regraded, skipped } = regradeAll(rows, { version, rules: change.rules });
     const result = report(version, rows.length, skipped, regraded);
-    const inserted = await client.query<{ id: string }>(
-      `INSERT INTO grading_applications (version, applied_by, note, scope, regraded, moved, undo_of)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-      [version, adminId, change.note ?? null, JSON.stringify(change.scope), regraded.length, result.moved, change.undoOf ?? null],
+    const applicationId = await recordApplication(client, {
+      version,
+      adminId,
+      note: change.note ?? null,
+      scope: change.scope,
+      regraded: regraded.length,
+      moved: result.moved,
+      undoOf: change.undoOf ?? null,
+    });
+    await storeRegradedResults(
+      client,
+      applicationId,
+      regraded.map(({ candidate, input, result }) => ({
+        leadId: candidate.lead_id,
+        flowId: candidate.flow_id,
+        diagnosticId: candidate.diagnostic_id,
+        input,
+        result,
+      })),
     );
-    const applicationId = Number(inserted.rows[0]!.id);
-    await storeRegraded(client, applicationId, regraded);
     await recordMoves(client, applicationId, version, regraded);
     return { ...result, application: await applicationView(client, applicationId) };
   });

@@ -3,6 +3,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { DEFAULT_RULE_SET, GRADING_VERSION, GradingRules, type GradingRuleSet } from '#machines/grading/rules.js';
 import { regradeScopeSchema, type GradingApplication, type GradingView, type RegradeScope } from '#machines/protocol/admin/grading.js';
 
+// The one writer of grading_rule_sets and grading_applications, the rules' versions and history
+// (core/db/table-owners.ts).
+
 /**
  * The advisory lock that orders rule changes against grading: an apply or undo takes it
  * exclusively for its whole transaction, a grading job shares it while it reads the rules in force
@@ -68,6 +71,35 @@ export async function versionFor(db: pg.ClientBase, rules: GradingRules, adminId
   const version = `grading-${count.rows[0]!.n + 2}`;
   if (create) await db.query('INSERT INTO grading_rule_sets (version, rules, created_by) VALUES ($1, $2, $3)', [version, rules, adminId]);
   return version;
+}
+
+/** An apply or undo, as recorded: the rules it put in force, who, why, over which scope, and what it did. */
+interface NewApplication {
+  version: string;
+  adminId: string;
+  note: string | null;
+  scope: RegradeScope;
+  regraded: number;
+  moved: number;
+  undoOf: number | null;
+}
+
+/** Records an application in the apply's transaction (under the exclusive rules lock); its id, which its re-graded results name. */
+export async function recordApplication(client: pg.ClientBase, application: NewApplication): Promise<number> {
+  const inserted = await client.query<{ id: string }>(
+    `INSERT INTO grading_applications (version, applied_by, note, scope, regraded, moved, undo_of)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+    [
+      application.version,
+      application.adminId,
+      application.note,
+      JSON.stringify(application.scope),
+      application.regraded,
+      application.moved,
+      application.undoOf,
+    ],
+  );
+  return Number(inserted.rows[0]!.id);
 }
 
 const APPLICATION_COLUMNS = `a.id::int AS id, a.version, a.applied_at AS "appliedAt", u.email AS "appliedBy", a.note, a.scope,

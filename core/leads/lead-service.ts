@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import type { LeadSource } from '#machines/protocol/common.js';
 
+// The one writer of leads (core/db/table-owners.ts): capture, the test purge and the admin's erase.
+
 /** The name a lead gets when none is given. */
 export const DEFAULT_LEAD_NAME = 'Community Member';
 /** The source a lead gets when none is given. */
@@ -72,6 +74,14 @@ export async function createOrUpdateLead(db: pg.ClientBase | pg.Pool, input: Lea
     [email, DEFAULT_LEAD_NAME, name],
   );
   return toRecord(existing.rows[0]!, false);
+}
+
+/**
+ * The admin's erase of one lead (server/admin/leads-queries.ts, in its transaction): everything
+ * holding its lead_id cascades from this row.
+ */
+export async function deleteLeadRow(client: pg.ClientBase, leadId: string): Promise<void> {
+  await client.query('DELETE FROM leads WHERE lead_id = $1', [leadId]);
 }
 
 /** Testing mode's clean-up: deletes test-tagged leads created in the last 7 days; answers how many. */

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { TokenCheck } from '#machines/protocol/assessment-flow.js';
 import type { KnownSession } from '#machines/protocol/common.js';
+import { recordLinkVisit } from './interactions.js';
 import { createOrUpdateLead } from './lead-service.js';
 import { checkToken } from './tokens.js';
 
@@ -17,11 +18,7 @@ export async function initializeFromToken(pool: pg.Pool, token: string): Promise
     leadId = (await createOrUpdateLead(pool, { email: check.email, name: check.name, source: check.source })).leadId;
   }
   if (leadId) {
-    await pool.query("INSERT INTO interactions (lead_id, type, content, metadata) VALUES ($1, 'website_visit', $2, $3)", [
-      leadId,
-      'Opened the assessment from a personal link',
-      { token, source: check.source },
-    ]);
+    await recordLinkVisit(pool, leadId, token, check.source);
   }
   const resolved: TokenCheck = { ...check, leadId };
   return { check: resolved, session: { leadId, email: check.email, name: check.name, source: check.source, leadToken: token } };

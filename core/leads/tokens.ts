@@ -28,3 +28,11 @@ export async function checkToken(pool: pg.Pool, token: string): Promise<TokenChe
   // a used single-use token is treated like an unknown one: the link has been spent
   return { status: 'invalid', token, expired: known.rows[0]?.expired ?? false };
 }
+
+/**
+ * A lead's erase also removes the unclaimed tokens made out to its address: they name the lead
+ * only by email, so no foreign key cascades to them. In the erase's transaction.
+ */
+export async function deleteUnclaimedTokensFor(client: pg.ClientBase, email: string): Promise<void> {
+  await client.query('DELETE FROM lead_tokens WHERE lead_id IS NULL AND lower(email) = lower($1)', [email]);
+}

@@ -3,6 +3,8 @@ import { inTransaction } from '../db/transaction.js';
 import type { Logger } from 'pino';
 import { MIRROR_TURN_LIMIT } from '#machines/protocol/mirror.js';
 
+// The one writer of mirror_sessions and mirror_messages (core/db/table-owners.ts).
+
 /** One exchange of a Mirror session as it is recorded. */
 export interface MirrorExchange {
   sessionId: string;
@@ -92,4 +94,16 @@ export async function storeExchange(pool: pg.Pool, exchange: MirrorExchange, log
     log.warn({ reason: reasonOf(error), sessionId: exchange.sessionId }, 'mirror exchange not stored');
     return false;
   }
+}
+
+/**
+ * A lead captured after a saved Mirror session: the session becomes the lead's, only when it is
+ * the visitor's own, saved, and not yet anyone's (another id changes nothing).
+ */
+export async function giveSavedSessionToLead(db: pg.Pool, sessionId: string, visitorId: string, leadId: string): Promise<void> {
+  await db.query('UPDATE mirror_sessions SET lead_id = $1 WHERE id = $2 AND visitor_id = $3 AND saved AND lead_id IS NULL', [
+    leadId,
+    sessionId,
+    visitorId,
+  ]);
 }

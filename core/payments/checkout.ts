@@ -4,6 +4,7 @@ import type Stripe from 'stripe';
 import { DEPOSIT_AMOUNT_CENTS, paymentFailureNotices, type PaymentPurpose } from '#machines/protocol/payment.js';
 import type { FlowTx } from '../flows/engine.js';
 import { scheduleEvent } from '../flows/effects.js';
+import { trackPendingCheckout, trackTestPayment, type NewPayment } from './payment-tracking.js';
 import { loadStripe } from './stripe-client.js';
 
 /** "the test payment ... calls success after 1 s". */
@@ -89,13 +90,20 @@ export async function openCheckout(
   return { sessionId: session.id, url: session.url };
 }
 
+/** What an attempt pays: the deposit. */
+function deposit(attempt: PaymentAttempt): NewPayment {
+  return {
+    leadId: attempt.leadId,
+    flowId: attempt.flowId,
+    purpose: attempt.purpose,
+    amountCents: DEPOSIT_AMOUNT_CENTS,
+    currency: CURRENCY,
+  };
+}
+
 /** Tracks an opened checkout as pending; the webhook settles it. */
 export async function trackCheckout(db: pg.ClientBase, attempt: PaymentAttempt, sessionId: string): Promise<void> {
-  await db.query(
-    `INSERT INTO payment_tracking (checkout_session_id, status, lead_id, flow_id, purpose, amount_cents, currency)
-     VALUES ($1, 'pending', $2, $3, $4, $5, $6) ON CONFLICT (checkout_session_id) DO NOTHING`,
-    [sessionId, attempt.leadId, attempt.flowId, attempt.purpose, DEPOSIT_AMOUNT_CENTS, CURRENCY],
-  );
+  await trackPendingCheckout(db, sessionId, deposit(attempt));
 }
 
 /**
@@ -112,11 +120,7 @@ export async function recordTestPayment(tx: FlowTx, attempt: PaymentAttempt): Pr
   let paymentIntentId = existing.rows[0]?.payment_intent_id;
   if (!paymentIntentId) {
     paymentIntentId = `pi_test_${randomBytes(12).toString('hex')}`;
-    await tx.client.query(
-      `INSERT INTO payment_tracking (payment_intent_id, status, test_mode, lead_id, flow_id, purpose, amount_cents, currency)
-       VALUES ($1, 'succeeded', true, $2, $3, $4, $5, $6)`,
-      [paymentIntentId, attempt.leadId, attempt.flowId, attempt.purpose, DEPOSIT_AMOUNT_CENTS, CURRENCY],
-    );
+    await trackTestPayment(tx.client, paymentIntentId, deposit(attempt));
   }
   const confirmed = { type: 'PAYMENT_CONFIRMED', paymentIntentId };
   await scheduleEvent(tx, { id: attempt.flowId, machine: 'assessmentFlow' }, confirmed, TEST_PAYMENT_SETTLE_MS);

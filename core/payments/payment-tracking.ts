@@ -1,6 +1,9 @@
 import type pg from 'pg';
 import type { Payment, PaymentPurpose, PaymentStatus } from '#machines/protocol/payment.js';
 
+// The one writer of payment_tracking (core/db/table-owners.ts): checkout, test payments, refunds
+// and Stripe's webhook track a payment only through the functions here.
+
 /** A payment_tracking row as PostgreSQL returns it. */
 export interface PaymentRow {
   id: string;
@@ -65,4 +68,84 @@ export async function findPayment(
   );
   if (!found.rows[0]) throw new PaymentNotFoundError();
   return toPayment(found.rows[0]);
+}
+
+/** A payment about to be tracked: who pays what, for which flow. */
+export interface NewPayment {
+  leadId: string;
+  flowId: string;
+  purpose: PaymentPurpose;
+  amountCents: number;
+  currency: string;
+}
+
+/** Tracks an opened checkout as pending, once per session (a retried job opens the same one); the webhook settles it. */
+export async function trackPendingCheckout(db: pg.ClientBase, sessionId: string, payment: NewPayment): Promise<void> {
+  await db.query(
+    `INSERT INTO payment_tracking (checkout_session_id, status, lead_id, flow_id, purpose, amount_cents, currency)
+     VALUES ($1, 'pending', $2, $3, $4, $5, $6) ON CONFLICT (checkout_session_id) DO NOTHING`,
+    [sessionId, payment.leadId, payment.flowId, payment.purpose, payment.amountCents, payment.currency],
+  );
+}
+
+/** A test-payment mode payment (no Stripe key): succeeded at once, no money moved. */
+export async function trackTestPayment(db: pg.ClientBase, paymentIntentId: string, payment: NewPayment): Promise<void> {
+  await db.query(
+    `INSERT INTO payment_tracking (payment_intent_id, status, test_mode, lead_id, flow_id, purpose, amount_cents, currency)
+     VALUES ($1, 'succeeded', true, $2, $3, $4, $5, $6)`,
+    [paymentIntentId, payment.leadId, payment.flowId, payment.purpose, payment.amountCents, payment.currency],
+  );
+}
+
+/** The coach's refund, made at Stripe (or locally for a test payment), on the row the caller holds locked. */
+export async function markRefunded(db: pg.ClientBase, paymentId: string, refundId: string): Promise<PaymentRow> {
+  const updated = await db.query<PaymentRow>(
+    "UPDATE payment_tracking SET status = 'refunded', refund_id = $2, refunded_at = now() WHERE id = $1 RETURNING *",
+    [paymentId, refundId],
+  );
+  return updated.rows[0]!;
+}
+
+/** A paid checkout: its pending payment succeeds under the intent Stripe made; the flow it was for, or null when none was pending. */
+export async function settlePaidCheckout(
+  db: pg.ClientBase,
+  sessionId: string,
+  paymentIntentId: string,
+): Promise<{ flowId: string | null } | null> {
+  const updated = await db.query<{ flow_id: string | null }>(
+    `UPDATE payment_tracking SET payment_intent_id = $2, status = 'succeeded'
+     WHERE checkout_session_id = $1 AND status = 'pending' RETURNING flow_id`,
+    [sessionId, paymentIntentId],
+  );
+  return updated.rowCount ? { flowId: updated.rows[0]!.flow_id } : null;
+}
+
+/**
+ * A checkout that ended without money: its pending payment is marked; the flow it was for, and
+ * whether it was the flow's latest attempt (an older one must not fail a newer one).
+ */
+export async function endPendingCheckout(
+  db: pg.ClientBase,
+  sessionId: string,
+  status: 'failed' | 'canceled',
+): Promise<{ flowId: string | null; latest: boolean } | null> {
+  const updated = await db.query<{ flow_id: string | null; latest: boolean }>(
+    `UPDATE payment_tracking p SET status = $2
+     WHERE checkout_session_id = $1 AND status = 'pending'
+     RETURNING flow_id,
+       NOT EXISTS (SELECT 1 FROM payment_tracking n WHERE n.flow_id = p.flow_id AND n.created_at > p.created_at) AS latest`,
+    [sessionId, status],
+  );
+  const row = updated.rows[0];
+  return row ? { flowId: row.flow_id, latest: row.latest } : null;
+}
+
+/** A refund Stripe reports (the dashboard's, or ours confirmed): the succeeded payments it refunds now, none when already recorded. */
+export async function recordRefundAtStripe(db: pg.ClientBase, paymentIntentId: string, refundId: string | null): Promise<PaymentRow[]> {
+  const refunded = await db.query<PaymentRow>(
+    `UPDATE payment_tracking SET status = 'refunded', refunded_at = now(), refund_id = coalesce($2, refund_id)
+     WHERE payment_intent_id = $1 AND status = 'succeeded' RETURNING *`,
+    [paymentIntentId, refundId],
+  );
+  return refunded.rows;
 }

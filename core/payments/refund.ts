@@ -3,7 +3,7 @@ import type Stripe from 'stripe';
 import type { FlowEngine } from '../flows/engine.js';
 import { queueRefundConfirmation } from './payment-emails.js';
 import type { Payment } from '#machines/protocol/payment.js';
-import { PaymentNotFoundError, toPayment, type PaymentRow } from './payment-tracking.js';
+import { markRefunded, PaymentNotFoundError, toPayment, type PaymentRow } from './payment-tracking.js';
 import type { StripeClient } from './stripe-client.js';
 
 /** Only a succeeded payment can be refunded. */
@@ -61,13 +61,10 @@ export async function refundPayment(engine: FlowEngine, stripe: StripeClient, pa
     if (payment.test_mode) refundId = `re_test_${randomBytes(12).toString('hex')}`;
     else if (stripe) refundId = await refundAtStripe(stripe, payment);
     else throw new StripeNotConfiguredError();
-    const updated = await tx.client.query<PaymentRow>(
-      "UPDATE payment_tracking SET status = 'refunded', refund_id = $2, refunded_at = now() WHERE id = $1 RETURNING *",
-      [paymentId, refundId],
-    );
+    const refunded = await markRefunded(tx.client, paymentId, refundId);
     // the refund is an event on the deposit's journey too, in the same transaction
     if (payment.purpose === 'deposit' && payment.flow_id) await tx.applyIfAllowed(payment.flow_id, { type: 'DEPOSIT_REFUNDED' }, 'server');
-    await queueRefundConfirmation(tx.client, updated.rows[0]!);
-    return toPayment(updated.rows[0]!);
+    await queueRefundConfirmation(tx.client, refunded);
+    return toPayment(refunded);
   });
 }

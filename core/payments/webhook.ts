@@ -1,8 +1,9 @@
 import type Stripe from 'stripe';
 import type { PaymentFailureReason } from '#machines/protocol/payment.js';
 import type { FlowEngine, FlowTx } from '../flows/engine.js';
+import { recordWebhookReceipt } from '../integrations/webhook-receipts.js';
 import { queueRefundConfirmation } from './payment-emails.js';
-import type { PaymentRow } from './payment-tracking.js';
+import { endPendingCheckout, recordRefundAtStripe, settlePaidCheckout } from './payment-tracking.js';
 import { loadStripe } from './stripe-client.js';
 
 /** Logs what the handler could not match; never the event body. */
@@ -62,16 +63,12 @@ async function confirmCheckout(tx: FlowTx, session: Stripe.Checkout.Session, log
     log.warn({ checkoutSessionId: session.id }, 'paid checkout session without a payment intent; ignored');
     return;
   }
-  const updated = await tx.client.query<{ flow_id: string | null }>(
-    `UPDATE payment_tracking SET payment_intent_id = $2, status = 'succeeded'
-     WHERE checkout_session_id = $1 AND status = 'pending' RETURNING flow_id`,
-    [session.id, paymentIntentId],
-  );
-  if (!updated.rowCount) {
+  const settled = await settlePaidCheckout(tx.client, session.id, paymentIntentId);
+  if (!settled) {
     log.warn({ checkoutSessionId: session.id }, 'paid checkout session is not a pending tracked payment; ignored');
     return;
   }
-  const flowId = updated.rows[0]!.flow_id;
+  const { flowId } = settled;
   if (flowId) {
     const confirmed = { type: 'PAYMENT_CONFIRMED', paymentIntentId };
     await tx.applyIfAllowed(flowId, confirmed, 'server');
@@ -88,17 +85,10 @@ async function endCheckout(
   status: 'failed' | 'canceled',
   reason: PaymentFailureReason,
 ): Promise<void> {
-  const updated = await tx.client.query<{ flow_id: string | null; latest: boolean }>(
-    `UPDATE payment_tracking p SET status = $2
-     WHERE checkout_session_id = $1 AND status = 'pending'
-     RETURNING flow_id,
-       NOT EXISTS (SELECT 1 FROM payment_tracking n WHERE n.flow_id = p.flow_id AND n.created_at > p.created_at) AS latest`,
-    [session.id, status],
-  );
-  const row = updated.rows[0];
-  if (row?.flow_id && row.latest) {
+  const ended = await endPendingCheckout(tx.client, session.id, status);
+  if (ended?.flowId && ended.latest) {
     const failed = { type: 'PAYMENT_FAILED', reason };
-    await tx.applyIfAllowed(row.flow_id, failed, 'server');
+    await tx.applyIfAllowed(ended.flowId, failed, 'server');
   }
 }
 
@@ -108,13 +98,9 @@ async function recordRefund(tx: FlowTx, charge: Stripe.Charge): Promise<void> {
   if (!charge.refunded) return;
   const paymentIntentId = idOf(charge.payment_intent);
   if (!paymentIntentId) return;
-  const refunded = await tx.client.query<PaymentRow>(
-    `UPDATE payment_tracking SET status = 'refunded', refunded_at = now(), refund_id = coalesce($2, refund_id)
-     WHERE payment_intent_id = $1 AND status = 'succeeded' RETURNING *`,
-    [paymentIntentId, charge.refunds?.data[0]?.id ?? null],
-  );
+  const refunded = await recordRefundAtStripe(tx.client, paymentIntentId, charge.refunds?.data[0]?.id ?? null);
   // our own refund was recorded (and confirmed to the lead) when it was made: only a new one is
-  for (const payment of refunded.rows) await queueRefundConfirmation(tx.client, payment);
+  for (const payment of refunded) await queueRefundConfirmation(tx.client, payment);
 }
 
 async function applyStripeEvent(tx: FlowTx, event: Stripe.Event, log: WebhookLog): Promise<void> {
@@ -140,11 +126,7 @@ async function applyStripeEvent(tx: FlowTx, event: Stripe.Event, log: WebhookLog
  */
 export async function handleStripeEvent(engine: FlowEngine, event: Stripe.Event, log: WebhookLog): Promise<{ duplicate: boolean }> {
   return engine.transaction(async (tx) => {
-    const receipt = await tx.client.query(
-      "INSERT INTO webhook_receipts (provider, event_id, type) VALUES ('stripe', $1, $2) ON CONFLICT DO NOTHING",
-      [event.id, event.type],
-    );
-    if (!receipt.rowCount) return { duplicate: true };
+    if (!(await recordWebhookReceipt(tx.client, 'stripe', event.id, event.type))) return { duplicate: true };
     await applyStripeEvent(tx, event, log);
     return { duplicate: false };
   });

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { NewJob } from './outbox.js';
+import { handJobsBackToRelay, type NewJob } from './outbox.js';
 import type { Queues } from './queues.js';
 import type { RelayedJobData } from './relay.js';
 
@@ -28,11 +28,10 @@ export function directEnqueuer(pool: pg.Pool, queues: Queues) {
         added += 1;
       }
     } catch (error) {
-      await pool
-        .query("UPDATE jobs SET status = 'pending', enqueued_at = NULL WHERE id = ANY($1) AND status = 'enqueued'", [
-          jobs.slice(added).map((job) => job.id),
-        ])
-        .catch(() => {});
+      await handJobsBackToRelay(
+        pool,
+        jobs.slice(added).map((job) => job.id),
+      ).catch(() => {});
       throw error;
     }
   };

@@ -1,6 +1,12 @@
 import type pg from 'pg';
 import type { QueueName } from './names.js';
 
+/*
+ * The one writer of jobs (core/db/table-owners.ts; decision 0004): a row is born here in its
+ * cause's transaction, and every later change of it (relayed, handed back, claimed, completed,
+ * retried, failed, retried by the coach, removed) is one of the functions below, whoever calls it.
+ */
+
 /** The channel a committed job row is announced on, so the relay moves it at once instead of at its next sweep. */
 export const JOBS_CHANNEL = 'hf_jobs';
 
@@ -45,4 +51,72 @@ export async function insertJob(db: pg.ClientBase | pg.Pool, job: NewJob, option
   const id = inserted.rows[0]!.id;
   if (!options.direct) await db.query('SELECT pg_notify($1, $2)', [JOBS_CHANNEL, id]);
   return id;
+}
+
+/** The relay's claimed rows reached BullMQ: enqueued, in the transaction that holds them claimed. */
+export async function markJobsEnqueued(client: pg.ClientBase, ids: string[]): Promise<void> {
+  await client.query("UPDATE jobs SET status = 'enqueued', enqueued_at = now() WHERE id = ANY($1)", [ids]);
+}
+
+/** Rows written enqueued whose direct add to BullMQ failed go back to pending, for the relay's next pass. */
+export async function handJobsBackToRelay(db: pg.Pool, ids: string[]): Promise<void> {
+  await db.query("UPDATE jobs SET status = 'pending', enqueued_at = NULL WHERE id = ANY($1) AND status = 'enqueued'", [ids]);
+}
+
+/** A worker starts an attempt: the row goes active with the attempt counted; false when it is completed or gone (skip the job). */
+export async function claimJob(db: pg.Pool, id: string): Promise<boolean> {
+  const claimed = await db.query({
+    name: 'claim-job',
+    text: "UPDATE jobs SET status = 'active', attempts = attempts + 1 WHERE id = $1 AND status <> 'completed' RETURNING id",
+    values: [id],
+  });
+  return Boolean(claimed.rowCount);
+}
+
+/** Marks the row completed with `result`, unless it already is; true when this call did. */
+export async function completeJob(db: pg.ClientBase | pg.Pool, id: string, result: unknown): Promise<boolean> {
+  const done = await db.query({
+    name: 'complete-job',
+    text: "UPDATE jobs SET status = 'completed', result = $2, last_error = NULL, finished_at = now() WHERE id = $1 AND status <> 'completed' RETURNING id",
+    values: [id, JSON.stringify(result ?? null)],
+  });
+  return Boolean(done.rowCount);
+}
+
+/** An attempt failed and BullMQ retries it: the row waits enqueued, with the error. */
+export async function requeueAfterFailedAttempt(db: pg.Pool, id: string, error: string): Promise<void> {
+  await db.query("UPDATE jobs SET status = 'enqueued', last_error = $2 WHERE id = $1", [id, error]);
+}
+
+/** Marks the row failed for good; true only for the first caller, so the flow is told once. */
+export async function failJobForGood(db: pg.Pool, id: string, error: string): Promise<boolean> {
+  const moved = await db.query(
+    "UPDATE jobs SET status = 'failed', last_error = $2, finished_at = now() WHERE id = $1 AND status NOT IN ('completed', 'failed') RETURNING id",
+    [id, error],
+  );
+  return Boolean(moved.rowCount);
+}
+
+/**
+ * The coach's retry: locked rows go back to pending as if new (attempts, error, result and times
+ * cleared), and the relay is woken with `notice`. In the caller's transaction, which holds them locked.
+ */
+export async function requeueForRetry(client: pg.ClientBase, ids: string[], notice: string): Promise<void> {
+  await client.query(
+    `UPDATE jobs SET status = 'pending', attempts = 0, last_error = NULL, result = NULL, finished_at = NULL,
+       enqueued_at = NULL, run_after = NULL
+     WHERE id = ANY($1)`,
+    [ids],
+  );
+  await client.query('SELECT pg_notify($1, $2)', [JOBS_CHANNEL, notice]);
+}
+
+/** Removes a job for good (the admin's remove): deleting the row is what stops the relay re-adding it. */
+export async function deleteJob(client: pg.ClientBase, id: string): Promise<void> {
+  await client.query('DELETE FROM jobs WHERE id = $1', [id]);
+}
+
+/** A lead's erase: jobs that name the lead only in their payload (no lead or flow to cascade from). */
+export async function deleteJobsNamingOnlyLead(client: pg.ClientBase, leadId: string): Promise<void> {
+  await client.query(`DELETE FROM jobs WHERE lead_id IS NULL AND flow_id IS NULL AND payload->>'leadId' = $1`, [leadId]);
 }

@@ -4,7 +4,7 @@ import { ChannelListener } from '../db/channel-listener.js';
 import { inTransaction } from '../db/transaction.js';
 import type { Logger } from 'pino';
 import { QUEUE_NAMES, type QueueName } from './names.js';
-import { JOBS_CHANNEL } from './outbox.js';
+import { JOBS_CHANNEL, markJobsEnqueued } from './outbox.js';
 import type { Queues } from './queues.js';
 
 interface JobRow {
@@ -104,9 +104,10 @@ export class OutboxRelay {
         );
         for (const row of claimed.rows) await this.add(row);
         if (claimed.rowCount) {
-          await client.query("UPDATE jobs SET status = 'enqueued', enqueued_at = now() WHERE id = ANY($1)", [
+          await markJobsEnqueued(
+            client,
             claimed.rows.map((row) => row.id),
-          ]);
+          );
         }
         return claimed.rowCount ?? 0;
       });

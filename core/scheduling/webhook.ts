@@ -1,4 +1,5 @@
 import type { FlowEngine, FlowTx } from '../flows/engine.js';
+import { recordWebhookReceipt } from '../integrations/webhook-receipts.js';
 import type { BookingEvent } from './booking-events.js';
 import type { SchedulingProvider } from './signatures.js';
 
@@ -66,11 +67,7 @@ export async function handleBookingEvent(
   coachCancellation: 'flag' | 'refund',
 ): Promise<BookingOutcome> {
   return engine.transaction(async (tx) => {
-    const receipt = await tx.client.query(
-      'INSERT INTO webhook_receipts (provider, event_id, type) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-      [provider, event.eventId, event.type.slice(0, 80)],
-    );
-    if (!receipt.rowCount) return { duplicate: true };
+    if (!(await recordWebhookReceipt(tx.client, provider, event.eventId, event.type.slice(0, 80)))) return { duplicate: true };
     if (event.kind === 'ignored') return { duplicate: false, applied: false, reason: event.reason };
     const match = await matchFlow(tx, event);
     if (!match) {

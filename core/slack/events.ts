@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { z } from 'zod';
 import { inTransaction } from '../db/transaction.js';
+import { recordWebhookReceipt } from '../integrations/webhook-receipts.js';
 import { insertJob } from '../queues/outbox.js';
 
 /** What Slack POSTs to the Events API URL: the URL check, an event, or a rate-limit notice. */
@@ -32,11 +33,7 @@ export async function acceptSlackEvent(
   event: Record<string, unknown> & { type: string },
 ): Promise<boolean> {
   return inTransaction(pool, async (client) => {
-    const receipt = await client.query(
-      "INSERT INTO webhook_receipts (provider, event_id, type) VALUES ('slack', $1, $2) ON CONFLICT DO NOTHING",
-      [eventId, event.type],
-    );
-    if (!receipt.rowCount) return false;
+    if (!(await recordWebhookReceipt(client, 'slack', eventId, event.type))) return false;
     const payload: SlackJobPayload = { kind: 'event', eventId, event };
     await insertJob(client, { queue: 'slack', name: 'slack-event', payload });
     return true;

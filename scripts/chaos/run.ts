@@ -4,6 +4,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { saveIntegration } from '#core/integrations/settings.js';
 import { createAdmin } from '#server/auth/admin-users.js';
 import { createSession, csrfTokenFor, SESSION_COOKIE } from '#server/auth/sessions.js';
 import { VISITOR_COOKIE } from '#server/visitors/visitor-cookie.js';
@@ -110,13 +111,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await worker.start();
     const base = `http://127.0.0.1:${port}`;
 
-    // the automation and team-chat webhooks point at the run's receiver
-    for (const key of ['automation', 'team_chat']) {
-      await pool.query(
-        `INSERT INTO integration_settings (key, enabled, configured, value, signing_secret) VALUES ($1, true, true, $2, $3)
-         ON CONFLICT (key) DO UPDATE SET enabled = true, configured = true, value = $2, signing_secret = $3`,
-        [key, `${receiverUrl}/${key}`, key === 'automation' ? `whsec_${randomBytes(32).toString('hex')}` : null],
-      );
+    // the coach of the run: points the automation and team-chat webhooks at the run's receiver (as
+    // the Integrations screen saves them), and retries the failed jobs at the end
+    await createAdmin(pool, `coach-${runId}@example.com`, 'a long coach password');
+    const coach = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [`coach-${runId}@example.com`]);
+    const coachId = coach.rows[0]!.id;
+    for (const key of ['automation', 'team_chat'] as const) {
+      await saveIntegration(pool, key, { enabled: true, value: `${receiverUrl}/${key}` }, coachId, {
+        allowedPrivate: [env.WEBHOOK_ALLOWED_PRIVATE_ADDRESSES],
+      });
     }
 
     say(`seeding ${options.flows} visitors at the survey...`);
@@ -234,9 +237,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       }
     };
     await settle();
-    await createAdmin(pool, `coach-${runId}@example.com`, 'a long coach password');
-    const coach = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [`coach-${runId}@example.com`]);
-    const { token } = await createSession(pool, coach.rows[0]!.id);
+    const { token } = await createSession(pool, coachId);
     const retry = await fetch(`${base}/api/admin/jobs/retry-failed`, {
       method: 'POST',
       headers: { cookie: `${SESSION_COOKIE}=${token}`, 'x-csrf-token': csrfTokenFor(token) },

@@ -23,6 +23,7 @@ import { FlowConflictError } from '#core/flows/flow-store.js';
 import { waitForFlow } from '#core/flows/wait-for-flow.js';
 import { HttpError } from '#core/http-error.js';
 import { leadSourceOf, TEST_TAGS } from '#core/leads/lead-service.js';
+import { giveSavedSessionToLead } from '#core/mirror/store.js';
 import type { RouteDeps } from '../routes/deps.js';
 import { startVisitorFlow } from '../visitors/start-flow.js';
 import { latestOwnedAssessment, notFound, ownedFlow, ownedLeadFlow } from '../visitors/owned.js';
@@ -115,12 +116,7 @@ export async function captureLead(deps: RouteDeps, request: FastifyRequest, repl
     throw new HttpError(400, notice.description);
   }
   if (body.mirrorSessionId) {
-    // only this visitor's own saved session, not yet anyone's: another id changes nothing
-    await deps.pool.query('UPDATE mirror_sessions SET lead_id = $1 WHERE id = $2 AND visitor_id = $3 AND saved AND lead_id IS NULL', [
-      session.leadId,
-      body.mirrorSessionId,
-      visitorId,
-    ]);
+    await giveSavedSessionToLead(deps.pool, body.mirrorSessionId, visitorId, session.leadId);
   }
   return {
     leadId: session.leadId,

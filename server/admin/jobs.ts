@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type pg from 'pg';
 import { inTransaction } from '#core/db/transaction.js';
-import { JOBS_CHANNEL } from '#core/queues/outbox.js';
+import { deleteJob, requeueForRetry } from '#core/queues/outbox.js';
 import { QUEUE_NAMES, type QueueName } from '#core/queues/names.js';
 import type { Queues } from '#core/queues/queues.js';
 import {
@@ -99,13 +99,8 @@ export async function retryJob(pool: pg.Pool, queues: Queues, id: string): Promi
     } catch {
       return { redisDown: true };
     }
-    const updated = await client.query<AdminJob>(
-      `UPDATE jobs SET status = 'pending', attempts = 0, last_error = NULL, result = NULL, finished_at = NULL,
-         enqueued_at = NULL, run_after = NULL
-       WHERE id = $1 RETURNING ${JOB_COLUMNS}`,
-      [id],
-    );
-    await client.query('SELECT pg_notify($1, $2)', [JOBS_CHANNEL, id]);
+    await requeueForRetry(client, [id], id);
+    const updated = await client.query<AdminJob>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1`, [id]);
     return { job: updated.rows[0]! };
   });
 }
@@ -147,13 +142,7 @@ export async function retryFailedJobs(pool: pg.Pool, queues: Queues, queue?: Que
       }
       const ids = locked.rows.filter((_row, index) => cleared[index]).map((row) => row.id);
       busy.push(...locked.rows.filter((_row, index) => !cleared[index]).map((row) => row.id));
-      await client.query(
-        `UPDATE jobs SET status = 'pending', attempts = 0, last_error = NULL, result = NULL, finished_at = NULL,
-           enqueued_at = NULL, run_after = NULL
-         WHERE id = ANY($1)`,
-        [ids],
-      );
-      await client.query('SELECT pg_notify($1, $2)', [JOBS_CHANNEL, 'retry-failed']);
+      await requeueForRetry(client, ids, 'retry-failed');
       return ids.length;
     });
     if (batch === 'done') return { retried };
@@ -174,9 +163,7 @@ export type RemoveOutcome = { removed: AdminJob } | { missing: true } | { runnin
 export async function removeJob(pool: pg.Pool, queues: Queues, id: string): Promise<RemoveOutcome> {
   // every early answer comes before anything is written, so the transaction commits nothing then
   return inTransaction(pool, async (client): Promise<RemoveOutcome> => {
-    const locked = await client.query<{ queue: QueueName; status: JobStatus }>('SELECT queue, status FROM jobs WHERE id = $1 FOR UPDATE', [
-      id,
-    ]);
+    const locked = await client.query<AdminJob>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 FOR UPDATE`, [id]);
     const row = locked.rows[0];
     if (!row) return { missing: true };
     if (row.status === 'active') return { running: true };
@@ -190,7 +177,7 @@ export async function removeJob(pool: pg.Pool, queues: Queues, id: string): Prom
       return { redisDown: true };
     }
     if (lockedByWorker) return { running: true };
-    const deleted = await client.query<AdminJob>(`DELETE FROM jobs WHERE id = $1 RETURNING ${JOB_COLUMNS}`, [id]);
-    return { removed: deleted.rows[0]! };
+    await deleteJob(client, id);
+    return { removed: row };
   });
 }

@@ -6,6 +6,9 @@ import { listLeadNotes } from './queries.js';
 import type { LeadDetail, LeadFilters, LeadListQuery, LeadPage } from '#machines/protocol/admin/leads.js';
 import { leadFactsColumns } from '#core/leads/lead-facts.js';
 import { bind, leadsIn, whereAll } from '#core/leads/lead-scope.js';
+import { deleteLeadRow } from '#core/leads/lead-service.js';
+import { deleteUnclaimedTokensFor } from '#core/leads/tokens.js';
+import { deleteJobsNamingOnlyLead } from '#core/queues/outbox.js';
 
 /** The CSV export stops at this many rows. */
 const LEADS_CSV_LIMIT = 10_000;
@@ -207,9 +210,9 @@ export async function deleteLead(db: pg.Pool, leadId: string): Promise<boolean> 
     const lead = await client.query<{ email: string }>('SELECT email FROM leads WHERE lead_id = $1 FOR UPDATE', [leadId]);
     if (!lead.rowCount) return false;
     const email = lead.rows[0]!.email;
-    await client.query('DELETE FROM lead_tokens WHERE lead_id IS NULL AND lower(email) = lower($1)', [email]);
-    await client.query(`DELETE FROM jobs WHERE lead_id IS NULL AND flow_id IS NULL AND payload->>'leadId' = $1`, [leadId]);
-    await client.query('DELETE FROM leads WHERE lead_id = $1', [leadId]);
+    await deleteUnclaimedTokensFor(client, email);
+    await deleteJobsNamingOnlyLead(client, leadId);
+    await deleteLeadRow(client, leadId);
     return true;
   });
 }

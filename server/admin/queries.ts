@@ -2,13 +2,13 @@ import type pg from 'pg';
 import type { LeadNote } from '#machines/protocol/admin/leads.js';
 import type { AdminData, AdminOverview, ContactSubmission } from '#machines/protocol/admin/overview.js';
 import type { LeadScopeQuery } from '#machines/protocol/admin/scope.js';
+import { CONTACT_COLUMNS } from '#core/contact/submissions.js';
 import { leadFactsColumns } from '#core/leads/lead-facts.js';
 import { createdIn, leadsIn, mirrorSessionsIn, overviewScope, whereAll } from '#core/leads/lead-scope.js';
 
 /** Rows each list of the admin data bundle holds at most, newest first. */
 const ADMIN_LIST_LIMIT = 500;
 
-const CONTACT_COLUMNS = 'id, name, email, company, message, handled, handled_at, created_at';
 const NOTE_COLUMNS = 'n.id, n.lead_id, n.author_id, u.email AS author_email, n.body, n.created_at';
 
 async function rows<T extends pg.QueryResultRow>(db: pg.Pool, sql: string, params: unknown[] = []): Promise<T[]> {
@@ -123,16 +123,4 @@ export async function addLeadNote(db: pg.Pool, leadId: string, authorId: string,
     [leadId, authorId, body],
   );
   return added[0] ?? null;
-}
-
-/** Marks a contact message handled (stamping when) or not; null when there is no such message. */
-export async function setContactHandled(db: pg.Pool, id: string, handled: boolean): Promise<ContactSubmission | null> {
-  const updated = await rows<ContactSubmission>(
-    db,
-    `UPDATE contact_submissions
-     SET handled = $2, handled_at = CASE WHEN $2 THEN coalesce(handled_at, now()) END
-     WHERE id = $1 RETURNING ${CONTACT_COLUMNS}`,
-    [id, handled],
-  );
-  return updated[0] ?? null;
 }

@@ -1,7 +1,10 @@
 import type pg from 'pg';
 import { inTransaction } from '#core/db/transaction.js';
 import { generatePassword, hashPassword, verifyPassword } from './password.js';
-import { sessionTokenHash } from './sessions.js';
+import { endSessionsOf } from './sessions.js';
+
+// The one writer of users (core/db/table-owners.ts): the first admin, added admins, passwords and
+// sign-in stamps. Their sessions are written by sessions.ts.
 
 /** Any fixed number works; it only has to be the same in every process that bootstraps. */
 const BOOTSTRAP_LOCK = 7_301_442;
@@ -47,7 +50,7 @@ export async function resetPassword(pool: pg.Pool, email: string, password: stri
       'UPDATE users SET password_hash = $2, must_change_password = false WHERE email = $1 RETURNING id',
       [normaliseEmail(email), passwordHash],
     );
-    if (updated.rowCount) await client.query('DELETE FROM sessions WHERE user_id = $1', [updated.rows[0]!.id]);
+    if (updated.rowCount) await endSessionsOf(client, updated.rows[0]!.id);
     return Boolean(updated.rowCount);
   });
 }
@@ -66,12 +69,14 @@ export async function changeOwnPassword(
   const passwordHash = await hashPassword(change.newPassword);
   await inTransaction(pool, async (client) => {
     await client.query('UPDATE users SET password_hash = $2, must_change_password = false WHERE id = $1', [change.userId, passwordHash]);
-    await client.query('DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2', [
-      change.userId,
-      sessionTokenHash(change.sessionToken),
-    ]);
+    await endSessionsOf(client, change.userId, change.sessionToken);
   });
   return true;
+}
+
+/** Stamps a successful sign-in. */
+export async function recordSignIn(pool: pg.Pool, userId: string): Promise<void> {
+  await pool.query('UPDATE users SET last_sign_in_at = now() WHERE id = $1', [userId]);
 }
 
 export class AdminExistsError extends Error {

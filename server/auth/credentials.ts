@@ -27,8 +27,3 @@ export async function verifyCredentials(pool: pg.Pool, email: string, password: 
   const matches = await verifyPassword(password, row?.password_hash ?? (await hashForUnknownEmail()));
   return row && matches ? { id: row.id, email: row.email, role: row.role, mustChangePassword: row.mustChangePassword } : null;
 }
-
-/** Stamps a successful sign-in. */
-export async function recordSignIn(pool: pg.Pool, userId: string): Promise<void> {
-  await pool.query('UPDATE users SET last_sign_in_at = now() WHERE id = $1', [userId]);
-}

@@ -1,6 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
 
+// The one writer of sessions (core/db/table-owners.ts): sign-in, use, sign-out and password changes.
+
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'hf_session';
 /** How long a session lives without use. */
@@ -77,6 +79,15 @@ export async function readSession(db: pg.Pool, token: string | undefined): Promi
     [sha256(token), SESSION_TTL_DAYS, SESSION_MAX_DAYS],
   );
   return found.rows[0] ?? null;
+}
+
+/**
+ * Ends every session of a user (a password reset), or every one but `keepToken`'s (the user changed
+ * their own password in that session), in the password change's transaction.
+ */
+export async function endSessionsOf(client: pg.ClientBase, userId: string, keepToken?: string): Promise<void> {
+  if (keepToken === undefined) await client.query('DELETE FROM sessions WHERE user_id = $1', [userId]);
+  else await client.query('DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2', [userId, sha256(keepToken)]);
 }
 
 /** Ends a session; unknown tokens are ignored. */

@@ -2,8 +2,8 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clearSessionCookie, setSessionCookie } from '../auth/cookie.js';
-import { hashForUnknownEmail, recordSignIn, verifyCredentials } from '../auth/credentials.js';
-import { changeOwnPassword } from '../auth/admin-users.js';
+import { hashForUnknownEmail, verifyCredentials } from '../auth/credentials.js';
+import { changeOwnPassword, recordSignIn } from '../auth/admin-users.js';
 import { sessionToken, signedInAdmin } from '../auth/guard.js';
 import {
   CHANGE_PASSWORD_MESSAGES,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contactMessageSchema } from '#machines/protocol/contact-form.js';
+import { storeContactSubmission } from '#core/contact/submissions.js';
 import { coachAddress } from '#core/email/coach.js';
 import { queueEmail } from '#core/email/outbox.js';
 import { contactConfirmation, contactNotification } from '#core/email/templates.js';
@@ -34,11 +35,7 @@ export function contactRoutes(app: FastifyInstance, deps: RouteDeps, done: () =>
       const company = request.body.company || null;
       // The submission and both emails commit together: a stored message always has its emails queued.
       const id = await inTransaction(deps.pool, async (client) => {
-        const stored = await client.query<{ id: string; created_at: Date }>(
-          'INSERT INTO contact_submissions (name, email, company, message) VALUES ($1, $2, $3, $4) RETURNING id, created_at',
-          [name, email, company, message],
-        );
-        const { id, created_at: receivedAt } = stored.rows[0]!;
+        const { id, receivedAt } = await storeContactSubmission(client, { name, email, company, message });
         const contact = { id, name, email, company, message, receivedAt };
         const coach = await coachAddress(client, deps.config);
         const site = await readSiteSettings(client);

@@ -9,6 +9,7 @@ import type { DiagnosticClientEvent } from '#machines/protocol/diagnostic.js';
 import { diagnosticAnswersOf, diagnosticItemOnShow } from '#machines/protocol/snapshots.js';
 import { FlowConflictError } from '#core/flows/flow-store.js';
 import { waitForFlow } from '#core/flows/wait-for-flow.js';
+import { startStandaloneDiagnostic } from '#core/grading/results-store.js';
 import { HttpError } from '#core/http-error.js';
 import { notFound, ownedLeadFlow } from '../visitors/owned.js';
 import { rateLimits } from '../plugins/security.js';
@@ -132,11 +133,13 @@ export function diagnosticRoutes(app: FastifyInstance, deps: RouteDeps, done: ()
       // the flow and its diagnostics row exist together or not at all
       const started = await deps.engine.transaction(async (tx) => {
         const flow = await tx.start('diagnostic', { screens: diagnosticScreens, standalone: true }, { visitorId, leadId });
-        const row = await tx.client.query<{ id: string }>(
-          'INSERT INTO diagnostics (lead_id, flow_id, bank_version, visitor_id) VALUES ($1, $2, $3, $4) RETURNING id',
-          [leadId, flow.flowId, diagnosticBank.version, visitorId],
-        );
-        return { diagnosticId: row.rows[0]!.id, flowId: flow.flowId };
+        const diagnosticId = await startStandaloneDiagnostic(tx.client, {
+          leadId,
+          flowId: flow.flowId,
+          bankVersion: diagnosticBank.version,
+          visitorId,
+        });
+        return { diagnosticId, flowId: flow.flowId };
       });
       return reply.status(201).send({ ...started, bankVersion: diagnosticBank.version, total: diagnosticScreens.length });
     },

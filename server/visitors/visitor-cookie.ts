@@ -1,8 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Signer } from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
+import { appSecret } from '#core/app-secrets.js';
 import type { Config } from '#core/config/index.js';
+import { recordVisitor } from '#core/visitors.js';
 import { cookieOptions } from '../auth/cookie.js';
 
 declare module 'fastify' {
@@ -27,13 +29,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * process signs and checks with the same one. Deleting the row signs every visitor out of their
  * flows (they start afresh), which is the way to rotate it.
  */
-export async function loadSigningKey(pool: pg.Pool): Promise<string> {
-  await pool.query('INSERT INTO app_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
-    SECRET_NAME,
-    randomBytes(32).toString('base64url'),
-  ]);
-  const found = await pool.query<{ value: string }>('SELECT value FROM app_secrets WHERE name = $1', [SECRET_NAME]);
-  return found.rows[0]!.value;
+export function loadSigningKey(pool: pg.Pool): Promise<string> {
+  return appSecret(pool, SECRET_NAME);
 }
 
 /**
@@ -70,8 +67,7 @@ export class Visitors {
   /** This request's visitor, made (with its cookie) when the browser has none yet. */
   async ensure(request: FastifyRequest, reply: FastifyReply): Promise<string> {
     const id = request.visitorId ?? randomUUID();
-    // also after a database reset, so a kept cookie never points at a missing row
-    await this.pool.query('INSERT INTO visitors (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [id]);
+    await recordVisitor(this.pool, id);
     if (request.visitorId !== id) {
       reply.setCookie(VISITOR_COOKIE, (await this.signing()).sign(id), {
         ...cookieOptions(this.config),

@@ -4,7 +4,14 @@ import { z } from 'zod';
 import { flowResultSchema, homeworkSourceSchema } from '#machines/protocol/assessment-flow.js';
 import { coachAddress } from '#core/email/coach.js';
 import { inTransaction } from '#core/db/transaction.js';
-import { deliverEmail, markEmailFailed, recordJobEmail, type EmailDraft } from '#core/email/outbox.js';
+import {
+  deliverEmail,
+  markEmailFailed,
+  recordJobEmail,
+  reopenFailedEmail,
+  takeOverFailedEmail,
+  type EmailDraft,
+} from '#core/email/outbox.js';
 import { resourcesFor } from '#core/email/resources.js';
 import { homeworkEmail } from '#core/email/templates.js';
 import { smtpSender, type EmailAttachment } from '#core/email/transport.js';
@@ -82,27 +89,11 @@ async function recordUnlessSent(
     const own = await client.query<{ id: string }>('SELECT id FROM email_outbox WHERE job_id = $1', [jobId]);
     const failed = others.rows.find((row) => row.kind === draft.kind);
     if (!own.rows[0] && failed) {
-      const listed = attachments.map((file) => ({ filename: file.filename, contentType: file.contentType, size: file.content.length }));
-      await client.query(
-        `UPDATE email_outbox SET job_id = $2, status = 'pending', error = NULL, to_address = $3, reply_to = $4, subject = $5,
-           text_body = $6, html_body = $7, attachments = $8, lead_id = $9
-         WHERE id = $1`,
-        [
-          failed.emailId,
-          jobId,
-          draft.to,
-          draft.replyTo ?? null,
-          draft.subject,
-          draft.text,
-          draft.html,
-          JSON.stringify(listed),
-          draft.leadId ?? null,
-        ],
-      );
+      await takeOverFailedEmail(client, failed.emailId, jobId, draft, attachments);
       return { emailId: failed.emailId };
     }
     const emailId = await recordJobEmail(client, jobId, draft, attachments);
-    await client.query("UPDATE email_outbox SET status = 'pending', error = NULL WHERE id = $1 AND status = 'failed'", [emailId]);
+    await reopenFailedEmail(client, emailId);
     return { emailId };
   });
 }

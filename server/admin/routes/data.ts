@@ -18,8 +18,9 @@ import type { RouteDeps } from '../../routes/deps.js';
 import { fetchNeedsAttention } from '../attention.js';
 import { fetchOverviewDropoff } from '../dropoff.js';
 import { fetchOverviewFunnel } from '../funnel.js';
+import { setContactHandled } from '#core/contact/submissions.js';
 import { purgeTestLeads } from '#core/leads/lead-service.js';
-import { addLeadNote, fetchAdminData, fetchOverview, listLeadNotes, setContactHandled } from '../queries.js';
+import { addLeadNote, fetchAdminData, fetchOverview, listLeadNotes } from '../queries.js';
 import { guarded, guardedWithInput, notFound } from './responses.js';
 
 /**
