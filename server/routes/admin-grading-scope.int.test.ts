@@ -105,9 +105,10 @@ describe('the scope of a re-grade', () => {
     expect(after.get(validating.leadId)).toMatchObject({ tier: 'homework', grading_version: 'grading-2' });
     // out of scope, or without stored answers: the same latest result, and the lead's tier with it
     for (const lead of [testLead, autumn, unstored]) expect(after.get(lead.leadId)).toEqual(before.get(lead.leadId));
-    const tiers = await pool.query<{ lead_id: string; tier: string }>('SELECT lead_id, tier FROM lead_facts(true) WHERE lead_id = ANY ($1)', [
-      [testLead.leadId, autumn.leadId],
-    ]);
+    const tiers = await pool.query<{ lead_id: string; tier: string }>(
+      'SELECT lead_id, tier FROM lead_facts(true) WHERE lead_id = ANY ($1)',
+      [[testLead.leadId, autumn.leadId]],
+    );
     expect(Object.fromEntries(tiers.rows.map((row) => [row.lead_id, row.tier]))).toEqual({
       [testLead.leadId]: 'homework',
       [autumn.leadId]: 'nurture',

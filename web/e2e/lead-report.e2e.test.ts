@@ -76,7 +76,9 @@ async function walk(tier: Tier): Promise<{ leadId: string; email: string }> {
   await stateIs('results');
   for (const type of PATHS[tier].actions) await client.send(flow.flowId, { type });
   await stateIs(PATHS[tier].ends);
-  const found = await server.pool.query<{ lead_id: string; tier: string }>('SELECT lead_id, tier FROM lead_facts(true) WHERE email = $1', [email]);
+  const found = await server.pool.query<{ lead_id: string; tier: string }>('SELECT lead_id, tier FROM lead_facts(true) WHERE email = $1', [
+    email,
+  ]);
   expect(found.rows[0]?.tier).toBe(tier);
   return { leadId: found.rows[0]!.lead_id, email };
 }
