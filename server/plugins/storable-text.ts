@@ -6,7 +6,7 @@ import { sendHttpError } from './error-handler.js';
 export const NUL_MESSAGE = 'must not contain a NUL character';
 
 /** No request or frame the site takes nests deeper than a few levels; a much deeper one is refused. */
-export const MAX_NESTING = 32;
+const MAX_NESTING = 32;
 export const NESTING_MESSAGE = `must not be nested more than ${MAX_NESTING} levels deep`;
 
 /** Where in a body a problem was found, and what it is. */
