@@ -51,11 +51,20 @@ export function readCpu(pids: CpuParts): CpuReading {
   };
 }
 
-/** CPU milliseconds per flow each part spent between two readings, as one line. */
-export function cpuPerFlow(label: string, before: CpuReading, after: CpuReading, flows: number): string {
-  const parts = (Object.keys(before) as Array<keyof CpuReading>).map(
-    (part) => `${part} ${(((after[part] - before[part]) * 1000) / flows).toFixed(2)}`,
-  );
-  const total = (Object.keys(before) as Array<keyof CpuReading>).reduce((sum, part) => sum + after[part] - before[part], 0);
-  return `${label}: CPU ms per flow: ${parts.join(', ')}; all ${((total * 1000) / flows).toFixed(2)}`;
+/** CPU milliseconds per flow each part spent between two readings. */
+export function cpuSpent(before: CpuReading, after: CpuReading, flows: number): CpuReading {
+  const parts = Object.keys(before) as Array<keyof CpuReading>;
+  return Object.fromEntries(parts.map((part) => [part, ((after[part] - before[part]) * 1000) / flows])) as CpuReading;
+}
+
+/** What the system under test spent per flow: the two processes and the stores, not the load generator (the bench). */
+export function systemCpu(spent: CpuReading): number {
+  return spent.server + spent.worker + spent.postgres + spent.redis;
+}
+
+/** CPU milliseconds per flow of each part, as one line. */
+export function cpuLine(label: string, spent: CpuReading): string {
+  const parts = (Object.keys(spent) as Array<keyof CpuReading>).map((part) => `${part} ${spent[part].toFixed(2)}`);
+  const all = Object.values(spent).reduce((sum, ms) => sum + ms, 0);
+  return `${label}: CPU ms per flow: ${parts.join(', ')}; system (all but bench) ${systemCpu(spent).toFixed(2)}; all ${all.toFixed(2)}`;
 }
