@@ -161,9 +161,9 @@ try {
   const bareParts = { server: bareProcesses.server.pid!, worker: bareProcesses.worker.pid! };
   bare.push(await bareFlows(bareBase, bareLabel, SERIAL, 1));
   bare.push(await bareFlows(bareBase, bareLabel, half - SERIAL, concurrency, SERIAL));
-  const bareCpuBefore = readCpu(bareParts);
+  const bareCpuBefore = await readCpu(bareParts, pool);
   bare.push(await bareFlows(bareBase, bareLabel, totalFlows - half, concurrency, half));
-  const bareCpu = cpuSpent(bareCpuBefore, readCpu(bareParts), totalFlows - half);
+  const bareCpu = cpuSpent(bareCpuBefore, await readCpu(bareParts, pool), totalFlows - half);
   const bareAtEnd = { server: rssMb(bareProcesses.server.pid!), worker: rssMb(bareProcesses.worker.pid!) };
   const bareResults = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM bare_results');
 
@@ -188,12 +188,12 @@ try {
   ours.push(await gradedFlows(base, '(b) survey -> GRADED on the socket', flows.slice(SERIAL, half), concurrency, SERIAL));
   const atHalf = { server: rssMb(server.pid!), worker: rssMb(worker.pid!) };
   const parts = { server: server.pid!, worker: worker.pid! };
-  const cpuBefore = readCpu(parts);
+  const cpuBefore = await readCpu(parts, pool);
   const writesBefore = await databaseWrites(pool);
   ours.push(await gradedFlows(base, '(b) survey -> GRADED on the socket', flows.slice(half), concurrency, half));
   // what the run left queued (results emails) is charged to it too: it is the same flows' work
   await settleQueues(pool);
-  const ourCpu = cpuSpent(cpuBefore, readCpu(parts), totalFlows - half);
+  const ourCpu = cpuSpent(cpuBefore, await readCpu(parts, pool), totalFlows - half);
   const ourWrites = writesPerFlow(writesBefore, await databaseWrites(pool), totalFlows - half);
   const atEnd = { server: rssMb(server.pid!), worker: rssMb(worker.pid!) };
 
