@@ -11,9 +11,10 @@
  * prints the four scores, LCP, FCP, TBT, CLS, Speed Index and the JavaScript the page asks for
  * before its load event (script requests in Lighthouse's network-requests audit that started
  * before the observed load event of its metrics audit) and during the whole run, then a line per
- * target and a markdown table. It asserts nothing. JavaScript is counted in gzip -9 bytes of the
- * scripts' bodies: the server sends them uncompressed, so Lighthouse's transfer sizes (printed
- * too) are the raw bytes and headers.
+ * target and a markdown table, then the compression figures (scripts/bench-web/compression.ts). It
+ * asserts nothing. JavaScript is counted in the gzip bytes the server sends to a client that accepts
+ * only gzip (the build's .gz, gzip -9), the unit of the target; Lighthouse's transfer sizes (printed
+ * too) are what Chromium got, brotli, with the headers.
  *
  * The JSON report of each reported run is left in .data/bench-web/lighthouse/.
  */
@@ -22,7 +23,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { gzipSync } from 'node:zlib';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
 import { buildApp } from '#server/app.js';
 import { loadConfig } from '#core/config/index.js';
@@ -33,6 +33,7 @@ import { ROOT } from './services/child.js';
 import { benchServices } from './bench/services.js';
 import { freePort } from './services/free-port.js';
 import { launchDebuggableChromium } from './bench-web/chromium.js';
+import { compressionReport, gzipBytesSent } from './bench-web/compression.js';
 import { CATEGORIES, medianRun, pageFigures, type Category, type PageFigures, type ScriptRequest } from './bench-web/figures.js';
 
 /** A path no page has: the server answers it with the rendered not-found page and 404. */
@@ -132,13 +133,12 @@ try {
   rmSync(REPORT_DIR, { recursive: true, force: true });
   mkdirSync(REPORT_DIR, { recursive: true });
 
-  /** gzip -9 size of a script body as the server sends it (it sends it uncompressed). */
+  /** The bytes of a script the server sends to a client that accepts gzip. */
   const gzipCache = new Map<string, number>();
   const gzipSize = async (url: string): Promise<number> => {
     let size = gzipCache.get(url);
     if (size === undefined) {
-      const response = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
-      size = gzipSync(Buffer.from(await response.arrayBuffer()), { level: 9 }).length;
+      size = await gzipBytesSent(url);
       gzipCache.set(url, size);
     }
     return size;
@@ -201,6 +201,7 @@ try {
   process.stdout.write(summary(results, failed));
   process.stdout.write(markdownTable(results, lighthouseVersion, chromium.version, benchmarkIndex));
   process.stdout.write(`\nJSON reports of the reported runs: ${path.relative(ROOT, REPORT_DIR)}/\n`);
+  process.stdout.write(await compressionReport(base, OUT_DIR));
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => process.stderr.write(`cleanup: ${String(error)}\n`));
 }

@@ -14,8 +14,9 @@ import { logSerializers } from '#core/log-serializers.js';
 import { loggerOptions } from '#core/logger.js';
 import { directEnqueuer } from '#core/queues/direct.js';
 import { closeQueues, openQueues } from '#core/queues/queues.js';
+import { compressAnswers } from './plugins/compression.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
-import { openApi } from './plugins/openapi.js';
+import { apiDocs, openApi } from './plugins/openapi.js';
 import { security } from './plugins/security.js';
 import { refuseUnstorableText } from './plugins/storable-text.js';
 import { staticSite } from './plugins/static-site.js';
@@ -112,6 +113,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await security(app, routeDeps);
   // at the root, so every plugin can declare websocket routes (server/sockets/); browsers' frames are small
   await app.register(websocket, { options: { maxPayload: 64 * 1024 }, errorHandler: socketErrorHandler });
+  // the static site sends its files and pages compressed ahead of time; every route after it is compressed as it answers
+  await app.register(staticSite, { root: deps.webRoot, publicUrl: deps.config.publicUrl, settings: publicSettings });
+  await compressAnswers(app);
+  await apiDocs(app);
   await app.register(healthRoutes, { pool: deps.pool, redis: deps.redis });
   const routePlugins = [
     flowRoutes,
@@ -135,6 +140,5 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(routes, routeDeps);
   }
   await app.register(flowSocket, routeDeps);
-  await app.register(staticSite, { root: deps.webRoot, publicUrl: deps.config.publicUrl, settings: publicSettings });
   return app;
 }

@@ -5,7 +5,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 
 /**
  * Route schemas are zod schemas (validated at the edge, typed in handlers); the same schemas make
- * the OpenAPI document at /api/docs/json, browsable at /api/docs.
+ * the OpenAPI document at /api/docs/json, browsable at /api/docs (apiDocs).
  */
 export async function openApi(app: FastifyInstance): Promise<void> {
   app.setValidatorCompiler(validatorCompiler);
@@ -20,5 +20,9 @@ export async function openApi(app: FastifyInstance): Promise<void> {
     },
     transform: jsonSchemaTransform,
   });
+}
+
+/** The OpenAPI document and its browser at /api/docs: registered after the compression, which they need (the document is 170 KB). */
+export async function apiDocs(app: FastifyInstance): Promise<void> {
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 }

@@ -5,12 +5,33 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { PublicSettings } from '#core/site/public-settings.js';
 import { PRERENDERED_PAGES, type PageRenderer, type PrerenderedPage } from '#machines/protocol/pages.js';
 import { DEFAULT_SITE_SETTINGS, type SiteSettings } from '#machines/site-settings.js';
+import { encodeText, type EncodedText } from './encoded-text.js';
 
 /** What the build left in place of the site's address in the rendered pages (web/src/app/page-meta.ts). */
 const PUBLIC_URL_PLACEHOLDER = /%HF_PUBLIC_URL%/g;
 
-/** A public page's HTML (null: the not-found page), or undefined when the shell must serve. */
-export type RenderedPages = (page: PrerenderedPage | null) => Promise<string | undefined>;
+/**
+ * A public page's HTML, compressed once: as every visitor gets it, and as whoever may be signed in
+ * gets it (the site's code starts at once, so the bar shows their account), made when first asked for.
+ */
+export interface RenderedPage {
+  readonly forVisitors: EncodedText;
+  forSignedIn(): Promise<EncodedText>;
+}
+
+/** A public page (null: the not-found page), or undefined when the shell must serve. */
+export type RenderedPages = (page: PrerenderedPage | null) => Promise<RenderedPage | undefined>;
+
+/** A page as whoever may be signed in gets it: marked for the site's code to start at once. */
+function signedIn(html: string): string {
+  return html.replace('<div id="root">', '<div id="root" data-start="now">');
+}
+
+/** The first call's promise, kept for the calls after it. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
 
 /**
  * The public pages as whole documents, drawn with the coach's site settings: rendered again, all
@@ -31,15 +52,21 @@ export async function renderedPages(options: {
   const shell = readFileSync(path.join(options.root, 'index.html'), 'utf8');
 
   const renderAll = async (settings: SiteSettings) => {
-    const pages = new Map<PrerenderedPage | null, string>();
+    const pages = new Map<PrerenderedPage | null, RenderedPage>();
+    const compressed: Array<Promise<unknown>> = [];
     for (const page of [...PRERENDERED_PAGES, null]) {
-      pages.set(page, (await renderer.renderPage(shell, page, settings)).replace(PUBLIC_URL_PLACEHOLDER, options.publicUrl));
+      const html = (await renderer.renderPage(shell, page, settings)).replace(PUBLIC_URL_PLACEHOLDER, options.publicUrl);
+      // compressed off the event loop while the next page renders
+      compressed.push(
+        encodeText(html).then((forVisitors) => pages.set(page, { forVisitors, forSignedIn: once(() => encodeText(signedIn(html))) })),
+      );
     }
+    await Promise.all(compressed);
     return pages;
   };
 
   // the settings the kept pages were drawn with (the object and its JSON), and the pages
-  let kept: { settings: SiteSettings; key: string; pages: Promise<Map<PrerenderedPage | null, string>> } | null = null;
+  let kept: { settings: SiteSettings; key: string; pages: Promise<Map<PrerenderedPage | null, RenderedPage>> } | null = null;
   const pagesFor = (settings: SiteSettings) => {
     // the very object PublicSettings keeps between changes: nothing to compare
     if (kept?.settings === settings) return kept.pages;

@@ -6,6 +6,7 @@ import { HttpError } from '#core/http-error.js';
 import { sessionToken } from '../auth/guard.js';
 import { logMissingPage } from '../routes/client-log.js';
 import { isPagePath, isPrerenderedPage, PRERENDERED_PAGES, UNINDEXED_PAGES } from '#machines/protocol/pages.js';
+import { sendEncoded } from './encoded-text.js';
 import { renderedPages } from './rendered-pages.js';
 import type { PublicSettings } from '#core/site/public-settings.js';
 
@@ -58,6 +59,10 @@ export async function staticSite(
       root,
       wildcard: false,
       index: false,
+      // the build writes a .br and a .gz beside each text file of 1 KB or more (web/precompress/plugin.ts):
+      // sent by Accept-Encoding, with Vary: Accept-Encoding; never served under their own names
+      preCompressed: true,
+      globIgnore: ['**/*.br', '**/*.gz'],
       // also runs when the not-found handler below sends index.html, so the page's path decides
       setHeaders(res, filePath) {
         const path = res.request.url.split('?')[0]!;
@@ -87,16 +92,14 @@ export async function staticSite(
     const which = known ? (isPrerenderedPage(trimmed) ? trimmed : undefined) : isPrivatePage(path) ? undefined : null;
     const page = rendered && which !== undefined ? await rendered(which) : undefined;
     if (page !== undefined) {
-      return (
-        reply
-          .status(known ? 200 : 404)
-          .type('text/html; charset=utf-8')
-          .header('cache-control', 'no-cache')
-          // whoever may be signed in (a session cookie, valid or not) gets the site's code at once,
-          // so the bar shows their account rather than the visitor's call to action
-          .header('vary', 'cookie')
-          .send(sessionToken(request) ? page.replace('<div id="root">', '<div id="root" data-start="now">') : page)
-      );
+      // whoever may be signed in (a session cookie, valid or not) gets the site's code at once,
+      // so the bar shows their account rather than the visitor's call to action
+      const html = sessionToken(request) ? await page.forSignedIn() : page.forVisitors;
+      reply
+        .status(known ? 200 : 404)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache');
+      return sendEncoded(request, reply, html, ['cookie']);
     }
     return reply.status(known ? 200 : 404).sendFile('index.html');
   });

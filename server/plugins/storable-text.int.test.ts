@@ -7,7 +7,7 @@ import { registeredRoutes } from '#test/routes.js';
 import { signedInAdmin } from '#test/admin-session.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { frameText } from '../sockets/frames.js';
-import { NUL_MESSAGE } from './storable-text.js';
+import { NESTING_MESSAGE, NUL_MESSAGE } from './storable-text.js';
 
 let app: FastifyInstance;
 let base: string;
@@ -89,6 +89,29 @@ describe('text PostgreSQL cannot store', () => {
     expect(await fingerprint()).toEqual(before);
   });
 
+  it('every API route answers 400 naming the field for a body nested thousands deep, and nothing is stored', async () => {
+    // 8,000 levels in 48 KB: deeper than a recursive walk's call stack
+    const deep = `{"event":${'{"a":'.repeat(8_000)}1${'}'.repeat(8_000)},"name":"Ada"}`;
+    const routes = registeredRoutes(app).filter((route) => /^(POST|PUT|PATCH) \/api\//.test(route) && !RAW_BODY_ROUTES.has(route));
+    expect(routes.length).toBeGreaterThan(20);
+    const before = await fingerprint();
+    const wrong: string[] = [];
+    for (const route of routes) {
+      const [method, path] = route.split(' ') as [InjectOptions['method'], string];
+      const response = await app.inject({
+        method,
+        url: path.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000'),
+        headers: { ...adminHeaders, 'content-type': 'application/json' },
+        remoteAddress: `10.8.${randomBytes(1)[0]}.${(randomBytes(1)[0]! % 250) + 1}`,
+        payload: deep,
+      });
+      const fields = response.statusCode === 400 ? (response.json().fields as Record<string, string> | undefined) : undefined;
+      if (fields?.event !== NESTING_MESSAGE) wrong.push(`${route} -> ${response.statusCode} ${response.body.slice(0, 120)}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(await fingerprint()).toEqual(before);
+  });
+
   it('names the field, also in a route parameter and deep in an event', async () => {
     const deep = await app.inject({
       method: 'POST',
@@ -100,6 +123,19 @@ describe('text PostgreSQL cannot store', () => {
     const param = await app.inject({ method: 'GET', url: '/api/flows/abc%00def' });
     expect(param.statusCode).toBe(400);
     expect(param.json().fields).toEqual({ id: NUL_MESSAGE });
+  });
+
+  it('a socket frame nested thousands deep gets an error frame, and the socket stays open', async () => {
+    const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/api/ws`);
+    const frames: Array<{ type: string; error?: string }> = [];
+    socket.on('message', (raw) => frames.push(JSON.parse(frameText(raw))));
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(`{"type":"subscribe","flowId":${'['.repeat(8_000)}${']'.repeat(8_000)}}`);
+    const deadline = Date.now() + 5_000;
+    while (!frames.some((f) => f.type === 'error') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(frames.find((f) => f.type === 'error')).toEqual({ type: 'error', error: `flowId: ${NESTING_MESSAGE}` });
+    expect(socket.readyState).toBe(WebSocket.OPEN);
+    socket.close();
   });
 
   it('a socket frame with a NUL gets an error frame naming the field, and the socket stays open', async () => {

@@ -85,9 +85,11 @@ async function seedDiagnostic(assessment?: { tier: string; keyInsights: string[]
 describe('GET /api/reports/:id.pdf', () => {
   it('serves a diagnostic graded into an assessment as an inline PDF with its insights and tier', async () => {
     const reportId = await seedDiagnostic({ tier: 'homework', keyInsights: ['You own outcomes but rarely claim the decision.'] });
-    const response = await browser(`/api/reports/${reportId}.pdf`);
+    const response = await browser({ url: `/api/reports/${reportId}.pdf`, headers: { 'accept-encoding': 'br, gzip' } });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/pdf');
+    // compressed inside already: sent as it is, whatever the browser accepts
+    expect(response.headers['content-encoding']).toBeUndefined();
     expect(response.headers['content-disposition']).toBe(`inline; filename="leadership-report-${reportId}.pdf"`);
     expect(response.headers['cache-control']).toBe('private, no-store');
     const pdf = response.rawPayload;

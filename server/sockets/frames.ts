@@ -2,7 +2,7 @@ import type { WebSocket } from '@fastify/websocket';
 import type { FastifyRequest } from 'fastify';
 import type { RawData } from 'ws';
 import type { z } from 'zod';
-import { NUL_MESSAGE, unstorableTextAt } from '../plugins/storable-text.js';
+import { unstorableText } from '../plugins/storable-text.js';
 
 /** The longest error text a socket error frame carries. */
 const ERROR_MAX = 500;
@@ -24,8 +24,8 @@ export function readClientFrame<T>(raw: RawData, schema: z.ZodType<T>): { frame:
   } catch {
     return { error: 'Messages must be JSON.' };
   }
-  const unstorable = unstorableTextAt(data, 'frame');
-  if (unstorable) return { error: `${unstorable.slice('frame.'.length) || 'frame'}: ${NUL_MESSAGE}` };
+  const unstorable = unstorableText(data, 'frame');
+  if (unstorable) return { error: `${unstorable.path.slice('frame.'.length) || 'frame'}: ${unstorable.message}` };
   const parsed = schema.safeParse(data);
   if (parsed.success) return { frame: parsed.data };
   const issue = parsed.error.issues[0];
