@@ -34,20 +34,26 @@ export async function seedGradedLead(pool: pg.Pool, tier: Tier, email?: string) 
       [flowId, seq, type, payload, type === 'GRADED' ? 'worker' : 'client', statePath(snapshot.value), 60 - seq],
     );
   }
+  // answers stored in another order than shown, with an item the bank no longer has
+  const answers = [
+    { item_id: 'vig_dc', type: 'vignette', value: 'dc_convene', confidence: 4, response_ms: 21000, timed_out: false },
+    { item_id: 'b9_retired', type: 'likert', value: 2, confidence: null, response_ms: 3000, timed_out: false },
+    {
+      item_id: 'priority_ranking',
+      type: 'ranking',
+      value: ['vision', 'capability', 'results', 'stakeholder', 'process'],
+      confidence: null,
+      response_ms: 9000,
+      timed_out: false,
+    },
+    { item_id: 'b1', type: 'likert', value: 4, confidence: null, response_ms: 4000, timed_out: false },
+  ];
   const diagnostic = await pool.query<{ id: string }>(
-    "INSERT INTO diagnostics (lead_id, flow_id, bank_version, status, completed_at) VALUES ($1, $2, '2.0.0', 'completed', now()) RETURNING id",
-    [leadId, flowId],
+    `INSERT INTO diagnostics (lead_id, flow_id, bank_version, status, completed_at, answers)
+     VALUES ($1, $2, '2.0.0', 'completed', now(), $3) RETURNING id`,
+    [leadId, flowId, JSON.stringify(answers)],
   );
   const diagnosticId = diagnostic.rows[0]!.id;
-  // stored in another order than shown, with an item the bank no longer has
-  await pool.query(
-    `INSERT INTO diagnostic_answers (diagnostic_id, item_id, type, value, confidence, response_ms, timed_out) VALUES
-       ($1, 'vig_dc', 'vignette', '"dc_convene"', 4, 21000, false),
-       ($1, 'b9_retired', 'likert', '2', NULL, 3000, false),
-       ($1, 'priority_ranking', 'ranking', '["vision", "capability", "results", "stakeholder", "process"]', NULL, 9000, false),
-       ($1, 'b1', 'likert', '4', NULL, 4000, false)`,
-    [diagnosticId],
-  );
   await pool.query(
     `INSERT INTO assessment_results (lead_id, flow_id, diagnostic_id, tier, qualification, archetype, total_score, diagnostic_score, survey_score,
                                      mirror_score, composite_score, result, bank_version, grading_version)

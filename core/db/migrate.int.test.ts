@@ -15,7 +15,6 @@ const TABLES = [
   'mirror_sessions',
   'mirror_messages',
   'diagnostics',
-  'diagnostic_answers',
   'diagnostic_results',
   'survey_responses',
   'assessment_results',
@@ -181,5 +180,41 @@ describe('migrations', () => {
       { note: 'Spring', scope: { includeTestLeads: true } },
       { note: null, scope: { includeTestLeads: true } },
     ]);
+  });
+
+  it("keeps a diagnostic's answers in one row, in the order answered, and back in rows when run down", async () => {
+    const url = await scratchDatabase({ migrated: false });
+    await migrate(url);
+    const after = await migrateDownBefore(url, 'diagnostic-answers-in-one-row');
+    const diagnostic = await query<{ id: string }>(
+      url,
+      `WITH d AS (INSERT INTO diagnostics (bank_version, status, completed_at) VALUES ('2.0.0', 'completed', now()) RETURNING id),
+            a AS (INSERT INTO diagnostic_answers (diagnostic_id, item_id, type, value, confidence, response_ms, timed_out)
+                  SELECT id, 'vig_dc', 'vignette', '"dc_convene"', 4, 21000, false FROM d)
+       SELECT id FROM d`,
+    );
+    const id = diagnostic.rows[0]!.id;
+    await query(
+      url,
+      `INSERT INTO diagnostic_answers (diagnostic_id, item_id, type, value, confidence, response_ms, timed_out)
+       VALUES ($1, 'b1', 'likert', '4', NULL, 4000, true)`,
+      [id],
+    );
+    await query(url, "INSERT INTO diagnostics (bank_version) VALUES ('2.0.0')"); // started, never answered
+    const answers = [
+      { item_id: 'vig_dc', type: 'vignette', value: 'dc_convene', confidence: 4, response_ms: 21000, timed_out: false },
+      { item_id: 'b1', type: 'likert', value: 4, confidence: null, response_ms: 4000, timed_out: true },
+    ];
+    expect(await migrate(url)).toHaveLength(after);
+    const stored = await query<{ answers: unknown }>(url, 'SELECT answers FROM diagnostics ORDER BY answers IS NULL');
+    expect(stored.rows).toEqual([{ answers }, { answers: null }]);
+
+    await migrateDownBefore(url, 'diagnostic-answers-in-one-row');
+    const rows = await query(
+      url,
+      'SELECT item_id, type, value, confidence, response_ms, timed_out FROM diagnostic_answers WHERE diagnostic_id = $1 ORDER BY id',
+      [id],
+    );
+    expect(rows.rows).toEqual(answers);
   });
 });

@@ -31,7 +31,7 @@ export const TABLE_OWNERS: readonly TableOwner[] = [
   { owner: 'server/admin/queries.ts', tables: ['lead_notes'], why: 'only the coach writes notes, from the lead page' },
   {
     owner: 'core/grading/results-store.ts',
-    tables: ['diagnostics', 'diagnostic_answers', 'diagnostic_results', 'survey_responses', 'assessment_results'],
+    tables: ['diagnostics', 'diagnostic_results', 'survey_responses', 'assessment_results'],
     why: "a grading's results, stored by every grading path that stores one",
   },
   {

@@ -5,8 +5,8 @@ import type { DiagnosticAnswers } from '#machines/protocol/common.js';
 import { answerRows } from '../leads/answer-rows.js';
 
 /*
- * The one writer of a grading's results (core/db/table-owners.ts): diagnostics, diagnostic_answers,
- * diagnostic_results, survey_responses and assessment_results. The grading worker, the standalone
+ * The one writer of a grading's results (core/db/table-owners.ts): diagnostics (with their answers,
+ * one row each: decision 0042), diagnostic_results, survey_responses and assessment_results. The grading worker, the standalone
  * diagnostic's start and the re-grade store through the functions here, each in its caller's
  * transaction. Where results are graded: "Grading paths" in docs/architecture.md.
  */
@@ -33,18 +33,14 @@ export async function storeAssessmentResults(
   const stored = await db.query<{ id: string }>({
     name: 'store-assessment-results',
     text: `WITH new_diagnostic AS (
-       INSERT INTO diagnostics (lead_id, flow_id, bank_version, status, completed_at)
-       SELECT $1, $2, $3, 'completed', now() WHERE $21::uuid IS NULL RETURNING id
+       INSERT INTO diagnostics (lead_id, flow_id, bank_version, status, completed_at, answers)
+       SELECT $1, $2, $3, 'completed', now(), $4 WHERE $21::uuid IS NULL RETURNING id
      ), standalone AS (
        UPDATE diagnostics SET lead_id = $1 WHERE id = $21 RETURNING id
      ), standalone_result AS (
        UPDATE diagnostic_results SET lead_id = $1 WHERE diagnostic_id = $21
      ), diagnostic AS (
        SELECT id FROM new_diagnostic UNION ALL SELECT id FROM standalone
-     ), answers AS (
-       INSERT INTO diagnostic_answers (diagnostic_id, item_id, type, value, confidence, response_ms, timed_out)
-       SELECT new_diagnostic.id, a.item_id, a.type, a.value, a.confidence, a.response_ms, a.timed_out
-       FROM new_diagnostic, jsonb_to_recordset($4) AS a(item_id text, type text, value jsonb, confidence smallint, response_ms integer, timed_out boolean)
      ), diagnostic_result AS (
        INSERT INTO diagnostic_results (diagnostic_id, lead_id, scores, archetype, narrative, bank_version, grading_version)
        SELECT new_diagnostic.id, $1, $5, $6, $7, $3, $8 FROM new_diagnostic
@@ -109,15 +105,11 @@ export async function storeDiagnosticResult(
   result: GradeResult,
 ): Promise<void> {
   await client.query(
-    `WITH answers AS (
-       INSERT INTO diagnostic_answers (diagnostic_id, item_id, type, value, confidence, response_ms, timed_out)
-       SELECT $1, a.item_id, a.type, a.value, a.confidence, a.response_ms, a.timed_out
-       FROM jsonb_to_recordset($3) AS a(item_id text, type text, value jsonb, confidence smallint, response_ms integer, timed_out boolean)
-     ), result AS (
+    `WITH result AS (
        INSERT INTO diagnostic_results (diagnostic_id, lead_id, scores, archetype, narrative, bank_version, grading_version)
        VALUES ($1, $2, $4, $5, $6, $7, $8)
      )
-     UPDATE diagnostics SET status = 'completed', completed_at = now() WHERE id = $1`,
+     UPDATE diagnostics SET status = 'completed', completed_at = now(), answers = $3 WHERE id = $1`,
     [
       diagnostic.id,
       diagnostic.leadId,

@@ -37,17 +37,27 @@ async function applications(db: pg.ClientBase | pg.Pool, limit: number): Promise
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
+/**
+ * The rule set every new assessment is graded under (the latest applied, else the built-in one),
+ * read in one round trip with the rules lock shared, for the rest of the caller's transaction. Two
+ * statements sent together (a simple query, its constants inline), each with its own snapshot, so
+ * the read sees an apply that committed while this waited for the lock, as a read after
+ * lockGradingRules does.
+ */
+export async function rulesInForce(client: pg.ClientBase): Promise<GradingRuleSet> {
+  const results = (await client.query(
+    `SELECT pg_advisory_xact_lock_shared(${GRADING_RULES_LOCK});
+     SELECT a.version, s.rules FROM grading_applications a JOIN grading_rule_sets s USING (version) ORDER BY a.id DESC LIMIT 1`,
+  )) as unknown as [pg.QueryResult, pg.QueryResult<Pick<Application, 'version' | 'rules'>>];
+  const latest = results[1].rows[0];
+  return latest ? ruleSetOf(latest) : DEFAULT_RULE_SET;
+}
+
 /** A stored rule set as the current build reads it; a set it cannot read is a broken deploy, named. */
 function ruleSetOf(application: Pick<Application, 'version' | 'rules'>): GradingRuleSet {
   const parsed = GradingRules.safeParse(application.rules);
   if (!parsed.success) throw new Error(`The stored grading rule set ${application.version} does not fit this build's rules schema`);
   return { version: application.version, rules: parsed.data };
-}
-
-/** The rule set every new assessment is graded under: the latest applied, else the built-in one. */
-export async function rulesInForce(db: pg.ClientBase | pg.Pool): Promise<GradingRuleSet> {
-  const [latest] = await applications(db, 1);
-  return latest ? ruleSetOf(latest) : DEFAULT_RULE_SET;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { DiagnosticAnswers } from '#machines/protocol/common.js';
 
-/** A diagnostic's answers as rows of diagnostic_answers (grading writes them with jsonb_to_recordset). */
+/** A diagnostic's answers as diagnostics.answers keeps them: one object per answer, in the order answered. */
 export function answerRows(answers: DiagnosticAnswers) {
   return Object.entries(answers).map(([itemId, answer]) => ({
     item_id: itemId,

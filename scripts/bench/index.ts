@@ -10,7 +10,8 @@
  * server and the worker process after 5k and after 10k flows (and of the bare ones after theirs);
  * and (d) the coach's re-grade of every graded lead under a proposed rule set (dry run, apply,
  * undo); and (e) requests per second of the product's /healthz, home page and public config
- * against a bare Fastify route in the same run. It prints figures against issue 19's targets; it asserts nothing. With --profile, the
+ * against a bare Fastify route in the same run. It prints the flow's cost against issue 30's targets
+ * (scripts/bench/targets.ts: ratios to (c) of the same run; decision 0042) last; it asserts nothing. With --profile, the
  * product's server and worker write V8 CPU profiles (.cpuprofile, for Chrome's DevTools) into DIR.
  */
 import { randomBytes } from 'node:crypto';
@@ -25,12 +26,13 @@ import { spawnBundle, stopChild, waitForReady } from '../services/child.js';
 import { freePort } from '../services/free-port.js';
 import { bareFlows, startBareProcesses } from './bare/client.js';
 import { bullmqBaseline } from './baseline.js';
-import { cpuPerFlow, readCpu } from './cpu.js';
+import { cpuLine, cpuSpent, readCpu, systemCpu } from './cpu.js';
 import { gradedFlows } from './flow-path.js';
 import { seedSurveyFlows } from './seed.js';
 import { servingLine, servingRates } from './serving.js';
 import { benchServices } from './services.js';
 import { formatRuns, type RunStats } from './stats.js';
+import { flowCostTargets } from './targets.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -159,9 +161,9 @@ try {
   const bareParts = { server: bareProcesses.server.pid!, worker: bareProcesses.worker.pid! };
   bare.push(await bareFlows(bareBase, bareLabel, SERIAL, 1));
   bare.push(await bareFlows(bareBase, bareLabel, half - SERIAL, concurrency, SERIAL));
-  const bareCpuBefore = readCpu(bareParts);
+  const bareCpuBefore = await readCpu(bareParts, pool);
   bare.push(await bareFlows(bareBase, bareLabel, totalFlows - half, concurrency, half));
-  const bareCpu = cpuPerFlow(`(c) at concurrency ${concurrency}`, bareCpuBefore, readCpu(bareParts), totalFlows - half);
+  const bareCpu = cpuSpent(bareCpuBefore, await readCpu(bareParts, pool), totalFlows - half);
   const bareAtEnd = { server: rssMb(bareProcesses.server.pid!), worker: rssMb(bareProcesses.worker.pid!) };
   const bareResults = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM bare_results');
 
@@ -186,12 +188,12 @@ try {
   ours.push(await gradedFlows(base, '(b) survey -> GRADED on the socket', flows.slice(SERIAL, half), concurrency, SERIAL));
   const atHalf = { server: rssMb(server.pid!), worker: rssMb(worker.pid!) };
   const parts = { server: server.pid!, worker: worker.pid! };
-  const cpuBefore = readCpu(parts);
+  const cpuBefore = await readCpu(parts, pool);
   const writesBefore = await databaseWrites(pool);
   ours.push(await gradedFlows(base, '(b) survey -> GRADED on the socket', flows.slice(half), concurrency, half));
   // what the run left queued (results emails) is charged to it too: it is the same flows' work
   await settleQueues(pool);
-  const ourCpu = cpuPerFlow(`(b) at concurrency ${concurrency}`, cpuBefore, readCpu(parts), totalFlows - half);
+  const ourCpu = cpuSpent(cpuBefore, await readCpu(parts, pool), totalFlows - half);
   const ourWrites = writesPerFlow(writesBefore, await databaseWrites(pool), totalFlows - half);
   const atEnd = { server: rssMb(server.pid!), worker: rssMb(worker.pid!) };
 
@@ -216,23 +218,24 @@ try {
       '',
       formatRuns([...baseline, ...bare, ...ours, ...serving.map((run) => ({ ...run, label: `(e) GET ${run.label}` }))]),
       '',
-      `b/a at p50: ${ratio(ours[0]!, baseline[0]!)} at concurrency 1, ${ratio(ours[2]!, baseline[1]!)} at concurrency ${concurrency} (target: at most 2)`,
-      `graded assessments per second at concurrency ${concurrency}: ${ours[2]!.perSecond.toFixed(0)} (target: at least 300)`,
-      `resident memory after ${half} flows: server ${atHalf.server.toFixed(0)} MB, worker ${atHalf.worker.toFixed(0)} MB`,
-      `resident memory after ${totalFlows} flows: server ${atEnd.server.toFixed(0)} MB, worker ${atEnd.worker.toFixed(0)} MB (target: each under 200 MB, flat)`,
+      `b/a at p50: ${ratio(ours[0]!, baseline[0]!)} at concurrency 1, ${ratio(ours[2]!, baseline[1]!)} at concurrency ${concurrency}`,
       `assessment results stored: ${graded.rows[0]!.n} of ${totalFlows}`,
       `(d) re-grading ${dry.value.considered} leads (${dry.value.moved} move): dry run ${dry.ms.toFixed(0)} ms, apply ${applied.ms.toFixed(0)} ms, undo ${undone.ms.toFixed(0)} ms`,
       `(c) bare results stored: ${bareResults.rows[0]!.n} of ${totalFlows}`,
-      bareCpu,
-      ourCpu,
+      cpuLine(`(c) at concurrency ${concurrency}`, bareCpu),
+      cpuLine(`(b) at concurrency ${concurrency}`, ourCpu),
       `(b) at concurrency ${concurrency}: per flow in PostgreSQL: ${ourWrites}`,
       `(c) bare resident memory after ${totalFlows} flows: server ${bareAtEnd.server.toFixed(0)} MB, worker ${bareAtEnd.worker.toFixed(0)} MB`,
-      // issue 19's figures, last
-      `b/c at p50: ${ratio(ours[0]!, bare[0]!)} at concurrency 1, ${ratio(ours[2]!, bare[2]!)} at concurrency ${concurrency} (target: at most 1.3)`,
-      `b/c at p99: ${ratio(ours[0]!, bare[0]!, 'p99')} at concurrency 1, ${ratio(ours[2]!, bare[2]!, 'p99')} at concurrency ${concurrency} (target: at most 1.3)`,
-      `graded per second at concurrency ${concurrency}: ${ours[2]!.perSecond.toFixed(0)} (c: ${bare[2]!.perSecond.toFixed(0)}) (target: at least 0.8x of c and at least 400)`,
-      `resident memory after ${totalFlows} flows: server ${atEnd.server.toFixed(0)} MB, worker ${atEnd.worker.toFixed(0)} MB (target: each under 150 MB, flat from ${half})`,
+      `b/c at p50: ${ratio(ours[0]!, bare[0]!)} at concurrency 1, ${ratio(ours[2]!, bare[2]!)} at concurrency ${concurrency}`,
+      `b/c at p99: ${ratio(ours[0]!, bare[0]!, 'p99')} at concurrency 1, ${ratio(ours[2]!, bare[2]!, 'p99')} at concurrency ${concurrency}`,
       servingLine(serving, concurrency),
+      // the flow's cost against its targets, last
+      ...flowCostTargets({
+        cpu: { product: systemCpu(ourCpu), bare: systemCpu(bareCpu) },
+        product: { serial: ours[0]!, loaded: ours[2]! },
+        bare: { serial: bare[0]!, loaded: bare[2]! },
+        memory: { half: atHalf, end: atEnd, halfFlows: half, flows: totalFlows },
+      }),
       '',
     ].join('\n'),
   );

@@ -17,7 +17,7 @@ import type { DiagnosticAnswerView, DiagnosticSectionView, SurveyAnswerView } fr
  * with a note, so nothing the lead said disappears when the content changes.
  */
 
-/** A diagnostic_answers row, as stored. */
+/** One answer of diagnostics.answers, as stored. */
 export interface StoredDiagnosticAnswer {
   item_id: string;
   type: string;

@@ -133,12 +133,9 @@ export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetai
       [leadId],
     ),
     db.query<{ id: string; bank_version: string; started_at: Date; answers: StoredDiagnosticAnswer[] }>(
-      `SELECT d.id, d.bank_version, d.started_at,
-              (SELECT json_agg(json_build_object('item_id', a.item_id, 'type', a.type, 'value', a.value, 'confidence', a.confidence,
-                                                 'response_ms', a.response_ms, 'timed_out', a.timed_out) ORDER BY a.id)
-               FROM diagnostic_answers a WHERE a.diagnostic_id = d.id) AS answers
+      `SELECT d.id, d.bank_version, d.started_at, d.answers
        FROM diagnostics d
-       WHERE (d.lead_id = $1 OR d.flow_id IN ${flowIds}) AND EXISTS (SELECT 1 FROM diagnostic_answers a WHERE a.diagnostic_id = d.id)
+       WHERE (d.lead_id = $1 OR d.flow_id IN ${flowIds}) AND jsonb_array_length(d.answers) > 0
        ORDER BY d.started_at DESC, d.id`,
       [leadId],
     ),

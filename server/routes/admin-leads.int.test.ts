@@ -365,7 +365,7 @@ describe("a lead's page and its deletion", () => {
                 (SELECT count(*) FROM flow_events WHERE flow_id = $2)::int AS flow_events,
                 (SELECT count(*) FROM assessment_results WHERE lead_id = $1)::int AS assessment_results,
                 (SELECT count(*) FROM diagnostics WHERE lead_id = $1 OR flow_id = $2)::int AS diagnostics,
-                (SELECT count(*) FROM diagnostic_answers a JOIN diagnostics d ON d.id = a.diagnostic_id WHERE d.lead_id = $1)::int AS diagnostic_answers,
+                (SELECT coalesce(sum(jsonb_array_length(answers)), 0) FROM diagnostics WHERE lead_id = $1)::int AS diagnostic_answers,
                 (SELECT count(*) FROM survey_responses WHERE lead_id = $1)::int AS survey_responses,
                 (SELECT count(*) FROM mirror_sessions WHERE lead_id = $1)::int AS mirror_sessions,
                 (SELECT count(*) FROM mirror_messages m JOIN mirror_sessions s ON s.id = m.session_id WHERE s.lead_id = $1)::int AS mirror_messages,

@@ -424,7 +424,7 @@ describe('the standalone diagnostic helpers', () => {
     expect((await owner.get(flowId)).snapshot.context.result).toMatchObject({ archetype: result.archetype });
     const stored = await pool.query<{ status: string; answers: number; confident: number }>(
       `SELECT d.status, count(a.*)::int AS answers, count(a.*) FILTER (WHERE a.confidence = 4)::int AS confident
-       FROM diagnostics d JOIN diagnostic_answers a ON a.diagnostic_id = d.id WHERE d.id = $1 GROUP BY d.status`,
+       FROM diagnostics d, jsonb_to_recordset(d.answers) AS a(confidence smallint) WHERE d.id = $1 GROUP BY d.status`,
       [diagnosticId],
     );
     expect(stored.rows).toEqual([

@@ -149,7 +149,6 @@ async function fingerprint() {
     'email_outbox',
     'interactions',
     'diagnostics',
-    'diagnostic_answers',
     'diagnostic_results',
     'survey_responses',
     'assessment_results',

@@ -130,7 +130,10 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
     const result = await server.pool.query<{ archetype: string }>('SELECT archetype FROM diagnostic_results WHERE diagnostic_id = $1', [
       diagnosticId,
     ]);
-    const answers = await server.pool.query('SELECT item_id, confidence FROM diagnostic_answers WHERE diagnostic_id = $1', [diagnosticId]);
+    const answers = await server.pool.query(
+      'SELECT a.item_id, a.confidence FROM diagnostics d, jsonb_to_recordset(d.answers) AS a(item_id text, confidence smallint) WHERE d.id = $1',
+      [diagnosticId],
+    );
     expect(answers.rowCount).toBe(total);
     expect(answers.rows.some((row) => row.confidence === 4)).toBe(true);
     const flow = await server.pool.query('SELECT f.state FROM flows f JOIN diagnostics d ON d.flow_id = f.id WHERE d.id = $1', [

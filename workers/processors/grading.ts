@@ -3,7 +3,7 @@ import { cannedResult, gradeAssessment, type GradeInput } from '#machines/gradin
 import { diagnosticAnswersSchema, mirrorTurnSchema, surveyAnswersSchema, type DiagnosticAnswers } from '#machines/protocol/common.js';
 import type { DiagnosticResult } from '#machines/protocol/diagnostic.js';
 import type { FlowTx } from '#core/flows/engine.js';
-import { lockGradingRules, rulesInForce } from '#core/grading/rule-sets.js';
+import { rulesInForce } from '#core/grading/rule-sets.js';
 import { storeAssessmentResults, storeDiagnosticResult } from '#core/grading/results-store.js';
 import { inJobTransaction, type QueueProcessor } from './index.js';
 
@@ -60,7 +60,6 @@ export const gradingProcessor: QueueProcessor = {
       if ('kind' in request) return gradeDiagnostic(tx, flowId, request.answers);
       // the rules in force, read under the shared rules lock so an apply cannot slip in between
       // this read and the commit (core/grading/rule-sets.ts)
-      await lockGradingRules(tx.client, 'shared');
       const ruleSet = await rulesInForce(tx.client);
       const answers = { answers: request.assessment, survey: request.survey, mirrorChat: request.mirrorChat };
       const result = gradeAssessment(answers, { ruleSet });
