@@ -88,7 +88,7 @@ describe('GET /api/reports/:id.pdf', () => {
     const response = await browser(`/api/reports/${reportId}.pdf`);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/pdf');
-    expect(response.headers['content-disposition']).toBe(`inline; filename="leadership-report-${reportId}.pdf"`);
+    expect(response.headers['content-disposition']).toBe('inline; filename="leadership-report-2026-02-03.pdf"');
     expect(response.headers['cache-control']).toBe('private, no-store');
     const pdf = response.rawPayload;
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
