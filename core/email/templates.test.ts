@@ -136,7 +136,14 @@ describe("the coach's contact details", () => {
     'contact confirmation': (settings) => contactConfirmation(contact, 'https://coach.example.com', settings),
     homework: (settings) => {
       const resources = resourcesFor('Reluctant Steward', 'free_resources');
-      return homeworkEmail({ name: 'Ada', archetype: 'Reluctant Steward', source: 'free_resources', resources, reportLink: link, site: settings });
+      return homeworkEmail({
+        name: 'Ada',
+        archetype: 'Reluctant Steward',
+        source: 'free_resources',
+        resources,
+        reportLink: link,
+        site: settings,
+      });
     },
     results: (settings) => results('book_call', settings),
     'deposit receipt': (settings) => depositReceipt(payment, null, settings),

@@ -102,7 +102,10 @@ const LINK_DAY = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone:
 function reportLinkBlocks(link: ReportLink | null, contents: string): Block[] {
   if (!link) return [];
   return [
-    { kind: 'p', text: `Your full report is a PDF to download: ${contents}. The link is personal and works until ${LINK_DAY.format(link.expiresAt)}.` },
+    {
+      kind: 'p',
+      text: `Your full report is a PDF to download: ${contents}. The link is personal and works until ${LINK_DAY.format(link.expiresAt)}.`,
+    },
     { kind: 'link', label: 'Download Report', href: link.url },
   ];
 }

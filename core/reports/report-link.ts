@@ -21,7 +21,12 @@ export interface ReportLink {
 }
 
 /** The link to `diagnosticId`'s report, working for REPORT_LINK_DAYS from `now` (when the email is written). */
-export async function reportLink(db: Pick<pg.Pool, 'query'>, publicUrl: string, diagnosticId: string, now = new Date()): Promise<ReportLink> {
+export async function reportLink(
+  db: Pick<pg.Pool, 'query'>,
+  publicUrl: string,
+  diagnosticId: string,
+  now = new Date(),
+): Promise<ReportLink> {
   const expires = Math.floor((now.getTime() + REPORT_LINK_DAYS * DAY_MS) / 1000);
   const token = await signLink(db, 'report_link', [diagnosticId, expires.toString(36)]);
   return { url: `${publicUrl}/api/reports/link?token=${encodeURIComponent(token)}`, expiresAt: new Date(expires * 1000) };

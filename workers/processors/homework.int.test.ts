@@ -82,7 +82,7 @@ async function failForGood(pool: pg.Pool, config: Config, chosen: Chosen, emailW
       text: 'Hi',
       html: '<p>Hi</p>',
     };
-    await recordJobEmail(pool, job.id, draft, []);
+    await recordJobEmail(pool, job.id, draft);
   }
   const context = { pool, log: pino({ level: 'silent' }), config, engine: new FlowEngine(pool), publishMonitor: async () => {} };
   const bullJob = { id: job.id, data: { jobRowId: job.id, payload: job.payload } } as Job<RelayedJobData>;

@@ -89,10 +89,10 @@ async function recordUnlessSent(
     const own = await client.query<{ id: string }>('SELECT id FROM email_outbox WHERE job_id = $1', [jobId]);
     const failed = others.rows.find((row) => row.kind === draft.kind);
     if (!own.rows[0] && failed) {
-      await takeOverFailedEmail(client, failed.emailId, jobId, draft, []);
+      await takeOverFailedEmail(client, failed.emailId, jobId, draft);
       return { emailId: failed.emailId };
     }
-    const emailId = await recordJobEmail(client, jobId, draft, []);
+    const emailId = await recordJobEmail(client, jobId, draft);
     await reopenFailedEmail(client, emailId);
     return { emailId };
   });
@@ -118,32 +118,27 @@ export const homeworkProcessor: QueueProcessor = {
 
     const diagnosticId = await diagnosticOfGradedResult(pool, flowId, result);
     const link = diagnosticId ? await reportLink(pool, config.publicUrl, diagnosticId) : null;
-    const recorded = await recordUnlessSent(
-      pool,
-      flowId,
-      job.data.jobRowId,
-      {
-        kind: request.source === 'paid_homework' ? 'homework' : 'free_resources',
-        to: lead.email,
-        replyTo: await coachAddress(pool, config),
-        leadId: request.leadId,
-        ...homeworkEmail({
-          name: lead.name,
-          archetype: result.archetype,
-          source: request.source,
-          resources: resourcesFor(result.archetype, request.source),
-          reportLink: link,
-          site: await readSiteSettings(pool),
-        }),
-      },
-    );
+    const recorded = await recordUnlessSent(pool, flowId, job.data.jobRowId, {
+      kind: request.source === 'paid_homework' ? 'homework' : 'free_resources',
+      to: lead.email,
+      replyTo: await coachAddress(pool, config),
+      leadId: request.leadId,
+      ...homeworkEmail({
+        name: lead.name,
+        archetype: result.archetype,
+        source: request.source,
+        resources: resourcesFor(result.archetype, request.source),
+        reportLink: link,
+        site: await readSiteSettings(pool),
+      }),
+    });
     if ('sentBefore' in recorded) {
       // sent: the flow hears it (if it still waits); pending: the job sending it tells the flow
       const { emailId, status } = recorded.sentBefore;
       const flow = status === 'pending' ? null : await engine.applyIfAllowed(flowId, { type: 'HOMEWORK_SENT' }, 'worker');
       return { skipped: 'the flow already has this homework', emailId, status, flowState: flow?.state ?? null };
     }
-    const delivery = await deliverEmail(pool, smtpSender(config), recorded.emailId, []);
+    const delivery = await deliverEmail(pool, smtpSender(config), recorded.emailId);
     const flow = await engine.applyIfAllowed(flowId, { type: 'HOMEWORK_SENT' }, 'worker');
     return { ...delivery, flowState: flow?.state ?? null };
   },

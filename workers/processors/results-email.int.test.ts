@@ -159,7 +159,7 @@ describe('the results email', () => {
     expect((await storedReports(pool)).rows).toEqual(stored);
   });
 
-  it('answers a changed, expired or borrowed link with 404 and stores nothing; lead A\'s link never opens lead B\'s report', async () => {
+  it("answers a changed, expired or borrowed link with 404 and stores nothing; lead A's link never opens lead B's report", async () => {
     const sink = await startSmtpSink();
     onTestFinished(() => sink.close());
     const { pool, open } = await served(sink);
@@ -196,7 +196,9 @@ describe('the results email', () => {
     // a person opening it sees a page saying what happened, and nothing from the link
     const expiredPage = await open(refused.expired, { accept: 'text/html,application/xhtml+xml' });
     expect(expiredPage.status).toBe(404);
-    expect(await expiredPage.text()).toMatch(/<h1>This report link has expired<\/h1><p>It expired on \d{4}-\d{2}-\d{2}: a report link works for 30 days\./);
+    expect(await expiredPage.text()).toMatch(
+      /<h1>This report link has expired<\/h1><p>It expired on \d{4}-\d{2}-\d{2}: a report link works for 30 days\./,
+    );
     const tamperedPage = await open(refused.tampered, { accept: 'text/html' });
     expect(tamperedPage.status).toBe(404);
     expect(await tamperedPage.text()).toContain('<h1>No report for that link</h1>');
