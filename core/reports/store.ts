@@ -55,7 +55,7 @@ interface LoadedReport {
   report: ReportInput;
   lead: ReportLead;
   date: Date;
-  /** The assessment result it shows (null: the diagnostic alone). */
+  /** The assessment result it is drawn from (null: the diagnostic alone). */
   resultId: string | null;
   storedPdf: Buffer | null;
 }
@@ -102,7 +102,7 @@ async function loadReport(db: Pick<pg.Pool, 'query'>, diagnosticId: string, read
     report,
     lead: { name: row.lead_name },
     date: row.completed_at,
-    resultId: stored.success ? row.result_id : null,
+    resultId: row.result_id,
     storedPdf: row.stored_pdf,
   };
 }
