@@ -86,9 +86,10 @@ export async function seedGradedLead(pool: pg.Pool, tier: Tier, email?: string) 
     [leadId, flowId],
   );
   await pool.query(
-    `INSERT INTO email_outbox (lead_id, kind, to_address, subject, text_body, attachments, status, sent_at)
-     VALUES ($1, 'free_resources', $2, 'Your leadership resources', E'Hi Test,\n\nAs promised, here are your free resources.',
-             '[{"filename": "leadership-report.pdf", "contentType": "application/pdf", "size": 20480}]', 'sent', now())`,
+    `INSERT INTO email_outbox (lead_id, kind, to_address, subject, text_body, status, sent_at)
+     VALUES ($1, 'free_resources', $2, 'Your leadership resources',
+             E'Hi Test,\n\nAs promised, here are your free resources.\n\nDownload Report: https://coach.example.com/api/reports/link?token=x',
+             'sent', now())`,
     [leadId, seeded.email],
   );
   await pool.query("INSERT INTO lead_notes (lead_id, body) VALUES ($1, 'Called, left a voicemail.')", [leadId]);

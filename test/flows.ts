@@ -7,6 +7,8 @@ import type { FlowMachineName } from '#machines/protocol/api.js';
 import { statePath } from '#machines/protocol/can-accept.js';
 import type { Tier } from '#machines/protocol/common.js';
 import { createOrUpdateLead } from '#core/leads/lead-service.js';
+import { insertJob } from '#core/queues/outbox.js';
+import { steadyAnswers, SURVEYS } from './journey.js';
 import { seedVisitor } from './visitor.js';
 
 /**
@@ -79,5 +81,23 @@ export async function seedResultsFlow(
     [...surveyedEvents({ name: 'Test Lead', email, leadId: lead.leadId }), { type: 'GRADED', result: resultFor(tier) }, ...then],
     { leadId: lead.leadId, visitorId },
   );
+  return { flowId, leadId: lead.leadId, email, visitorId, visitorCookie };
+}
+
+/**
+ * A lead's assessment flow at the survey's end with the grading job the survey writes, answered to
+ * grade to `tier`: a worker on the grading queue grades it as in production (stores the result and
+ * its diagnostic, applies GRADED, which writes the results email job). Owned by a visitor of its own.
+ */
+export async function flowAwaitingGrading(pool: pg.Pool, tier: Tier, name = 'Test Lead') {
+  const { visitorId, cookie: visitorCookie } = await seedVisitor(pool);
+  const email = `graded-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
+  const lead = await createOrUpdateLead(pool, { email, name });
+  const flowId = await seedFlow(pool, 'assessmentFlow', surveyedEvents({ name, email, leadId: lead.leadId }), {
+    leadId: lead.leadId,
+    visitorId,
+  });
+  const request = { leadId: lead.leadId, assessment: steadyAnswers(), survey: SURVEYS[tier], mirrorChat: [], diagnosticId: null };
+  await insertJob(pool, { queue: 'grading', name: 'lead-assessment', payload: { flowId, request }, flowId, leadId: lead.leadId });
   return { flowId, leadId: lead.leadId, email, visitorId, visitorCookie };
 }

@@ -35,6 +35,11 @@ export const TABLE_OWNERS: readonly TableOwner[] = [
     why: "a grading's results, stored by every grading path that stores one",
   },
   {
+    owner: 'core/reports/store.ts',
+    tables: ['report_pdfs'],
+    why: 'a report is drawn at its first open and kept for the result and name it shows (decision 0040)',
+  },
+  {
     owner: 'core/grading/rule-sets.ts',
     tables: ['grading_rule_sets', 'grading_applications'],
     why: 'the rules in force are the latest application: versions and history in one place',

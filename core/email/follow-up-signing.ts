@@ -3,7 +3,8 @@ import type pg from 'pg';
 import { appSecret } from '../app-secrets.js';
 
 /*
- * The follow-up emails' links carry their own credential: the fields they name, signed with
+ * The emails' personal links (the follow-ups' resume and unsubscribe links, the results and
+ * homework emails' report link) carry their own credential: the fields they name, signed with
  * HMAC-SHA256 under a key made on first use and kept in app_secrets (like the visitor cookie's),
  * so the worker that writes a link and every server process that reads it agree. Each kind of
  * link has a key of its own, so one kind's signature never passes as another's; deleting a key's
@@ -11,7 +12,7 @@ import { appSecret } from '../app-secrets.js';
  */
 
 /** The app_secrets row of each kind of signed link. */
-type LinkKind = 'resume_link' | 'unsubscribe_link';
+type LinkKind = 'resume_link' | 'unsubscribe_link' | 'report_link';
 
 /** Longer than any link this module signs: anything longer is refused before any work. */
 const MAX_TOKEN_LENGTH = 200;

@@ -4,7 +4,7 @@ import { networkCause } from '../integrations/network-cause.js';
 import type pg from 'pg';
 import { insertJob } from '../queues/outbox.js';
 import { inTransaction } from '../db/transaction.js';
-import type { EmailAttachment, SendEmail } from './transport.js';
+import type { SendEmail } from './transport.js';
 
 import type { EmailKind } from '#machines/protocol/operations.js';
 
@@ -44,14 +44,13 @@ async function insertEmail(
   id: string,
   jobId: string,
   draft: EmailDraft,
-  attachments: object[],
   start: RowStart = {},
 ): Promise<string | undefined> {
   const inserted = await db.query<{ id: string }>({
     // one text per name: the rare failure record (DO UPDATE) goes unprepared
     ...(start.error ? {} : { name: 'insert-email' }),
-    text: `INSERT INTO email_outbox (id, lead_id, contact_id, job_id, kind, to_address, reply_to, subject, text_body, html_body, attachments, headers, status, error)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+    text: `INSERT INTO email_outbox (id, lead_id, contact_id, job_id, kind, to_address, reply_to, subject, text_body, html_body, headers, status, error)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
      ON CONFLICT (job_id) DO ${start.error ? 'UPDATE SET error = EXCLUDED.error' : 'NOTHING'} RETURNING id`,
     values: [
       id,
@@ -64,7 +63,6 @@ async function insertEmail(
       draft.subject,
       draft.text,
       draft.html,
-      JSON.stringify(attachments),
       draft.headers ?? {},
       start.status ?? 'pending',
       start.error ?? null,
@@ -80,26 +78,16 @@ async function insertEmail(
 export async function queueEmail(db: pg.ClientBase, draft: EmailDraft): Promise<string> {
   const id = randomUUID();
   const jobId = await insertJob(db, { queue: 'email', name: draft.kind, payload: { emailId: id }, leadId: draft.leadId ?? null });
-  await insertEmail(db, id, jobId, draft, []);
+  await insertEmail(db, id, jobId, draft);
   return id;
 }
 
-/** Attachments as the outbox row lists them: by name and size only (the files are rebuilt, not stored). */
-function listed(attachments: EmailAttachment[]): object[] {
-  return attachments.map((file) => ({ filename: file.filename, contentType: file.contentType, size: file.content.length }));
-}
-
 /**
- * Stores the email of a job that delivers it itself (homework, whose PDF is rebuilt rather than
- * stored), keyed by that job: a retry gets the row of its first attempt back instead of a second.
+ * Stores the email of a job that delivers it itself (homework), keyed by that job: a retry gets
+ * the row of its first attempt back instead of a second.
  */
-export async function recordJobEmail(
-  db: Pick<pg.Pool, 'query'>,
-  jobId: string,
-  draft: EmailDraft,
-  attachments: EmailAttachment[],
-): Promise<string> {
-  const created = await insertEmail(db, randomUUID(), jobId, draft, listed(attachments));
+export async function recordJobEmail(db: Pick<pg.Pool, 'query'>, jobId: string, draft: EmailDraft): Promise<string> {
+  const created = await insertEmail(db, randomUUID(), jobId, draft);
   if (created) return created;
   const existing = await db.query<{ id: string }>('SELECT id FROM email_outbox WHERE job_id = $1', [jobId]);
   return existing.rows[0]!.id;
@@ -114,7 +102,6 @@ export class JobEmailFailed extends Error {
   constructor(
     readonly jobId: string,
     readonly draft: EmailDraft,
-    readonly attachments: EmailAttachment[],
     override readonly cause: unknown,
   ) {
     super(errorText(cause));
@@ -123,7 +110,7 @@ export class JobEmailFailed extends Error {
 
 /** Keeps the row of a job email whose delivery failed, pending with its error (a retry delivers it). */
 export async function recordFailedJobEmail(db: Pick<pg.Pool, 'query'>, failed: JobEmailFailed): Promise<void> {
-  await insertEmail(db, randomUUID(), failed.jobId, failed.draft, listed(failed.attachments), { error: failed.message });
+  await insertEmail(db, randomUUID(), failed.jobId, failed.draft, { error: failed.message });
 }
 
 /**
@@ -137,13 +124,12 @@ export async function sendJobEmail(
   send: SendEmail | null,
   jobId: string,
   draft: EmailDraft,
-  attachments: EmailAttachment[],
 ): Promise<DeliveryResult> {
-  const created = await insertEmail(client, randomUUID(), jobId, draft, listed(attachments), { status: send ? 'pending' : 'recorded' });
+  const created = await insertEmail(client, randomUUID(), jobId, draft, { status: send ? 'pending' : 'recorded' });
   if (created && !send) return { emailId: created, status: 'recorded' };
   const emailId = created ?? (await client.query<{ id: string }>('SELECT id FROM email_outbox WHERE job_id = $1', [jobId])).rows[0]!.id;
-  const attempt = await deliverLocked(client, send, emailId, attachments);
-  if ('failure' in attempt) throw new JobEmailFailed(jobId, draft, attachments, attempt.failure);
+  const attempt = await deliverLocked(client, send, emailId);
+  if ('failure' in attempt) throw new JobEmailFailed(jobId, draft, attempt.failure);
   return attempt;
 }
 
@@ -166,12 +152,7 @@ type Attempt = DeliveryResult | { failure: unknown };
  * already sent or recorded is never sent again. A provider failure is written to the row and
  * returned.
  */
-async function deliverLocked(
-  client: pg.ClientBase,
-  send: SendEmail | null,
-  emailId: string,
-  attachments: EmailAttachment[],
-): Promise<Attempt> {
+async function deliverLocked(client: pg.ClientBase, send: SendEmail | null, emailId: string): Promise<Attempt> {
   const found = await client.query<OutboxRow>(
     'SELECT status, to_address, reply_to, subject, text_body, html_body, headers, provider_message_id FROM email_outbox WHERE id = $1 FOR UPDATE',
     [emailId],
@@ -193,7 +174,6 @@ async function deliverLocked(
       text: row.text_body,
       html: row.html_body,
       headers: row.headers,
-      attachments,
     });
     await client.query("UPDATE email_outbox SET status = 'sent', provider_message_id = $2, sent_at = now(), error = NULL WHERE id = $1", [
       emailId,
@@ -211,13 +191,8 @@ async function deliverLocked(
  * is kept on the row (the transaction commits, so the admin sees why the email is still pending)
  * and rethrown, so the job retries.
  */
-export async function deliverEmail(
-  pool: pg.Pool,
-  send: SendEmail | null,
-  emailId: string,
-  attachments: EmailAttachment[] = [],
-): Promise<DeliveryResult> {
-  const attempt = await inTransaction(pool, (client) => deliverLocked(client, send, emailId, attachments));
+export async function deliverEmail(pool: pg.Pool, send: SendEmail | null, emailId: string): Promise<DeliveryResult> {
+  const attempt = await inTransaction(pool, (client) => deliverLocked(client, send, emailId));
   if ('failure' in attempt) throw attempt.failure;
   return attempt;
 }
@@ -227,28 +202,13 @@ export async function deliverEmail(
  * an earlier job of the flow is taken over by `jobId`, with this job's content, and goes back to
  * pending instead of a second email being written.
  */
-export async function takeOverFailedEmail(
-  client: pg.ClientBase,
-  emailId: string,
-  jobId: string,
-  draft: EmailDraft,
-  attachments: EmailAttachment[],
-): Promise<void> {
+export async function takeOverFailedEmail(client: pg.ClientBase, emailId: string, jobId: string, draft: EmailDraft): Promise<void> {
+  // the earlier email's attachment (a report, before decision 0040) goes with its content
   await client.query(
     `UPDATE email_outbox SET job_id = $2, status = 'pending', error = NULL, to_address = $3, reply_to = $4, subject = $5,
-       text_body = $6, html_body = $7, attachments = $8, lead_id = $9
+       text_body = $6, html_body = $7, attachments = '[]', lead_id = $8
      WHERE id = $1`,
-    [
-      emailId,
-      jobId,
-      draft.to,
-      draft.replyTo ?? null,
-      draft.subject,
-      draft.text,
-      draft.html,
-      JSON.stringify(listed(attachments)),
-      draft.leadId ?? null,
-    ],
+    [emailId, jobId, draft.to, draft.replyTo ?? null, draft.subject, draft.text, draft.html, draft.leadId ?? null],
   );
 }
 

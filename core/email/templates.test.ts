@@ -23,6 +23,9 @@ const site: SiteSettings = {
 };
 const CONTACT_LINES = ['Dana Whitfield & Partners', 'dana@coach.example.com', '+44 20 7946 0958', 'Bristol, UK', 'Mon-Fri, 9:00-17:00'];
 
+/** A report link as the jobs make it (core/reports/report-link.ts). */
+const link = { url: 'https://coach.example.com/api/reports/link?token=abc.def.sig', expiresAt: new Date('2026-12-27T10:00:00Z') };
+
 const contact = {
   id: '3f1d2c4b-5a69-4788-9a0b-1c2d3e4f5a6b',
   name: 'Grace <b>Hopper</b>',
@@ -77,17 +80,33 @@ describe('contact emails', () => {
 describe('homework emails', () => {
   it('sends the paid programme: three readings and four numbered weeks', () => {
     const resources = resourcesFor('Visionary Firebrand', 'paid_homework');
-    const email = homeworkEmail({ name: 'Ada Lovelace', archetype: 'Visionary Firebrand', source: 'paid_homework', resources, site });
+    const email = homeworkEmail({
+      name: 'Ada Lovelace',
+      archetype: 'Visionary Firebrand',
+      source: 'paid_homework',
+      resources,
+      reportLink: link,
+      site,
+    });
     expect(email.subject).toBe('Your four-week leadership homework: Visionary Firebrand');
     expect(email.text).toMatch(/^Hi Ada,/);
     expect(email.text).toContain('Essentialism, by Greg McKeown');
     for (const week of [1, 2, 3, 4]) expect(email.text).toContain(`${week}. Week ${week}: `);
-    expect(email.text).toContain('attached as a PDF');
+    expect(email.text).toContain('The link is personal and works until 27 December 2026.');
+    expect(email.text).toContain(`Download Report: ${link.url}`);
+    expect(email.text).not.toContain('attached');
   });
 
   it('sends free resources as a lighter set, and greets a community member neutrally', () => {
     const resources = resourcesFor('Reluctant Steward', 'free_resources');
-    const email = homeworkEmail({ name: 'Community Member', archetype: 'Reluctant Steward', source: 'free_resources', resources, site });
+    const email = homeworkEmail({
+      name: 'Community Member',
+      archetype: 'Reluctant Steward',
+      source: 'free_resources',
+      resources,
+      reportLink: link,
+      site,
+    });
     expect(email.subject).toBe('Your free leadership resources: Reluctant Steward');
     expect(email.text).toMatch(/^Hi there,/);
     expect(email.text).not.toContain('Week 1');
@@ -99,6 +118,7 @@ const results = (tier: Tier, settings: SiteSettings = site) =>
   resultsEmail({
     name: 'Ada Lovelace',
     report: { ...reportOf(resultFor(tier)), leadershipScore: 64 },
+    reportLink: link,
     siteUrl: 'https://coach.example.com',
     site: settings,
   });
@@ -116,7 +136,14 @@ describe("the coach's contact details", () => {
     'contact confirmation': (settings) => contactConfirmation(contact, 'https://coach.example.com', settings),
     homework: (settings) => {
       const resources = resourcesFor('Reluctant Steward', 'free_resources');
-      return homeworkEmail({ name: 'Ada', archetype: 'Reluctant Steward', source: 'free_resources', resources, site: settings });
+      return homeworkEmail({
+        name: 'Ada',
+        archetype: 'Reluctant Steward',
+        source: 'free_resources',
+        resources,
+        reportLink: link,
+        site: settings,
+      });
     },
     results: (settings) => results('book_call', settings),
     'deposit receipt': (settings) => depositReceipt(payment, null, settings),
@@ -160,6 +187,23 @@ describe('results emails', () => {
 
   it('give the other tiers no community link', () => {
     for (const tier of ['book_call', 'homework'] as const) expect(results(tier).text).not.toContain('community.example.com');
+  });
+
+  it('link the PDF report, saying until when the link works, and say nothing of a report when there is none to link', () => {
+    const email = results('homework');
+    expect(email.text).toContain('Your full report is a PDF to download');
+    expect(email.text).toContain('The link is personal and works until 27 December 2026.');
+    expect(email.text).toContain(`Download Report: ${link.url}`);
+    expect(email.html).toContain(`href="${link.url}"`);
+    expect(email.text).not.toContain('attached');
+    const fallback = resultsEmail({
+      name: 'Ada',
+      report: reportOf(resultFor('nurture')),
+      reportLink: null,
+      siteUrl: 'https://coach.example.com',
+      site,
+    });
+    expect(fallback.text).not.toMatch(/report/i);
   });
 });
 

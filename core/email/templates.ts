@@ -3,6 +3,7 @@ import type { HomeworkSource } from '#machines/protocol/assessment-flow.js';
 import { formatScore, SCORE_NAMES } from '#machines/grading/score-names.js';
 import type { SiteSettings } from '#machines/site-settings.js';
 import { nextStep } from '../reports/content.js';
+import type { ReportLink } from '../reports/report-link.js';
 import type { ReportInput } from '../reports/report-pdf.js';
 import { content, firstName, greeting, RESPONSE_PROMISE, signOff, type EmailContent } from './compose.js';
 import type { Block } from './layout.js';
@@ -91,15 +92,35 @@ export function contactNotification(contact: ContactMessageDetails): EmailConten
   );
 }
 
+/** Made once: a formatter per call costs about 50 µs. */
+const LINK_DAY = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
+
+/**
+ * The paragraph and link to the lead's PDF report (decision 0040), with the day the link stops
+ * working; nothing when there is no stored report to link to (the canned fallback result).
+ */
+function reportLinkBlocks(link: ReportLink | null, contents: string): Block[] {
+  if (!link) return [];
+  return [
+    {
+      kind: 'p',
+      text: `Your full report is a PDF to download: ${contents}. The link is personal and works until ${LINK_DAY.format(link.expiresAt)}.`,
+    },
+    { kind: 'link', label: 'Download Report', href: link.url },
+  ];
+}
+
 export interface HomeworkDetails {
   name: string | null;
   archetype: string;
   source: HomeworkSource;
   resources: ResourceSet;
+  /** The signed link to the lead's report, or null when there is none. */
+  reportLink: ReportLink | null;
   site: SiteSettings;
 }
 
-/** The homework (paid) or free-resources email: the archetype's focus, readings and exercises, with the report attached. */
+/** The homework (paid) or free-resources email: the archetype's focus, readings and exercises, with the link to the report. */
 export function homeworkEmail(details: HomeworkDetails): EmailContent {
   const { resources, archetype } = details;
   const paid = details.source === 'paid_homework';
@@ -112,10 +133,7 @@ export function homeworkEmail(details: HomeworkDetails): EmailContent {
         : `As promised, here are your free resources, chosen for your result: ${archetype}.`,
     },
     { kind: 'p', text: resources.focus },
-    {
-      kind: 'p',
-      text: 'Your full report is attached as a PDF: your narrative, your six dimension scores and three actions to start with this week.',
-    },
+    ...reportLinkBlocks(details.reportLink, 'your narrative, your six dimension scores and three actions to start with this week'),
     { kind: 'heading', text: paid ? 'Your reading' : 'Where to start reading' },
     { kind: 'items', ordered: false, items: resources.readings.map((r) => ({ title: `${r.title}, by ${r.author}`, body: r.why })) },
     { kind: 'heading', text: resources.programme ? 'Your four-week programme' : 'One exercise to try this week' },
@@ -139,6 +157,8 @@ export function homeworkEmail(details: HomeworkDetails): EmailContent {
 export interface ResultsDetails {
   name: string | null;
   report: ReportInput;
+  /** The signed link to the lead's report, or null when there is none. */
+  reportLink: ReportLink | null;
   siteUrl: string;
   site: SiteSettings;
 }
@@ -146,7 +166,7 @@ export interface ResultsDetails {
 /**
  * The results the capture step promised ("We will send your results to this address"): the
  * archetype and its narrative, the six dimensions on the results page's 0-100 scale, the tier's
- * next step (the nurture tier's links the community page), and the PDF report attached.
+ * next step (the nurture tier's links the community page), and the link to the PDF report.
  */
 export function resultsEmail(details: ResultsDetails): EmailContent {
   const { report } = details;
@@ -174,10 +194,7 @@ export function resultsEmail(details: ResultsDetails): EmailContent {
       ...(report.tier === 'nurture'
         ? [{ kind: 'link', label: 'Join the Free Community', href: details.site.communityUrl } satisfies Block]
         : []),
-      {
-        kind: 'p',
-        text: 'Your full report is attached as a PDF: the narrative, the six dimensions and three actions to start with this week.',
-      },
+      ...reportLinkBlocks(details.reportLink, 'the narrative, the six dimensions and three actions to start with this week'),
       { kind: 'link', label: 'Continue on the site', href: details.siteUrl },
       signOff,
     ],

@@ -1,13 +1,6 @@
 import { createTransport } from 'nodemailer';
 import type { Config } from '../config/index.js';
 
-/** A file sent with an email. */
-export interface EmailAttachment {
-  filename: string;
-  contentType: string;
-  content: Buffer;
-}
-
 /** One message as it goes to the SMTP server. */
 interface OutgoingEmail {
   to: string;
@@ -17,7 +10,6 @@ interface OutgoingEmail {
   html: string | null;
   /** Extra headers, e.g. List-Unsubscribe; nodemailer keeps its own (From, Message-ID) as they are. */
   headers: Record<string, string>;
-  attachments: EmailAttachment[];
 }
 
 /** Hands one message to the mail provider; resolves with the provider's message id. */
@@ -43,7 +35,6 @@ export function smtpSender(config: Pick<Config, 'SMTP_URL' | 'EMAIL_FROM'>): Sen
         text: email.text,
         ...(email.html ? { html: email.html } : {}),
         headers: email.headers,
-        attachments: email.attachments.map(({ filename, contentType, content }) => ({ filename, contentType, content })),
       });
       return info.messageId;
     } finally {

@@ -83,7 +83,7 @@ function leadJob<Request extends { leadId: string | null }>(queue: QueueName, na
 
 const requestGrading = leadJob<GradingRequest>('grading', 'lead-assessment');
 const sendHomework = leadJob<HomeworkRequest>('homework', 'send-homework');
-/** The results email the capture step promised: an email job that writes it with the report attached. */
+/** The results email the capture step promised: an email job that writes it with a link to the report. */
 const sendResults = leadJob<ResultsEmailRequest>('email', 'results');
 /** The deposit's receipt: an email job that writes it from the tracked payment. */
 const sendReceipt = leadJob<ReceiptRequest>('email', 'receipt');

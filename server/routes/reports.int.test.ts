@@ -90,7 +90,7 @@ describe('GET /api/reports/:id.pdf', () => {
     expect(response.headers['content-type']).toBe('application/pdf');
     // compressed inside already: sent as it is, whatever the browser accepts
     expect(response.headers['content-encoding']).toBeUndefined();
-    expect(response.headers['content-disposition']).toBe(`inline; filename="leadership-report-${reportId}.pdf"`);
+    expect(response.headers['content-disposition']).toBe('inline; filename="leadership-report-2026-02-03.pdf"');
     expect(response.headers['cache-control']).toBe('private, no-store');
     const pdf = response.rawPayload;
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');

@@ -37,6 +37,8 @@ const UNSCOPED: Record<string, string> = {
   'POST /api/flows/resume':
     "the signed, expiring token is the credential; it makes the flow the caller's (server/routes/follow-ups.int.test.ts)",
   'POST /api/email/unsubscribe': 'the signed token is the credential; it only turns reminders off',
+  'GET /api/reports/link':
+    'the signed, expiring token of the results or homework email is the credential (workers/processors/results-email.int.test.ts)',
   'GET /api/email/unsubscribe': 'a redirect to the unsubscribe page, which changes nothing',
   'POST /api/auth/sign-in': 'admin sign-in',
   'POST /api/auth/sign-out': "the caller's own session",

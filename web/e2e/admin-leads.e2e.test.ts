@@ -130,10 +130,12 @@ describe('the admin leads screens in a real browser', () => {
     const emails = page.getByRole('region', { name: 'Emails' });
     await emails.getByText('Your leadership resources').waitFor();
     await emails.getByText(/^Free resources · to /).waitFor();
-    // the email opens to what the lead received, with its attachment listed
+    // the email opens to what the lead received: the report is a link in it, and nothing is listed as attached
     await emails.getByText('Read the email').click();
-    await emails.getByText('As promised, here are your free resources.').waitFor();
-    await emails.getByText('Attached: leadership-report.pdf (20 KB)').waitFor();
+    await emails
+      .getByText(/As promised, here are your free resources\.\s+Download Report: https:\/\/coach\.example\.com\/api\/reports\/link/)
+      .waitFor();
+    expect(await emails.getByText(/^Attached:/).count()).toBe(0);
     // answers read as questions beside answers in words; retired ones keep their id
     const diagnostic = page.getByRole('region', { name: 'Diagnostic answers' });
     await diagnostic.getByText('Everyone on my team could name the three outcomes we are accountable for this quarter.').waitFor();

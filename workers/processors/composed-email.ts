@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import { JobEmailFailed, recordFailedJobEmail, sendJobEmail, type DeliveryResult, type EmailDraft } from '#core/email/outbox.js';
-import { smtpSender, type EmailAttachment } from '#core/email/transport.js';
+import { smtpSender } from '#core/email/transport.js';
 import { inJobTransaction, type ProcessorContext } from './index.js';
 
 /** What a composing job decided: the email to write and send, or why none is due. */
-export type Composed = { draft: EmailDraft; attachments?: EmailAttachment[] } | { skipped: string };
+export type Composed = { draft: EmailDraft } | { skipped: string };
 
 /**
  * Runs a job that composes its own email (results, receipt, reminders) in the job's transaction:
@@ -21,7 +21,7 @@ export async function sendComposedEmail(
     return await inJobTransaction(context, async ({ client }) => {
       const composed = await compose(client);
       if ('skipped' in composed) return composed;
-      return sendJobEmail(client, smtpSender(context.config), jobRowId, composed.draft, composed.attachments ?? []);
+      return sendJobEmail(client, smtpSender(context.config), jobRowId, composed.draft);
     });
   } catch (error) {
     if (!(error instanceof JobEmailFailed)) throw error;

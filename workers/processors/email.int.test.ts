@@ -75,21 +75,20 @@ describe('email delivery', () => {
     expect(row.sent_at).toBeInstanceOf(Date);
   });
 
-  it('sends attachments, and never sends a row twice once it is sent', async () => {
+  it('never sends a row twice once it is sent', async () => {
     const sink = await startSmtpSink();
     onTestFinished(() => sink.close());
     const { pool, config } = await setup({ SMTP_URL: sink.url });
     const id = await queue(pool);
-    const pdf = Buffer.from('%PDF-1.3\nnot really a report\n%%EOF\n');
-    const attachment = { filename: 'leadership-report.pdf', contentType: 'application/pdf', content: pdf };
 
-    const first = await deliverEmail(pool, smtpSender(config), id, [attachment]);
-    const again = await deliverEmail(pool, smtpSender(config), id, [attachment]);
+    const first = await deliverEmail(pool, smtpSender(config), id);
+    const again = await deliverEmail(pool, smtpSender(config), id);
 
     expect(first.status).toBe('sent');
     expect(again).toEqual({ ...first, repeated: true });
     expect(sink.messages).toHaveLength(1);
-    expect(sink.messages[0]!.attachments).toEqual([attachment]);
+    // no email carries a file: the report is a link (decision 0040)
+    expect(sink.messages[0]!.attachments).toEqual([]);
   });
 
   it('records the email in the outbox without sending when SMTP_URL is not set', async () => {

@@ -2,7 +2,7 @@ import { Queue, type Job } from 'bullmq';
 import type pg from 'pg';
 import { pino } from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { seedResultsFlow } from '#test/flows.js';
+import { flowAwaitingGrading, seedResultsFlow } from '#test/flows.js';
 import { injectAs } from '#test/visitor.js';
 import { buildTestApp } from '#test/test-app.js';
 import { until } from '#test/until.js';
@@ -11,6 +11,7 @@ import { FlowEngine } from '#core/flows/engine.js';
 import { startSmtpSink, type SmtpSink } from '#test/smtp-sink.js';
 import type { RelayedJobData } from '#core/queues/relay.js';
 import { recordJobEmail } from '#core/email/outbox.js';
+import { resourcesFor } from '#core/email/resources.js';
 import { retryJob } from '#server/admin/jobs.js';
 import { finalizeFailed } from '../tracked.js';
 import type { Config } from '#core/config/index.js';
@@ -48,9 +49,9 @@ async function flowOf(pool: pg.Pool, flowId: string) {
   return row.rows[0]!;
 }
 
-/** A homework flow that chose free resources: the flow is sending and its homework job is written. */
-async function chooseFreeResources(pool: pg.Pool, send: (seeded: Seeded, type: string) => Promise<{ state: string }>) {
-  const seeded = await seedResultsFlow(pool, 'homework');
+/** A homework flow (graded by the fixture's result, or `graded`) that chose free resources: the flow is sending and its homework job is written. */
+async function chooseFreeResources(pool: pg.Pool, send: (seeded: Seeded, type: string) => Promise<{ state: string }>, graded?: Seeded) {
+  const seeded = graded ?? (await seedResultsFlow(pool, 'homework'));
   expect((await send(seeded, 'CONTINUE')).state).toBe('maybe_flow');
   expect((await send(seeded, 'CHOOSE_FREE_RESOURCES')).state).toBe('homework_processing.sending');
   const job = await pool.query<{ id: string; payload: Record<string, unknown> }>(
@@ -81,7 +82,7 @@ async function failForGood(pool: pg.Pool, config: Config, chosen: Chosen, emailW
       text: 'Hi',
       html: '<p>Hi</p>',
     };
-    await recordJobEmail(pool, job.id, draft, []);
+    await recordJobEmail(pool, job.id, draft);
   }
   const context = { pool, log: pino({ level: 'silent' }), config, engine: new FlowEngine(pool), publishMonitor: async () => {} };
   const bullJob = { id: job.id, data: { jobRowId: job.id, payload: job.payload } } as Job<RelayedJobData>;
@@ -89,29 +90,36 @@ async function failForGood(pool: pg.Pool, config: Config, chosen: Chosen, emailW
 }
 
 describe('homework processor', () => {
-  it('emails the free resources with the PDF report over SMTP and moves the flow to homework_processing.sent', async () => {
+  it('emails the free resources with a link to the PDF report over SMTP and moves the flow to homework_processing.sent', async () => {
     const sink = await startSmtpSink();
     onTestFinished(() => sink.close());
     const { pool, config, send } = await setup(sink);
-    const { flowId, email, leadId, job } = await chooseFreeResources(pool, send);
-
-    await buildTestWorker({ pool, config }, { queues: ['homework'], processors: { homework: homeworkProcessor } });
+    // graded by the grading worker, which stores the result the report is drawn from
+    const graded = await flowAwaitingGrading(pool, 'homework');
+    await buildTestWorker({ pool, config }, { queues: ['grading', 'homework'], processors: { homework: homeworkProcessor } });
+    await until(async () => (await flowOf(pool, graded.flowId)).state === 'results');
+    const { archetype, diagnostic_id: diagnosticId } = (
+      await pool.query('SELECT archetype, diagnostic_id FROM assessment_results WHERE flow_id = $1', [graded.flowId])
+    ).rows[0];
+    const { flowId, email, leadId, job } = await chooseFreeResources(pool, send, graded);
     await until(async () => (await flowOf(pool, flowId)).state === 'homework_processing.sent');
 
     expect(sink.messages).toHaveLength(1);
     const mail = sink.messages[0]!;
     expect(mail.envelopeTo).toEqual([email]);
     expect(mail.envelopeFrom).toBe('coach@coach.example.com');
-    expect(mail.subject).toBe('Your free leadership resources: Emerging Leader');
+    expect(mail.subject).toBe(`Your free leadership resources: ${archetype}`);
     expect(mail.text).toMatch(/^Hi Test,/);
-    expect(mail.text).toContain('The Making of a Manager, by Julie Zhuo');
+    const reading = resourcesFor(archetype, 'free_resources').readings[0]!;
+    expect(mail.text).toContain(`${reading.title}, by ${reading.author}`);
     expect(mail.text).toContain('ONE EXERCISE TO TRY THIS WEEK');
-    expect(mail.html).toContain('The Making of a Manager');
-    expect(mail.attachments).toHaveLength(1);
-    const [pdf] = mail.attachments;
-    expect(pdf).toMatchObject({ filename: 'leadership-report.pdf', contentType: 'application/pdf' });
-    expect(pdf!.content.subarray(0, 5).toString()).toBe('%PDF-');
-    expect(pdf!.content.toString('latin1')).toContain('(Leadership Diagnostic Report: Emerging Leader)');
+    expect(mail.html).toContain(reading.title);
+    // the report is linked, signed for its diagnostic, and not attached
+    expect(mail.attachments).toEqual([]);
+    expect(mail.text).toMatch(/The link is personal and works until \d{1,2} \w+ \d{4}\./);
+    const link = /^Download Report: (\S+)$/m.exec(mail.text)![1]!;
+    expect(new URL(link).searchParams.get('token')).toMatch(new RegExp(`^${diagnosticId}\\.`));
+    expect((await pool.query('SELECT 1 FROM report_pdfs')).rowCount).toBe(0);
 
     const outbox = await pool.query('SELECT kind, lead_id, job_id, to_address, status, provider_message_id, attachments FROM email_outbox');
     expect(outbox.rows).toEqual([
@@ -122,7 +130,7 @@ describe('homework processor', () => {
         to_address: email,
         status: 'sent',
         provider_message_id: mail.headers.get('message-id'),
-        attachments: [{ filename: 'leadership-report.pdf', contentType: 'application/pdf', size: expect.any(Number) }],
+        attachments: [],
       },
     ]);
     const events = await pool.query("SELECT type, origin FROM flow_events WHERE flow_id = $1 AND type = 'HOMEWORK_SENT'", [flowId]);
@@ -159,7 +167,9 @@ describe('homework processor', () => {
     expect(mail.subject).toBe('Your four-week leadership homework: Emerging Leader');
     expect(mail.text).toContain('Thank you for your deposit');
     expect(mail.text).toContain('4. Week 4: ');
-    expect(mail.attachments.map((file) => file.filename)).toEqual(['leadership-report.pdf']);
+    // a result the grading worker did not store (the fixture's) has no report to link: none is promised
+    expect(mail.attachments).toEqual([]);
+    expect(mail.text).not.toMatch(/report/i);
     expect((await flowOf(pool, flowId)).snapshot.context.notice).toBeNull();
     const outbox = await pool.query('SELECT kind, status FROM email_outbox');
     expect(outbox.rows).toEqual([{ kind: 'homework', status: 'sent' }]);

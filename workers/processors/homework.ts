@@ -14,8 +14,9 @@ import {
 } from '#core/email/outbox.js';
 import { resourcesFor } from '#core/email/resources.js';
 import { homeworkEmail } from '#core/email/templates.js';
-import { smtpSender, type EmailAttachment } from '#core/email/transport.js';
-import { buildReportPdf, reportOf } from '#core/reports/report-pdf.js';
+import { smtpSender } from '#core/email/transport.js';
+import { reportLink } from '#core/reports/report-link.js';
+import { diagnosticOfGradedResult } from '#core/reports/store.js';
 import { readSiteSettings } from '#core/site/settings.js';
 import type { QueueProcessor } from './index.js';
 
@@ -67,7 +68,6 @@ async function recordUnlessSent(
   flowId: string,
   jobId: string,
   draft: EmailDraft,
-  attachments: EmailAttachment[],
 ): Promise<{ emailId: string } | { sentBefore: SentBefore }> {
   return inTransaction(pool, async (client) => {
     await client.query('SELECT 1 FROM flows WHERE id = $1 FOR UPDATE', [flowId]);
@@ -89,10 +89,10 @@ async function recordUnlessSent(
     const own = await client.query<{ id: string }>('SELECT id FROM email_outbox WHERE job_id = $1', [jobId]);
     const failed = others.rows.find((row) => row.kind === draft.kind);
     if (!own.rows[0] && failed) {
-      await takeOverFailedEmail(client, failed.emailId, jobId, draft, attachments);
+      await takeOverFailedEmail(client, failed.emailId, jobId, draft);
       return { emailId: failed.emailId };
     }
-    const emailId = await recordJobEmail(client, jobId, draft, attachments);
+    const emailId = await recordJobEmail(client, jobId, draft);
     await reopenFailedEmail(client, emailId);
     return { emailId };
   });
@@ -100,12 +100,11 @@ async function recordUnlessSent(
 
 /**
  * send-homework: emails the lead the resources for their archetype (the full
- * four-week programme when paid, a lighter set when free) with the PDF report attached, then tells
- * the flow HOMEWORK_SENT.
+ * four-week programme when paid, a lighter set when free) with a signed link to the PDF report
+ * (drawn when first opened, decision 0040), then tells the flow HOMEWORK_SENT.
  *
  * The email is sent here rather than by a chained 'email' job: HOMEWORK_SENT then means the email
- * has actually left, which is what the flow's sending screen waits for, and the PDF is rebuilt
- * from this job's payload instead of being stored. Retries are idempotent: the outbox row is
+ * has actually left, which is what the flow's sending screen waits for. Retries are idempotent: the outbox row is
  * keyed by this job's row id and is never sent twice once sent, so a retry after a crash only
  * finishes what is left (sending, or telling the flow).
  */
@@ -117,34 +116,29 @@ export const homeworkProcessor: QueueProcessor = {
     const result = request.diagnosticData;
     const lead = await recipientOf(pool, request.leadId);
 
-    const pdf = await buildReportPdf(reportOf(result), { name: lead.name });
-    const attachments: EmailAttachment[] = [{ filename: 'leadership-report.pdf', contentType: 'application/pdf', content: pdf }];
-    const recorded = await recordUnlessSent(
-      pool,
-      flowId,
-      job.data.jobRowId,
-      {
-        kind: request.source === 'paid_homework' ? 'homework' : 'free_resources',
-        to: lead.email,
-        replyTo: await coachAddress(pool, config),
-        leadId: request.leadId,
-        ...homeworkEmail({
-          name: lead.name,
-          archetype: result.archetype,
-          source: request.source,
-          resources: resourcesFor(result.archetype, request.source),
-          site: await readSiteSettings(pool),
-        }),
-      },
-      attachments,
-    );
+    const diagnosticId = await diagnosticOfGradedResult(pool, flowId, result);
+    const link = diagnosticId ? await reportLink(pool, config.publicUrl, diagnosticId) : null;
+    const recorded = await recordUnlessSent(pool, flowId, job.data.jobRowId, {
+      kind: request.source === 'paid_homework' ? 'homework' : 'free_resources',
+      to: lead.email,
+      replyTo: await coachAddress(pool, config),
+      leadId: request.leadId,
+      ...homeworkEmail({
+        name: lead.name,
+        archetype: result.archetype,
+        source: request.source,
+        resources: resourcesFor(result.archetype, request.source),
+        reportLink: link,
+        site: await readSiteSettings(pool),
+      }),
+    });
     if ('sentBefore' in recorded) {
       // sent: the flow hears it (if it still waits); pending: the job sending it tells the flow
       const { emailId, status } = recorded.sentBefore;
       const flow = status === 'pending' ? null : await engine.applyIfAllowed(flowId, { type: 'HOMEWORK_SENT' }, 'worker');
       return { skipped: 'the flow already has this homework', emailId, status, flowState: flow?.state ?? null };
     }
-    const delivery = await deliverEmail(pool, smtpSender(config), recorded.emailId, attachments);
+    const delivery = await deliverEmail(pool, smtpSender(config), recorded.emailId);
     const flow = await engine.applyIfAllowed(flowId, { type: 'HOMEWORK_SENT' }, 'worker');
     return { ...delivery, flowState: flow?.state ?? null };
   },

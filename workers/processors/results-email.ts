@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { flowResultSchema } from '#machines/protocol/assessment-flow.js';
 import { coachAddress } from '#core/email/coach.js';
 import { resultsEmail } from '#core/email/templates.js';
-import { buildReportPdf, reportOf } from '#core/reports/report-pdf.js';
+import { reportLink } from '#core/reports/report-link.js';
+import { reportOf } from '#core/reports/report-pdf.js';
+import { diagnosticOfGradedResult } from '#core/reports/store.js';
 import { readSiteSettings } from '#core/site/settings.js';
 import { sendComposedEmail } from './composed-email.js';
 import type { Processor } from './index.js';
@@ -15,14 +17,15 @@ const resultsEmailPayloadSchema = z.object({
 });
 
 /**
- * The results email of a graded assessment, with the PDF report attached, to the lead's stored
- * address and name (never an address typed later). Like homework, the row is keyed by the job, so
- * a retry finishes the first attempt's email instead of writing a second one, and the PDF is
- * rebuilt from the payload rather than stored.
+ * The results email of a graded assessment, to the lead's stored address and name (never an
+ * address typed later), with a signed link to the PDF report rather than the PDF: the report is
+ * drawn when it is first opened (decision 0040). Like homework, the row is keyed by the job, so a
+ * retry finishes the first attempt's email instead of writing a second one.
  */
 export const sendResultsEmail: Processor = async (job, context) => {
   const parsed = resultsEmailPayloadSchema.safeParse(job.data.payload);
   if (!parsed.success) throw new UnrecoverableError(`Unusable results email payload: ${parsed.error.message}`);
+  const { flowId } = parsed.data;
   const { leadId, result } = parsed.data.request;
   const { config } = context;
   return sendComposedEmail(context, job.data.jobRowId, async (db) => {
@@ -31,16 +34,16 @@ export const sendResultsEmail: Processor = async (job, context) => {
     if (!lead) return { skipped: 'the lead was deleted' };
     const report = reportOf(result);
     const site = await readSiteSettings(db);
-    const pdf = await buildReportPdf(report, { name: lead.name });
+    const diagnosticId = await diagnosticOfGradedResult(db, flowId, result);
+    const link = diagnosticId ? await reportLink(db, config.publicUrl, diagnosticId) : null;
     return {
       draft: {
         kind: 'results',
         to: lead.email,
         replyTo: await coachAddress(db, config),
         leadId,
-        ...resultsEmail({ name: lead.name, report, siteUrl: config.publicUrl, site }),
+        ...resultsEmail({ name: lead.name, report, reportLink: link, siteUrl: config.publicUrl, site }),
       },
-      attachments: [{ filename: 'leadership-report.pdf', contentType: 'application/pdf', content: pdf }],
     };
   });
 };
