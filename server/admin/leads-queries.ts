@@ -10,8 +10,8 @@ import { deleteLeadRow } from '#core/leads/lead-service.js';
 import { deleteUnclaimedTokensFor } from '#core/leads/tokens.js';
 import { deleteJobsNamingOnlyLead } from '#core/queues/outbox.js';
 
-/** The CSV export stops at this many rows. */
-const LEADS_CSV_LIMIT = 10_000;
+/** Rows the CSV export reads from its cursor at a time: the server holds one batch, whatever the number of leads. */
+const CSV_BATCH = 1_000;
 
 type LeadRow = LeadPage['items'][number];
 
@@ -95,16 +95,31 @@ const CSV_COLUMNS = [
   'created_at',
 ] as const satisfies ReadonlyArray<keyof LeadRow>;
 
-/** The filtered set (in the table's order, capped) as CSV with a header row and CRLF line ends. */
-export async function leadsCsv(db: pg.Pool, filters: LeadFilters): Promise<string> {
+/**
+ * The whole filtered set, in the table's order, as CSV lines (a header row, CRLF line ends), read
+ * through a cursor a batch at a time so an export of every lead streams in flat memory. The cursor
+ * lives in a read-only transaction on a client of its own, released when the last batch is read or
+ * the download is abandoned.
+ */
+export async function* leadsCsv(db: pg.Pool, filters: LeadFilters): AsyncGenerator<string> {
   const { sql, params } = filtered(filters);
-  const { rows } = await db.query<LeadRow>(
-    `SELECT ${leadFactsColumns()} FROM ${sql} ${orderFor(filters)} LIMIT ${LEADS_CSV_LIMIT}`,
-    params,
-  );
-  const lines = [CSV_COLUMNS.join(',')];
-  for (const row of rows) lines.push(CSV_COLUMNS.map((column) => csvCell(row[column])).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  const client = await db.connect();
+  let finished = false;
+  try {
+    await client.query('BEGIN READ ONLY');
+    await client.query(`DECLARE leads_csv NO SCROLL CURSOR FOR SELECT ${leadFactsColumns()} FROM ${sql} ${orderFor(filters)}`, params);
+    yield `${CSV_COLUMNS.join(',')}\r\n`;
+    for (;;) {
+      const { rows } = await client.query<LeadRow>(`FETCH ${CSV_BATCH} FROM leads_csv`);
+      if (rows.length === 0) break;
+      yield rows.map((row) => `${CSV_COLUMNS.map((column) => csvCell(row[column])).join(',')}\r\n`).join('');
+    }
+    await client.query('COMMIT');
+    finished = true;
+  } finally {
+    if (!finished) await client.query('ROLLBACK').catch(() => {});
+    client.release();
+  }
 }
 
 /** Everything known about one lead, for its admin page; null when there is no such lead. */
