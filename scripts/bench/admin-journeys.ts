@@ -106,7 +106,12 @@ function assessmentJourneys(): Journey[] {
     a('nurture at results', graded('nurture'), { ...none, tier: 'nurture' }),
     a(
       'homework sent',
-      [...graded('homework'), ['client', { type: 'CONTINUE' }], ['client', { type: 'CHOOSE_FREE_RESOURCES' }], ['worker', { type: 'HOMEWORK_SENT' }]],
+      [
+        ...graded('homework'),
+        ['client', { type: 'CONTINUE' }],
+        ['client', { type: 'CHOOSE_FREE_RESOURCES' }],
+        ['worker', { type: 'HOMEWORK_SENT' }],
+      ],
       { ...none, tier: 'homework' },
     ),
     a(

@@ -141,7 +141,9 @@ export async function adminScale(options: { leads: number; requests: number }): 
     await waitForReady(server, 'server');
     const base = `http://127.0.0.1:${port}`;
     const admin = await signedInAdmin(pool);
-    const leadIds = (await pool.query<{ lead_id: string }>('SELECT lead_id FROM leads ORDER BY random() LIMIT 200')).rows.map((r) => r.lead_id);
+    const leadIds = (await pool.query<{ lead_id: string }>('SELECT lead_id FROM leads ORDER BY random() LIMIT 200')).rows.map(
+      (r) => r.lead_id,
+    );
 
     process.stdout.write(`timing each admin read ${options.requests} times after a warm-up...\n`);
     const timed: Timed[] = [];
@@ -177,6 +179,7 @@ export async function adminScale(options: { leads: number; requests: number }): 
       '',
     ].join('\n');
   } finally {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => process.stderr.write(`cleanup: ${String(error)}\n`));
+    for (const cleanup of cleanups.reverse())
+      await cleanup().catch((error: unknown) => process.stderr.write(`cleanup: ${String(error)}\n`));
   }
 }

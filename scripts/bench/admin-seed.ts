@@ -94,7 +94,7 @@ export async function seedAdminLeads(pool: pg.Pool, count: number): Promise<void
     await client.query(`ALTER TABLE bl ADD COLUMN j int, ADD COLUMN email text`);
     await client.query(`UPDATE bl SET j = (SELECT j FROM bench_journeys WHERE bl.pick >= low AND bl.pick < high),
                                email = 'lead-' || i || CASE WHEN test THEN '+test' ELSE '' END || '@example.com'`);
-    await step(client, 'visitors', 'INSERT INTO visitors (id, created_at) SELECT visitor_id, created_at - interval \'3 minutes\' FROM bl');
+    await step(client, 'visitors', "INSERT INTO visitors (id, created_at) SELECT visitor_id, created_at - interval '3 minutes' FROM bl");
     await step(
       client,
       'leads',
