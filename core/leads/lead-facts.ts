@@ -34,22 +34,28 @@ import { leadFactsSchema } from '#machines/protocol/admin/lead-facts.js';
  * (migrations/1765501200000_admin-scale-indexes.sql), a lookup of one lead is pushed into every
  * part by PostgreSQL, and a part a query does not read is left out of its plan. `created_from` and
  * `created_before` (optional) bound the cohort by creation time, inside each part too: a period's
- * Overview aggregates that period's rows only (core/leads/lead-scope.ts passes them).
+ * Overview aggregates that period's rows only (core/leads/lead-scope.ts passes them). `only_leads`
+ * (optional) names the leads wanted: a page is chosen first on the few facts its order and filters
+ * read, then its rows' facts are read for those leads alone (server/admin/leads-queries.ts).
  */
 
 /**
  * Keeps the rows of a pre-aggregated part whose lead (`column`) is in the cohort asked for: every
  * lead when no bound is given (the condition folds away), else the leads created in the bounds, so a
- * period's Overview aggregates that period's rows only.
+ * period's Overview aggregates that period's rows only; and only the leads named in `only_leads`
+ * when given (a page of the table, a batch of the CSV: a few index look-ups per part).
  */
 function inCohort(column: string): string {
   return `(created_from IS NULL AND created_before IS NULL OR ${column} IN (
       SELECT c.lead_id FROM leads c
-      WHERE c.created_at >= coalesce(created_from, '-infinity') AND c.created_at < coalesce(created_before, 'infinity')))`;
+      WHERE c.created_at >= coalesce(created_from, '-infinity') AND c.created_at < coalesce(created_before, 'infinity')))
+    AND (only_leads IS NULL OR ${column} = ANY (only_leads))`;
 }
 
 const LEAD_FACTS_SQL = `
-CREATE FUNCTION lead_facts(include_test boolean, created_from timestamptz DEFAULT NULL, created_before timestamptz DEFAULT NULL)
+CREATE FUNCTION lead_facts(
+  include_test boolean, created_from timestamptz DEFAULT NULL, created_before timestamptz DEFAULT NULL, only_leads uuid[] DEFAULT NULL
+)
 RETURNS TABLE (
   lead_id uuid, email text, name text, source text, tags text[], created_at timestamptz, updated_at timestamptz,
   test boolean,
@@ -128,6 +134,7 @@ LANGUAGE sql STABLE AS $fn$
   ) be ON be.lead_id = l.lead_id AND be.flow_id = dep.flow_id
   WHERE (include_test OR NOT ('test' = ANY (l.tags)))
     AND l.created_at >= coalesce(created_from, '-infinity') AND l.created_at < coalesce(created_before, 'infinity')
+    AND (only_leads IS NULL OR l.lead_id = ANY (only_leads))
 $fn$`;
 
 /** The fingerprint kept as the function's comment: the server replaces the function only when the text above changed. */
@@ -155,8 +162,9 @@ export async function installLeadFacts(client: pg.ClientBase): Promise<boolean> 
     }
     await client.query('DROP FUNCTION IF EXISTS lead_facts(boolean)');
     await client.query('DROP FUNCTION IF EXISTS lead_facts(boolean, timestamptz, timestamptz)');
+    await client.query('DROP FUNCTION IF EXISTS lead_facts(boolean, timestamptz, timestamptz, uuid[])');
     await client.query(LEAD_FACTS_SQL);
-    await client.query(`COMMENT ON FUNCTION lead_facts(boolean, timestamptz, timestamptz) IS '${FINGERPRINT}'`);
+    await client.query(`COMMENT ON FUNCTION lead_facts(boolean, timestamptz, timestamptz, uuid[]) IS '${FINGERPRINT}'`);
     await client.query('COMMIT');
     return true;
   } catch (error) {

@@ -85,8 +85,8 @@ async function timeRead(base: string, headers: Record<string, string>, path: (i:
   return latencies.sort((a, b) => a - b);
 }
 
-/** The CSV of every lead, read as it streams, with the server's RSS sampled every 50 ms. */
-async function timeCsv(base: string, headers: Record<string, string>, serverPid: number) {
+/** The CSV of every lead, read as it streams, with the server's RSS sampled every 50 ms and read once half of the leads are in. */
+async function timeCsv(base: string, headers: Record<string, string>, serverPid: number, leads: number) {
   const before = rssMb(serverPid);
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(serverPid))), 50);
@@ -99,7 +99,7 @@ async function timeCsv(base: string, headers: Record<string, string>, serverPid:
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     bytes += chunk.length;
     for (const byte of chunk) if (byte === 10) rows++;
-    if (midway.length === 0 && rows > 50_000) midway.push(rssMb(serverPid));
+    if (midway.length === 0 && rows >= leads / 2) midway.push(rssMb(serverPid));
   }
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
@@ -152,7 +152,7 @@ export async function adminScale(options: { leads: number; requests: number }): 
       timed.push({ label, p50: percentile(latencies, 50), p95: percentile(latencies, 95), max: latencies.at(-1)! });
       process.stdout.write(`  ${label}: p95 ${timed.at(-1)!.p95.toFixed(0)} ms\n`);
     }
-    const csv = await timeCsv(base, admin.headers, server.pid!);
+    const csv = await timeCsv(base, admin.headers, server.pid!, options.leads);
     const counts = await pool.query<{ flows: number; events: number; results: number; jobs: number }>(
       `SELECT (SELECT count(*) FROM flows)::int AS flows, (SELECT count(*) FROM flow_events)::int AS events,
               (SELECT count(*) FROM assessment_results)::int AS results, (SELECT count(*) FROM jobs)::int AS jobs`,

@@ -46,11 +46,13 @@ export function adminLeadRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'poo
     async (request, reply) => {
       const csv = Readable.from(leadsCsv(deps.pool, request.query));
       const day = new Date().toISOString().slice(0, 10);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="leads-${day}.csv"`)
-        // the schema's string, sent as it is read: Fastify pipes a stream and never serialises it
-        .send(csv as unknown as string);
+      return (
+        reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="leads-${day}.csv"`)
+          // the schema's string, sent as it is read: Fastify pipes a stream and never serialises it
+          .send(csv as unknown as string)
+      );
     },
   );
 
