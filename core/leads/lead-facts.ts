@@ -27,9 +27,35 @@ import { leadFactsSchema } from '#machines/protocol/admin/lead-facts.js';
  *   booked session: the coach does, at the scheduler).
  * - revenue_cents: what the lead's succeeded payments brought in; a refunded payment brings in
  *   nothing.
+ *
+ * Its shape is for 100,000 leads and more (decision 0041): each fact comes from a part aggregated
+ * per lead (GROUP BY or DISTINCT ON lead_id) joined on the lead, never a subquery run once per lead,
+ * so a count over every lead is a few hash joins over covering indexes
+ * (migrations/1765501200000_admin-scale-indexes.sql), a lookup of one lead is pushed into every
+ * part by PostgreSQL, and a part a query does not read is left out of its plan. `created_from` and
+ * `created_before` (optional) bound the cohort by creation time, inside each part too: a period's
+ * Overview aggregates that period's rows only (core/leads/lead-scope.ts passes them). `only_leads`
+ * (optional) names the leads wanted: a page is chosen first on the few facts its order and filters
+ * read, then its rows' facts are read for those leads alone (server/admin/leads-queries.ts).
  */
+
+/**
+ * Keeps the rows of a pre-aggregated part whose lead (`column`) is in the cohort asked for: every
+ * lead when no bound is given (the condition folds away), else the leads created in the bounds, so a
+ * period's Overview aggregates that period's rows only; and only the leads named in `only_leads`
+ * when given (a page of the table, a batch of the CSV: a few index look-ups per part).
+ */
+function inCohort(column: string): string {
+  return `(created_from IS NULL AND created_before IS NULL OR ${column} IN (
+      SELECT c.lead_id FROM leads c
+      WHERE c.created_at >= coalesce(created_from, '-infinity') AND c.created_at < coalesce(created_before, 'infinity')))
+    AND (only_leads IS NULL OR ${column} = ANY (only_leads))`;
+}
+
 const LEAD_FACTS_SQL = `
-CREATE FUNCTION lead_facts(include_test boolean)
+CREATE FUNCTION lead_facts(
+  include_test boolean, created_from timestamptz DEFAULT NULL, created_before timestamptz DEFAULT NULL, only_leads uuid[] DEFAULT NULL
+)
 RETURNS TABLE (
   lead_id uuid, email text, name text, source text, tags text[], created_at timestamptz, updated_at timestamptz,
   test boolean,
@@ -44,22 +70,9 @@ LANGUAGE sql STABLE AS $fn$
   SELECT l.lead_id, l.email, l.name, l.source, l.tags, l.created_at, l.updated_at,
          'test' = ANY (l.tags),
          g.id, g.tier, g.archetype, g.composite_score::float8, g.total_score::float8, g.fallback, g.created_at,
-         att.attempts, att.rushed,
-         g.id IS NOT NULL
-           OR EXISTS (SELECT 1 FROM diagnostic_results d
-                      WHERE d.lead_id = l.lead_id
-                        AND NOT EXISTS (SELECT 1 FROM assessment_results r WHERE r.diagnostic_id = d.diagnostic_id AND r.gaming_detected))
-           OR EXISTS (SELECT 1 FROM flows f JOIN flow_events e ON e.flow_id = f.id
-                      WHERE f.lead_id = l.lead_id AND e.type = 'DIAGNOSTIC_COMPLETED'
-                        AND NOT EXISTS (SELECT 1 FROM flow_events x
-                                        WHERE x.flow_id = e.flow_id AND x.seq > e.seq AND x.type = 'GRADED'
-                                          AND x.payload->'result'->>'gamingDetected' = 'true')),
-         g.id IS NOT NULL
-           OR EXISTS (SELECT 1 FROM flows f JOIN flow_events e ON e.flow_id = f.id
-                      WHERE f.lead_id = l.lead_id AND e.type = 'SURVEY_SUBMITTED'
-                        AND NOT EXISTS (SELECT 1 FROM flow_events x
-                                        WHERE x.flow_id = e.flow_id AND x.seq > e.seq AND x.type = 'GRADED'
-                                          AND x.payload->'result'->>'gamingDetected' = 'true')),
+         coalesce(att.attempts, 0), coalesce(att.rushed, 0),
+         g.id IS NOT NULL OR dd.lead_id IS NOT NULL OR coalesce(fe.diagnostic, false),
+         g.id IS NOT NULL OR coalesce(fe.survey, false),
          CASE dep.status WHEN 'succeeded' THEN 'paid' WHEN 'refunded' THEN 'refunded' ELSE 'none' END,
          dep.test_mode, dep.amount_cents, dep.created_at, dep.refunded_at, dep.flow_id,
          coalesce(pay.homework_paid, false), coalesce(pay.revenue_cents, 0),
@@ -72,34 +85,56 @@ LANGUAGE sql STABLE AS $fn$
          be.created_at,
          coalesce((df.snapshot->'context'->'followUps'->>'remindedToBook')::boolean, false)
   FROM leads l
-  LEFT JOIN LATERAL (
-    SELECT r.id, r.tier, r.archetype, r.composite_score, r.total_score, r.fallback, r.created_at
+  LEFT JOIN (
+    SELECT DISTINCT ON (r.lead_id) r.lead_id, r.id, r.tier, r.archetype, r.composite_score, r.total_score, r.fallback, r.created_at
     FROM assessment_results r
-    WHERE r.lead_id = l.lead_id AND NOT r.gaming_detected
-    ORDER BY r.created_at DESC, r.id DESC LIMIT 1
-  ) g ON true
-  LEFT JOIN LATERAL (
-    SELECT count(*)::int AS attempts, count(*) FILTER (WHERE r.gaming_detected)::int AS rushed
-    FROM assessment_results r WHERE r.lead_id = l.lead_id AND r.application_id IS NULL
-  ) att ON true
-  LEFT JOIN LATERAL (
-    SELECT p.status, p.test_mode, p.amount_cents, p.created_at, p.refunded_at, p.flow_id
+    WHERE NOT r.gaming_detected AND ${inCohort('r.lead_id')}
+    ORDER BY r.lead_id, r.created_at DESC, r.id DESC
+  ) g ON g.lead_id = l.lead_id
+  LEFT JOIN (
+    SELECT r.lead_id, count(*)::int AS attempts, count(*) FILTER (WHERE r.gaming_detected)::int AS rushed
+    FROM assessment_results r
+    WHERE r.application_id IS NULL AND ${inCohort('r.lead_id')}
+    GROUP BY r.lead_id
+  ) att ON att.lead_id = l.lead_id
+  LEFT JOIN (
+    SELECT DISTINCT d.lead_id FROM diagnostic_results d
+    WHERE ${inCohort('d.lead_id')}
+      AND NOT EXISTS (SELECT 1 FROM assessment_results r WHERE r.diagnostic_id = d.diagnostic_id AND r.gaming_detected)
+  ) dd ON dd.lead_id = l.lead_id
+  LEFT JOIN (
+    SELECT f.lead_id, bool_or(e.type = 'DIAGNOSTIC_COMPLETED') AS diagnostic, bool_or(e.type = 'SURVEY_SUBMITTED') AS survey
+    FROM flows f JOIN flow_events e ON e.flow_id = f.id
+    WHERE e.type IN ('DIAGNOSTIC_COMPLETED', 'SURVEY_SUBMITTED')
+      AND NOT EXISTS (SELECT 1 FROM flow_events x
+                      WHERE x.flow_id = e.flow_id AND x.seq > e.seq AND x.type = 'GRADED'
+                        AND (x.payload->'result'->>'gamingDetected') = 'true')
+      AND ${inCohort('f.lead_id')}
+    GROUP BY f.lead_id
+  ) fe ON fe.lead_id = l.lead_id
+  LEFT JOIN (
+    SELECT DISTINCT ON (p.lead_id) p.lead_id, p.status, p.test_mode, p.amount_cents, p.created_at, p.refunded_at, p.flow_id
     FROM payment_tracking p
-    WHERE p.lead_id = l.lead_id AND p.purpose = 'deposit' AND p.status IN ('succeeded', 'refunded') AND (include_test OR NOT p.test_mode)
-    ORDER BY p.created_at DESC, p.id DESC LIMIT 1
-  ) dep ON true
-  LEFT JOIN LATERAL (
-    SELECT bool_or(p.purpose = 'paid_homework') AS homework_paid, sum(p.amount_cents)::int AS revenue_cents
+    WHERE p.purpose = 'deposit' AND p.status IN ('succeeded', 'refunded') AND (include_test OR NOT p.test_mode)
+      AND ${inCohort('p.lead_id')}
+    ORDER BY p.lead_id, p.created_at DESC, p.id DESC
+  ) dep ON dep.lead_id = l.lead_id
+  LEFT JOIN (
+    SELECT p.lead_id, bool_or(p.purpose = 'paid_homework') AS homework_paid, sum(p.amount_cents)::int AS revenue_cents
     FROM payment_tracking p
-    WHERE p.lead_id = l.lead_id AND p.status = 'succeeded' AND (include_test OR NOT p.test_mode)
-  ) pay ON true
+    WHERE p.status = 'succeeded' AND (include_test OR NOT p.test_mode) AND ${inCohort('p.lead_id')}
+    GROUP BY p.lead_id
+  ) pay ON pay.lead_id = l.lead_id
   LEFT JOIN flows df ON df.id = dep.flow_id
-  LEFT JOIN LATERAL (
-    SELECT e.type, e.payload, e.created_at FROM flow_events e
-    WHERE e.flow_id = dep.flow_id AND e.type IN ('SESSION_BOOKED', 'SESSION_CANCELED')
-    ORDER BY e.seq DESC LIMIT 1
-  ) be ON true
-  WHERE include_test OR NOT ('test' = ANY (l.tags))
+  LEFT JOIN (
+    SELECT DISTINCT ON (f.lead_id, e.flow_id) f.lead_id, e.flow_id, e.type, e.payload, e.created_at
+    FROM flow_events e JOIN flows f ON f.id = e.flow_id
+    WHERE e.type IN ('SESSION_BOOKED', 'SESSION_CANCELED') AND ${inCohort('f.lead_id')}
+    ORDER BY f.lead_id, e.flow_id, e.seq DESC
+  ) be ON be.lead_id = l.lead_id AND be.flow_id = dep.flow_id
+  WHERE (include_test OR NOT ('test' = ANY (l.tags)))
+    AND l.created_at >= coalesce(created_from, '-infinity') AND l.created_at < coalesce(created_before, 'infinity')
+    AND (only_leads IS NULL OR l.lead_id = ANY (only_leads))
 $fn$`;
 
 /** The fingerprint kept as the function's comment: the server replaces the function only when the text above changed. */
@@ -126,8 +161,10 @@ export async function installLeadFacts(client: pg.ClientBase): Promise<boolean> 
       return false;
     }
     await client.query('DROP FUNCTION IF EXISTS lead_facts(boolean)');
+    await client.query('DROP FUNCTION IF EXISTS lead_facts(boolean, timestamptz, timestamptz)');
+    await client.query('DROP FUNCTION IF EXISTS lead_facts(boolean, timestamptz, timestamptz, uuid[])');
     await client.query(LEAD_FACTS_SQL);
-    await client.query(`COMMENT ON FUNCTION lead_facts(boolean) IS '${FINGERPRINT}'`);
+    await client.query(`COMMENT ON FUNCTION lead_facts(boolean, timestamptz, timestamptz, uuid[]) IS '${FINGERPRINT}'`);
     await client.query('COMMIT');
     return true;
   } catch (error) {

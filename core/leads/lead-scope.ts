@@ -73,12 +73,14 @@ export function createdIn(scope: LeadScope, column: string, params: unknown[]): 
 }
 
 /**
- * The scope's leads as a FROM item (`lead_facts(...) f`) and the conditions that keep its cohort;
- * callers add their own conditions and joins.
+ * The scope's leads as a FROM item (`lead_facts(...) f`, the cohort's days passed in as its bounds,
+ * so each of its parts aggregates that cohort alone) and the conditions callers add to.
  */
 export function leadsIn(scope: LeadScope, params: unknown[], alias = 'f'): { from: string; where: string[] } {
-  const from = `lead_facts(${bind(params, scope.includeTest)}) ${alias}`;
-  return { from, where: createdIn(scope, `${alias}.created_at`, params) };
+  const includeTest = bind(params, scope.includeTest);
+  const from = scope.from ? `${bind(params, scope.from)}::date::timestamp AT TIME ZONE ${bind(params, scope.tz)}` : 'NULL';
+  const before = scope.to ? `(${bind(params, scope.to)}::date + 1)::timestamp AT TIME ZONE ${bind(params, scope.tz)}` : 'NULL';
+  return { from: `lead_facts(${includeTest}, ${from}, ${before}) ${alias}`, where: [] };
 }
 
 /**

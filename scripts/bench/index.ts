@@ -24,6 +24,7 @@ import { applyRules, dryRun, undoLastApplication } from '#core/grading/regrade.j
 import { ensureServerBuilt, ensureWebBuilt } from '../lib/ensure.mjs';
 import { spawnBundle, stopChild, waitForReady } from '../services/child.js';
 import { freePort } from '../services/free-port.js';
+import { adminScale } from './admin-scale.js';
 import { bareFlows, startBareProcesses } from './bare/client.js';
 import { bullmqBaseline } from './baseline.js';
 import { cpuLine, cpuSpent, readCpu, systemCpu } from './cpu.js';
@@ -40,8 +41,16 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '50' },
     'worker-concurrency': { type: 'string', default: '25' },
     profile: { type: 'string' },
+    // the admin at scale (admin-scale.ts): `--only admin` runs it alone
+    only: { type: 'string' },
+    'admin-leads': { type: 'string', default: '100000' },
+    'admin-requests': { type: 'string', default: '20' },
   },
 });
+if (args.only === 'admin') {
+  process.stdout.write(await adminScale({ leads: Number(args['admin-leads']), requests: Number(args['admin-requests']) }));
+  process.exit(0);
+}
 const totalFlows = Number(args.flows);
 const concurrency = Number(args.concurrency);
 const workerConcurrency = Number(args['worker-concurrency']);

@@ -10,8 +10,8 @@ import { deleteLeadRow } from '#core/leads/lead-service.js';
 import { deleteUnclaimedTokensFor } from '#core/leads/tokens.js';
 import { deleteJobsNamingOnlyLead } from '#core/queues/outbox.js';
 
-/** The CSV export stops at this many rows. */
-const LEADS_CSV_LIMIT = 10_000;
+/** Rows the CSV export reads from its cursor at a time: the server holds one batch, whatever the number of leads. */
+const CSV_BATCH = 1_000;
 
 type LeadRow = LeadPage['items'][number];
 
@@ -50,15 +50,34 @@ function orderFor(filters: LeadFilters): string {
   return `ORDER BY ${column} ${dir} NULLS LAST, f.lead_id ${dir}`;
 }
 
+/**
+ * The facts of the leads `ids` (a page, a batch of the export), in the table's order. The leads
+ * are chosen first on the facts their order and filters read (lead_facts leaves out the parts a
+ * query does not read), then read whole for those leads alone (decision 0041).
+ */
+async function factsOf(db: Pick<pg.ClientBase, 'query'>, filters: LeadFilters, ids: string[]): Promise<LeadRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<LeadRow>(
+    `SELECT ${leadFactsColumns()} FROM lead_facts($1, NULL, NULL, $2::uuid[]) f ${orderFor(filters)}`,
+    [filters.includeTest, ids],
+  );
+  return rows;
+}
+
 /** One page of the admin lead table, with the total of the filtered set. */
 export async function listLeads(db: pg.Pool, query: LeadListQuery): Promise<LeadPage> {
   const { sql, params } = filtered(query);
   const offset = (query.page - 1) * query.pageSize;
-  const [items, total] = await Promise.all([
-    db.query<LeadRow>(`SELECT ${leadFactsColumns()} FROM ${sql} ${orderFor(query)} LIMIT ${query.pageSize} OFFSET ${offset}`, params),
+  const [page, total] = await Promise.all([
+    db.query<{ lead_id: string }>(`SELECT f.lead_id FROM ${sql} ${orderFor(query)} LIMIT ${query.pageSize} OFFSET ${offset}`, params),
     db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${sql}`, params),
   ]);
-  return { items: items.rows, total: total.rows[0]!.total, page: query.page, pageSize: query.pageSize };
+  const items = await factsOf(
+    db,
+    query,
+    page.rows.map((row) => row.lead_id),
+  );
+  return { items, total: total.rows[0]!.total, page: query.page, pageSize: query.pageSize };
 }
 
 /** A CSV cell: quoted when needed; a cell a spreadsheet would run as a formula gets a leading quote. */
@@ -95,16 +114,38 @@ const CSV_COLUMNS = [
   'created_at',
 ] as const satisfies ReadonlyArray<keyof LeadRow>;
 
-/** The filtered set (in the table's order, capped) as CSV with a header row and CRLF line ends. */
-export async function leadsCsv(db: pg.Pool, filters: LeadFilters): Promise<string> {
+/**
+ * The whole filtered set, in the table's order, as CSV lines (a header row, CRLF line ends): the
+ * leads read through a cursor a batch at a time, each batch's facts read for it alone, so an export
+ * of every lead streams in flat memory. The cursor
+ * lives in a read-only transaction on a client of its own, released when the last batch is read or
+ * the download is abandoned.
+ */
+export async function* leadsCsv(db: pg.Pool, filters: LeadFilters): AsyncGenerator<string> {
   const { sql, params } = filtered(filters);
-  const { rows } = await db.query<LeadRow>(
-    `SELECT ${leadFactsColumns()} FROM ${sql} ${orderFor(filters)} LIMIT ${LEADS_CSV_LIMIT}`,
-    params,
-  );
-  const lines = [CSV_COLUMNS.join(',')];
-  for (const row of rows) lines.push(CSV_COLUMNS.map((column) => csvCell(row[column])).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  const client = await db.connect();
+  let finished = false;
+  try {
+    // one snapshot for the cursor and every batch read beside it
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    await client.query(`DECLARE leads_csv NO SCROLL CURSOR FOR SELECT f.lead_id FROM ${sql} ${orderFor(filters)}`, params);
+    yield `${CSV_COLUMNS.join(',')}\r\n`;
+    for (;;) {
+      const batch = await client.query<{ lead_id: string }>(`FETCH ${CSV_BATCH} FROM leads_csv`);
+      if (batch.rows.length === 0) break;
+      const rows = await factsOf(
+        client,
+        filters,
+        batch.rows.map((row) => row.lead_id),
+      );
+      yield rows.map((row) => `${CSV_COLUMNS.map((column) => csvCell(row[column])).join(',')}\r\n`).join('');
+    }
+    await client.query('COMMIT');
+    finished = true;
+  } finally {
+    if (!finished) await client.query('ROLLBACK').catch(() => {});
+    client.release();
+  }
 }
 
 /** Everything known about one lead, for its admin page; null when there is no such lead. */
