@@ -96,10 +96,13 @@ async function expectCompressedWhenAccepted(pathname: string, headers: Record<st
   return plain;
 }
 
-/** The built files, by URL path, with their bytes on disk (the compressed siblings left out). */
+/**
+ * The built files, by URL path, with their bytes on disk (the compressed siblings left out, and
+ * the build's stamp, a dotfile the server never serves).
+ */
 function builtFiles(): Array<{ url: string; file: string; size: number }> {
   return readdirSync(WEB_DIST, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && !/\.(?:br|gz)$/.test(entry.name))
+    .filter((entry) => entry.isFile() && !/\.(?:br|gz)$/.test(entry.name) && !entry.name.startsWith('.'))
     .map((entry) => {
       const file = path.join(entry.parentPath, entry.name);
       return { url: `/${path.relative(WEB_DIST, file).split(path.sep).join('/')}`, file, size: statSync(file).size };
