@@ -128,7 +128,7 @@ const NAME_USABLE = `(() => {
 })()`;
 
 const NEXT_SCREEN = `(() => {
-  const step = [...document.querySelectorAll('[role="dialog"] [data-step]')].map((element) => element.getAttribute('data-step'));
+  const step = [...document.querySelectorAll('[role="dialog"] [data-step]')].filter((element) => element.checkVisibility()).map((element) => element.getAttribute('data-step'));
   return step.length > 0 && step.every((name) => name && !name.startsWith('capture') && name !== 'loading');
 })()`;
 

@@ -6,6 +6,7 @@ import type { FlowStartInput } from '../../lib/flows/client.js';
 import { FlowIdStore, removeWithPrefix, sessionStore } from '../../lib/flows/storage.js';
 import { useServerFlow } from '../../lib/flows/use-server-flow.js';
 import { flowSlot } from './browser-storage.js';
+import { rememberAssessmentStarted } from './opening.js';
 import { FlowScreens } from './live/flow-screens.js';
 import type { Frame } from './live/types.js';
 import { browserAssessmentFlow } from './machines.js';
@@ -37,6 +38,7 @@ export function LiveAssessment({
     start,
     sessionKey,
     onFlowId: (flowId) => {
+      rememberAssessmentStarted();
       savedAnswers.follow(flowId);
       ids.set(flowSlot(mode), flowId);
     },

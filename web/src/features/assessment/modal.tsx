@@ -6,6 +6,7 @@ import { FlowIdStore } from '../../lib/flows/storage.js';
 import { sharedFlowClient } from '../../lib/flows/use-server-flow.js';
 import { loadSession } from '../../lib/session.js';
 import { flowSlot, forgetLeadSession, knownLeadSession, openingParameters, setTestingFlag } from './browser-storage.js';
+import { hideEarlyCapture } from './early-capture.js';
 import type { AssessmentMode } from './launcher.js';
 import { LiveAssessment } from './live-assessment.js';
 import type { Frame, TestingSwitch } from './live/types.js';
@@ -42,6 +43,9 @@ export default function AssessmentModal({
     knownSession: knownLeadSession(),
     ...(diagnosticId && session.key === 0 ? { diagnosticId } : {}),
   };
+
+  // the early capture screen, if it was open, gives way to the modal now drawn over it
+  useEffect(hideEarlyCapture, []);
 
   const startOver = useCallback(() => {
     ids.forget(flowSlot(mode));

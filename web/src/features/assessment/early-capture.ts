@@ -1,0 +1,135 @@
+import { FlowIdStore, sessionStore } from '../../lib/flows/storage.js';
+import { assessmentStartedBefore, flowSlot, openingParameters, STORAGE_KEYS } from './opening.js';
+
+/*
+ * The assessment's first screen (the capture: name and email) without its code. Every rendered
+ * page carries the screen hidden (web/src/features/assessment/early-capture-markup.tsx, drawn by
+ * the server beside the page); the page's first script shows it when a visitor opens the
+ * assessment, so they can type at once while the site's and the assessment's code load. When they
+ * submit it, the details are handed to the assessment modal, which starts the flow on the server
+ * and sends the capture through the machine as it always did, then takes the screen's place.
+ */
+
+export const EARLY_CAPTURE_ELEMENT = 'hf-early-capture';
+/** The template of the note a test lead sees instead of the promise of an email. */
+export const EARLY_TEST_NOTE_ELEMENT = 'hf-early-test-note';
+/** What marks a call to action that opens the assessment (not the Mirror): AssessmentButton. */
+const OPENS_ASSESSMENT = 'button[data-assessment-mode="assessment"]';
+
+export interface EarlyCapture {
+  name: string;
+  email: string;
+  /** What opened it, where focus returns when the assessment closes. */
+  opener: HTMLElement | null;
+}
+
+let submitted: EarlyCapture | null = null;
+let taker: ((capture: EarlyCapture) => void) | null = null;
+
+/** The modal's launcher takes a submitted early capture (now, if one is waiting); returns the unsubscribe. */
+export function onEarlyCapture(take: (capture: EarlyCapture) => void): () => void {
+  taker = take;
+  if (submitted) take(submitted);
+  return () => {
+    if (taker === take) taker = null;
+  };
+}
+
+/** The capture submitted on the early screen, for the modal's capture step to send. */
+export const submittedEarlyCapture = (): EarlyCapture | null => submitted;
+
+/** The modal is on screen: it takes the early screen's place. */
+export function hideEarlyCapture(): void {
+  const element = document.getElementById(EARLY_CAPTURE_ELEMENT);
+  if (element) element.hidden = true;
+}
+
+/** The modal has sent the capture, or was closed: the early screen can open again (for a new assessment). */
+export function forgetEarlyCapture(): void {
+  submitted = null;
+}
+
+/**
+ * This tab has an assessment to resume or a lead session, or this browser started one before (the
+ * server may open the next at its results): the modal opens it, not the early screen.
+ */
+function modalOpensIt(): boolean {
+  return (
+    assessmentStartedBefore() ||
+    new FlowIdStore().get(flowSlot('assessment')) !== null ||
+    sessionStore().getItem(STORAGE_KEYS.leadSession) !== null
+  );
+}
+
+/**
+ * Shows the early capture screen when a call to action of `root` opens the assessment, and hands
+ * what is submitted to the modal. `begin` starts the site's code (hydrateOnIntent's), `prefetch`
+ * fetches the assessment's. Listens before the page holds clicks, so it must be armed first.
+ */
+export function armEarlyCapture(root: HTMLElement, begin: () => void, prefetch: () => void): void {
+  const dialog = document.getElementById(EARLY_CAPTURE_ELEMENT);
+  const form = dialog?.querySelector('form');
+  if (!dialog || !form) return;
+  const fields = [...form.querySelectorAll('input')];
+  const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+  let opener: HTMLElement | null = null;
+
+  if (openingParameters({ hostname: window.location.hostname, search: window.location.search }).testing) {
+    const note = document.getElementById(EARLY_TEST_NOTE_ELEMENT);
+    const promise = form.querySelector('[data-capture-promise]');
+    if (note instanceof HTMLTemplateElement && promise) promise.replaceWith(note.content.cloneNode(true));
+  }
+
+  const ready = () => fields.every((field) => field.value.trim() !== '');
+  const close = () => {
+    if (submitted) return;
+    dialog.hidden = true;
+    opener?.focus();
+  };
+  document.addEventListener(
+    'click',
+    (event) => {
+      const target = event.target instanceof Element ? event.target.closest<HTMLElement>(OPENS_ASSESSMENT) : null;
+      // once submitted (or the assessment begun in this tab) the modal is the assessment
+      if (!target || !root.contains(target) || submitted || modalOpensIt()) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      opener = target;
+      dialog.hidden = false;
+      fields[0]!.focus();
+      prefetch();
+      begin();
+    },
+    true,
+  );
+  form.addEventListener('input', () => {
+    submit.disabled = !ready();
+  });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!ready() || submitted) return;
+    submitted = { name: fields[0]!.value, email: fields[1]!.value, opener };
+    for (const field of fields) field.disabled = true;
+    submit.disabled = true;
+    submit.setAttribute('aria-busy', 'true');
+    submit.textContent = 'Starting...';
+    begin();
+    taker?.(submitted);
+  });
+  // the close button, or a tap outside the panel, as the modal's
+  dialog.addEventListener('click', (event) => {
+    const target = event.target instanceof Element ? event.target : null;
+    if (target?.closest('[data-early-close]') || target?.hasAttribute('data-early-outside')) close();
+  });
+  dialog.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') close();
+    // focus stays in the dialog, as the modal's does
+    if (event.key !== 'Tab') return;
+    const focusable = [...dialog.querySelectorAll<HTMLElement>('button:not(:disabled), input:not(:disabled)')];
+    const edge = event.shiftKey ? focusable[0] : focusable.at(-1);
+    if (document.activeElement === edge) {
+      event.preventDefault();
+      (event.shiftKey ? focusable.at(-1) : focusable[0])?.focus();
+    }
+  });
+}
