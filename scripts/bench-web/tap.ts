@@ -35,8 +35,9 @@ export interface TapRun {
   toUsable: Transfer;
   /** From the tap on "Start My Assessment" until the next screen. */
   toSubmitted: Transfer;
-  /** The URLs (path only) fetched between the tap and the usable screen, in order. */
+  /** The requests between the tap and the usable screen, and between the submit and the next screen, in order. */
   requestsToUsable: string[];
+  requestsToSubmitted: string[];
 }
 
 interface Transfer {
@@ -59,7 +60,7 @@ async function watchNetwork(cdp: CDPSession) {
     const requests = started.filter((request) => request.at >= from && request.at <= to);
     return {
       transfer: { requests: requests.length, bytes: requests.reduce((sum, request) => sum + (bytes.get(request.id) ?? 0), 0) },
-      paths: requests.map((request) => request.path),
+      paths: requests.map((request) => `${request.path} +${request.at - from} ms`),
     };
   };
   return { since };
@@ -178,7 +179,7 @@ async function oneRun(context: BrowserContext, base: string, run: number): Promi
   const nextFrame = frameWhen(page, NEXT_SCREEN);
   await start.tap({ timeout: TIMEOUT_MS });
   const nextAt = await nextFrame;
-  const toSubmitted = network.since(submitWall).transfer;
+  const toSubmitted = network.since(submitWall);
   const marks = await page.evaluate<Record<string, number>>('window.__tap');
   await page.close();
   return {
@@ -186,8 +187,9 @@ async function oneRun(context: BrowserContext, base: string, run: number): Promi
     submittedMs: nextAt - marks.submit!,
     beforeTap,
     toUsable: toUsable.transfer,
-    toSubmitted,
+    toSubmitted: toSubmitted.transfer,
     requestsToUsable: toUsable.paths,
+    requestsToSubmitted: toSubmitted.paths,
   };
 }
 
@@ -234,7 +236,8 @@ export async function benchTap(base: string, runs = 5): Promise<string> {
   lines.push(
     `  tap -> first field usable: median ${seconds(median(usable))} (target ${seconds(TAP_TARGETS.usableMedianMs)}): ${mark(median(usable) <= TAP_TARGETS.usableMedianMs)}; worst ${seconds(Math.max(...usable))} (target ${seconds(TAP_TARGETS.usableWorstMs)}): ${mark(Math.max(...usable) <= TAP_TARGETS.usableWorstMs)}`,
     `  capture submitted -> next screen: median ${seconds(median(submitted))} (target ${seconds(TAP_TARGETS.submittedMedianMs)}): ${mark(median(submitted) <= TAP_TARGETS.submittedMedianMs)}; worst ${seconds(Math.max(...submitted))}`,
-    `  requests between the tap and the usable field (last run): ${results.at(-1)?.requestsToUsable.join(', ') || 'none'}`,
+    `  requests between the tap and the usable field (last run, wall-clock from the tap): ${results.at(-1)?.requestsToUsable.join(', ') || 'none'}`,
+    `  requests between the submit and the next screen (last run): ${results.at(-1)?.requestsToSubmitted.join(', ') || 'none'}`,
   );
   return `${lines.join('\n')}\n`;
 }

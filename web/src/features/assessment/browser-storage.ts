@@ -1,20 +1,17 @@
 import { knownSessionSchema, type KnownSession, type LeadSession } from '#machines/protocol/common.js';
 import type { PaymentPurpose } from '#machines/protocol/payment.js';
-import { STORAGE_KEYS } from './opening.js';
+import { EMAIL_TTL_MS, STORAGE_KEYS } from './opening.js';
 import { localStore, readJson, safeRemove, safeSet, sessionStore, writeJson, type KeyValueStore } from '../../lib/flows/storage.js';
 
-export { flowSlot, openingParameters, STORAGE_KEYS, type OpeningParameters, type PageContext } from './opening.js';
-
-/** A stored email is forgotten after 30 days. */
-export const EMAIL_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-
-/** Remembers the visitor's email for 30 days (hf:userEmail with hf:emailTimestamp). */
-export function rememberEmail(email: string, store: KeyValueStore = localStore(), now = Date.now()): void {
-  const trimmed = email.trim();
-  if (!trimmed) return;
-  safeSet(store, STORAGE_KEYS.userEmail, trimmed);
-  safeSet(store, STORAGE_KEYS.emailTimestamp, String(now));
-}
+export {
+  EMAIL_TTL_MS,
+  flowSlot,
+  openingParameters,
+  rememberEmail,
+  STORAGE_KEYS,
+  type OpeningParameters,
+  type PageContext,
+} from './opening.js';
 
 /** The remembered email, or null when none is kept or it is older than 30 days (then it is removed). */
 export function rememberedEmail(store: KeyValueStore = localStore(), now = Date.now()): string | null {

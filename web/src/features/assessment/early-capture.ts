@@ -1,5 +1,6 @@
+import { post } from '../../lib/api.js';
 import { FlowIdStore, sessionStore } from '../../lib/flows/storage.js';
-import { assessmentStartedBefore, flowSlot, openingParameters, STORAGE_KEYS } from './opening.js';
+import { assessmentStartedBefore, flowSlot, openingParameters, rememberEmail, STORAGE_KEYS, type OpeningParameters } from './opening.js';
 
 /*
  * The assessment's first screen (the capture: name and email) without its code. Every rendered
@@ -21,7 +22,23 @@ export interface EarlyCapture {
   email: string;
   /** What opened it, where focus returns when the assessment closes. */
   opener: HTMLElement | null;
+  /** The flow as the server answered the capture (or its start, when the capture was not taken); rejects when it could not start. */
+  flow: Promise<unknown>;
+  /** The server took the capture: the modal must not send it again. */
+  sent: boolean;
 }
+
+/** A flow answer's state and version, enough to post the capture to it. */
+const flowAt = (flow: unknown) => flow as { flowId: string; state: string; version: number };
+
+/** The modal's start of an assessment for a visitor this tab does not know (modal.tsx builds the same). */
+const startBody = (params: OpeningParameters) => ({
+  machine: 'assessmentFlow',
+  mode: 'assessment',
+  testing: params.testing,
+  ...(params.ref ? { ref: params.ref } : {}),
+  knownSession: null,
+});
 
 let submitted: EarlyCapture | null = null;
 let taker: ((capture: EarlyCapture) => void) | null = null;
@@ -53,8 +70,9 @@ export function forgetEarlyCapture(): void {
  * This tab has an assessment to resume or a lead session, or this browser started one before (the
  * server may open the next at its results): the modal opens it, not the early screen.
  */
-function modalOpensIt(): boolean {
+function modalOpensIt(params: OpeningParameters): boolean {
   return (
+    params.token !== null ||
     assessmentStartedBefore() ||
     new FlowIdStore().get(flowSlot('assessment')) !== null ||
     sessionStore().getItem(STORAGE_KEYS.leadSession) !== null
@@ -73,8 +91,10 @@ export function armEarlyCapture(root: HTMLElement, begin: () => void, prefetch: 
   const fields = [...form.querySelectorAll('input')];
   const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
   let opener: HTMLElement | null = null;
+  let started: Promise<unknown> | null = null;
+  const params = openingParameters({ hostname: window.location.hostname, search: window.location.search });
 
-  if (openingParameters({ hostname: window.location.hostname, search: window.location.search }).testing) {
+  if (params.testing) {
     const note = document.getElementById(EARLY_TEST_NOTE_ELEMENT);
     const promise = form.querySelector('[data-capture-promise]');
     if (note instanceof HTMLTemplateElement && promise) promise.replaceWith(note.content.cloneNode(true));
@@ -91,12 +111,17 @@ export function armEarlyCapture(root: HTMLElement, begin: () => void, prefetch: 
     (event) => {
       const target = event.target instanceof Element ? event.target.closest<HTMLElement>(OPENS_ASSESSMENT) : null;
       // once submitted (or the assessment begun in this tab) the modal is the assessment
-      if (!target || !root.contains(target) || submitted || modalOpensIt()) return;
+      if (!target || !root.contains(target) || submitted || modalOpensIt(params)) return;
       event.preventDefault();
       event.stopImmediatePropagation();
       opener = target;
       dialog.hidden = false;
       fields[0]!.focus();
+      // one flow per page, however often the screen is opened
+      started ??= post('/api/flows', startBody(params));
+      started.catch(() => {
+        started = null;
+      });
       prefetch();
       begin();
     },
@@ -108,7 +133,25 @@ export function armEarlyCapture(root: HTMLElement, begin: () => void, prefetch: 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (!ready() || submitted) return;
-    submitted = { name: fields[0]!.value, email: fields[1]!.value, opener };
+    const [name, email] = [fields[0]!.value, fields[1]!.value];
+    rememberEmail(email);
+    const capture: EarlyCapture = { name, email, opener, sent: false, flow: Promise.reject(new Error('not started')) };
+    capture.flow = (started ?? post('/api/flows', startBody(params))).then(async (flow) => {
+      const { flowId, state, version } = flowAt(flow);
+      if (state !== 'capture.editing') return flow;
+      try {
+        const taken = await post(`/api/flows/${encodeURIComponent(flowId)}/events`, {
+          event: { type: 'CAPTURE_SUBMIT', name, email },
+          expectedVersion: version,
+        });
+        capture.sent = true;
+        return taken;
+      } catch {
+        // refused or unanswered: the modal's capture step sends it again and shows what the server says
+        return flow;
+      }
+    });
+    submitted = capture;
     for (const field of fields) field.disabled = true;
     submit.disabled = true;
     submit.setAttribute('aria-busy', 'true');

@@ -83,3 +83,14 @@ export function rememberAssessmentStarted(store: KeyValueStore = localStore()): 
 /** Whether this browser started an assessment before. */
 export const assessmentStartedBefore = (store: KeyValueStore = localStore()): boolean =>
   store.getItem(STORAGE_KEYS.assessmentStarted) !== null;
+
+/** A stored email is forgotten after 30 days. */
+export const EMAIL_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Remembers the visitor's email for 30 days (hf:userEmail with hf:emailTimestamp). */
+export function rememberEmail(email: string, store: KeyValueStore = localStore(), now = Date.now()): void {
+  const trimmed = email.trim();
+  if (!trimmed) return;
+  safeSet(store, STORAGE_KEYS.userEmail, trimmed);
+  safeSet(store, STORAGE_KEYS.emailTimestamp, String(now));
+}

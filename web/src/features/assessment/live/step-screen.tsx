@@ -73,7 +73,7 @@ export function StepScreen({
           notice={context.notice}
           defaultEmail={rememberedEmail() ?? ''}
           early={mode === 'assessment' ? submittedEarlyCapture() : null}
-          sendEarly={state === 'capture.editing'}
+          sendEarly={state === 'capture.editing' && !submittedEarlyCapture()?.sent}
           onSubmit={({ name, email }) => {
             forgetEarlyCapture();
             rememberEmail(email);

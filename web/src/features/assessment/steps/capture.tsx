@@ -81,7 +81,7 @@ export function CaptureStep({
         />
       </div>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-        <Button type="submit" size="lg" disabled={!ready} loading={saving || (early !== null && !sendEarly)} loadingText="Starting...">
+        <Button type="submit" size="lg" disabled={!ready} loading={saving} loadingText="Starting...">
           {mode === 'mirror' ? 'Start the Mirror' : 'Start My Assessment'}
         </Button>
         {mode === 'assessment' && <p className="text-sm text-muted">Takes 8-12 minutes. Your progress is saved as you go.</p>}
