@@ -18,8 +18,8 @@ export const EARLY_TEST_NOTE_ELEMENT = 'hf-early-test-note';
 const OPENS_ASSESSMENT = 'button[data-assessment-mode="assessment"]';
 
 export interface EarlyCapture {
-  name: string;
-  email: string;
+  /** What was typed, or null when the server opened the flow elsewhere than the capture. */
+  details: { name: string; email: string } | null;
   /** What opened it, where focus returns when the assessment closes. */
   opener: HTMLElement | null;
   /** The flow as the server answered the capture (or its start, when the capture was not taken); rejects when it could not start. */
@@ -92,13 +92,30 @@ export function armEarlyCapture(root: HTMLElement, begin: () => void, prefetch: 
   const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
   let opener: HTMLElement | null = null;
   let started: Promise<unknown> | null = null;
-  const params = openingParameters({ hostname: window.location.hostname, search: window.location.search });
+  const readParams = () => openingParameters({ hostname: window.location.hostname, search: window.location.search });
 
-  if (params.testing) {
+  let testNoteShown = false;
+  const showTestNote = () => {
     const note = document.getElementById(EARLY_TEST_NOTE_ELEMENT);
     const promise = form.querySelector('[data-capture-promise]');
-    if (note instanceof HTMLTemplateElement && promise) promise.replaceWith(note.content.cloneNode(true));
-  }
+    if (testNoteShown || !(note instanceof HTMLTemplateElement) || !promise) return;
+    promise.replaceWith(note.content.cloneNode(true));
+    testNoteShown = true;
+  };
+
+  /** Gives the assessment to the modal (opened once its code runs), on `flow` as the server answered it. */
+  const handOver = (details: EarlyCapture['details'], flow: Promise<unknown>, sent: () => boolean) => {
+    submitted = {
+      details,
+      opener,
+      flow,
+      get sent() {
+        return sent();
+      },
+    };
+    begin();
+    taker?.(submitted);
+  };
 
   const ready = () => fields.every((field) => field.value.trim() !== '');
   const close = () => {
@@ -110,18 +127,27 @@ export function armEarlyCapture(root: HTMLElement, begin: () => void, prefetch: 
     'click',
     (event) => {
       const target = event.target instanceof Element ? event.target.closest<HTMLElement>(OPENS_ASSESSMENT) : null;
-      // once submitted (or the assessment begun in this tab) the modal is the assessment
-      if (!target || !root.contains(target) || submitted || modalOpensIt(params)) return;
+      if (!target || !root.contains(target) || submitted) return;
+      // read at each opening: the testing panel's switch may have changed it
+      const params = readParams();
+      if (modalOpensIt(params)) return;
       event.preventDefault();
       event.stopImmediatePropagation();
       opener = target;
+      if (params.testing) showTestNote();
       dialog.hidden = false;
       fields[0]!.focus();
       // one flow per page, however often the screen is opened
-      started ??= post('/api/flows', startBody(params));
-      started.catch(() => {
-        started = null;
-      });
+      const flow = (started ??= post('/api/flows', startBody(params)));
+      flow.then(
+        (answer) => {
+          // the server opened it elsewhere than the capture (a returning visitor's results): the modal shows that
+          if (flowAt(answer).state !== 'capture.editing' && !submitted && !dialog.hidden) handOver(null, flow, () => false);
+        },
+        () => {
+          if (started === flow) started = null;
+        },
+      );
       prefetch();
       begin();
     },
@@ -135,29 +161,29 @@ export function armEarlyCapture(root: HTMLElement, begin: () => void, prefetch: 
     if (!ready() || submitted) return;
     const [name, email] = [fields[0]!.value, fields[1]!.value];
     rememberEmail(email);
-    const capture: EarlyCapture = { name, email, opener, sent: false, flow: Promise.reject(new Error('not started')) };
-    capture.flow = (started ?? post('/api/flows', startBody(params))).then(async (flow) => {
-      const { flowId, state, version } = flowAt(flow);
-      if (state !== 'capture.editing') return flow;
+    let sent = false;
+    const flow = (started ?? post('/api/flows', startBody(readParams()))).then(async (answer) => {
+      const { flowId, state, version } = flowAt(answer);
+      if (state !== 'capture.editing') return answer;
       try {
         const taken = await post(`/api/flows/${encodeURIComponent(flowId)}/events`, {
           event: { type: 'CAPTURE_SUBMIT', name, email },
           expectedVersion: version,
         });
-        capture.sent = true;
+        sent = true;
         return taken;
       } catch {
         // refused or unanswered: the modal's capture step sends it again and shows what the server says
-        return flow;
+        return answer;
       }
     });
-    submitted = capture;
+    // a flow that could not start is the modal's to start (FlowSource.started), whenever it mounts
+    flow.catch(() => {});
     for (const field of fields) field.disabled = true;
     submit.disabled = true;
     submit.setAttribute('aria-busy', 'true');
     submit.textContent = 'Starting...';
-    begin();
-    taker?.(submitted);
+    handOver({ name, email }, flow, () => sent);
   });
   // the close button, or a tap outside the panel, as the modal's
   dialog.addEventListener('click', (event) => {

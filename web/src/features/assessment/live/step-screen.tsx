@@ -72,7 +72,7 @@ export function StepScreen({
           saving={state === 'capture.saving'}
           notice={context.notice}
           defaultEmail={rememberedEmail() ?? ''}
-          early={mode === 'assessment' ? submittedEarlyCapture() : null}
+          early={mode === 'assessment' ? (submittedEarlyCapture()?.details ?? null) : null}
           sendEarly={state === 'capture.editing' && !submittedEarlyCapture()?.sent}
           onSubmit={({ name, email }) => {
             forgetEarlyCapture();
