@@ -36,10 +36,10 @@ describe('the capture screen drawn with the page', () => {
     await server?.close();
   });
 
-  it('is in every rendered page, hidden, with the Name and Email fields', async () => {
+  it('is in every rendered page as a template, with the Name and Email fields', async () => {
     const html = await (await fetch(`${server.url}/about`)).text();
-    const screen = html.slice(html.indexOf('<div id="hf-early-capture"'));
-    expect(screen).toMatch(/^<div id="hf-early-capture" hidden=""/);
+    const screen = html.slice(html.indexOf('<template id="hf-early-capture">'));
+    expect(screen).toMatch(/^<template id="hf-early-capture"><div data-early-capture=""/);
     expect(screen).toMatch(/<input[^>]*name="name"/);
     expect(screen).toMatch(/<input[^>]*name="email"/);
   });
@@ -72,7 +72,7 @@ describe('the capture screen drawn with the page', () => {
     // the modal arrives and opens on that flow, at its next screen; the early screen gives way
     release();
     await page.getByRole('dialog').locator('h2', { hasText: 'Assessment Overview' }).waitFor();
-    expect(await page.locator('#hf-early-capture').isHidden()).toBe(true);
+    expect(await page.locator('[data-early-capture]').count()).toBe(0);
     expect(await page.evaluate(() => sessionStorage.getItem('hf:flow:assessment:assessment'))).toBe(flowId);
 
     // the flow is this browser's: another browser (no visitor cookie) is told it does not exist

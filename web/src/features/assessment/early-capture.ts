@@ -4,16 +4,16 @@ import { assessmentStartedBefore, flowSlot, openingParameters, rememberEmail, ST
 
 /*
  * The assessment's first screen (the capture: name and email) without its code. Every rendered
- * page carries the screen hidden (web/src/features/assessment/early-capture-markup.tsx, drawn by
- * the server beside the page); the page's first script shows it when a visitor opens the
+ * page carries the screen as a template (web/src/features/assessment/early-capture-markup.tsx,
+ * drawn by the server beside the page); the page's first script puts it in the page when a visitor opens the
  * assessment, so they can type at once while the site's and the assessment's code load. When they
  * submit it, the details are handed to the assessment modal, which starts the flow on the server
  * and sends the capture through the machine as it always did, then takes the screen's place.
  */
 
+/** The template the screen is drawn from; the screen is in the document only while it is open. */
 export const EARLY_CAPTURE_ELEMENT = 'hf-early-capture';
-/** The template of the note a test lead sees instead of the promise of an email. */
-export const EARLY_TEST_NOTE_ELEMENT = 'hf-early-test-note';
+let screen: HTMLElement | null = null;
 /** What marks a call to action that opens the assessment (not the Mirror): AssessmentButton. */
 const OPENS_ASSESSMENT = 'button[data-assessment-mode="assessment"]';
 
@@ -57,8 +57,7 @@ export const submittedEarlyCapture = (): EarlyCapture | null => submitted;
 
 /** The modal is on screen: it takes the early screen's place. */
 export function hideEarlyCapture(): void {
-  const element = document.getElementById(EARLY_CAPTURE_ELEMENT);
-  if (element) element.hidden = true;
+  screen?.remove();
 }
 
 /** The modal has sent the capture, or was closed: the early screen can open again (for a new assessment). */
@@ -85,9 +84,11 @@ function modalOpensIt(params: OpeningParameters): boolean {
  * fetches the assessment's. Listens before the page holds clicks, so it must be armed first.
  */
 export function armEarlyCapture(root: HTMLElement, begin: () => void, prefetch: () => void): void {
-  const dialog = document.getElementById(EARLY_CAPTURE_ELEMENT);
+  const template = document.getElementById(EARLY_CAPTURE_ELEMENT);
+  const dialog = template instanceof HTMLTemplateElement ? template.content.querySelector<HTMLElement>('[data-early-capture]') : null;
   const form = dialog?.querySelector('form');
   if (!dialog || !form) return;
+  screen = dialog;
   const fields = [...form.querySelectorAll('input')];
   const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
   let opener: HTMLElement | null = null;
@@ -96,7 +97,7 @@ export function armEarlyCapture(root: HTMLElement, begin: () => void, prefetch: 
 
   let testNoteShown = false;
   const showTestNote = () => {
-    const note = document.getElementById(EARLY_TEST_NOTE_ELEMENT);
+    const note = dialog.querySelector('[data-early-test-note]');
     const promise = form.querySelector('[data-capture-promise]');
     if (testNoteShown || !(note instanceof HTMLTemplateElement) || !promise) return;
     promise.replaceWith(note.content.cloneNode(true));
@@ -120,7 +121,7 @@ export function armEarlyCapture(root: HTMLElement, begin: () => void, prefetch: 
   const ready = () => fields.every((field) => field.value.trim() !== '');
   const close = () => {
     if (submitted) return;
-    dialog.hidden = true;
+    dialog.remove();
     opener?.focus();
   };
   document.addEventListener(
@@ -135,14 +136,14 @@ export function armEarlyCapture(root: HTMLElement, begin: () => void, prefetch: 
       event.stopImmediatePropagation();
       opener = target;
       if (params.testing) showTestNote();
-      dialog.hidden = false;
+      document.body.append(dialog);
       fields[0]!.focus();
       // one flow per page, however often the screen is opened
       const flow = (started ??= post('/api/flows', startBody(params)));
       flow.then(
         (answer) => {
           // the server opened it elsewhere than the capture (a returning visitor's results): the modal shows that
-          if (flowAt(answer).state !== 'capture.editing' && !submitted && !dialog.hidden) handOver(null, flow, () => false);
+          if (flowAt(answer).state !== 'capture.editing' && !submitted && dialog.isConnected) handOver(null, flow, () => false);
         },
         () => {
           if (started === flow) started = null;
