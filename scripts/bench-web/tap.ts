@@ -19,7 +19,7 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { launchBrowser } from '#e2e/browser.js';
 
-export const TAP_TARGETS = { usableMedianMs: 1500, usableWorstMs: 2000, submittedMedianMs: 800 };
+const TAP_TARGETS = { usableMedianMs: 1500, usableWorstMs: 2000, submittedMedianMs: 800 };
 
 /** Lighthouse's mobile throttling, applied by the browser itself. */
 const CONDITIONS = { latencyMs: 150, downloadBytesPerSecond: 200_000, uploadBytesPerSecond: 93_750, cpuSlowdown: 4 };
