@@ -242,10 +242,19 @@ describe('public pages rendered by the server, hydrated on intent', () => {
       const { context, page, problems } = await openPage(browser, MOBILE);
       const cdp = await context.newCDPSession(page);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      // the site's code, preloaded while the page is idle, is held until the first field is typed,
+      // so the visitor starts typing before the page is live and goes on while it hydrates
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/start-[^/]+\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
       await page.goto(`${server.url}/contact`);
       const email = `slow-phone-${visitor}-${Date.now()}@example.com`;
       await page.getByLabel('Name').fill(`Slow Phone ${visitor}`);
       expect(await page.evaluate(isLive)).toBe(false);
+      release();
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Company/Organization').fill('Field Office');
       await page.getByLabel('Message').fill('Typed while the page came alive.');

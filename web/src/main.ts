@@ -12,8 +12,7 @@ import './styles.css';
  */
 
 const container = document.getElementById('root')!;
-const loadApp = () => import('./app/start.js');
-const start = () => loadApp().then(({ startApp }) => startApp(container));
+const start = () => import('./app/start.js').then(({ startApp }) => startApp(container));
 const prefetch = () => void loadAssessmentModal();
 
 if (!container.hasChildNodes()) void start();
@@ -31,9 +30,20 @@ else {
   let begin = () => {};
   armEarlyCapture(container, () => begin(), prefetch);
   begin = hydrateOnIntent(container, start, prefetch, { now });
-  // the site's and the assessment's code are fetched (their modules run, nothing is drawn) once the
-  // page has loaded and the browser is idle, so a tap finds them here rather than on a slow connection
+  // the site's and the assessment's code are fetched and compiled (not run, so the page stays
+  // still) once it has loaded and the browser is idle: a tap finds them here, not on a slow connection
   const whenIdle = (task: () => void) =>
     'requestIdleCallback' in window ? requestIdleCallback(task, { timeout: 3000 }) : setTimeout(task, 1000);
-  window.addEventListener('load', () => whenIdle(() => void loadApp().then(prefetch)), { once: true });
+  window.addEventListener('load', () => whenIdle(preloadIdleModules), { once: true });
+}
+
+/** Preloads the modules the build listed in the page (web/prerender/idle-modules.ts). */
+function preloadIdleModules() {
+  const list = document.getElementById('hf-idle-modules')?.textContent;
+  for (const href of list ? (JSON.parse(list) as string[]) : []) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = href;
+    document.head.append(link);
+  }
 }

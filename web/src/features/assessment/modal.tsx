@@ -1,3 +1,4 @@
+import '../../lib/zod-jitless.js';
 import { CloseButton, Dialog, DialogBackdrop, DialogPanel, DialogTitle, Switch } from '@headlessui/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { cx } from '../../components/ui/index.js';
