@@ -17,6 +17,9 @@
  * too) are what Chromium got, brotli, with the headers.
  *
  * The JSON report of each reported run is left in .data/bench-web/lighthouse/.
+ *
+ * Then the tap figures (scripts/bench-web/tap.ts): --tap-runs N cold runs (5; 0 skips them), or
+ * only those with --only tap.
  */
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -34,6 +37,7 @@ import { benchServices } from './bench/services.js';
 import { freePort } from './services/free-port.js';
 import { launchDebuggableChromium } from './bench-web/chromium.js';
 import { compressionReport, gzipBytesSent } from './bench-web/compression.js';
+import { benchTap } from './bench-web/tap.js';
 import { CATEGORIES, medianRun, pageFigures, type Category, type PageFigures, type ScriptRequest } from './bench-web/figures.js';
 
 /** A path no page has: the server answers it with the rendered not-found page and 404. */
@@ -44,10 +48,12 @@ const { values: args } = parseArgs({
   options: {
     runs: { type: 'string', default: '1' },
     pages: { type: 'string' },
+    'tap-runs': { type: 'string', default: '5' },
+    only: { type: 'string' },
   },
 });
 const RUNS = Math.max(1, Math.floor(Number(args.runs)) || 1);
-const PAGES = args.pages ? args.pages.split(',').map((page) => page.trim()) : ALL_PAGES;
+const PAGES = args.only === 'tap' ? [] : args.pages ? args.pages.split(',').map((page) => page.trim()) : ALL_PAGES;
 const unknown = PAGES.filter((page) => !ALL_PAGES.includes(page));
 if (unknown.length > 0) {
   process.stderr.write(`--pages: not benchmarked: ${unknown.join(', ')} (choose from ${ALL_PAGES.join(', ')})\n`);
@@ -198,10 +204,13 @@ try {
   }
 
   // 4. against the targets, and the table
-  process.stdout.write(summary(results, failed));
-  process.stdout.write(markdownTable(results, lighthouseVersion, chromium.version, benchmarkIndex));
-  process.stdout.write(`\nJSON reports of the reported runs: ${path.relative(ROOT, REPORT_DIR)}/\n`);
-  process.stdout.write(await compressionReport(base, OUT_DIR));
+  if (PAGES.length > 0) {
+    process.stdout.write(summary(results, failed));
+    process.stdout.write(markdownTable(results, lighthouseVersion, chromium.version, benchmarkIndex));
+    process.stdout.write(`\nJSON reports of the reported runs: ${path.relative(ROOT, REPORT_DIR)}/\n`);
+    process.stdout.write(await compressionReport(base, OUT_DIR));
+  }
+  if (Number(args['tap-runs']) > 0) process.stdout.write(await benchTap(base, Number(args['tap-runs'])));
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => process.stderr.write(`cleanup: ${String(error)}\n`));
 }

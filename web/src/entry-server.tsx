@@ -3,6 +3,7 @@ import { prerender } from 'react-dom/static';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
 import type { PrerenderedPage } from '#machines/protocol/pages.js';
 import type { SiteSettings } from '#machines/site-settings.js';
+import { earlyCaptureMarkup } from './features/assessment/early-capture-markup.js';
 import { headTags, scriptJson } from './app/page-meta.js';
 import { routes } from './app/routes.js';
 import { RenderedSiteSettings, SITE_SETTINGS_ELEMENT } from './lib/site-settings.js';
@@ -44,5 +45,8 @@ export async function renderPage(shell: string, page: PrerenderedPage | null, se
   return shell
     .replace(/<meta\s+name="description"[^>]*>\s*/, '')
     .replace(/<title>[^<]*<\/title>/, () => `${hoisted}\n    ${headTags(page, title, settings)}`)
-    .replace('<div id="root"></div>', () => `<div id="root">${html.slice(hoisted.length)}</div>\n    ${settingsScript}`);
+    .replace(
+      '<div id="root"></div>',
+      () => `<div id="root">${html.slice(hoisted.length)}</div>\n    ${earlyCaptureMarkup()}\n    ${settingsScript}`,
+    );
 }

@@ -15,6 +15,7 @@ export function AssessmentButton({ mode = 'assessment', onClick, ...props }: But
       onFocus={prefetch}
       {...props}
       aria-haspopup="dialog"
+      data-assessment-mode={mode}
       onClick={(event) => {
         onClick?.(event);
         open(mode);

@@ -50,9 +50,10 @@ function handOverTypedText(root: HTMLElement, typed: Map<TextField, string>): vo
 /**
  * Waits for the visitor's intent in `root` (a rendered page), or not at all when `now` (a page
  * that needs its script at once), then `start`s the page (which resolves once it is live) and
- * replays what was held; `prefetch` runs too when the intent is towards the assessment.
+ * replays what was held; `prefetch` runs too when the intent is towards the assessment. Returns
+ * what starts the page, for a caller that sees intent of its own (the early capture screen).
  */
-export function hydrateOnIntent(root: HTMLElement, start: () => Promise<void>, prefetch: () => void, { now = false } = {}): void {
+export function hydrateOnIntent(root: HTMLElement, start: () => Promise<void>, prefetch: () => void, { now = false } = {}): () => void {
   let starting: Promise<void> | null = null;
   // the clicked element, or, once the page is live and has drawn it anew (a stand-in replaced by
   // the real control), the one in its place
@@ -124,4 +125,5 @@ export function hydrateOnIntent(root: HTMLElement, start: () => Promise<void>, p
   document.addEventListener('click', holdClick, true);
   document.addEventListener('submit', holdSubmit, true);
   if (now) begin();
+  return begin;
 }

@@ -1,6 +1,7 @@
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useRunningInBrowser } from '../../lib/running-in-browser.js';
+import { forgetEarlyCapture, onEarlyCapture } from './early-capture.js';
 import { loadAssessmentModal } from './load-modal.js';
 
 /** Which screen the assessment modal opens as (the Mirror CTA opens it as 'Decision Mirror'). */
@@ -37,7 +38,17 @@ export function AssessmentProvider({ children }: { children: ReactNode }) {
     }),
     [],
   );
+  // the capture submitted on the early screen, drawn before this code ran, opens the modal to send it
+  useEffect(
+    () =>
+      onEarlyCapture((capture) => {
+        opener.current = capture.opener;
+        setMode('assessment');
+      }),
+    [],
+  );
   const close = useCallback(() => {
+    forgetEarlyCapture();
     setMode(null);
     setDiagnosticId(null);
     const element = opener.current;

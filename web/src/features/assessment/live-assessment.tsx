@@ -2,10 +2,11 @@ import { useMemo, useState } from 'react';
 import { childFlowSlotPrefix } from '#machines/assessment-flow/child-flow-slot.js';
 import { Button } from '../../components/ui/index.js';
 import type { FlowMode } from '#machines/protocol/common.js';
-import type { FlowStartInput } from '../../lib/flows/client.js';
+import type { FlowStartInput, ServerFlow } from '../../lib/flows/client.js';
 import { FlowIdStore, removeWithPrefix, sessionStore } from '../../lib/flows/storage.js';
 import { useServerFlow } from '../../lib/flows/use-server-flow.js';
 import { flowSlot } from './browser-storage.js';
+import { rememberAssessmentStarted } from './opening.js';
 import { FlowScreens } from './live/flow-screens.js';
 import type { Frame } from './live/types.js';
 import { browserAssessmentFlow } from './machines.js';
@@ -20,12 +21,15 @@ export function LiveAssessment({
   mode,
   resume,
   start,
+  started,
   sessionKey,
   frame,
 }: {
   mode: FlowMode;
   resume: string | null;
   start: FlowStartInput;
+  /** A flow the early capture screen started (and sent the capture to), adopted instead of starting one. */
+  started: Promise<ServerFlow> | null;
   sessionKey: string;
   frame: Frame;
 }) {
@@ -35,8 +39,10 @@ export function LiveAssessment({
   const flow = useServerFlow('assessmentFlow', machine, {
     flowId: resume,
     start,
+    started,
     sessionKey,
     onFlowId: (flowId) => {
+      rememberAssessmentStarted();
       savedAnswers.follow(flowId);
       ids.set(flowSlot(mode), flowId);
     },

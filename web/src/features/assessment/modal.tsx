@@ -1,11 +1,13 @@
+import '../../lib/zod-jitless.js';
 import { CloseButton, Dialog, DialogBackdrop, DialogPanel, DialogTitle, Switch } from '@headlessui/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { cx } from '../../components/ui/index.js';
-import type { FlowStartInput } from '../../lib/flows/client.js';
+import { parseFlow, type FlowStartInput } from '../../lib/flows/client.js';
 import { FlowIdStore } from '../../lib/flows/storage.js';
 import { sharedFlowClient } from '../../lib/flows/use-server-flow.js';
 import { loadSession } from '../../lib/session.js';
 import { flowSlot, forgetLeadSession, knownLeadSession, openingParameters, setTestingFlag } from './browser-storage.js';
+import { hideEarlyCapture, submittedEarlyCapture } from './early-capture.js';
 import type { AssessmentMode } from './launcher.js';
 import { LiveAssessment } from './live-assessment.js';
 import type { Frame, TestingSwitch } from './live/types.js';
@@ -43,6 +45,14 @@ export default function AssessmentModal({
     ...(diagnosticId && session.key === 0 ? { diagnosticId } : {}),
   };
 
+  // the early capture screen, if it was open, gives way to the modal now drawn over it, which
+  // opens on the flow that screen started and sent the capture to
+  useEffect(hideEarlyCapture, []);
+  const [started] = useState(() => {
+    const early = mode === 'assessment' && !diagnosticId ? submittedEarlyCapture() : null;
+    return early ? early.flow.then(parseFlow) : null;
+  });
+
   const startOver = useCallback(() => {
     ids.forget(flowSlot(mode));
     forgetLeadSession();
@@ -76,6 +86,7 @@ export default function AssessmentModal({
             mode={mode}
             resume={session.resume}
             start={start}
+            started={session.key === 0 ? started : null}
             sessionKey={String(session.key)}
             frame={frame}
           />

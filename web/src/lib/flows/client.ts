@@ -55,6 +55,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
+/** A flow answer of the server, checked with the shared protocol schema. */
+export function parseFlow(json: unknown): ServerFlow {
+  const parsed = flowSnapshotResponseSchema.safeParse(json);
+  // a 2xx we cannot read is the server's fault, and as such worth a retry
+  if (!parsed.success) throw new ApiError(UNREADABLE_ANSWER_STATUS, 'The server answered with a flow this page cannot read.');
+  return parsed.data;
+}
+
 /** A fetch-based FlowClient. Every flow answer is parsed with the shared protocol schemas. */
 export function createFlowClient(options: FlowClientOptions = {}): FlowClient {
   const base = options.baseUrl ?? '';
@@ -62,13 +70,6 @@ export function createFlowClient(options: FlowClientOptions = {}): FlowClient {
 
   const call = (method: NonNullable<ApiOptions['method']>, path: string, body?: unknown, csrfToken?: string | null) =>
     request(`${base}${path}`, { method, body, csrfToken }, doFetch).then(({ status, data }) => ({ status, json: data }));
-
-  function parseFlow(json: unknown): ServerFlow {
-    const parsed = flowSnapshotResponseSchema.safeParse(json);
-    // a 2xx we cannot read is the server's fault, and as such worth a retry
-    if (!parsed.success) throw new ApiError(UNREADABLE_ANSWER_STATUS, 'The server answered with a flow this page cannot read.');
-    return parsed.data;
-  }
 
   async function flowCall(method: NonNullable<ApiOptions['method']>, path: string, body?: unknown): Promise<ServerFlow> {
     const { status, json } = await call(method, path, body);

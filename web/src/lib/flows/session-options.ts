@@ -1,12 +1,14 @@
 import type { AnyStateMachine, InspectionEvent, Observer } from 'xstate';
 import type { FlowMachineName } from '#machines/protocol/api.js';
-import type { FlowClient, FlowStartInput } from './client.js';
+import type { FlowClient, FlowStartInput, ServerFlow } from './client.js';
 import type { FlowSocket } from './socket.js';
 
 /** Where a session's flow comes from: an id to resume, else a body to start a new one with. */
 export interface FlowSource {
   flowId?: string | null;
   start?: FlowStartInput | null;
+  /** A flow already started for this session elsewhere (the early capture screen): adopted instead; when it fails, `start` is used. */
+  started?: Promise<ServerFlow> | null;
 }
 
 export interface FlowSessionOptions<TMachine extends AnyStateMachine> {

@@ -57,7 +57,7 @@ export class FlowSession<TMachine extends AnyStateMachine> {
     this.source = source;
     this.update({ status: 'starting', error: null });
     try {
-      const flow = (await this.resume(source.flowId)) ?? (await this.startNew(source.start));
+      const flow = (await this.resume(source.flowId)) ?? (await source.started?.catch(() => null)) ?? (await this.startNew(source.start));
       if (this.disposed) return;
       this.options.onFlowId?.(flow.flowId);
       this.update({ flowId: flow.flowId, status: 'ready' });

@@ -26,6 +26,8 @@ export interface UseServerFlowOptions {
   /** The flow to resume; when absent or gone, one is started from `start`. */
   flowId?: string | null;
   start?: FlowStartInput | null;
+  /** A flow already started elsewhere (the early capture screen), adopted instead of starting one. */
+  started?: Promise<ServerFlow> | null;
   /** Told the flow's id once started or resumed (keep it for a reload or another tab). */
   onFlowId?: (flowId: string) => void;
   /** Changing it drops the current session and opens another (e.g. 'reset' in testing mode). */
@@ -83,7 +85,7 @@ export function useServerFlow<TMachine extends AnyStateMachine>(
     });
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the session is made here (it opens requests and a socket, and cleanup disposes it), so render learns of it only from here
     setSession(created);
-    void created.start({ flowId: current.flowId, start: current.start });
+    void created.start({ flowId: current.flowId, start: current.start, started: current.started });
     return () => {
       created.dispose();
       setSession((existing) => (existing === created ? null : existing));

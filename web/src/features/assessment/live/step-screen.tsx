@@ -6,6 +6,7 @@ import type { FlowMode } from '#machines/protocol/common.js';
 import type { PublicConfig } from '#web/lib/flows/client.js';
 import { rememberedEmail, rememberEmail } from '../browser-storage.js';
 import type { useDisplayResult } from '../local-grading.js';
+import { forgetEarlyCapture, submittedEarlyCapture } from '../early-capture.js';
 import { CaptureStep } from '../steps/capture.js';
 import { DiagnosticStep } from '../steps/diagnostic.js';
 import { EmailCaptureStep } from '../steps/email-capture.js';
@@ -71,7 +72,10 @@ export function StepScreen({
           saving={state === 'capture.saving'}
           notice={context.notice}
           defaultEmail={rememberedEmail() ?? ''}
+          early={mode === 'assessment' ? (submittedEarlyCapture()?.details ?? null) : null}
+          sendEarly={state === 'capture.editing' && !submittedEarlyCapture()?.sent}
           onSubmit={({ name, email }) => {
+            forgetEarlyCapture();
             rememberEmail(email);
             send({ type: 'CAPTURE_SUBMIT', name, email });
           }}

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button, Field } from '#web/components/ui/index.js';
 import type { Notice } from '#machines/protocol/common.js';
 import { NoticeBox, StepEyebrow, TestLeadNote } from '../ui.js';
@@ -12,6 +12,8 @@ export function CaptureStep({
   saving,
   notice,
   defaultEmail,
+  early = null,
+  sendEarly = false,
   onSubmit,
 }: {
   mode: 'assessment' | 'mirror';
@@ -20,10 +22,19 @@ export function CaptureStep({
   saving: boolean;
   notice: Notice | null;
   defaultEmail: string;
+  /** What was typed on the early screen (early-capture.ts) before this code loaded: shown, and sent once `sendEarly`. */
+  early?: { name: string; email: string } | null;
+  sendEarly?: boolean;
   onSubmit: (details: { name: string; email: string }) => void;
 }) {
-  const [name, setName] = useState('');
-  const [email, setEmail] = useState(defaultEmail);
+  const [name, setName] = useState(early?.name ?? '');
+  const [email, setEmail] = useState(early?.email ?? defaultEmail);
+  const sent = useRef(false);
+  useEffect(() => {
+    if (!early || !sendEarly || sent.current) return;
+    sent.current = true;
+    onSubmit(early);
+  }, [early, sendEarly, onSubmit]);
   const ready = name.trim() !== '' && email.trim() !== '';
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -41,7 +52,7 @@ export function CaptureStep({
         {testing ? (
           <TestLeadNote />
         ) : (
-          <p className="text-sm leading-relaxed text-muted">
+          <p className="text-sm leading-relaxed text-muted" data-capture-promise="">
             We will send your results to this address. No spam, and you can unsubscribe at any time.
           </p>
         )}
