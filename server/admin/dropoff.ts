@@ -10,8 +10,9 @@ import { bind, createdIn, overviewScope, type LeadScope } from '#core/leads/lead
 /*
  * Drop-off per screen, from flow_events. Both queries take the flows started on the scope's days
  * (as the funnel takes the leads captured on them), test flows left out unless the scope includes
- * them, and aggregate in PostgreSQL: what comes back is one row per step or per progress count,
- * whatever the number of flows.
+ * them, and aggregate in PostgreSQL: what comes back is one row per progress count or per flow
+ * shape, whatever the number of flows. Each flow's events are read by a lateral look-up on
+ * (flow_id, seq), so a period reads its own flows' events, never a scan of every event.
  */
 
 /** The flows of `machine` started in the scope, as conditions on flows aliased `alias`. */
@@ -95,13 +96,15 @@ async function diagnosticProgress(db: pg.Pool, scope: LeadScope): Promise<Progre
   const params: unknown[] = [DIAGNOSTIC_FINISHED, DIAGNOSTIC_ANSWERS];
   const { rows } = await db.query<Progress>(
     `WITH progress AS (
-       SELECT f.state = ANY($1::text[]) AS finished,
-              count(e.id) FILTER (WHERE (e.type = ANY($2::text[]) AND e.state_after <> 'vignette.confidence')
-                                     OR starts_with(e.type, 'xstate.after.screenTimeout.')
-                                     OR e.type = 'START_TIMED') AS passed
-       FROM flows f LEFT JOIN flow_events e ON e.flow_id = f.id
+       SELECT f.state = ANY($1::text[]) AS finished, p.passed
+       FROM flows f
+       CROSS JOIN LATERAL (
+         SELECT count(*) FILTER (WHERE (e.type = ANY($2::text[]) AND e.state_after <> 'vignette.confidence')
+                                    OR starts_with(e.type, 'xstate.after.screenTimeout.')
+                                    OR e.type = 'START_TIMED') AS passed
+         FROM flow_events e WHERE e.flow_id = f.id
+       ) p
        WHERE ${flowCohort(scope, 'diagnostic', params, 'f')}
-       GROUP BY f.id
      )
      SELECT finished, passed::int, count(*)::int AS flows FROM progress GROUP BY finished, passed`,
     params,
@@ -140,11 +143,11 @@ interface Shape {
  * counts for the step named by its path or by its top-level state. Version 1 named the booking
  * page opened payment_success.booked: a flow is booked only from its first SESSION_BOOKED on.
  *
- * One pass over the cohort's events, grouped per flow (decision 0043): a flow's steps become a
- * bit set and its last step the one of its latest position (event i's state_after at 2i, the state
- * it left at 2i - 1, the flow's state after every event), then flows are counted per shape; the
- * few shapes are summed per step here. At 100,000 leads (650,000 events) this is about 1 s where
- * a row per visited step took 2 to 4 s.
+ * Each flow's events are aggregated on their own (decision 0043): its steps become a bit set and
+ * its last step the one of its latest position (event i's state_after at 2i, the state it left at
+ * 2i - 1, the flow's state after every event), then flows are counted per shape; the few shapes
+ * are summed per step here. At 100,000 leads (650,000 events) this is about 1 s where a row per
+ * visited step took 2 to 4 s.
  */
 async function assessmentSteps(db: pg.Pool, scope: LeadScope): Promise<OverviewDropoff['assessment']> {
   const opening = Object.entries(OPENING_STATE_OF);
@@ -155,19 +158,22 @@ async function assessmentSteps(db: pg.Pool, scope: LeadScope): Promise<OverviewD
     `WITH booked AS (
        SELECT flow_id, min(seq) AS seq FROM flow_events WHERE type = 'SESSION_BOOKED' GROUP BY flow_id
      ), per_flow AS (
-       SELECT f.lead_id, f.state, bool_or(e.type = 'LEAD_SAVED') AS saved,
-              bit_or(coalesce(1 << x.went, 0) | coalesce(1 << x.left, 0)) AS reached,
-              max(greatest(e.seq * 64::bigint + x.went, (e.seq * 2 - 1) * 32::bigint + x.left)) % 32 AS last
+       SELECT f.lead_id, f.state, p.saved, p.reached, p.last
        FROM flows f
-       LEFT JOIN flow_events e ON e.flow_id = f.id
        LEFT JOIN booked b ON b.flow_id = f.id
        CROSS JOIN LATERAL (
-         SELECT ${stepOf('went.state')} AS went, ${stepOf('($2::text[])[array_position($1::text[], e.type)]')} AS left
-         FROM (SELECT CASE WHEN e.state_after = 'payment_success.booked' AND (b.seq IS NULL OR b.seq > e.seq)
-                           THEN 'payment_success.booking_opened' ELSE e.state_after END AS state) AS went
-       ) x
+         SELECT bool_or(e.type = 'LEAD_SAVED') AS saved,
+                bit_or(coalesce(1 << x.went, 0) | coalesce(1 << x.left, 0)) AS reached,
+                max(greatest(e.seq * 64::bigint + x.went, (e.seq * 2 - 1) * 32::bigint + x.left)) % 32 AS last
+         FROM flow_events e
+         CROSS JOIN LATERAL (
+           SELECT ${stepOf('went.state')} AS went, ${stepOf('($2::text[])[array_position($1::text[], e.type)]')} AS left
+           FROM (SELECT CASE WHEN e.state_after = 'payment_success.booked' AND (b.seq IS NULL OR b.seq > e.seq)
+                             THEN 'payment_success.booking_opened' ELSE e.state_after END AS state) AS went
+         ) x
+         WHERE e.flow_id = f.id
+       ) p
        WHERE ${flowCohort(scope, 'assessmentFlow', params, 'f')}
-       GROUP BY f.id
      ), shaped AS (
        SELECT p.lead_id, p.saved, coalesce(p.reached, 0) | coalesce(1 << now.step, 0) AS reached, coalesce(now.step, p.last) AS last
        FROM per_flow p CROSS JOIN LATERAL (SELECT ${stepOf('p.state')} AS step) AS now
