@@ -58,3 +58,12 @@ describe('connections PostgreSQL drops', () => {
     expect((await pool.query<{ n: number }>('SELECT 5 AS n')).rows[0]!.n).toBe(5);
   });
 });
+
+describe('connection settings', () => {
+  it('runs every query without JIT compilation, whatever its cost estimate (decision 0043)', async () => {
+    const pool = createPool(await scratchDatabase(), 2);
+    pools.push(pool);
+    const [first, second] = await Promise.all([pool.query<{ jit: string }>('SHOW jit'), pool.query<{ jit: string }>('SHOW jit')]);
+    expect([first.rows[0]!.jit, second.rows[0]!.jit]).toEqual(['off', 'off']);
+  });
+});

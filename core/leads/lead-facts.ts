@@ -105,7 +105,7 @@ LANGUAGE sql STABLE AS $fn$
   LEFT JOIN (
     SELECT f.lead_id, bool_or(e.type = 'DIAGNOSTIC_COMPLETED') AS diagnostic, bool_or(e.type = 'SURVEY_SUBMITTED') AS survey
     FROM flows f JOIN flow_events e ON e.flow_id = f.id
-    WHERE e.type IN ('DIAGNOSTIC_COMPLETED', 'SURVEY_SUBMITTED')
+    WHERE e.type IN ('DIAGNOSTIC_COMPLETED', 'SURVEY_SUBMITTED') AND f.lead_id IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM flow_events x
                       WHERE x.flow_id = e.flow_id AND x.seq > e.seq AND x.type = 'GRADED'
                         AND (x.payload->'result'->>'gamingDetected') = 'true')
@@ -129,7 +129,7 @@ LANGUAGE sql STABLE AS $fn$
   LEFT JOIN (
     SELECT DISTINCT ON (f.lead_id, e.flow_id) f.lead_id, e.flow_id, e.type, e.payload, e.created_at
     FROM flow_events e JOIN flows f ON f.id = e.flow_id
-    WHERE e.type IN ('SESSION_BOOKED', 'SESSION_CANCELED') AND ${inCohort('f.lead_id')}
+    WHERE e.type IN ('SESSION_BOOKED', 'SESSION_CANCELED') AND f.lead_id IS NOT NULL AND ${inCohort('f.lead_id')}
     ORDER BY f.lead_id, e.flow_id, e.seq DESC
   ) be ON be.lead_id = l.lead_id AND be.flow_id = dep.flow_id
   WHERE (include_test OR NOT ('test' = ANY (l.tags)))

