@@ -127,7 +127,8 @@ export function EmailsPanel({ emails }: { emails: LeadEmail[] }) {
                   tabIndex={0}
                   aria-label={`The email ${e.subject}`}
                   className={cx(
-                    'mt-2 max-h-96 overflow-auto rounded-lg bg-sand p-3 font-sans text-sm break-words whitespace-pre-wrap text-ink',
+                    // anywhere, not break-word: a report link is one long word, and break-word still widens the card to it
+                    'mt-2 max-h-96 overflow-auto rounded-lg bg-sand p-3 font-sans text-sm wrap-anywhere whitespace-pre-wrap text-ink',
                     'focus:outline-2 focus:outline-brass',
                   )}
                 >
