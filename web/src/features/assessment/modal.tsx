@@ -10,6 +10,7 @@ import { flowSlot, forgetLeadSession, knownLeadSession, openingParameters, setTe
 import { hideEarlyCapture, submittedEarlyCapture } from './early-capture.js';
 import type { AssessmentMode } from './launcher.js';
 import { LiveAssessment } from './live-assessment.js';
+import { CloseIcon, FRAME, FrameEyebrow } from './modal-frame.js';
 import type { Frame, TestingSwitch } from './live/types.js';
 
 /**
@@ -72,14 +73,11 @@ export default function AssessmentModal({
 
   return (
     <Dialog open onClose={onClose} className="relative z-50">
-      <DialogBackdrop
-        transition
-        className="fixed inset-0 bg-ink/55 backdrop-blur-[2px] transition-opacity duration-200 data-closed:opacity-0"
-      />
-      <div className="fixed inset-0 flex items-end justify-center sm:items-center sm:p-6">
+      <DialogBackdrop transition className={cx(FRAME.overlay, 'transition-opacity duration-200 data-closed:opacity-0')} />
+      <div className={FRAME.placement}>
         <DialogPanel
           transition
-          className="flex h-[100dvh] w-full flex-col bg-paper shadow-lift transition duration-200 ease-out data-closed:translate-y-4 data-closed:opacity-0 sm:h-auto sm:max-h-[min(92vh,64rem)] sm:max-w-2xl sm:rounded-[2rem] sm:border sm:border-line"
+          className={cx(FRAME.panel, 'transition duration-200 ease-out data-closed:translate-y-4 data-closed:opacity-0')}
         >
           <LiveAssessment
             key={session.key}
@@ -124,28 +122,18 @@ function ModalFrame({
   }, [topLevel]);
   return (
     <>
-      <header className="flex items-start justify-between gap-4 border-b border-line px-5 pt-5 pb-4 sm:px-8 sm:pt-7 sm:pb-5">
+      <header className={FRAME.header}>
         <div className="flex min-w-0 flex-col gap-1">
-          <p className="text-xs font-semibold tracking-[0.18em] text-brass-deep uppercase">Leadership assessment</p>
-          <DialogTitle
-            ref={heading}
-            tabIndex={-1}
-            className="font-serif text-[1.7rem] leading-tight text-balance text-ink focus:outline-none sm:text-[2rem]"
-          >
+          <FrameEyebrow />
+          <DialogTitle ref={heading} tabIndex={-1} className={FRAME.title}>
             {title}
           </DialogTitle>
         </div>
-        <CloseButton
-          onClick={onClose}
-          className="-mr-2 flex size-11 shrink-0 items-center justify-center rounded-full text-muted transition-colors hover:bg-ink/5 hover:text-ink"
-          aria-label="Close"
-        >
-          <svg viewBox="0 0 20 20" className="size-5" fill="currentColor" aria-hidden="true">
-            <path d="M5.28 4.22a.75.75 0 0 0-1.06 1.06L8.94 10l-4.72 4.72a.75.75 0 1 0 1.06 1.06L10 11.06l4.72 4.72a.75.75 0 1 0 1.06-1.06L11.06 10l4.72-4.72a.75.75 0 0 0-1.06-1.06L10 8.94 5.28 4.22Z" />
-          </svg>
+        <CloseButton onClick={onClose} className={FRAME.close} aria-label="Close">
+          <CloseIcon />
         </CloseButton>
       </header>
-      <div ref={body} className="flex-1 overflow-y-auto overscroll-contain px-5 py-6 sm:px-8 sm:py-8" data-step={step}>
+      <div ref={body} className={FRAME.body} data-step={step}>
         {children}
         {testingPanel}
       </div>
