@@ -16,7 +16,7 @@ import { ensureServerBuilt, ensureWebBuilt } from '../lib/ensure.mjs';
 import { spawnBundle, stopChild, waitForReady } from '../services/child.js';
 import { freePort } from '../services/free-port.js';
 import { seedAdminLeads } from './admin-seed.js';
-import { benchServices } from './services.js';
+import { benchServices, productEnv } from './services.js';
 
 const TARGET_MS = 200;
 const CSV_TARGET_S = 10;
@@ -123,18 +123,7 @@ export async function adminScale(options: { leads: number; requests: number }): 
     await ensureServerBuilt();
     const server = spawnBundle(
       'dist/server/main.mjs',
-      {
-        ...process.env,
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATABASE_URL: databaseUrl,
-        REDIS_URL: redisUrl,
-        QUEUE_PREFIX: `hf-bench-admin-${runId}`,
-        ADMIN_EMAIL: 'bench@example.com',
-        ADMIN_PASSWORD: 'bench-password-not-used',
-      },
+      productEnv({ port, databaseUrl, redisUrl, queuePrefix: `hf-bench-admin-${runId}` }),
       'inherit',
     );
     cleanups.push(() => stopChild(server, 10_000));

@@ -31,7 +31,7 @@ import { cpuLine, cpuSpent, readCpu, systemCpu } from './cpu.js';
 import { gradedFlows } from './flow-path.js';
 import { seedSurveyFlows } from './seed.js';
 import { servingLine, servingRates } from './serving.js';
-import { benchServices } from './services.js';
+import { benchServices, productEnv } from './services.js';
 import { formatRuns, type RunStats } from './stats.js';
 import { flowCostTargets } from './targets.js';
 
@@ -115,20 +115,11 @@ try {
 
   const port = await freePort();
   const env = {
-    ...process.env,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: redisUrl,
-    QUEUE_PREFIX: prefix,
+    ...productEnv({ port, databaseUrl, redisUrl, queuePrefix: prefix }),
     WORKER_CONCURRENCY: String(workerConcurrency),
     PG_POOL_MAX: '20',
     // each simulated visitor comes from an address of its own (X-Forwarded-For), as real ones do
     TRUST_PROXY_HOPS: '1',
-    ADMIN_EMAIL: 'bench@example.com',
-    ADMIN_PASSWORD: 'bench-password-not-used',
   };
   // the site too: (e) serves its pages
   ensureWebBuilt();

@@ -36,3 +36,19 @@ export async function benchServices(
   await migrate(url.toString());
   return { databaseUrl: url.toString(), redisUrl: redis.url };
 }
+
+/** The environment the product's processes run with in a benchmark, as `npm start` runs them in production. */
+export function productEnv(options: { port: number; databaseUrl: string; redisUrl: string; queuePrefix: string }): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(options.port),
+    DATABASE_URL: options.databaseUrl,
+    REDIS_URL: options.redisUrl,
+    QUEUE_PREFIX: options.queuePrefix,
+    ADMIN_EMAIL: 'bench@example.com',
+    ADMIN_PASSWORD: 'bench-password-not-used',
+  };
+}
