@@ -4,3 +4,7 @@
 -- report or confirmation link). Null while nobody has shown they read that inbox; an address
 -- typed into a form identifies a lead but proves nothing (docs/security.md).
 ALTER TABLE leads ADD COLUMN email_proven_at timestamptz;
+
+-- Down Migration
+
+ALTER TABLE leads DROP COLUMN email_proven_at;
