@@ -17,6 +17,8 @@ import { closeQueues, openQueues } from '#core/queues/queues.js';
 import { compressAnswers } from './plugins/compression.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { apiDocs, openApi } from './plugins/openapi.js';
+import { inputLimits } from './plugins/input-limit-hooks.js';
+import { INPUT_LIMITS } from './plugins/input-limits.js';
 import { security } from './plugins/security.js';
 import { refuseUnstorableText } from './plugins/storable-text.js';
 import { staticSite } from './plugins/static-site.js';
@@ -66,11 +68,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           ? { serializers: logSerializers, ...deps.logger }
           : deps.logger,
     trustProxy,
-    bodyLimit: 256 * 1024,
+    bodyLimit: INPUT_LIMITS.bodyBytes,
     // keep-alive sockets must not hold a shutdown open
     forceCloseConnections: 'idle',
   });
   registerErrorHandler(app);
+  inputLimits(app);
   refuseUnstorableText(app);
   const pushes = new PushHub(deps.redis, deps.config.QUEUE_PREFIX, app.log);
   await pushes.start();
@@ -112,7 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   visitors.install(app);
   await security(app, routeDeps);
   // at the root, so every plugin can declare websocket routes (server/sockets/); browsers' frames are small
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 }, errorHandler: socketErrorHandler });
+  await app.register(websocket, { options: { maxPayload: INPUT_LIMITS.frameBytes }, errorHandler: socketErrorHandler });
   // the static site sends its files and pages compressed ahead of time; every route after it is compressed as it answers
   await app.register(staticSite, { root: deps.webRoot, publicUrl: deps.config.publicUrl, settings: publicSettings });
   await compressAnswers(app);
