@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACT_FIELD_ERRORS } from '#machines/protocol/contact-form.js';
+import { PRERENDERED_PAGES } from '#machines/protocol/pages.js';
 import { contactFormNotices } from '#machines/contact-form/contact-form.machine.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { rateLimits } from '../plugins/security.js';
@@ -139,5 +140,17 @@ describe('the contact form posted without JavaScript', () => {
     expect(last!.statusCode).toBe(429);
     expect(text(last!.body)).toContain(contactFormNotices.failure.description);
     expect(last!.body).toContain(`Message number ${rateLimits.contact.max}</textarea>`);
+  });
+
+  it('every form the server draws, on every public page and in the capture it carries, is sent with method="post"', async () => {
+    const forms: string[] = [];
+    for (const page of [...PRERENDERED_PAGES, '/no-such-page']) {
+      const response = await app.inject({ method: 'GET', url: page });
+      forms.push(...(response.body.match(/<form\b[^>]*>/g) ?? []).map((tag) => `${page} ${tag}`));
+    }
+    // the contact form, and the early capture form every page carries
+    expect(forms.filter((form) => form.includes('action="/contact"'))).toHaveLength(1);
+    expect(forms.length).toBeGreaterThan(PRERENDERED_PAGES.length);
+    expect(forms.filter((form) => !/\smethod="post"/.test(form))).toEqual([]);
   });
 });
