@@ -137,9 +137,9 @@ describe('the contact form posted without JavaScript', () => {
         remoteAddress,
       });
     }
-    expect(last!.statusCode).toBe(429);
-    expect(text(last!.body)).toContain(contactFormNotices.failure.description);
-    expect(last!.body).toContain(`Message number ${rateLimits.contact.max}</textarea>`);
+    expect(last.statusCode).toBe(429);
+    expect(text(last.body)).toContain(contactFormNotices.failure.description);
+    expect(last.body).toContain(`Message number ${rateLimits.contact.max}</textarea>`);
   });
 
   it('every form the server draws, on every public page and in the capture it carries, is sent with method="post"', async () => {
