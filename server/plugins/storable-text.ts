@@ -26,7 +26,8 @@ export function unstorableText(value: unknown, path: string): UnstorableText | n
       if (item.value.includes('\u0000')) return { path: item.path, message: NUL_MESSAGE };
       continue;
     }
-    if (!item.value || typeof item.value !== 'object') continue;
+    // raw bytes (the signed webhooks read their bodies so) are not text: their route reads them
+    if (!item.value || typeof item.value !== 'object' || ArrayBuffer.isView(item.value)) continue;
     const entries = Array.isArray(item.value)
       ? item.value.map((child, index) => [String(index), child] as const)
       : Object.entries(item.value);
@@ -35,8 +36,9 @@ export function unstorableText(value: unknown, path: string): UnstorableText | n
       if (key.includes('\u0000')) return { path: `${item.path}.${key.replaceAll('\u0000', '\\0')}`, message: NUL_MESSAGE };
       children.push({ value: child, path: `${item.path}.${key}` });
     }
-    // the stack takes them last first, so they are looked at in document order
-    pending.push(...children.reverse());
+    // the stack takes them last first, so they are looked at in document order (pushed one by
+    // one: spreading a wide array into push's arguments overflows the call stack)
+    for (let index = children.length - 1; index >= 0; index--) pending.push(children[index]!);
   }
   return null;
 }
