@@ -28,7 +28,7 @@ function formValues(body: unknown): Record<ContactField, string> {
  * are drawn once for every visitor (decisions 0026, 0027), so they cannot carry a per-visitor
  * token; the browser's own word about where a post comes from is what refuses a forged one.
  */
-export function postedFromOwnSite(request: FastifyRequest, publicUrl: string): boolean {
+function postedFromOwnSite(request: FastifyRequest, publicUrl: string): boolean {
   const site = request.headers['sec-fetch-site'];
   if (typeof site === 'string') return site === 'same-origin' || site === 'none';
   const origin = request.headers.origin;
