@@ -17,13 +17,16 @@ import { closeQueues, openQueues } from '#core/queues/queues.js';
 import { compressAnswers } from './plugins/compression.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { apiDocs, openApi } from './plugins/openapi.js';
+import { inputLimits } from './plugins/input-limit-hooks.js';
+import { INPUT_LIMITS } from './plugins/input-limits.js';
 import { security } from './plugins/security.js';
 import { refuseUnstorableText } from './plugins/storable-text.js';
-import { staticSite } from './plugins/static-site.js';
+import { builtSite, staticSite } from './plugins/static-site.js';
 import { adminArea } from './admin/index.js';
 import { authRoutes } from './routes/auth.js';
 import { clientLogRoutes } from './routes/client-log.js';
 import { contactRoutes } from './routes/contact.js';
+import { contactFormRoutes } from './routes/contact-form.js';
 import type { RouteDeps } from './routes/deps.js';
 import { diagnosticRoutes } from './routes/diagnostics.js';
 import { flowRoutes } from './routes/flows.js';
@@ -66,11 +69,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           ? { serializers: logSerializers, ...deps.logger }
           : deps.logger,
     trustProxy,
-    bodyLimit: 256 * 1024,
+    bodyLimit: INPUT_LIMITS.bodyBytes,
     // keep-alive sockets must not hold a shutdown open
     forceCloseConnections: 'idle',
   });
   registerErrorHandler(app);
+  inputLimits(app);
   refuseUnstorableText(app);
   const pushes = new PushHub(deps.redis, deps.config.QUEUE_PREFIX, app.log);
   await pushes.start();
@@ -112,9 +116,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   visitors.install(app);
   await security(app, routeDeps);
   // at the root, so every plugin can declare websocket routes (server/sockets/); browsers' frames are small
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 }, errorHandler: socketErrorHandler });
+  await app.register(websocket, { options: { maxPayload: INPUT_LIMITS.frameBytes }, errorHandler: socketErrorHandler });
   // the static site sends its files and pages compressed ahead of time; every route after it is compressed as it answers
-  await app.register(staticSite, { root: deps.webRoot, publicUrl: deps.config.publicUrl, settings: publicSettings });
+  const site = await builtSite({ root: deps.webRoot, publicUrl: deps.config.publicUrl, settings: publicSettings, log: app.log });
+  await app.register(staticSite, { site, publicUrl: deps.config.publicUrl });
   await compressAnswers(app);
   await apiDocs(app);
   await app.register(healthRoutes, { pool: deps.pool, redis: deps.redis });
@@ -139,6 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const routes of routePlugins) {
     await app.register(routes, routeDeps);
   }
+  await app.register(contactFormRoutes, { ...routeDeps, pages: site.rendered });
   await app.register(flowSocket, routeDeps);
   return app;
 }

@@ -1,4 +1,5 @@
 import type { SiteSettings } from '../site-settings.js';
+import type { ContactFormOutcome } from './contact-form.js';
 
 /**
  * The site's pages, as both the browser's router (web/src/app/routes.tsx)
@@ -38,10 +39,11 @@ export const UNINDEXED_PAGES: ReadonlySet<PrerenderedPage> = new Set(['/payment-
 /**
  * What the build's page renderer (web/src/entry-server.tsx) exports: a page (null: the not-found
  * page) drawn into the built shell with the coach's settings. The build renders each page once with it
- * (web/prerender/plugin.ts) and the server with the settings in force (server/plugins/rendered-pages.ts).
+ * (web/prerender/plugin.ts) and the server with the settings in force (server/plugins/rendered-pages.ts),
+ * and the contact page with the outcome of a form posted without JavaScript (`contact`).
  */
 export interface PageRenderer {
-  renderPage: (shell: string, page: PrerenderedPage | null, settings: SiteSettings) => Promise<string>;
+  renderPage: (shell: string, page: PrerenderedPage | null, settings: SiteSettings, contact?: ContactFormOutcome) => Promise<string>;
 }
 
 export const isPrerenderedPage = (path: string): path is PrerenderedPage => (PRERENDERED_PAGES as readonly string[]).includes(path);

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ZodError } from 'zod';
 import { HttpError } from '#core/http-error.js';
+import { BODY_SIZE_MESSAGE, limitError, logRefusal } from './input-limits.js';
 
 /** The one shape of every error response (an HttpError may add fields of its own, such as a 409's flow). */
 export interface ErrorBody {
@@ -17,6 +18,7 @@ const REASONS: Record<number, string> = {
   404: 'Not Found',
   409: 'Conflict',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
@@ -65,6 +67,10 @@ export function sendHttpError(reply: FastifyReply, error: HttpError): FastifyRep
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ZodError | Error, request, reply) => {
     if (error instanceof HttpError) return sendHttpError(reply, error);
+    if ((error as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      logRefusal(request.log, 'bodyBytes');
+      return sendHttpError(reply, limitError(413, 'body', BODY_SIZE_MESSAGE));
+    }
     if (error instanceof ZodError) {
       const fields = zodFields(error);
       return reply.status(400).send({

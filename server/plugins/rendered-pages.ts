@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PublicSettings } from '#core/site/public-settings.js';
+import type { ContactFormOutcome } from '#machines/protocol/contact-form.js';
 import { PRERENDERED_PAGES, type PageRenderer, type PrerenderedPage } from '#machines/protocol/pages.js';
 import { DEFAULT_SITE_SETTINGS, type SiteSettings } from '#machines/site-settings.js';
 import { encodeText, type EncodedText } from './encoded-text.js';
@@ -19,8 +20,16 @@ export interface RenderedPage {
   forSignedIn(): Promise<EncodedText>;
 }
 
-/** A public page (null: the not-found page), or undefined when the shell must serve. */
-export type RenderedPages = (page: PrerenderedPage | null) => Promise<RenderedPage | undefined>;
+/** The public pages as the server draws them. */
+export interface RenderedPages {
+  /** A public page (null: the not-found page), or undefined when the shell must serve. */
+  page(page: PrerenderedPage | null): Promise<RenderedPage | undefined>;
+  /**
+   * The contact page drawn with the outcome of a form posted without JavaScript: drawn for each
+   * answer and never kept (it carries one person's message); undefined when it cannot be drawn.
+   */
+  contactPage(outcome: ContactFormOutcome): Promise<string | undefined>;
+}
 
 /** A page as whoever may be signed in gets it: marked for the site's code to start at once. */
 function signedIn(html: string): string {
@@ -83,19 +92,34 @@ export async function renderedPages(options: {
     return pages;
   };
 
-  return async (page) => {
-    let settings: SiteSettings;
+  /** The settings in force, or when the database cannot answer the ones last drawn with. */
+  const currentSettings = async (): Promise<SiteSettings> => {
     try {
-      settings = (await options.settings.read()).site;
+      return (await options.settings.read()).site;
     } catch (error) {
       options.log.warn({ err: error }, 'site settings unreadable: serving the pages last rendered');
-      settings = kept?.settings ?? DEFAULT_SITE_SETTINGS;
+      return kept?.settings ?? DEFAULT_SITE_SETTINGS;
     }
-    try {
-      return (await pagesFor(settings)).get(page);
-    } catch (error) {
-      options.log.error({ err: error }, 'a public page could not be rendered: serving the shell');
-      return undefined;
-    }
+  };
+
+  return {
+    async page(page) {
+      const settings = await currentSettings();
+      try {
+        return (await pagesFor(settings)).get(page);
+      } catch (error) {
+        options.log.error({ err: error }, 'a public page could not be rendered: serving the shell');
+        return undefined;
+      }
+    },
+    async contactPage(outcome) {
+      const settings = await currentSettings();
+      try {
+        return (await renderer.renderPage(shell, '/contact', settings, outcome)).replace(PUBLIC_URL_PLACEHOLDER, options.publicUrl);
+      } catch (error) {
+        options.log.error({ err: error }, 'the contact page could not be drawn with an outcome');
+        return undefined;
+      }
+    },
   };
 }

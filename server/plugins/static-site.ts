@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { HttpError } from '#core/http-error.js';
 import { sessionToken } from '../auth/guard.js';
 import { logMissingPage } from '../routes/client-log.js';
 import { isPagePath, isPrerenderedPage, PRERENDERED_PAGES, UNINDEXED_PAGES } from '#machines/protocol/pages.js';
 import { sendEncoded } from './encoded-text.js';
-import { renderedPages } from './rendered-pages.js';
+import { renderedPages, type RenderedPages } from './rendered-pages.js';
 import type { PublicSettings } from '#core/site/public-settings.js';
 
 const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -33,18 +33,33 @@ function sitemapXml(publicUrl: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
 }
 
+/** The built site: its folder, whether it was built, and its pages as the server draws them (null without a renderer). */
+export interface BuiltSite {
+  root: string;
+  built: boolean;
+  rendered: RenderedPages | null;
+}
+
+/** Finds the built site (web/dist unless `root` says otherwise) and loads its page renderer. */
+export async function builtSite(options: {
+  root?: string;
+  publicUrl: string;
+  settings: PublicSettings;
+  log: FastifyBaseLogger;
+}): Promise<BuiltSite> {
+  const root = options.root ?? WEB_DIST;
+  const built = existsSync(`${root}/index.html`);
+  const rendered = built ? await renderedPages({ root, publicUrl: options.publicUrl, settings: options.settings, log: options.log }) : null;
+  return { root, built, rendered };
+}
+
 /**
  * Serves the built single-page app: hashed assets cached for a year, index.html never cached, and
  * index.html for every other GET that is not an API path, so client-side routes work on reload:
  * with 200 for the site's pages and 404 for any other path (machines/protocol/pages.ts).
  */
-export async function staticSite(
-  app: FastifyInstance,
-  options: { root?: string; publicUrl: string; settings: PublicSettings },
-): Promise<void> {
-  const root = options.root ?? WEB_DIST;
-  const built = existsSync(`${root}/index.html`);
-  const rendered = built ? await renderedPages({ root, publicUrl: options.publicUrl, settings: options.settings, log: app.log }) : null;
+export async function staticSite(app: FastifyInstance, options: { site: BuiltSite; publicUrl: string }): Promise<void> {
+  const { root, built, rendered } = options.site;
 
   app.get('/robots.txt', { schema: { hide: true } }, (_request, reply) =>
     reply.type('text/plain; charset=utf-8').send(robotsTxt(options.publicUrl)),
@@ -90,7 +105,7 @@ export async function staticSite(
     if (!known && request.method === 'GET') logMissingPage(request, request.url);
     // the admin area draws its own not-found screen in its layout, from the shell
     const which = known ? (isPrerenderedPage(trimmed) ? trimmed : undefined) : isPrivatePage(path) ? undefined : null;
-    const page = rendered && which !== undefined ? await rendered(which) : undefined;
+    const page = rendered && which !== undefined ? await rendered.page(which) : undefined;
     if (page !== undefined) {
       // whoever may be signed in (a session cookie, valid or not) gets the site's code at once,
       // so the bar shows their account rather than the visitor's call to action

@@ -7,7 +7,8 @@ import { registeredRoutes } from '#test/routes.js';
 import { signedInAdmin } from '#test/admin-session.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { frameText } from '../sockets/frames.js';
-import { NESTING_MESSAGE, NUL_MESSAGE } from './storable-text.js';
+import { NESTING_MESSAGE } from './input-limits.js';
+import { NUL_MESSAGE } from './storable-text.js';
 
 let app: FastifyInstance;
 let base: string;

@@ -9,7 +9,7 @@ import { checkResumeToken, resumableFlowExists } from '#core/flows/resume-link.j
 import { HttpError } from '#core/http-error.js';
 import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
-import { acceptFormBodies } from './follow-ups-form.js';
+import { acceptFormBodies } from '../plugins/form-bodies.js';
 
 const token = z.string().min(1).max(200);
 

@@ -7,6 +7,7 @@ import { BookingEventError, bookingEvent } from '#core/scheduling/booking-events
 import { providerOf, SchedulingSignatureError, verifyCalcom, verifyCalendly } from '#core/scheduling/signatures.js';
 import { handleBookingEvent } from '#core/scheduling/webhook.js';
 import { errorBodySchema } from '../auth/schemas.js';
+import { assertNestingWithin } from '../plugins/input-limits.js';
 import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 
@@ -52,9 +53,11 @@ export function schedulingRoutes(app: FastifyInstance, deps: RouteDeps, done: ()
         request.log.warn({ provider, reason: error.message }, 'scheduling webhook refused');
         throw new HttpError(401, error.message);
       }
+      const text = rawBody.toString('utf8');
+      assertNestingWithin(text, 'body', request.log);
       let event;
       try {
-        event = bookingEvent(provider, JSON.parse(rawBody.toString('utf8')));
+        event = bookingEvent(provider, JSON.parse(text));
       } catch (error) {
         if (error instanceof SyntaxError) throw new HttpError(400, 'body: expected a JSON object');
         if (error instanceof BookingEventError) throw new HttpError(400, error.message);

@@ -5,6 +5,7 @@ import { HttpError } from '#core/http-error.js';
 import { acceptSlackEvent, slackEnvelopeSchema } from '#core/slack/events.js';
 import { SlackSignatureError, verifySlackSignature } from '#core/slack/signature.js';
 import { errorBodySchema } from '../auth/schemas.js';
+import { assertNestingWithin } from '../plugins/input-limits.js';
 import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 
@@ -50,9 +51,11 @@ export function slackRoutes(app: FastifyInstance, deps: Pick<RouteDeps, 'config'
         request.log.warn({ reason: error.message }, 'Slack request refused');
         throw new HttpError(401, error.message);
       }
+      const text = rawBody.toString('utf8');
+      assertNestingWithin(text, 'body', request.log);
       let json: unknown;
       try {
-        json = JSON.parse(rawBody.toString('utf8'));
+        json = JSON.parse(text);
       } catch {
         throw new HttpError(400, 'body: expected a JSON object');
       }

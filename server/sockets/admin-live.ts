@@ -162,7 +162,7 @@ export function adminLiveRoutes(
 
     // listeners first: a frame arriving while the feed opens must not go unanswered
     socket.on('message', (raw) => {
-      const read = readClientFrame(raw, adminLiveClientFrameSchema);
+      const read = readClientFrame(raw, adminLiveClientFrameSchema, request.log);
       send('error' in read ? { type: 'error', error: read.error } : { type: 'pong' });
     });
 

@@ -80,7 +80,7 @@ export function flowSocket(app: FastifyInstance, deps: Pick<RouteDeps, 'engine' 
       }
 
       socket.on('message', (raw) => {
-        const read = readClientFrame(raw, flowSocketClientFrameSchema);
+        const read = readClientFrame(raw, flowSocketClientFrameSchema, request.log);
         if ('error' in read) return send({ type: 'error', error: read.error });
         const { frame } = read;
         switch (frame.type) {

@@ -1,7 +1,8 @@
 import type { WebSocket } from '@fastify/websocket';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { RawData } from 'ws';
 import type { z } from 'zod';
+import { logRefusal, NESTING_MESSAGE, nestedPast } from '../plugins/input-limits.js';
 import { unstorableText } from '../plugins/storable-text.js';
 
 /** The longest error text a socket error frame carries. */
@@ -14,13 +15,20 @@ export function frameText(raw: RawData): string {
 }
 
 /**
- * Reads a browser's socket frame: JSON, then the schema. A frame that fails either gets an error
- * text naming the problem (and its field), for an error frame; the connection stays open.
+ * Reads a browser's socket frame: its nesting (INPUT_LIMITS.nesting, checked on the text before it
+ * is parsed; a refusal is logged at warn on `log`), JSON, then the schema. A frame that fails any
+ * gets an error text naming the problem (and its field), for an error frame; the connection stays open.
  */
-export function readClientFrame<T>(raw: RawData, schema: z.ZodType<T>): { frame: T } | { error: string } {
+export function readClientFrame<T>(raw: RawData, schema: z.ZodType<T>, log: FastifyBaseLogger): { frame: T } | { error: string } {
+  const text = frameText(raw);
+  const deep = nestedPast(text);
+  if (deep) {
+    logRefusal(log, 'nesting', { socket: true, field: deep.field || 'frame' });
+    return { error: `${deep.field || 'frame'}: ${NESTING_MESSAGE}` };
+  }
   let data: unknown;
   try {
-    data = JSON.parse(frameText(raw));
+    data = JSON.parse(text);
   } catch {
     return { error: 'Messages must be JSON.' };
   }
@@ -40,7 +48,9 @@ export function readClientFrame<T>(raw: RawData, schema: z.ZodType<T>): { frame:
  */
 export function socketErrorHandler(error: Error, socket: WebSocket, request: FastifyRequest): void {
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (code.startsWith('WS_ERR_') || code === 'ECONNRESET' || code === 'EPIPE')) {
+  if (code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
+    logRefusal(request.log, 'frameBytes', { socket: true });
+  } else if (typeof code === 'string' && (code.startsWith('WS_ERR_') || code === 'ECONNRESET' || code === 'EPIPE')) {
     request.log.warn({ code, reason: error.message }, 'bad websocket frame or dropped connection; socket closed');
   } else {
     request.log.error({ err: error }, 'websocket handler failed');

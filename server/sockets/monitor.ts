@@ -45,7 +45,7 @@ export function monitorSocket(
 
     socket.on('message', (raw) => {
       // get_status is the only frame a monitor sends
-      const read = readClientFrame(raw, monitorClientFrameSchema);
+      const read = readClientFrame(raw, monitorClientFrameSchema, request.log);
       if ('error' in read) return send({ type: 'error', error: read.error });
       session
         .stillSignedIn()

@@ -82,9 +82,13 @@ export function hydrateOnIntent(root: HTMLElement, start: () => Promise<void>, p
         });
       },
       // the code could not be fetched (offline): the page still reads and its links work; the
-      // next intent tries again
+      // next intent tries again, and a held form the server takes as it is (method="post" with an
+      // action, such as the contact form) is sent the way a browser without JavaScript sends it
       () => {
         starting = null;
+        const form = heldSubmit;
+        heldSubmit = null;
+        if (form?.isConnected && form.method === 'post' && form.getAttribute('action')) form.submit();
       },
     );
   };

@@ -108,7 +108,7 @@ export function AuthPage() {
             <p className="mt-2 text-muted">Sign in to access your dashboard</p>
           </div>
           {/* noValidate: the page shows its own messages and the spec's toast instead of the browser's bubbles */}
-          <form className="mt-8 flex flex-col gap-5" noValidate onSubmit={onSubmit} aria-busy={submitting}>
+          <form method="post" className="mt-8 flex flex-col gap-5" noValidate onSubmit={onSubmit} aria-busy={submitting}>
             <Field
               ref={emailInput}
               label="Email"

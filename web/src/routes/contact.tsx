@@ -1,10 +1,12 @@
 import { useMachine } from '@xstate/react';
 import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { fromPromise } from 'xstate';
-import { contactFormMachine } from '#machines/contact-form/contact-form.machine.js';
-import { contactMessageSchema, type ContactField, type ContactMessage } from '#machines/protocol/contact-form.js';
+import { contactFormMachine, contactFormNotices } from '#machines/contact-form/contact-form.machine.js';
+import { contactFieldErrors, type ContactField, type ContactFormOutcome, type ContactMessage } from '#machines/protocol/contact-form.js';
 import { Button, Card, Field, Section, useToast } from '../components/ui/index.js';
+import { cx } from '../components/ui/cx.js';
 import { post } from '../lib/api.js';
+import { useContactOutcome } from '../lib/contact-outcome.js';
 import { useSiteSettings } from '../lib/site-settings.js';
 
 /** POST /api/functions/send-contact-email: stores the message and queues both emails. */
@@ -16,16 +18,6 @@ async function sendContactMessage(message: ContactMessage): Promise<void> {
     message: message.message,
   });
 }
-
-/**
- * Texts for values the browser's own checks let through but the form's rules refuse (a name or
- * message of spaces only, an address without a dot in its domain).
- */
-const FIELD_ERRORS: Record<Exclude<ContactField, 'company'>, string> = {
-  name: 'Please enter your name',
-  email: 'Please enter a valid email address',
-  message: 'Please write a message',
-};
 
 const NEXT_STEPS = [
   { title: 'We read every message', body: 'Your message comes straight to the coach, not to a sales team.' },
@@ -74,15 +66,45 @@ function DirectContact({ className }: { className: string }) {
   );
 }
 
-/** `/contact`: the contact form, run by the shared contact-form machine. */
+/**
+ * The outcome of a form posted without JavaScript, in the product's words (the toasts' copy): what a
+ * toast says when the site's code runs, said in the page, where a reader without it sees it.
+ */
+function OutcomeNotice({ outcome }: { outcome: ContactFormOutcome }) {
+  const notice = outcome.sent ? contactFormNotices.success : contactFormNotices.failure;
+  return (
+    <div
+      role={outcome.sent ? 'status' : 'alert'}
+      data-contact-outcome={outcome.sent ? 'sent' : 'refused'}
+      className={cx('mt-6 rounded-xl border p-4', outcome.sent ? 'border-success/40 bg-sand' : 'border-danger/40 bg-danger-soft')}
+    >
+      <p className={cx('font-semibold', outcome.sent ? 'text-success' : 'text-danger')}>{notice.title}</p>
+      <p className="mt-1 text-sm leading-relaxed text-muted">{notice.description}</p>
+    </div>
+  );
+}
+
+/**
+ * `/contact`: the contact form, run by the shared contact-form machine. With the site's code it is
+ * sent by fetch; without it the browser posts it to /contact, and the server answers this page
+ * drawn with the outcome (kept until the next edit).
+ */
 export function ContactPage() {
   const { toast } = useToast();
   const machine = useMemo(
     () => contactFormMachine.provide({ actors: { sendContactMessage: fromPromise(({ input }) => sendContactMessage(input)) } }),
     [],
   );
-  const [state, send] = useMachine(machine);
-  const [errors, setErrors] = useState<Partial<Record<ContactField, string>>>({});
+  const drawnOutcome = useContactOutcome();
+  const [outcome, setOutcome] = useState(drawnOutcome);
+  // a refused form is drawn as it was sent
+  const [state, send] = useMachine(
+    machine,
+    drawnOutcome && !drawnOutcome.sent
+      ? { snapshot: machine.resolveState({ value: 'idle', context: { values: drawnOutcome.values, notice: null } }) }
+      : undefined,
+  );
+  const [errors, setErrors] = useState<Partial<Record<ContactField, string>>>(drawnOutcome?.errors ?? {});
   const values = state.context.values;
   const sending = state.matches('sending');
 
@@ -94,22 +116,19 @@ export function ContactPage() {
   }, [notice, failed, toast]);
 
   const edit = (field: ContactField, value: string) => {
+    setOutcome(null);
     setErrors((current) => ({ ...current, [field]: undefined }));
     send({ type: 'EDIT', field, value });
   };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const parsed = contactMessageSchema.safeParse(values);
-    if (!parsed.success) {
-      const found: Partial<Record<ContactField, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as ContactField;
-        if (field !== 'company') found[field] ??= FIELD_ERRORS[field];
-      }
+    setOutcome(null);
+    const found = contactFieldErrors(values);
+    const first = (['name', 'email', 'company', 'message'] as const).find((field) => found[field]);
+    if (first) {
       setErrors(found);
-      const first = (['name', 'email', 'message'] as const).find((field) => found[field]);
-      if (first) document.getElementById(`contact-${first}`)?.focus();
+      document.getElementById(`contact-${first}`)?.focus();
       return;
     }
     send({ type: 'SUBMIT' });
@@ -135,7 +154,9 @@ export function ContactPage() {
           <Card padding="lg" className="self-start lg:col-start-2 lg:row-span-2 lg:row-start-1">
             <h2 className="font-serif text-2xl text-ink">Send a message</h2>
             <p className="mt-1 text-sm text-muted">All fields are required unless marked optional.</p>
-            <form className="mt-7 flex flex-col gap-5" onSubmit={onSubmit} aria-busy={sending}>
+            {outcome && <OutcomeNotice outcome={outcome} />}
+            {/* posted to the server as it is where the site's code does not run: never a GET, which would put the message in the address */}
+            <form method="post" action="/contact" className="mt-7 flex flex-col gap-5" onSubmit={onSubmit} aria-busy={sending}>
               <div className="grid gap-5 sm:grid-cols-2">
                 <Field
                   id="contact-name"

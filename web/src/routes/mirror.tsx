@@ -151,6 +151,7 @@ function CompletePanel({ saving, setSaving, sessionId }: { saving: boolean; setS
       </div>
       {capturing && (
         <form
+          method="post"
           id="mirror-save"
           // save() shows its own failures in the form
           onSubmit={(event) => void save(event)}

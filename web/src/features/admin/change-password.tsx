@@ -74,7 +74,7 @@ export function ChangePasswordScreen({ email, signOut }: { email: string; signOu
           Choose one of your own to open the admin area.
         </p>
         {/* onSubmit() shows its own failures */}
-        <form className="mt-8 flex flex-col gap-5" noValidate onSubmit={(event) => void onSubmit(event)} aria-busy={busy}>
+        <form method="post" className="mt-8 flex flex-col gap-5" noValidate onSubmit={(event) => void onSubmit(event)} aria-busy={busy}>
           <Field
             ref={currentPasswordInput}
             label="Current password"

@@ -144,7 +144,7 @@ function GradingEditor({ view, reload }: { view: GradingView; reload: () => void
       <Section id={IN_FORCE_HEADING} title="Rules in force">
         <RulesInForce view={view} />
       </Section>
-      <form noValidate onSubmit={tryRules} aria-label="Proposed grading rules">
+      <form method="post" noValidate onSubmit={tryRules} aria-label="Proposed grading rules">
         <Section id="grading-propose" title="Propose new rules">
           <p className="mb-4 text-muted">Start from the rules in force: change the numbers, or upload a rules file.</p>
           <div className="mb-5">

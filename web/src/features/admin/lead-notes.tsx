@@ -37,7 +37,7 @@ export function NotesPanel({ leadId, notes, onAdded }: { leadId: string; notes: 
   return (
     <Panel title="Notes" id="lead-notes">
       {/* submit() reports its own failures */}
-      <form onSubmit={(event) => void submit(event)} className="mb-4 flex flex-col gap-2">
+      <form method="post" onSubmit={(event) => void submit(event)} className="mb-4 flex flex-col gap-2">
         <label htmlFor={id} className="text-sm font-semibold text-ink">
           Add a note
         </label>

@@ -151,7 +151,7 @@ function SettingsForm({ view, onSaved }: { view: SiteSettingsView; onSaved: (sav
   };
 
   return (
-    <form onSubmit={save} noValidate className="flex flex-col gap-6" aria-label="Site settings">
+    <form method="post" onSubmit={save} noValidate className="flex flex-col gap-6" aria-label="Site settings">
       <FormSection
         title="Community"
         description="The free community page: the nurture step of the assessment and the results email link to it."

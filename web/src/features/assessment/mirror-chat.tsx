@@ -77,7 +77,7 @@ export function MirrorComposer({
     }
   };
   return (
-    <form onSubmit={onSubmit} className="flex flex-col gap-3">
+    <form method="post" onSubmit={onSubmit} className="flex flex-col gap-3">
       <label htmlFor="mirror-input" className={visibleLabel ? 'text-sm font-medium text-ink' : 'sr-only'}>
         Your message
       </label>

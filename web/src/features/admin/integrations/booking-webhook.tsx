@@ -44,7 +44,7 @@ export function BookingWebhook({ setting, onChange }: { setting: Integration; on
   };
 
   return (
-    <form onSubmit={save} className="mt-4 flex flex-col gap-2 border-t border-line pt-4">
+    <form method="post" onSubmit={save} className="mt-4 flex flex-col gap-2 border-t border-line pt-4">
       <p className="text-sm font-semibold text-ink">Booking events</p>
       <p className="min-w-0 text-xs break-all text-muted">
         In Calendly (webhook subscription) or Cal.com (Settings, Developer, Webhooks), send booking created, cancelled and rescheduled

@@ -114,7 +114,7 @@ export function IntegrationCard({
           <p className="mt-4 text-sm font-medium text-success">Configured{setting.secret && setting.value ? ` (${setting.value})` : ''}</p>
         )}
         {setting.enabled && info.field && (
-          <form onSubmit={save} className="mt-4 flex flex-col gap-2">
+          <form method="post" onSubmit={save} className="mt-4 flex flex-col gap-2">
             <label htmlFor={fieldId} className="text-sm font-semibold text-ink">
               {info.field.label}
             </label>

@@ -41,7 +41,7 @@ export function CaptureStep({
     if (ready && !saving) onSubmit({ name, email });
   };
   return (
-    <form onSubmit={submit} className="flex flex-col gap-6" noValidate>
+    <form method="post" onSubmit={submit} className="flex flex-col gap-6" noValidate>
       <div className="flex flex-col gap-3">
         <StepEyebrow>{mode === 'mirror' ? 'The Decision Mirror' : 'Free leadership diagnostic'}</StepEyebrow>
         <p className="text-lg leading-relaxed text-ink">

@@ -41,7 +41,7 @@ export function EmailCaptureStep({
     if (!saving) onSubmit({ email, name });
   };
   return (
-    <form onSubmit={submit} className="flex flex-col gap-6" noValidate>
+    <form method="post" onSubmit={submit} className="flex flex-col gap-6" noValidate>
       <div className="flex flex-col gap-2">
         <StepEyebrow>Almost there</StepEyebrow>
         <p className="text-lg leading-relaxed text-ink">Where should we send your results? We need an email address to save them.</p>

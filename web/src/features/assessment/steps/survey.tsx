@@ -18,7 +18,7 @@ export function SurveyStep({ initial, onSubmit }: { initial: SurveyAnswers; onSu
     if (missing.length === 0) onSubmit(Object.fromEntries(Object.entries(answers).map(([k, v]) => [k, v.trim()])));
   };
   return (
-    <form onSubmit={submit} className="flex flex-col gap-8" noValidate>
+    <form method="post" onSubmit={submit} className="flex flex-col gap-8" noValidate>
       <div className="flex flex-col gap-2">
         <StepEyebrow>Last part · about 2-3 minutes</StepEyebrow>
         <p className="text-base leading-relaxed text-muted">
