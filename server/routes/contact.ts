@@ -8,6 +8,7 @@ import { queueEmail } from '#core/email/outbox.js';
 import { contactConfirmation, contactNotification } from '#core/email/templates.js';
 import { readSiteSettings } from '#core/site/settings.js';
 import { inTransaction } from '#core/db/transaction.js';
+import { captureGate } from '../plugins/capture-limit.js';
 import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 
@@ -23,6 +24,8 @@ export function contactRoutes(app: FastifyInstance, deps: RouteDeps, done: () =>
     '/api/functions/send-contact-email',
     {
       config: { rateLimit: rateLimits.contact },
+      // the address typed here is stored and mailed: it counts as a capture (decision 0045)
+      preHandler: captureGate(deps),
       schema: {
         summary: 'send-contact-email: store a contact message and queue its confirmation and the coach notification',
         tags: ['contact'],
