@@ -77,9 +77,9 @@ export function reminderComposer(reminder: Reminder): Processor {
     return sendComposedEmail(context, job.data.jobRowId, async (db) => {
       const target = await reminderTarget(db, parsed.data.flowId, parsed.data.request.leadId);
       if ('skipped' in target) return target;
-      if (reminder.onlyToProvenAddress && !target.proven) return { skipped: NOT_ASKED_FOR };
       const notDue = await reminder.notDue(db, target);
       if (notDue) return { skipped: notDue };
+      if (reminder.onlyToProvenAddress && !target.proven) return { skipped: NOT_ASKED_FOR };
       const links = unsubscribeLinks(config.publicUrl, await unsubscribeToken(db, target.leadId));
       return {
         draft: {
