@@ -12,11 +12,6 @@ export const RECIPIENT_LIMIT = { max: 6, hours: 24 } as const;
 /** Kinds addressed to the coach or an admin, never to an address a visitor typed: not counted. */
 const TO_THE_SITE: ReadonlySet<EmailKind> = new Set(['contact_notification', 'sign_in_notice']);
 
-/** Whether an email of `kind` goes to an address someone typed, and so counts against its limit. */
-export function countsAgainstRecipient(kind: EmailKind): boolean {
-  return !TO_THE_SITE.has(kind);
-}
-
 /** The reason an over-limit email is recorded with, shown on the lead's page. */
 export const OVER_RECIPIENT_LIMIT = `Not sent: this address was already sent ${RECIPIENT_LIMIT.max} emails in the last ${RECIPIENT_LIMIT.hours} hours (the per-recipient limit).`;
 
@@ -27,7 +22,8 @@ export const OVER_RECIPIENT_LIMIT = `Not sent: this address was already sent ${R
  * skipped, so concurrent workers in any process count each other's deliveries exactly.
  */
 export async function recipientLimitReason(client: pg.ClientBase, kind: EmailKind, to: string): Promise<string | null> {
-  if (!countsAgainstRecipient(kind)) return null;
+  // mail to the coach or an admin is not an address someone typed
+  if (TO_THE_SITE.has(kind)) return null;
   await client.query({
     name: 'lock-email-recipient',
     text: "SELECT pg_advisory_xact_lock(hashtextextended('email-recipient:' || lower($1), 0))",

@@ -36,7 +36,9 @@ async function capture(kind: 'leads' | 'event' | 'contact', address: string, tag
     return (await browser.call('POST', '/api/functions/send-contact-email', body)).status;
   }
   const started = await browser.start();
-  const sent = await browser.call('POST', `/api/flows/${started.flowId}/events`, { event: { type: 'CAPTURE_SUBMIT', name: 'Flood', email } });
+  const sent = await browser.call('POST', `/api/flows/${started.flowId}/events`, {
+    event: { type: 'CAPTURE_SUBMIT', name: 'Flood', email },
+  });
   if (sent.status === 429) expect(sent.json.message).toMatch(RATE_LIMIT_COPY);
   return sent.status;
 }
@@ -61,7 +63,9 @@ describe('one capture limit per client address, over every capture route', () =>
     const address = newAddress();
     const tag = `flood-${randomBytes(4).toString('hex')}`;
     // the contact form keeps its own, smaller limit: 4 contacts stay under it
-    const kinds = Array.from({ length: 40 }, (_, i) => (i % 10 === 9 ? 'contact' : i % 2 ? 'event' : 'leads') as 'leads' | 'event' | 'contact');
+    const kinds = Array.from({ length: 40 }, (_, i): 'leads' | 'event' | 'contact' =>
+      i % 10 === 9 ? 'contact' : i % 2 ? 'event' : 'leads',
+    );
     expect(kinds.filter((kind) => kind === 'contact').length).toBeLessThan(rateLimits.contact.max);
     const statuses: Array<{ kind: string; status: number }> = [];
     for (const [index, kind] of kinds.entries()) statuses.push({ kind, status: await capture(kind, address, tag, index) });
@@ -76,7 +80,12 @@ describe('one capture limit per client address, over every capture route', () =>
     const contactsAccepted = accepted.filter((answer) => answer.kind === 'contact').length;
     const leadsAccepted = accepted.length - contactsAccepted;
     // a lead per accepted capture, a flow bound to each; a contact message and its two emails per accepted message; no more
-    expect(await stored(tag)).toEqual({ leads: leadsAccepted, contacts: contactsAccepted, emails: 2 * contactsAccepted, bound: leadsAccepted });
+    expect(await stored(tag)).toEqual({
+      leads: leadsAccepted,
+      contacts: contactsAccepted,
+      emails: 2 * contactsAccepted,
+      bound: leadsAccepted,
+    });
 
     // the 429 is the rate limit's own answer, with Retry-After; another client address is served
     const refused = await flowClient(harness.url, { headers: { 'x-forwarded-for': address } }).call('POST', '/api/leads', {
@@ -104,7 +113,9 @@ describe('one capture limit per client address, over every capture route', () =>
     const browser = flowClient(harness.url, { headers: { 'x-forwarded-for': address } });
     const flow = await browser.start();
     for (let i = 0; i < captureLimit.max + 5; i++) {
-      expect((await browser.call('POST', `/api/flows/${flow.flowId}/events`, { event: { type: 'SET_TESTING_MODE', on: i % 2 === 0 } })).status).toBe(200);
+      expect(
+        (await browser.call('POST', `/api/flows/${flow.flowId}/events`, { event: { type: 'SET_TESTING_MODE', on: i % 2 === 0 } })).status,
+      ).toBe(200);
     }
     for (let i = 0; i < captureLimit.max + 5; i++) {
       const bad = await browser.call('POST', '/api/leads', { email: 'not an address', name: 'Bad' });
@@ -140,10 +151,10 @@ describe('one capture limit per client address, over every capture route', () =>
         socket.socket.send(JSON.stringify({ type: 'event', flowId: flow.flowId, event: { type: 'CAPTURE_SUBMIT', name: 'Sock', email } }));
       }
       await socket.next((frame) => frame.type === 'error' && frame.flowId === undefined);
-      const errors = async () => socket.frames.filter((frame) => frame.type === 'error').length;
+      const errors = () => socket.frames.filter((frame) => frame.type === 'error').length;
       const deadline = Date.now() + 5000;
-      while ((await errors()) < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(await errors()).toBe(5);
+      while (errors() < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(errors()).toBe(5);
       expect((await browser.get(flow.flowId)).state).toBe('capture.editing');
       expect((await pool.query('SELECT 1 FROM leads WHERE email = $1', [email])).rowCount).toBe(0);
     } finally {

@@ -43,7 +43,10 @@ export function clientKey(ip: string): string {
   const front = head ? head.split(':') : [];
   const back = ip.includes('::') && tail ? tail.split(':') : [];
   const groups = ip.includes('::') ? [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back] : front;
-  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /** How long to wait, in the words @fastify/rate-limit's 429 uses ('45 seconds', '10 minutes'). */

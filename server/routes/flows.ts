@@ -15,7 +15,10 @@ import { startVisitorFlow } from '../visitors/start-flow.js';
 import type { RouteDeps } from './deps.js';
 
 const params = z.object({ id: z.uuid() });
-const eventBody = z.object({ event: z.looseObject({ type: z.string().min(1).max(80) }), expectedVersion: z.number().int().min(0).optional() });
+const eventBody = z.object({
+  event: z.looseObject({ type: z.string().min(1).max(80) }),
+  expectedVersion: z.number().int().min(0).optional(),
+});
 
 /** POST /api/flows, GET /api/flows/:id, POST /api/flows/:id/events: the server-authoritative flows, each its visitor's own. */
 export function flowRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {

@@ -85,7 +85,11 @@ describe('the per-recipient limit', () => {
       leadJob('email', 'results', graded.flowId, { result: resultFor('homework') });
     }
     for (let i = 0; i < 5; i++) {
-      const paid = [{ type: 'CONTINUE' }, { type: 'PAY_DEPOSIT' }, { type: 'PAYMENT_CONFIRMED', paymentIntentId: `pi_${i}_${randomBytes(4).toString('hex')}` }];
+      const paid = [
+        { type: 'CONTINUE' },
+        { type: 'PAY_DEPOSIT' },
+        { type: 'PAYMENT_CONFIRMED', paymentIntentId: `pi_${i}_${randomBytes(4).toString('hex')}` },
+      ];
       const payer = await seedResultsFlow(pool, 'book_call', victim, undefined, paid);
       leadJob('email', 'booking-reminder', payer.flowId, {});
     }
@@ -105,7 +109,10 @@ describe('the per-recipient limit', () => {
     await Promise.all([...jobs.map((job) => insertJob(pool, job)), ...Array.from({ length: 4 }, () => contact(victim))]);
     expect(jobs.length + 4).toBe(20);
 
-    await until(async () => (await outboxTo(victim)).filter((row) => row.status === 'sent' || row.status === 'skipped').length === 20, 60_000);
+    await until(
+      async () => (await outboxTo(victim)).filter((row) => row.status === 'sent' || row.status === 'skipped').length === 20,
+      60_000,
+    );
     await until(async () => (await jobStatuses(lead.leadId)).completed === 16, 30_000);
     const rows = await outboxTo(victim);
     const sent = rows.filter((row) => row.status === 'sent');
