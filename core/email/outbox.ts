@@ -4,6 +4,7 @@ import { networkCause } from '../integrations/network-cause.js';
 import type pg from 'pg';
 import { insertJob } from '../queues/outbox.js';
 import { inTransaction } from '../db/transaction.js';
+import { recipientLimitReason } from './recipient-limit.js';
 import type { SendEmail } from './transport.js';
 
 import type { EmailKind } from '#machines/protocol/operations.js';
@@ -25,17 +26,24 @@ export interface EmailDraft {
   headers?: Record<string, string>;
 }
 
-/** How a delivery ended: sent through SMTP, recorded (no SMTP configured), or found already done. */
+/**
+ * How a delivery ended: sent through SMTP, recorded (no SMTP configured), skipped (over the
+ * per-recipient limit: not sent, never retried; `reason` says why), or found already done.
+ */
 export interface DeliveryResult {
   emailId: string;
-  status: 'sent' | 'recorded';
+  status: 'sent' | 'recorded' | 'skipped';
   messageId?: string;
+  reason?: string;
   repeated?: true;
 }
 
-/** How a new outbox row starts: pending delivery, or recorded (no SMTP), and the error of a failed first attempt. */
+/**
+ * How a new outbox row starts: pending delivery, recorded (no SMTP) or skipped (over the limit,
+ * `error` its reason), and the error of a failed first attempt (pending with an error).
+ */
 interface RowStart {
-  status?: 'pending' | 'recorded';
+  status?: 'pending' | 'recorded' | 'skipped';
   error?: string;
 }
 
@@ -46,12 +54,13 @@ async function insertEmail(
   draft: EmailDraft,
   start: RowStart = {},
 ): Promise<string | undefined> {
+  const recordsFailure = start.error !== undefined && (start.status ?? 'pending') === 'pending';
   const inserted = await db.query<{ id: string }>({
     // one text per name: the rare failure record (DO UPDATE) goes unprepared
-    ...(start.error ? {} : { name: 'insert-email' }),
+    ...(recordsFailure ? {} : { name: 'insert-email' }),
     text: `INSERT INTO email_outbox (id, lead_id, contact_id, job_id, kind, to_address, reply_to, subject, text_body, html_body, headers, status, error)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-     ON CONFLICT (job_id) DO ${start.error ? 'UPDATE SET error = EXCLUDED.error' : 'NOTHING'} RETURNING id`,
+     ON CONFLICT (job_id) DO ${recordsFailure ? 'UPDATE SET error = EXCLUDED.error' : 'NOTHING'} RETURNING id`,
     values: [
       id,
       draft.leadId ?? null,
@@ -115,9 +124,10 @@ export async function recordFailedJobEmail(db: Pick<pg.Pool, 'query'>, failed: J
 
 /**
  * Writes and delivers the email a job composes itself, with the job's own transaction: the row is
- * keyed by the job, so a second delivery of the job finds it (sent or recorded: nothing is sent
- * again). With no SMTP the row is written recorded, one statement. A provider failure throws
- * JobEmailFailed, rolling the transaction back.
+ * keyed by the job, so a second delivery of the job finds it (sent, recorded or skipped: nothing is
+ * sent again). With no SMTP the row is written recorded (or skipped, over the per-recipient
+ * limit) in one statement after the limit's check. A provider failure throws JobEmailFailed,
+ * rolling the transaction back.
  */
 export async function sendJobEmail(
   client: pg.ClientBase,
@@ -125,8 +135,14 @@ export async function sendJobEmail(
   jobId: string,
   draft: EmailDraft,
 ): Promise<DeliveryResult> {
-  const created = await insertEmail(client, randomUUID(), jobId, draft, { status: send ? 'pending' : 'recorded' });
-  if (created && !send) return { emailId: created, status: 'recorded' };
+  // without SMTP the row is the delivery: checked against the limit, then written settled
+  if (!send) {
+    const over = await recipientLimitReason(client, draft.kind, draft.to);
+    const start: RowStart = over ? { status: 'skipped', error: over } : { status: 'recorded' };
+    const created = await insertEmail(client, randomUUID(), jobId, draft, start);
+    if (created) return over ? { emailId: created, status: 'skipped', reason: over } : { emailId: created, status: 'recorded' };
+  }
+  const created = send ? await insertEmail(client, randomUUID(), jobId, draft) : undefined;
   const emailId = created ?? (await client.query<{ id: string }>('SELECT id FROM email_outbox WHERE job_id = $1', [jobId])).rows[0]!.id;
   const attempt = await deliverLocked(client, send, emailId);
   if ('failure' in attempt) throw new JobEmailFailed(jobId, draft, attempt.failure);
@@ -134,7 +150,8 @@ export async function sendJobEmail(
 }
 
 interface OutboxRow {
-  status: 'pending' | 'sent' | 'recorded' | 'failed';
+  status: 'pending' | 'sent' | 'recorded' | 'failed' | 'skipped';
+  kind: EmailDraft['kind'];
   to_address: string;
   reply_to: string | null;
   subject: string;
@@ -148,19 +165,26 @@ type Attempt = DeliveryResult | { failure: unknown };
 
 /**
  * Delivers one outbox row, locked with `client` while it is sent so a duplicate job waits and
- * then finds it done: through `send` when SMTP is configured, else marks it recorded. A row
- * already sent or recorded is never sent again. A provider failure is written to the row and
- * returned.
+ * then finds it done: through `send` when SMTP is configured, else marks it recorded. Every email
+ * passes here (or through sendJobEmail's check without SMTP), so this is where the per-recipient
+ * limit is kept: a row over it is marked skipped with the reason and not sent. A row already sent,
+ * recorded or skipped is never sent again. A provider failure is written to the row and returned.
  */
 async function deliverLocked(client: pg.ClientBase, send: SendEmail | null, emailId: string): Promise<Attempt> {
-  const found = await client.query<OutboxRow>(
-    'SELECT status, to_address, reply_to, subject, text_body, html_body, headers, provider_message_id FROM email_outbox WHERE id = $1 FOR UPDATE',
+  const found = await client.query<OutboxRow & { error: string | null }>(
+    'SELECT status, kind, to_address, reply_to, subject, text_body, html_body, headers, provider_message_id, error FROM email_outbox WHERE id = $1 FOR UPDATE',
     [emailId],
   );
   const row = found.rows[0];
   if (!row) throw new UnrecoverableError(`No email ${emailId} in the outbox`);
   if (row.status === 'sent' || row.status === 'recorded') {
     return { emailId, status: row.status, ...(row.provider_message_id ? { messageId: row.provider_message_id } : {}), repeated: true };
+  }
+  if (row.status === 'skipped') return { emailId, status: 'skipped', ...(row.error ? { reason: row.error } : {}), repeated: true };
+  const over = await recipientLimitReason(client, row.kind, row.to_address);
+  if (over) {
+    await client.query("UPDATE email_outbox SET status = 'skipped', error = $2 WHERE id = $1", [emailId, over]);
+    return { emailId, status: 'skipped', reason: over };
   }
   if (!send) {
     await client.query("UPDATE email_outbox SET status = 'recorded', error = NULL WHERE id = $1", [emailId]);
@@ -217,9 +241,9 @@ export async function reopenFailedEmail(client: pg.ClientBase, emailId: string):
   await client.query("UPDATE email_outbox SET status = 'pending', error = NULL WHERE id = $1 AND status = 'failed'", [emailId]);
 }
 
-/** Marks an email that will not be retried again as failed, with the last error. */
+/** Marks an email that will not be retried again as failed, with the last error (one that was settled stays as it is). */
 export async function markEmailFailed(db: pg.Pool | pg.ClientBase, emailId: string, error: unknown): Promise<void> {
-  await db.query("UPDATE email_outbox SET status = 'failed', error = $2 WHERE id = $1 AND status NOT IN ('sent', 'recorded')", [
+  await db.query("UPDATE email_outbox SET status = 'failed', error = $2 WHERE id = $1 AND status NOT IN ('sent', 'recorded', 'skipped')", [
     emailId,
     errorText(error),
   ]);

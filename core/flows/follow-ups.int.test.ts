@@ -70,8 +70,11 @@ describe('follow-up reminders', () => {
     const { queues } = await workers();
     const client = flowClient(harness.url);
     const started = await client.start();
-    const captured = await client.send(started.flowId, { type: 'CAPTURE_SUBMIT', name: 'Wanda Away', email: email('away') });
+    const away = email('away');
+    const captured = await client.send(started.flowId, { type: 'CAPTURE_SUBMIT', name: 'Wanda Away', email: away });
     expect(captured.state).toBe('intro');
+    // a reminder goes only to a proven address (decision 0045): this one followed a link mailed to it
+    await pool.query('UPDATE leads SET email_proven_at = now() WHERE email = $1', [away]);
     expect(await timers(started.flowId)).toEqual([{ name: 'ASSESSMENT_REMINDER_DUE', status: expect.any(String), delay: 3600 }]);
 
     expect(await promoteTimers(pool, queues, started.flowId)).toBe(1);

@@ -401,6 +401,8 @@ async function answerDiagnostic(
 async function remindMidDiagnostic(journey: Journey, queues: Queues, diagnosticFlowId: string): Promise<void> {
   const before = await journey.visitor.get(journey.flowId!);
   const child = await journey.visitor.get(diagnosticFlowId);
+  // the reminder goes only to a proven address (decision 0045): this lead followed a link mailed to it
+  await pool.query('UPDATE leads SET email_proven_at = now() WHERE lead_id = $1', [journey.leadId]);
   expect(await promoteTimers(pool, queues, journey.flowId!), `${journey.name}: the reminder timer`).toBe(1);
   const after = await flowWhen(journey, (flow) => flow.snapshot.context.followUps.remindedToFinish === true, 'the reminder');
   expect(after.state, journey.name).toBe('diagnostic');

@@ -206,7 +206,8 @@ export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetai
       [leadId],
     ),
     db.query<LeadDetail['jobs'][number]>(
-      `SELECT id, queue, name, status, attempts, max_attempts, last_error, created_at, finished_at
+      `SELECT id, queue, name, status, attempts, max_attempts, last_error, created_at, finished_at,
+              coalesce(result->>'skipped', CASE WHEN result->>'status' = 'skipped' THEN result->>'reason' END) AS skipped
        FROM jobs WHERE lead_id = $1 OR flow_id IN ${flowIds} ORDER BY created_at DESC, id LIMIT 200`,
       [leadId],
     ),

@@ -5,6 +5,7 @@ import { acceptContactMessage } from '#core/contact/accept-message.js';
 import { acceptFormBodies } from '../plugins/form-bodies.js';
 import { logRefusal } from '../plugins/input-limits.js';
 import type { RenderedPages } from '../plugins/rendered-pages.js';
+import { captureGate } from '../plugins/capture-limit.js';
 import { rateLimits } from '../plugins/security.js';
 import { contactBodySchema } from './contact.js';
 import type { RouteDeps } from './deps.js';
@@ -70,6 +71,8 @@ export function contactFormRoutes(app: FastifyInstance, deps: RouteDeps & { page
     {
       // counted once the body is read, so a refused post is answered with the form as sent
       config: { rateLimit: { ...rateLimits.contact, hook: 'preHandler' } },
+      // the address typed here is stored and mailed: one more capture for this client (decision 0045)
+      preHandler: captureGate(deps),
       schema: { hide: true },
       // whatever refuses the post (the rate limit, a body past the limits, a fault of ours) is
       // answered with the page and the failure notice, the form kept as sent

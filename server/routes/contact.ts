@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contactMessageSchema } from '#machines/protocol/contact-form.js';
 import { acceptContactMessage } from '#core/contact/accept-message.js';
+import { captureGate } from '../plugins/capture-limit.js';
 import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 
@@ -18,6 +19,8 @@ export function contactRoutes(app: FastifyInstance, deps: RouteDeps, done: () =>
     '/api/functions/send-contact-email',
     {
       config: { rateLimit: rateLimits.contact },
+      // the address typed here is stored and mailed: it counts as a capture (decision 0045)
+      preHandler: captureGate(deps),
       schema: {
         summary: 'send-contact-email: store a contact message and queue its confirmation and the coach notification',
         tags: ['contact'],

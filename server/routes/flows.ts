@@ -9,15 +9,22 @@ import {
 } from '#machines/protocol/api.js';
 import { FlowConflictError } from '#core/flows/flow-store.js';
 import { HttpError } from '#core/http-error.js';
+import { captureGate, isCaptureEvent } from '../plugins/capture-limit.js';
 import { rateLimits } from '../plugins/security.js';
 import { startVisitorFlow } from '../visitors/start-flow.js';
 import type { RouteDeps } from './deps.js';
 
 const params = z.object({ id: z.uuid() });
+const eventBody = z.object({
+  event: z.looseObject({ type: z.string().min(1).max(80) }),
+  expectedVersion: z.number().int().min(0).optional(),
+});
 
 /** POST /api/flows, GET /api/flows/:id, POST /api/flows/:id/events: the server-authoritative flows, each its visitor's own. */
 export function flowRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  // a capture or email-capture event counts against the client's one capture limit, as POST /api/leads does (decision 0045)
+  const captureEvents = captureGate(deps, (request) => isCaptureEvent((request.body as z.infer<typeof eventBody>).event));
 
   api.post(
     '/api/flows',
@@ -36,9 +43,10 @@ export function flowRoutes(app: FastifyInstance, deps: RouteDeps, done: () => vo
     '/api/flows/:id/events',
     {
       config: { rateLimit: rateLimits.flowEvents },
+      preHandler: captureEvents,
       schema: {
         params,
-        body: z.object({ event: z.looseObject({ type: z.string().min(1).max(80) }), expectedVersion: z.number().int().min(0).optional() }),
+        body: eventBody,
         response: { 200: flowSnapshotResponseSchema, 409: flowConflictResponseSchema },
       },
     },

@@ -16,6 +16,7 @@ import { signedInAdmin } from '../auth/guard.js';
 import { purgeTestLeads } from '#core/leads/lead-service.js';
 import { initializeFromToken } from '#core/leads/token-session.js';
 import { HttpError } from '#core/http-error.js';
+import { captureGate } from '../plugins/capture-limit.js';
 import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 import { startVisitorFlow } from '../visitors/start-flow.js';
@@ -105,6 +106,8 @@ export function leadRoutes(app: FastifyInstance, deps: RouteDeps, done: () => vo
     '/api/leads',
     {
       config: { rateLimit: rateLimits.leads },
+      // every request here captures: it counts against the client's one capture limit (decision 0045)
+      preHandler: captureGate(deps),
       schema: {
         summary:
           "createOrUpdateLead: the capture step of this visitor's assessment; a known address (any case) reuses its lead, except in testing mode",

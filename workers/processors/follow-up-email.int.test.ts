@@ -58,10 +58,11 @@ const outboxOf = async (leadId: string, on = pool) =>
     )
   ).rows;
 
-/** A captured lead's assessment left at its intro. */
+/** A captured lead's assessment left at its intro; the address proven (a link mailed to it was followed), so the reminder is due. */
 async function abandonedFlow(on = pool) {
   const email = `reminder-${unique()}@example.com`;
   const lead = await createOrUpdateLead(on, { email, name: 'Grace Hopper' });
+  await on.query('UPDATE leads SET email_proven_at = now() WHERE lead_id = $1', [lead.leadId]);
   const flowId = await seedFlow(
     on,
     'assessmentFlow',

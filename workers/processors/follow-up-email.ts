@@ -19,6 +19,8 @@ interface ReminderTarget {
   state: string;
   snapshot: unknown;
   lead: { email: string; name: string };
+  /** A link mailed to the lead's address was followed (leads.email_proven_at): its owner reads it. */
+  proven: boolean;
 }
 
 interface TargetRow {
@@ -28,11 +30,17 @@ interface TargetRow {
   email: string;
   name: string;
   test_lead: boolean;
+  proven: boolean;
 }
 
 /** A reminder: its kind, why it may no longer be due, and its content. */
 interface Reminder {
   kind: FollowUpEmailKind;
+  /**
+   * Whether only a proven address gets it (decision 0045): a reminder nobody asked for goes only to
+   * an inbox whose owner has followed a link mailed to it, never to an address that was only typed.
+   */
+  onlyToProvenAddress: boolean;
   /** Why the flow no longer needs it (finished, booked, refunded), or null when it is still due. */
   notDue: (db: pg.ClientBase, target: ReminderTarget) => Promise<string | null>;
   content: (db: pg.ClientBase, config: Config, target: ReminderTarget, unsubscribeUrl: string) => Promise<EmailContent>;
@@ -40,7 +48,8 @@ interface Reminder {
 
 async function reminderTarget(db: pg.ClientBase, flowId: string, leadId: string): Promise<ReminderTarget | { skipped: string }> {
   const found = await db.query<TargetRow>(
-    `SELECT f.state, f.snapshot, f.testing, l.email, l.name, l.test AS test_lead
+    `SELECT f.state, f.snapshot, f.testing, l.email, l.name, l.test AS test_lead,
+            (SELECT email_proven_at IS NOT NULL FROM leads WHERE lead_id = $2) AS proven
      FROM flows f JOIN lead_facts(true) l ON l.lead_id = $2 WHERE f.id = $1`,
     [flowId, leadId],
   );
@@ -48,12 +57,15 @@ async function reminderTarget(db: pg.ClientBase, flowId: string, leadId: string)
   if (!row) return { skipped: 'the flow or its lead was deleted' };
   if (row.testing || row.test_lead) return { skipped: 'a test flow' };
   if (await isUnsubscribed(db, row.email)) return { skipped: 'the address unsubscribed from reminders' };
-  return { flowId, leadId, state: row.state, snapshot: row.snapshot, lead: { email: row.email, name: row.name } };
+  return { flowId, leadId, state: row.state, snapshot: row.snapshot, lead: { email: row.email, name: row.name }, proven: row.proven };
 }
+
+/** Why a reminder that needs a proven address was not written. */
+export const NOT_ASKED_FOR = 'the address was never proven (no link mailed to it was followed), so nobody there asked for a reminder';
 
 /**
  * The job of one follow-up reminder, which the flow's delay wrote: nothing for a test flow, an
- * unsubscribed address or a flow that no longer needs it (checked when it runs, a day after it was
+ * unsubscribed address, an address that did not ask for it, or a flow that no longer needs it (checked when it runs, a day after it was
  * planned); else the row, keyed by the job like the results email so a second run delivers the
  * first run's row instead of writing another, with the one-click unsubscribe headers (RFC 8058).
  */
@@ -67,6 +79,7 @@ export function reminderComposer(reminder: Reminder): Processor {
       if ('skipped' in target) return target;
       const notDue = await reminder.notDue(db, target);
       if (notDue) return { skipped: notDue };
+      if (reminder.onlyToProvenAddress && !target.proven) return { skipped: NOT_ASKED_FOR };
       const links = unsubscribeLinks(config.publicUrl, await unsubscribeToken(db, target.leadId));
       return {
         draft: {

@@ -10,9 +10,13 @@ import { reminderComposer } from './follow-up-email.js';
 /** The assessment's steps before it is graded (asked to retake included): a flow standing at one of them is unfinished. */
 const UNFINISHED_STEPS = new Set(['opening', 'capture', 'intro', 'mirror', 'diagnostic', 'survey', 'email_capture', 'gaming_detected']);
 
-/** 'assessment-reminder': a day after capture, the way back into an unfinished assessment. */
+/**
+ * 'assessment-reminder': a day after capture, the way back into an unfinished assessment. Only to a
+ * proven address: a capture is one typed line, which anybody can type for anybody (decision 0045).
+ */
 export const sendAssessmentReminder = reminderComposer({
   kind: 'assessment_reminder',
+  onlyToProvenAddress: true,
   notDue: (_db, { state }) => Promise.resolve(UNFINISHED_STEPS.has(state.split('.')[0]!) ? null : `the assessment went on to ${state}`),
   content: async (db, config, target, unsubscribeUrl) =>
     assessmentReminder(
@@ -26,9 +30,14 @@ export const sendAssessmentReminder = reminderComposer({
     ),
 });
 
-/** 'booking-reminder': a day after the deposit, the booking page, unless the session is booked or the deposit refunded. */
+/**
+ * 'booking-reminder': a day after the deposit, the booking page, unless the session is booked or the
+ * deposit refunded. The deposit paid in this flow is the asking: the session it pays for is booked
+ * there (decision 0045).
+ */
 export const sendBookingReminder = reminderComposer({
   kind: 'booking_reminder',
+  onlyToProvenAddress: false,
   notDue: async (db, { flowId, snapshot }) => {
     const path = completedPathOf(snapshot);
     if (path?.kind === 'deposit_paid' && path.booking === 'booked') return 'the session is booked';

@@ -44,10 +44,10 @@ async function recipientOf(pool: pg.Pool, leadId: string): Promise<{ email: stri
   return found;
 }
 
-/** Another homework email of the same flow and grading that stands for this job's. */
+/** Another homework email of the same flow and grading that stands for this job's (skipped over the per-recipient limit included). */
 interface SentBefore {
   emailId: string;
-  status: 'pending' | 'sent' | 'recorded';
+  status: 'pending' | 'sent' | 'recorded' | 'skipped';
 }
 
 /**
@@ -138,6 +138,7 @@ export const homeworkProcessor: QueueProcessor = {
       const flow = status === 'pending' ? null : await engine.applyIfAllowed(flowId, { type: 'HOMEWORK_SENT' }, 'worker');
       return { skipped: 'the flow already has this homework', emailId, status, flowState: flow?.state ?? null };
     }
+    // an email skipped over the per-recipient limit is settled too: the screen is not told (decision 0045)
     const delivery = await deliverEmail(pool, smtpSender(config), recorded.emailId);
     const flow = await engine.applyIfAllowed(flowId, { type: 'HOMEWORK_SENT' }, 'worker');
     return { ...delivery, flowState: flow?.state ?? null };
@@ -149,7 +150,8 @@ export const homeworkProcessor: QueueProcessor = {
       job.data.jobRowId,
     ]);
     const row = email.rows[0];
-    const delivered = row?.status === 'sent' || row?.status === 'recorded';
+    // settled: sent, recorded, or skipped over the per-recipient limit (the flow goes on as if sent)
+    const delivered = row?.status === 'sent' || row?.status === 'recorded' || row?.status === 'skipped';
     if (row && !delivered) await markEmailFailed(pool, row.id, error);
     await engine.applyIfAllowed(flowId, { type: delivered ? 'HOMEWORK_SENT' : 'HOMEWORK_FAILED' }, 'worker');
   },

@@ -197,6 +197,8 @@ export const leadDetailSchema = z.object({
       attempts: z.number(),
       max_attempts: z.number(),
       last_error: z.string().nullable(),
+      /** Why a completed job did nothing: an email not due, not asked for or over the per-recipient limit (decision 0045). */
+      skipped: z.string().nullable(),
       created_at: timestamp,
       finished_at: timestamp.nullable(),
     }),

@@ -119,7 +119,9 @@ export function EmailsPanel({ emails }: { emails: LeadEmail[] }) {
               <p className="text-xs break-words text-muted">
                 {emailKindName(e.kind)} · to {e.to_address} · {formatDateTime(e.sent_at ?? e.created_at)}
               </p>
-              {e.error && <p className="mt-1 text-sm break-words text-danger">{e.error}</p>}
+              {e.error && (
+                <p className={cx('mt-1 text-sm break-words', e.status === 'skipped' ? 'text-muted' : 'text-danger')}>{e.error}</p>
+              )}
               <details className="mt-2 text-sm">
                 <summary className="w-fit cursor-pointer font-semibold text-ink">Read the email</summary>
                 <pre
@@ -188,6 +190,7 @@ export function LeadJobsPanel({ jobs, onRetried }: { jobs: LeadJob[]; onRetried:
                 Attempts {j.attempts} of {j.max_attempts} · {formatDateTime(j.created_at)}
               </p>
               {j.last_error && <p className="mt-1 text-sm break-words text-danger">{j.last_error}</p>}
+              {j.skipped && <p className="mt-1 text-sm break-words text-muted">Nothing sent: {j.skipped}</p>}
               <TechnicalDetails
                 items={[
                   ['Queue', j.queue],
