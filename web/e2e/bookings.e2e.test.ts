@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedResultsFlow } from '#test/flows.js';
-import { inviteeCreated, postCalendlyEvent } from '#test/scheduling.js';
+import { bookingReferenceOf, inviteeCreated, postCalendlyEvent } from '#test/scheduling.js';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { DESKTOP, MOBILE, openAdminPage, signedInAdminState, type StorageState } from './pages.js';
@@ -79,7 +79,7 @@ describe('bookings in the admin, in a real browser', () => {
       await context.close();
     }
 
-    const booking = inviteeCreated(payer.flowId, payer.email, '2026-12-01T15:00:00.000000Z');
+    const booking = inviteeCreated(await bookingReferenceOf(server.pool, payer.flowId), payer.email, '2026-12-01T15:00:00.000000Z');
     expect(await postCalendlyEvent(server.url, KEY, booking)).toEqual({ received: true, applied: true });
 
     const { context, page, errors } = await openAdminPage(browser, signedIn, DESKTOP);
