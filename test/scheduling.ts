@@ -14,7 +14,7 @@ export function bookingReferenceOf(pool: pg.Pool, flowId: string): Promise<strin
 }
 
 /** Calendly's invitee.created for a booking made from a flow's link (its booking reference in utm_content). */
-export function inviteeCreated(reference: string, email: string, startTime: string | null = null) {
+export function inviteeCreated(reference: string | null, email: string, startTime: string | null = null) {
   return {
     event: 'invitee.created',
     payload: {

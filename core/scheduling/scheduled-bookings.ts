@@ -109,3 +109,8 @@ export async function assignBookingToFlow(db: Db, id: string, flowId: string): P
   );
   return assigned.rowCount === 1;
 }
+
+/** A data-protection delete of a lead: the unmatched bookings made with its address go with it (matched ones go with its flows). */
+export async function deleteUnmatchedBookingsFor(db: Db, email: string): Promise<void> {
+  await db.query('DELETE FROM scheduled_bookings WHERE flow_id IS NULL AND lower(email) = lower($1)', [email]);
+}

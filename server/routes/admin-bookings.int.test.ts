@@ -152,4 +152,17 @@ describe('unmatched bookings on the lead page', () => {
     const still = await pool.query('SELECT flow_id FROM scheduled_bookings WHERE id = $1', [bookingId]);
     expect(still.rows).toEqual([{ flow_id: null }]);
   });
+  it("a lead's data-protection delete takes the unmatched bookings made with its address, and leaves others'", async () => {
+    const lead = await paidLead('erased', 'Erased Lead');
+    await unmatchedBooking(lead.email.toUpperCase(), 'Erased Lead');
+    const othersAddress = email('kept');
+    await unmatchedBooking(othersAddress, 'Kept');
+    const deleted = await app.inject({ method: 'DELETE', url: `/api/admin/leads/${lead.leadId}`, headers: admin.headers });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const left = await pool.query('SELECT lower(email) AS email FROM scheduled_bookings WHERE lower(email) IN (lower($1), lower($2))', [
+      lead.email,
+      othersAddress,
+    ]);
+    expect(left.rows).toEqual([{ email: othersAddress }]);
+  });
 });
