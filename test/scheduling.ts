@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { bookingReferenceFor } from '#core/scheduling/booking-references.js';
 import { calendlySignature } from '#core/scheduling/signatures.js';
 
 /** The headers Calendly sends with a raw body: JSON, signed with `key` at `at` (now by default). */
@@ -6,14 +8,19 @@ export function calendlyHeaders(key: string, raw: string, at = Math.floor(Date.n
   return { 'content-type': 'application/json', 'calendly-webhook-signature': calendlySignature(key, at, raw) };
 }
 
-/** Calendly's invitee.created for a booking made from a flow's link (its reference in utm_content). */
-export function inviteeCreated(flowId: string, email: string, startTime: string | null = null) {
+/** The reference a flow's booking link carries (issued on first use, as the payment screen and emails do). */
+export function bookingReferenceOf(pool: pg.Pool, flowId: string): Promise<string> {
+  return bookingReferenceFor(pool, flowId);
+}
+
+/** Calendly's invitee.created for a booking made from a flow's link (its booking reference in utm_content). */
+export function inviteeCreated(reference: string | null, email: string, startTime: string | null = null) {
   return {
     event: 'invitee.created',
     payload: {
       uri: `https://api.calendly.com/scheduled_events/EV/invitees/${randomUUID()}`,
       email,
-      tracking: { utm_content: flowId },
+      tracking: { utm_content: reference },
       scheduled_event: { start_time: startTime },
     },
   };

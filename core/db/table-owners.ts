@@ -65,6 +65,16 @@ export const TABLE_OWNERS: readonly TableOwner[] = [
     tables: ['webhook_receipts'],
     why: "each provider's event is applied once: its receipt commits with its effects",
   },
+  {
+    owner: 'core/scheduling/booking-references.ts',
+    tables: ['booking_references'],
+    why: "a flow's booking reference is issued once, at random, so a booking event is matched by what only its link carried (decision 0046)",
+  },
+  {
+    owner: 'core/scheduling/scheduled-bookings.ts',
+    tables: ['scheduled_bookings'],
+    why: 'every reported booking, matched or kept for the coach to assign; a cancellation or reschedule finds it by its provider id',
+  },
   { owner: 'core/integrations/settings.ts', tables: ['integration_settings'], why: 'values are checked and secrets kept write-only' },
   { owner: 'core/mirror/store.ts', tables: ['mirror_sessions', 'mirror_messages'], why: 'messages are kept only for a saved session' },
   { owner: 'core/site/settings.ts', tables: ['site_settings'], why: 'one row, checked field by field' },

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VISITOR_COOKIE } from '#server/visitors/visitor-cookie.js';
 import { signedInAdmin } from '#test/admin-session.js';
 import { seedResultsFlow } from '#test/flows.js';
-import { inviteeCreated, postCalendlyEvent } from '#test/scheduling.js';
+import { bookingReferenceOf, inviteeCreated, postCalendlyEvent } from '#test/scheduling.js';
 import { flowClient, promoteTimers } from '#test/journey.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { until } from '#test/until.js';
@@ -125,7 +125,7 @@ describe('follow-up reminders', () => {
     expect(await attention(false)).toEqual([]);
     expect(await new FlowEngine(pool).applyIfAllowed(seeded.flowId, { type: 'BOOKING_REMINDER_DUE' }, 'server')).toBeNull();
 
-    expect(await postCalendlyEvent(harness.url, KEY, inviteeCreated(seeded.flowId, seeded.email))).toEqual({
+    expect(await postCalendlyEvent(harness.url, KEY, inviteeCreated(await bookingReferenceOf(pool, seeded.flowId), seeded.email))).toEqual({
       received: true,
       applied: true,
     });

@@ -13,7 +13,7 @@ import { signedInAdmin, type SignedInAdmin } from '#test/admin-session.js';
 import { startFakeStripe, type FakeStripe } from '#test/fake-stripe.js';
 import { testConfig } from '#test/helpers.js';
 import { backdater, flowClient, promoteTimers, SURVEYS, type FlowJson, type TestJson } from '#test/journey.js';
-import { inviteeCreated, postCalendlyEvent } from '#test/scheduling.js';
+import { bookingReferenceOf, inviteeCreated, postCalendlyEvent } from '#test/scheduling.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { until } from '#test/until.js';
 import { buildTestWorker } from '#test/worker-harness.js';
@@ -463,7 +463,11 @@ async function afterDeposit(journey: Journey, site: TestApp, queues: Queues): Pr
   const { plan } = journey;
   if (plan.booking) {
     await send(journey, { type: 'BOOK_SESSION' }, 'payment_success.booking_opened');
-    await calendly(journey, site, inviteeCreated(journey.flowId!, journey.email, '2030-01-15T15:00:00.000000Z'));
+    await calendly(
+      journey,
+      site,
+      inviteeCreated(await bookingReferenceOf(pool, journey.flowId!), journey.email, '2030-01-15T15:00:00.000000Z'),
+    );
     await flowWhen(journey, (flow) => flow.state === 'payment_success.booked', 'the booking');
     if (plan.booking !== 'booked') {
       const canceler = plan.booking === 'canceled_by_coach' ? 'host' : 'invitee';
@@ -472,7 +476,7 @@ async function afterDeposit(journey: Journey, site: TestApp, queues: Queues): Pr
         payload: {
           uri: `https://api.calendly.com/scheduled_events/EV/invitees/${randomBytes(8).toString('hex')}`,
           email: journey.email,
-          tracking: { utm_content: journey.flowId },
+          tracking: { utm_content: await bookingReferenceOf(pool, journey.flowId!) },
           cancellation: { canceler_type: canceler },
         },
       });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BOOKING_REFERENCE_PATTERN } from '../booking-link.js';
 import { assessmentFlowClientEventSchema } from './assessment-flow.js';
 import { flowModeSchema, knownSessionSchema } from './common.js';
 import { diagnosticClientEventSchema } from './diagnostic.js';
@@ -48,6 +49,9 @@ export const flowSnapshotResponseSchema = z.object({
   state: z.string().min(1).max(200),
   snapshot: z.record(z.string(), z.unknown()),
 });
+/** GET /api/flows/:id/booking-reference: what the flow's booking link carries (decision 0046). */
+export const bookingReferenceResponseSchema = z.object({ reference: z.string().regex(BOOKING_REFERENCE_PATTERN) });
+
 /** A flow as the server answers it. */
 export type FlowSnapshotResponse = z.infer<typeof flowSnapshotResponseSchema>;
 

@@ -5,6 +5,7 @@ import { sendHttpError } from '../plugins/error-handler.js';
 import type { RouteDeps } from '../routes/deps.js';
 import { adminLiveRoutes } from '../sockets/admin-live.js';
 import { monitorSocket } from '../sockets/monitor.js';
+import { adminBookingRoutes } from './routes/bookings.js';
 import { bullBoardRoutes, redirectSignedOutBoardPage } from './routes/bull-board.js';
 import { adminDataRoutes } from './routes/data.js';
 import { gradingRoutes } from './routes/grading.js';
@@ -53,6 +54,7 @@ export async function adminArea(app: FastifyInstance, deps: RouteDeps): Promise<
   for (const routes of [
     adminDataRoutes,
     adminLeadRoutes,
+    adminBookingRoutes,
     adminMirrorSessionRoutes,
     adminIntegrationRoutes,
     siteSettingsRoutes,

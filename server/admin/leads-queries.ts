@@ -9,6 +9,7 @@ import { bind, leadsIn, whereAll } from '#core/leads/lead-scope.js';
 import { deleteLeadRow } from '#core/leads/lead-service.js';
 import { deleteUnclaimedTokensFor } from '#core/leads/tokens.js';
 import { deleteJobsNamingOnlyLead } from '#core/queues/outbox.js';
+import { deleteUnmatchedBookingsFor } from '#core/scheduling/scheduled-bookings.js';
 
 /** Rows the CSV export reads from its cursor at a time: the server holds one batch, whatever the number of leads. */
 const CSV_BATCH = 1_000;
@@ -255,6 +256,7 @@ export async function deleteLead(db: pg.Pool, leadId: string): Promise<boolean> 
     if (!lead.rowCount) return false;
     const email = lead.rows[0]!.email;
     await deleteUnclaimedTokensFor(client, email);
+    await deleteUnmatchedBookingsFor(client, email);
     await deleteJobsNamingOnlyLead(client, leadId);
     await deleteLeadRow(client, leadId);
     return true;

@@ -2,12 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  bookingReferenceResponseSchema,
   flowConflictResponseSchema,
   flowEventBodySchemas,
   flowSnapshotResponseSchema,
   flowStartBodySchema,
 } from '#machines/protocol/api.js';
+import { completedPathOf } from '#machines/protocol/snapshots.js';
 import { FlowConflictError } from '#core/flows/flow-store.js';
+import { bookingReferenceFor } from '#core/scheduling/booking-references.js';
 import { HttpError } from '#core/http-error.js';
 import { captureGate, isCaptureEvent } from '../plugins/capture-limit.js';
 import { rateLimits } from '../plugins/security.js';
@@ -20,7 +23,10 @@ const eventBody = z.object({
   expectedVersion: z.number().int().min(0).optional(),
 });
 
-/** POST /api/flows, GET /api/flows/:id, POST /api/flows/:id/events: the server-authoritative flows, each its visitor's own. */
+/**
+ * POST /api/flows, GET /api/flows/:id, POST /api/flows/:id/events: the server-authoritative flows,
+ * each its visitor's own; GET /api/flows/:id/booking-reference: the reference its booking link carries.
+ */
 export function flowRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   // a capture or email-capture event counts against the client's one capture limit, as POST /api/leads does (decision 0045)
@@ -37,6 +43,18 @@ export function flowRoutes(app: FastifyInstance, deps: RouteDeps, done: () => vo
 
   api.get('/api/flows/:id', { schema: { params, response: { 200: flowSnapshotResponseSchema } } }, async (request) =>
     deps.engine.get(request.params.id, { visitorId: request.visitorId }),
+  );
+
+  api.get(
+    '/api/flows/:id/booking-reference',
+    { schema: { params, response: { 200: bookingReferenceResponseSchema } } },
+    async (request) => {
+      const flow = await deps.engine.get(request.params.id, { visitorId: request.visitorId });
+      // issued to the visitor whose deposit is paid, for the link to book with (a stranger had the flows' 404 above)
+      if (completedPathOf(flow.snapshot)?.kind !== 'deposit_paid')
+        throw new HttpError(404, 'This flow has no paid deposit to book a session for.');
+      return { reference: await bookingReferenceFor(deps.pool, flow.flowId) };
+    },
   );
 
   api.post(

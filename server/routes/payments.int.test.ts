@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { AssessmentFlowContext } from '#machines/assessment-flow/assessment-flow.context.js';
 import { startFakeStripe, type FakeCheckoutSession, type FakeStripe } from '#test/fake-stripe.js';
 import { seedResultsFlow } from '#test/flows.js';
 import { injectAs, seedVisitor } from '#test/visitor.js';
 import { signedInAdmin } from '#test/admin-session.js';
 import { testConfig } from '#test/helpers.js';
+import { bookingReferenceFor } from '#core/scheduling/booking-references.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { until } from '#test/until.js';
 import { buildTestWorker } from '#test/worker-harness.js';
@@ -510,6 +511,11 @@ describe('the Stripe webhook', () => {
 describe('test-payment mode', () => {
   it('the deposit choice alone records a succeeded test payment and confirms the flow about 1 s later', async () => {
     await testModeWorkers();
+    // the receipt's booking link: the coach's page, carrying the flow's booking reference
+    await pool.query(
+      "INSERT INTO integration_settings (key, enabled, configured, value) VALUES ('scheduling', true, true, 'https://calendly.com/coach/45')",
+    );
+    onTestFinished(() => pool.query("DELETE FROM integration_settings WHERE key = 'scheduling'").then(() => undefined));
     const started = Date.now();
     const { flowId, leadId } = await flowAtPayment('book_call', 'test-pay');
     await until(async () => (await trackedPayments(flowId)).length === 1);
@@ -544,6 +550,11 @@ describe('test-payment mode', () => {
     expect(receipt.text_body).toContain(`Reference: ${payment.payment_intent_id}`);
     expect(receipt.text_body).toContain('Payment: Test payment: no money moved');
     expect(receipt.text_body).toContain('100% refundable');
+    const link = new URL(/Book your 45-minute strategy session: (\S+)/.exec(receipt.text_body)![1]!);
+    const reference = await bookingReferenceFor(pool, flowId);
+    expect(link.origin + link.pathname).toBe('https://calendly.com/coach/45');
+    expect([link.searchParams.get('utm_content'), link.searchParams.get('metadata[ref]')]).toEqual([reference, reference]);
+    expect(reference).toMatch(/^[0-9a-f]{32}$/);
   });
 
   it("create-payment answers the product's test shape once confirmed; a double click gets the same payment", async () => {

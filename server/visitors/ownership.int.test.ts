@@ -157,6 +157,7 @@ async function fingerprint() {
     'mirror_sessions',
     'mirror_messages',
     'payment_tracking',
+    'booking_references',
   ];
   const counts = await pool.query(
     `SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t})::int AS ${t}`).join(', ')}, (SELECT sum(version) FROM flows)::int AS versions`,
@@ -167,6 +168,11 @@ async function fingerprint() {
 /** Each scoped route: the request (with the owner's ids) and the status the owner gets for it. */
 const scoped: Record<string, () => { request: InjectOptions; ownerStatus: number }> = {
   'GET /api/flows/:id': () => ({ request: { method: 'GET', url: `/api/flows/${ids.homeworkFlowId}` }, ownerStatus: 200 }),
+  // the deposit's booking reference (decision 0046): issued to the flow's visitor only
+  'GET /api/flows/:id/booking-reference': () => ({
+    request: { method: 'GET', url: `/api/flows/${ids.paymentFlowId}/booking-reference` },
+    ownerStatus: 200,
+  }),
   'POST /api/flows/:id/events': () => ({
     request: { method: 'POST', url: `/api/flows/${ids.eventsFlowId}/events`, payload: { event: { type: 'CONTINUE' } } },
     ownerStatus: 200,

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedResultsFlow } from '#test/flows.js';
-import { inviteeCreated, postCalendlyEvent } from '#test/scheduling.js';
+import { bookingReferenceOf, inviteeCreated, postCalendlyEvent } from '#test/scheduling.js';
 import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { DESKTOP, MOBILE, openAdminPage, signedInAdminState, type StorageState } from './pages.js';
@@ -79,7 +79,7 @@ describe('bookings in the admin, in a real browser', () => {
       await context.close();
     }
 
-    const booking = inviteeCreated(payer.flowId, payer.email, '2026-12-01T15:00:00.000000Z');
+    const booking = inviteeCreated(await bookingReferenceOf(server.pool, payer.flowId), payer.email, '2026-12-01T15:00:00.000000Z');
     expect(await postCalendlyEvent(server.url, KEY, booking)).toEqual({ received: true, applied: true });
 
     const { context, page, errors } = await openAdminPage(browser, signedIn, DESKTOP);
@@ -90,6 +90,41 @@ describe('bookings in the admin, in a real browser', () => {
     await page.getByText(/^Session booked for .+ via Calendly$/).waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/lead-booked-1280.png`, fullPage: true });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+  it('shows a booking no reference matched on the lead page, and Assign to this lead books them', async () => {
+    const payer = await remindedPayer();
+    // booked at the coach's page without the site's link: the address is not proven, so it matches nobody
+    const booking = inviteeCreated(null, payer.email, '2026-12-08T10:00:00.000000Z');
+    expect(await postCalendlyEvent(server.url, KEY, { ...booking, payload: { ...booking.payload, name: 'Nora Notbooked' } })).toMatchObject(
+      {
+        received: true,
+        applied: false,
+      },
+    );
+    for (const viewport of [DESKTOP, MOBILE]) {
+      const { context, page, errors } = await openAdminPage(browser, signedIn, viewport);
+      await page.goto(`${server.url}/admin/leads/${payer.leadId}`);
+      const panel = page.locator('section[aria-labelledby="lead-unmatched-bookings"]');
+      await panel.getByText(payer.email).waitFor();
+      expect(await panel.getByText('matches this lead').count()).toBeGreaterThan(0);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.screenshot({ path: `${SHOTS}/lead-unmatched-${viewport.width}.png`, fullPage: true });
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+
+    const { context, page, errors } = await openAdminPage(browser, signedIn, DESKTOP);
+    await page.goto(`${server.url}/admin/leads/${payer.leadId}`);
+    const panel = page.locator('section[aria-labelledby="lead-unmatched-bookings"]');
+    await panel.locator('li', { hasText: payer.email }).getByRole('button', { name: 'Assign to this lead' }).click();
+    await page.getByText(/^Session booked for .+ via Calendly$/).waitFor();
+    await page.getByText('Booking assigned').first().waitFor();
+    await page.screenshot({ path: `${SHOTS}/lead-assigned-1280.png`, fullPage: true });
+    const flow = await server.pool.query<{ state: string }>('SELECT state FROM flows WHERE id = $1', [payer.flowId]);
+    expect(flow.rows[0]!.state).toBe('payment_success.booked');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,3 +1,4 @@
+import { bookingReferenceFor } from '#core/scheduling/booking-references.js';
 import type { Job } from 'bullmq';
 import type pg from 'pg';
 import { pino } from 'pino';
@@ -167,7 +168,7 @@ describe('the abandoned-assessment reminder', () => {
 });
 
 describe('the paid-but-not-booked reminder', () => {
-  it('goes out once, linking to the booking page prefilled with the lead and carrying the flow as its reference', async () => {
+  it("goes out once, linking to the booking page prefilled with the lead and carrying the flow's booking reference", async () => {
     const paid = await paidFlow();
     const [first, second] = await runReminder('booking-reminder', paid, 2);
     expect(first).toMatchObject({ status: 'sent' });
@@ -180,9 +181,10 @@ describe('the paid-but-not-booked reminder', () => {
     expect(Object.fromEntries(booking.searchParams)).toEqual({
       name: 'Test Lead',
       email: paid.email,
-      utm_content: paid.flowId,
-      'metadata[ref]': paid.flowId,
+      utm_content: await bookingReferenceFor(pool, paid.flowId),
+      'metadata[ref]': await bookingReferenceFor(pool, paid.flowId),
     });
+    expect(booking.searchParams.get('utm_content')).toMatch(/^[0-9a-f]{32}$/);
     expect(oneClickOf(mail!).post).toBe('List-Unsubscribe=One-Click');
     expect(mail!.text).toContain(`${PUBLIC_URL}/unsubscribe?token=`);
     expect(await outboxOf(paid.leadId)).toMatchObject([{ kind: 'booking_reminder', status: 'sent' }]);

@@ -4,6 +4,7 @@ import { assessmentReminder, bookingReminder } from '#core/email/follow-up-templ
 import { RESUME_LINK_DAYS, resumeLink } from '#core/flows/resume-link.js';
 import { bookingUrl } from '#core/integrations/settings.js';
 import { DEFAULT_LEAD_NAME } from '#core/leads/lead-service.js';
+import { bookingReferenceFor } from '#core/scheduling/booking-references.js';
 import { readSiteSettings } from '#core/site/settings.js';
 import { reminderComposer } from './follow-up-email.js';
 
@@ -49,7 +50,7 @@ export const sendBookingReminder = reminderComposer({
   content: async (db, _config, { flowId, lead }, unsubscribeUrl) => {
     const visitor = { name: lead.name === DEFAULT_LEAD_NAME ? null : lead.name, email: lead.email };
     return bookingReminder(
-      { name: lead.name, unsubscribeUrl, bookingUrl: bookingLink(visitor, await bookingUrl(db), flowId) },
+      { name: lead.name, unsubscribeUrl, bookingUrl: bookingLink(visitor, await bookingUrl(db), await bookingReferenceFor(db, flowId)) },
       await readSiteSettings(db),
     );
   },

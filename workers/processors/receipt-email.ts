@@ -1,10 +1,13 @@
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
+import { bookingLink } from '#machines/booking-link.js';
 import { coachAddress } from '#core/email/coach.js';
 import { depositReceipt } from '#core/email/payment-templates.js';
 import { bookingUrl } from '#core/integrations/settings.js';
+import { DEFAULT_LEAD_NAME } from '#core/leads/lead-service.js';
 import { paymentDetails, paymentRecipient } from '#core/payments/payment-emails.js';
 import type { PaymentRow } from '#core/payments/payment-tracking.js';
+import { bookingReferenceFor } from '#core/scheduling/booking-references.js';
 import { readSiteSettings } from '#core/site/settings.js';
 import { sendComposedEmail } from './composed-email.js';
 import type { Processor } from './index.js';
@@ -17,7 +20,8 @@ const payloadSchema = z.object({
 
 /**
  * The deposit's receipt: the tracked payment's amount, date and reference, the refundable terms and
- * the booking link as the scheduling card stands now. Keyed by the job like the results email.
+ * the booking link as the scheduling card stands now, prefilled and carrying the flow's booking
+ * reference like the payment screen's. Keyed by the job like the results email.
  */
 export const sendReceiptEmail: Processor = async (job, context) => {
   const parsed = payloadSchema.safeParse(job.data.payload);
@@ -30,13 +34,16 @@ export const sendReceiptEmail: Processor = async (job, context) => {
     const payment = found.rows[0];
     // the webhook records the payment in the transaction that confirms the flow, so it is there
     if (!payment) throw new UnrecoverableError('The confirmed payment is not tracked');
+    const page = await bookingUrl(db);
+    const visitor = { name: lead.name === DEFAULT_LEAD_NAME ? null : lead.name, email: lead.email };
+    const link = page && bookingLink(visitor, page, await bookingReferenceFor(db, parsed.data.flowId));
     return {
       draft: {
         kind: 'deposit_receipt',
         to: lead.email,
         replyTo: await coachAddress(db, context.config),
         leadId,
-        ...depositReceipt(paymentDetails(payment, lead.name, payment.created_at), await bookingUrl(db), await readSiteSettings(db)),
+        ...depositReceipt(paymentDetails(payment, lead.name, payment.created_at), link, await readSiteSettings(db)),
       },
     };
   });

@@ -17,6 +17,7 @@ import { SCORE_NAMES } from '#machines/grading/score-names.js';
 import { paymentSchema } from '#machines/protocol/payment.js';
 import { money, tierLabel, type LeadPayment } from './leads-api.js';
 import { MirrorTranscript } from './mirror-transcript.js';
+import { UnmatchedBookingsPanel } from './unmatched-bookings.js';
 import { EmptyState, ErrorState, Panel, RefreshButton, ScreenHeader, Skeleton } from './states.js';
 
 /** /admin/leads/:id: everything about one lead, its journey with a replay, notes, refund and delete. */
@@ -204,6 +205,7 @@ export function LeadDetailScreen() {
         <EmailsPanel emails={data.emails} />
         <div className="flex flex-col gap-6">
           <PaymentsPanel lead={lead} payments={data.payments} onRefund={setRefunding} />
+          <UnmatchedBookingsPanel leadId={lead.id} canAssign={lead.deposit === 'paid' && lead.booking !== 'booked'} onAssigned={reload} />
           <LeadJobsPanel jobs={data.jobs} onRetried={reload} />
         </div>
       </div>

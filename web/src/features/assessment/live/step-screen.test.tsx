@@ -66,6 +66,16 @@ function renderNextStep(tier: Tier) {
 describe('the next step after the results', () => {
   it('book_call: the refundable deposit, then the booking link with the visitor filled in', async () => {
     const user = userEvent.setup();
+    // the server issues the flow's booking reference to its visitor once the deposit is paid
+    const reference = '0123456789abcdef0123456789abcdef';
+    const fetched = vi.fn((url: string) =>
+      Promise.resolve(
+        url.endsWith('/booking-reference')
+          ? new Response(JSON.stringify({ reference }), { status: 200, headers: { 'content-type': 'application/json' } })
+          : new Response('{}', { status: 503 }),
+      ),
+    );
+    vi.stubGlobal('fetch', fetched);
     const { actor, send, step } = renderNextStep('book_call');
     expect(screen.getByText('One to one · 45 minutes')).toBeTruthy();
     expect(screen.getByText('$250')).toBeTruthy();
@@ -84,6 +94,9 @@ describe('the next step after the results', () => {
     expect(href.origin + href.pathname).toBe('https://booking.example/coach');
     expect(href.searchParams.get('email')).toBe('ada@example.com');
     expect(booking.getAttribute('target')).toBe('_blank');
+    await waitFor(() => expect(new URL(booking.getAttribute('href')!).searchParams.get('utm_content')).toBe(reference));
+    expect(new URL(booking.getAttribute('href')!).searchParams.get('metadata[ref]')).toBe(reference);
+    expect(fetched.mock.calls.filter(([url]) => url.endsWith('/booking-reference'))).toHaveLength(1);
 
     booking.addEventListener('click', (event) => event.preventDefault());
     await user.click(booking);

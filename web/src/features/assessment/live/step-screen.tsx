@@ -199,7 +199,7 @@ export function StepScreen({
           visitor={visitor}
           depositCents={depositCents}
           bookingUrl={config?.bookingUrl ?? null}
-          reference={flowId}
+          flowId={flowId}
           onBook={() => send({ type: 'BOOK_SESSION' })}
           onViewResults={viewResults}
         />

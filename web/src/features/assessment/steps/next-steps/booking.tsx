@@ -2,6 +2,7 @@ import type { BookingStatus } from '#machines/protocol/assessment-flow.js';
 import type { Notice } from '#machines/protocol/common.js';
 import type { PaymentPurpose } from '#machines/protocol/payment.js';
 import { bookingLink } from '#machines/booking-link.js';
+import { useBookingReference } from './booking-reference.js';
 import { DoneMark, NoticeBox, TestLeadNote } from '../../ui.js';
 import { formatDeposit } from './deposit.js';
 import { OutLink, SeeResults } from './links.js';
@@ -16,7 +17,7 @@ export function PaymentSuccessStep({
   visitor,
   depositCents,
   bookingUrl,
-  reference,
+  flowId,
   onBook,
   onViewResults,
 }: {
@@ -31,12 +32,13 @@ export function PaymentSuccessStep({
   visitor: { name: string | null; email: string | null };
   depositCents: number;
   bookingUrl: string | null;
-  /** The flow's id: the provider's webhook names it back, so the booking lands on this flow. */
-  reference: string;
+  /** The flow whose booking reference the link carries: the provider's webhook names it back, so the booking lands on this flow. */
+  flowId: string;
   onBook: () => void;
   onViewResults: () => void;
 }) {
   const homework = purpose === 'paid_homework';
+  const reference = useBookingReference(flowId, !refunded && !homework && booking !== 'booked');
   return (
     <div className="flex flex-col items-center gap-6 py-4 text-center">
       <DoneMark />
