@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 
 /**
- * How sign-in guessing is slowed without ever locking the owner out (README, "Security"): each
+ * How sign-in guessing is slowed without ever locking the owner out (docs/security.md): each
  * address gets a few free failures per account, then must wait between tries (1 s, doubling, up to
  * 15 minutes); failures from one address never slow another, so strangers cannot keep the coach out.
  * An account that sees many failures in an hour is reported to its owner, once an hour.

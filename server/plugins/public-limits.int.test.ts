@@ -8,7 +8,7 @@ import { frameText } from '../sockets/frames.js';
 import { MAX_SOCKETS_PER_ADDRESS } from '../sockets/flows.js';
 
 /*
- * Every public write has a per-address limit answering 429 with Retry-After (README, "Limits").
+ * Every public write has a per-address limit answering 429 with Retry-After (docs/security.md, "Limits").
  * This app counts in a rate-limit namespace of its own (testConfig), and each case comes from an
  * address of its own, so the counts start at zero.
  */

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from '../routes/deps.js';
 
 /**
- * Per-route rate limits, per client address (README, "Limits"). Opt a route in with
+ * Per-route rate limits, per client address (docs/security.md, "Limits"). Opt a route in with
  * `{ config: { rateLimit: rateLimits.contact } }`. Every public write has one, sized well above
  * what a visitor's own assessment needs (an assessment is about 3 flows and 60 events; several
  * people behind one office address still fit), so only scripts meet them.
