@@ -84,8 +84,8 @@ describe('what the logs keep out', () => {
     socket.send(Buffer.alloc(100 * 1024, 'x'));
     expect(await closed).toBe(1009);
     await expect
-      .poll(() => lines.slice(from).find((line) => String(line.msg).startsWith('bad websocket frame')))
-      .toMatchObject({ level: 40, code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' });
+      .poll(() => lines.slice(from).find((line) => line.msg === 'input refused by a limit'))
+      .toMatchObject({ level: 40, limit: 'frameBytes', socket: true });
     expect(lines.slice(from).filter((line) => Number(line.level) >= 50)).toEqual([]);
     expect(logText(from)).not.toContain('"stack"');
   });

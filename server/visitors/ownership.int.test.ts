@@ -29,6 +29,7 @@ const UNSCOPED: Record<string, string> = {
   'GET /api/config': 'public settings, no personal data',
   'POST /api/visits': 'an anonymous count',
   'POST /api/functions/send-contact-email': 'a new message from the caller',
+  'POST /contact': 'a new message from the caller, the contact form posted without JavaScript',
   'POST /api/client-log/not-found': 'the path of a page not found, logged',
   'POST /api/functions/:name': 'any unknown function: 404',
   'POST /api/stripe/webhook': 'signed by Stripe',
