@@ -188,7 +188,8 @@ describe("a lead's page reads as a report, for a lead of each tier", () => {
     if (tier === 'nurture') await timeline.getByText('Joined the community').first().waitFor();
 
     // no code names outside the technical details; inside them, the raw names are still there
-    const text = await visibleText(page);
+    // links are left out: a signed report link's random token can spell anything
+    const text = (await visibleText(page)).replace(/https?:\/\/\S+/g, '');
     expect(text).not.toMatch(/xstate\.|[A-Z]{3,}_[A-Z_]+|\b(yes_flow|no_flow|payment_success|processing\.)/);
     expect(text).toContain('Technical details');
     const grading = jobs.locator('li').filter({ hasText: 'Grading the assessment' });
