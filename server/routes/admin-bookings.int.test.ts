@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInAdmin } from '#test/admin-session.js';
 import { seedResultsFlow } from '#test/flows.js';
-import { calendlyHeaders } from '#test/scheduling.js';
+import { calendlyHeaders, seedPaidDepositFlow } from '#test/scheduling.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 
 /*
@@ -35,15 +35,7 @@ afterAll(() => harness?.close());
 const email = (label: string) => `unmatched-${label}-${randomBytes(4).toString('hex')}@example.com`;
 
 async function paidLead(label: string, name: string) {
-  const seeded = await seedResultsFlow(pool, 'book_call', email(label), undefined, [
-    { type: 'CONTINUE' },
-    { type: 'PAY_DEPOSIT' },
-    { type: 'PAYMENT_CONFIRMED', paymentIntentId: `pi_test_${randomBytes(6).toString('hex')}` },
-  ]);
-  await pool.query(
-    "INSERT INTO payment_tracking (payment_intent_id, lead_id, flow_id, purpose, amount_cents, status, test_mode) VALUES ($1, $2, $3, 'deposit', 25000, 'succeeded', true)",
-    [`pi_${randomBytes(8).toString('hex')}`, seeded.leadId, seeded.flowId],
-  );
+  const seeded = await seedPaidDepositFlow(pool, email(label));
   await pool.query('UPDATE leads SET name = $2 WHERE lead_id = $1', [seeded.leadId, name]);
   return seeded;
 }

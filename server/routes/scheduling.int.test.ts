@@ -7,7 +7,7 @@ import { bookingReferenceFor } from '#core/scheduling/booking-references.js';
 import { calcomSignature } from '#core/scheduling/signatures.js';
 import { VISITOR_COOKIE } from '#server/visitors/visitor-cookie.js';
 import { seedResultsFlow } from '#test/flows.js';
-import { calendlyHeaders } from '#test/scheduling.js';
+import { calendlyHeaders, seedPaidDepositFlow } from '#test/scheduling.js';
 import { openSocket } from '#test/journey.js';
 import { fetchNeedsAttention } from '#server/admin/attention.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
@@ -41,15 +41,7 @@ const email = (label: string) => `sched-${label}-${randomBytes(4).toString('hex'
 
 /** A lead whose flow paid the deposit (a succeeded tracked payment) and stands at payment_success. */
 async function paidFlow(label: string) {
-  const seeded = await seedResultsFlow(pool, 'book_call', email(label), undefined, [
-    { type: 'CONTINUE' },
-    { type: 'PAY_DEPOSIT' },
-    { type: 'PAYMENT_CONFIRMED', paymentIntentId: `pi_test_${randomBytes(6).toString('hex')}` },
-  ]);
-  await pool.query(
-    "INSERT INTO payment_tracking (payment_intent_id, lead_id, flow_id, purpose, amount_cents, status, test_mode) VALUES ($1, $2, $3, 'deposit', 25000, 'succeeded', true)",
-    [`pi_${randomBytes(8).toString('hex')}`, seeded.leadId, seeded.flowId],
-  );
+  const seeded = await seedPaidDepositFlow(pool, email(label));
   return seeded;
 }
 
