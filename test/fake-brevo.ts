@@ -65,11 +65,16 @@ export async function fakeBrevo(apiKey: string, lists: number[] = [7]): Promise<
     const url = new URL(request.url ?? '/', 'http://fake');
     const planned429 = planned.shift();
     if (planned429 === 429) {
-      send(response, 429, { code: 'too_many_requests', message: 'Too many requests' }, {
-        'x-sib-ratelimit-limit': '10',
-        'x-sib-ratelimit-remaining': '0',
-        'x-sib-ratelimit-reset': '1',
-      });
+      send(
+        response,
+        429,
+        { code: 'too_many_requests', message: 'Too many requests' },
+        {
+          'x-sib-ratelimit-limit': '10',
+          'x-sib-ratelimit-remaining': '0',
+          'x-sib-ratelimit-reset': '1',
+        },
+      );
       return 429;
     }
     if (planned429 !== undefined) {
@@ -119,7 +124,13 @@ export async function fakeBrevo(apiKey: string, lists: number[] = [7]): Promise<
         send(response, 204);
         return 204;
       }
-      const contact = { id: nextId++, email, attributes: { ...(attributes as object) }, listIds: [...(listIds as number[])], emailBlacklisted: false };
+      const contact = {
+        id: nextId++,
+        email,
+        attributes: { ...(attributes as object) },
+        listIds: [...(listIds as number[])],
+        emailBlacklisted: false,
+      };
       contacts.set(email.toLowerCase(), contact);
       send(response, 201, { id: contact.id });
       return 201;
@@ -127,7 +138,10 @@ export async function fakeBrevo(apiKey: string, lists: number[] = [7]): Promise<
     const match = /^\/v3\/contacts\/([^/]+)$/.exec(url.pathname);
     if (request.method === 'PUT' && match) {
       const identifier = decodeURIComponent(match[1]!);
-      const contact = url.searchParams.get('identifierType') === 'email_id' || identifier.includes('@') ? contacts.get(identifier.toLowerCase()) : undefined;
+      const contact =
+        url.searchParams.get('identifierType') === 'email_id' || identifier.includes('@')
+          ? contacts.get(identifier.toLowerCase())
+          : undefined;
       if (!contact) {
         send(response, 404, { code: 'document_not_found', message: 'Contact does not exist' });
         return 404;
@@ -137,7 +151,8 @@ export async function fakeBrevo(apiKey: string, lists: number[] = [7]): Promise<
         return 400;
       }
       if (typeof body.emailBlacklisted === 'boolean') contact.emailBlacklisted = body.emailBlacklisted;
-      if (isIntList(body.unlinkListIds)) contact.listIds = contact.listIds.filter((list) => !(body.unlinkListIds as number[]).includes(list));
+      if (isIntList(body.unlinkListIds))
+        contact.listIds = contact.listIds.filter((list) => !(body.unlinkListIds as number[]).includes(list));
       if (isIntList(body.listIds)) contact.listIds = [...new Set([...contact.listIds, ...(body.listIds as number[])])];
       if (body.attributes && typeof body.attributes === 'object') Object.assign(contact.attributes, body.attributes);
       send(response, 204);

@@ -71,7 +71,12 @@ async function call(target: BrevoTarget, method: string, path: string, body?: un
 }
 
 /** Adds the contact to the list, or updates it there (by email): the same call whatever Brevo already has. */
-export async function upsertContact(target: BrevoTarget, email: string, attributes: ContactAttributes, listId: number): Promise<'created' | 'updated'> {
+export async function upsertContact(
+  target: BrevoTarget,
+  email: string,
+  attributes: ContactAttributes,
+  listId: number,
+): Promise<'created' | 'updated'> {
   const response = await call(target, 'POST', '/contacts', { email, attributes, listIds: [listId], updateEnabled: true });
   if (response.status === 201) return 'created';
   if (response.status === 204 || response.status === 200) return 'updated';

@@ -146,7 +146,16 @@ export async function saveIntegration(
        list_id = CASE WHEN $8::text IS NULL THEN s.list_id ELSE nullif($8, '') END,
        updated_by = $6
      RETURNING ${COLUMNS}`,
-    [key, update.enabled ?? null, value ?? null, signingSecret, value !== undefined, userId, update.webhookKey ?? null, update.listId ?? null],
+    [
+      key,
+      update.enabled ?? null,
+      value ?? null,
+      signingSecret,
+      value !== undefined,
+      userId,
+      update.webhookKey ?? null,
+      update.listId ?? null,
+    ],
   );
   return view(key, saved.rows[0], key === 'email_marketing' ? await latestMarketingSync(db) : null);
 }

@@ -130,7 +130,10 @@ describe('email marketing (Brevo)', () => {
     await until(async () => (await syncJobs(pool)).rows.length === 1 && (await allSettled(pool)));
     await prove(pool, lead.leadId);
     await until(async () => (await syncJobs(pool)).rows.at(-1)?.status === 'failed');
-    expect((await syncJobs(pool)).rows.at(-1)).toMatchObject({ attempts: 1, last_error: 'email marketing: invalid API key (Brevo answered 401)' });
+    expect((await syncJobs(pool)).rows.at(-1)).toMatchObject({
+      attempts: 1,
+      last_error: 'email marketing: invalid API key (Brevo answered 401)',
+    });
     expect(brevo.requests.map((request) => request.status)).toEqual([401]);
     expect(brevo.contacts.size).toBe(0);
 

@@ -17,7 +17,8 @@ export const emailMarketingSync: Processor = async (job, { pool, config }) => {
   try {
     return await syncMarketingContact(pool, config.BREVO_API_URL ?? BREVO_API_URL, parsed.data.leadId);
   } catch (error) {
-    if (error instanceof MarketingApiError) throw error.retryable ? new Error(`email marketing: ${error.message}`) : new UnrecoverableError(`email marketing: ${error.message}`);
+    if (error instanceof MarketingApiError)
+      throw error.retryable ? new Error(`email marketing: ${error.message}`) : new UnrecoverableError(`email marketing: ${error.message}`);
     throw error;
   }
 };
