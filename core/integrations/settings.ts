@@ -203,3 +203,9 @@ export async function marketingTarget(db: Pick<pg.Pool, 'query'>): Promise<{ api
   const row = found.rows[0];
   return row ? { apiKey: row.value, listId: Number(row.list_id) } : null;
 }
+
+/** The email-marketing card's saved API key, on or off (for its "Test connection"); null when none is saved. */
+export async function marketingApiKey(db: Pick<pg.Pool, 'query'>): Promise<string | null> {
+  const found = await db.query<{ value: string }>("SELECT value FROM integration_settings WHERE key = 'email_marketing' AND configured");
+  return found.rows[0]?.value ?? null;
+}

@@ -144,4 +144,17 @@ describe('email marketing (Brevo)', () => {
     // the key itself never comes back
     expect(cards.body).not.toContain('not-the-right-key');
   });
+
+  it("the card's Test connection says whether Brevo accepts the saved key", async () => {
+    const { app, pool } = await setup();
+    const admin = await signedInAdmin(pool);
+    const test = () => app.inject({ method: 'POST', url: '/api/admin/integrations/email_marketing/test', headers: admin.headers });
+    expect((await test()).json()).toEqual({ ok: true, message: 'Connected: Brevo accepted the API key.' });
+    await pool.query("UPDATE integration_settings SET value = 'xkeysib-wrong' WHERE key = 'email_marketing'");
+    expect((await test()).json()).toEqual({ ok: false, message: 'Connection failed: invalid API key (Brevo answered 401)' });
+    await pool.query("UPDATE integration_settings SET value = NULL, configured = false WHERE key = 'email_marketing'");
+    const none = await test();
+    expect(none.statusCode).toBe(409);
+    expect(none.json().message).toBe('Save an API key first.');
+  });
 });
