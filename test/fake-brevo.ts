@@ -37,6 +37,7 @@ export interface FakeBrevo {
   contacts: Map<string, FakeBrevoContact>;
   /** The next requests are answered with these statuses instead (429 with rate-limit headers, 5xx). */
   answerNext(...statuses: number[]): void;
+  close(): Promise<void>;
 }
 
 function send(response: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) {
@@ -54,8 +55,8 @@ function parsedOrRaw(raw: string): unknown {
 
 const isIntList = (value: unknown) => Array.isArray(value) && value.every((entry) => Number.isInteger(entry) && entry > 0);
 
-/** A Brevo API that accepts `apiKey` and knows the lists `lists`; closed when the test ends. */
-export async function fakeBrevo(apiKey: string, lists: number[] = [7]): Promise<FakeBrevo> {
+/** A Brevo API that accepts `apiKey` and knows the lists `lists`; closed when the test ends (or by `close`, outside a test). */
+export async function fakeBrevo(apiKey: string, lists: number[] = [7], options: { closeAfterTest?: boolean } = {}): Promise<FakeBrevo> {
   const requests: FakeBrevoRequest[] = [];
   const contacts = new Map<string, FakeBrevoContact>();
   const planned: number[] = [];
@@ -179,8 +180,10 @@ export async function fakeBrevo(apiKey: string, lists: number[] = [7]): Promise<
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  if (options.closeAfterTest !== false) onTestFinished(close);
   return {
+    close,
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v3`,
     requests,
     contacts,
