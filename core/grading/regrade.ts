@@ -167,7 +167,7 @@ async function recordMoves(client: pg.ClientBase, applicationId: number, version
       metadata: { applicationId, version, from: candidate.tier, to: result.tier },
     })),
   );
-  for (const { candidate } of moved) await queueMarketingSync(client, candidate.lead_id);
+  await queueMarketingSync(client, ...moved.map(({ candidate }) => candidate.lead_id));
   const targets = await activeTargets(client);
   if (!targets.has('automation')) return;
   const occurredAt = new Date().toISOString();

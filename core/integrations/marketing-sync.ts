@@ -17,10 +17,12 @@ import { marketingTarget } from './settings.js';
 /** The job's name; it runs on the webhooks queue (5 attempts, exponential backoff). */
 export const MARKETING_SYNC_JOB = 'email_marketing:sync';
 
-/** Queues a sync of the lead, in the caller's transaction, while the email-marketing card is on. */
-export async function queueMarketingSync(client: pg.ClientBase, leadId: string): Promise<void> {
-  if (!(await marketingTarget(client))) return;
-  await insertJob(client, { queue: 'webhooks', name: MARKETING_SYNC_JOB, payload: { target: 'email_marketing', leadId }, leadId });
+/** Queues a sync of each lead, in the caller's transaction, while the email-marketing card is on. */
+export async function queueMarketingSync(client: pg.ClientBase, ...leadIds: string[]): Promise<void> {
+  if (leadIds.length === 0 || !(await marketingTarget(client))) return;
+  for (const leadId of leadIds) {
+    await insertJob(client, { queue: 'webhooks', name: MARKETING_SYNC_JOB, payload: { target: 'email_marketing', leadId }, leadId });
+  }
 }
 
 interface LeadStanding {
