@@ -17,11 +17,14 @@ import { marketingTarget } from './settings.js';
 /** The job's name; it runs on the webhooks queue (5 attempts, exponential backoff). */
 export const MARKETING_SYNC_JOB = 'email_marketing:sync';
 
-/** Queues a sync of each lead, in the caller's transaction, while the email-marketing card is on. */
-export async function queueMarketingSync(client: pg.ClientBase, ...leadIds: string[]): Promise<void> {
-  if (leadIds.length === 0 || !(await marketingTarget(client))) return;
+/**
+ * Queues a sync of each lead while the email-marketing card is on: in the caller's transaction (a
+ * client), so the job commits with the fact that changed, or alone (the pool) after a one-statement write.
+ */
+export async function queueMarketingSync(db: pg.ClientBase | pg.Pool, ...leadIds: string[]): Promise<void> {
+  if (leadIds.length === 0 || !(await marketingTarget(db))) return;
   for (const leadId of leadIds) {
-    await insertJob(client, { queue: 'webhooks', name: MARKETING_SYNC_JOB, payload: { target: 'email_marketing', leadId }, leadId });
+    await insertJob(db, { queue: 'webhooks', name: MARKETING_SYNC_JOB, payload: { target: 'email_marketing', leadId }, leadId });
   }
 }
 
