@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { SentEmail } from '#machines/protocol/admin/emails.js';
 
 /** The columns of an email as the admin reads it (sentEmailSchema). */
-export const SENT_EMAIL_COLUMNS = 'id, kind, to_address, subject, text_body, html_body, attachments, status, error, created_at, sent_at';
+export const SENT_EMAIL_COLUMNS = 'id, kind, to_address, subject, text_body, attachments, status, error, created_at, sent_at';
 
 /** The emails written for a contact message (the visitor's confirmation and the coach's notification), or null for no such message. */
 export async function contactEmails(db: pg.Pool, contactId: string): Promise<SentEmail[] | null> {

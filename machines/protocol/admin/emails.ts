@@ -45,8 +45,8 @@ export const emailPreviewSchema = z.object({
   /** When it is sent, in the coach's words. */
   when: z.string(),
   subject: z.string(),
+  /** The plain-text body as it would be sent (the HTML body carries the same words). */
   text: z.string(),
-  html: z.string(),
 });
 export type EmailPreview = z.infer<typeof emailPreviewSchema>;
 export const emailCatalogSchema = z.object({
@@ -73,10 +73,8 @@ export const sentEmailSchema = z.object({
   kind: z.string(),
   to_address: z.string(),
   subject: z.string(),
-  /** The plain-text body, as they received it. */
+  /** The plain-text body, as they received it (the HTML body carries the same words). */
   text_body: z.string(),
-  /** The HTML body as sent (null for an email sent as text only); the admin shows it in a sandboxed frame. */
-  html_body: z.string().nullable(),
   /** Listed by name and size; the files themselves are rebuilt, not stored. */
   attachments: z.array(z.object({ filename: z.string(), contentType: z.string(), size: z.number().int() })),
   status: z.string(),
