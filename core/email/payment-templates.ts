@@ -31,7 +31,7 @@ function paymentRows(payment: PaymentDetails, dateLabel: string): Block {
 }
 
 /** What each purpose of payment bought, as the receipt names it. */
-export const PURCHASES = {
+const PURCHASES = {
   deposit: 'Refundable deposit for your 45-minute strategy session',
   paid_homework: 'Four-week leadership homework programme (refundable deposit)',
 } as const;

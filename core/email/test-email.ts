@@ -9,7 +9,7 @@ import { deliverEmail, queueEmail } from './outbox.js';
 import { smtpSender } from './transport.js';
 
 /** Marks a test in the inbox, so it is never taken for a lead's real email. */
-export const TEST_SUBJECT_PREFIX = '[Test] ';
+const TEST_SUBJECT_PREFIX = '[Test] ';
 
 type CatalogConfig = Pick<Config, 'publicUrl' | 'BOOKING_REMINDER_HOURS' | 'ASSESSMENT_REMINDER_HOURS'>;
 

@@ -62,7 +62,7 @@ async function reminderTarget(db: pg.ClientBase, flowId: string, leadId: string)
 }
 
 /** Why a reminder whose timer was set before the coach turned it off was not written. */
-export const TURNED_OFF = 'the coach turned this reminder off in the admin (Site settings)';
+const TURNED_OFF = 'the coach turned this reminder off in the admin (Site settings)';
 
 /** Why a reminder that needs a proven address was not written. */
 export const NOT_ASKED_FOR = 'the address was never proven (no link mailed to it was followed), so nobody there asked for a reminder';

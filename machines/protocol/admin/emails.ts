@@ -31,7 +31,7 @@ export const reminderSettingsViewSchema = z.object({
 export type ReminderSettingsView = z.infer<typeof reminderSettingsViewSchema>;
 
 /** Who an email goes to: a lead, a visitor who used the contact form, or the coach. */
-export const EMAIL_AUDIENCES = ['lead', 'contact', 'coach'] as const;
+const EMAIL_AUDIENCES = ['lead', 'contact', 'coach'] as const;
 
 /** GET /api/admin/emails: every kind the product sends, each previewed from a sample lead or message. */
 export const emailPreviewSchema = z.object({
