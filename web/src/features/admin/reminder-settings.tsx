@@ -81,7 +81,12 @@ function ReminderForm({ view, onSaved }: { view: ReminderSettingsView; onSaved: 
             name={`${kind}.delayHours`}
             value={draft[kind].delayHours}
             error={errors[`${kind}.delayHours`]}
-            onChange={(event) => setDraft((current) => ({ ...current, [kind]: { ...current[kind], delayHours: event.target.value } }))}
+            onChange={(event) => {
+              const typed = event.target.value;
+              setDraft((current) => ({ ...current, [kind]: { ...current[kind], delayHours: typed } }));
+              // an edit answers the server's complaint about this field
+              setErrors(({ [`${kind}.delayHours`]: _answered, ...rest }) => rest);
+            }}
           />
         </fieldset>
       ))}
