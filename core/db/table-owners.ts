@@ -84,6 +84,11 @@ export const TABLE_OWNERS: readonly TableOwner[] = [
   { owner: 'core/mirror/store.ts', tables: ['mirror_sessions', 'mirror_messages'], why: 'messages are kept only for a saved session' },
   { owner: 'core/site/settings.ts', tables: ['site_settings'], why: 'one row, checked field by field' },
   {
+    owner: 'core/site/reminder-settings.ts',
+    tables: ['reminder_settings'],
+    why: "the reminders' on/off and delay, read when a timer is set (decision 0049)",
+  },
+  {
     owner: 'core/slack/monitor-store.ts',
     tables: ['chat_bot_messages', 'processed_assessments'],
     why: "the team chat's messages and the assessments grouped from them",

@@ -17,6 +17,7 @@ import type { MirrorReplyRequest } from '#machines/protocol/mirror.js';
 import type { QueueName } from '#machines/protocol/operations.js';
 import { createOrUpdateLead, leadSourceOf } from '../leads/lead-service.js';
 import type { NewJob } from '../queues/outbox.js';
+import { savedReminderSetting } from '../site/reminder-settings.js';
 import { clearVisitorResults } from '../visitors.js';
 import { bindFlowToLead, type FlowRow } from './flow-store.js';
 import { flowMachineVersions } from '#machines/flow-versions.js';
@@ -127,9 +128,20 @@ async function requestReply(tx: EffectTx, flow: FlowRow, request: MirrorReplyReq
   });
 }
 
-/** A follow-up's timer: a timers job applying its event when due (the same durable timers as `after`). */
+/** The reminder each follow-up timer is for. */
+const TIMER_REMINDERS = { BOOKING_REMINDER_DUE: 'booking_reminder', ASSESSMENT_REMINDER_DUE: 'assessment_reminder' } as const;
+
+/**
+ * A follow-up's timer: a timers job applying its event when due (the same durable timers as
+ * `after`). The coach's reminder settings are read now, as it is set (decision 0049): a reminder
+ * turned off sets none, and a saved delay replaces the one the flow was started with; a timer
+ * already set keeps its due time.
+ */
 async function setTimer(tx: EffectTx, flow: FlowRow, request: TimerRequest): Promise<void> {
-  await scheduleEvent(tx, flow, { type: request.event }, request.delayMs);
+  const setting = await savedReminderSetting(tx.client, TIMER_REMINDERS[request.event]);
+  if (setting && !setting.enabled) return;
+  const delayMs = setting ? Math.max(1, Math.round(setting.delayHours * 3_600_000)) : request.delayMs;
+  await scheduleEvent(tx, flow, { type: request.event }, delayMs);
 }
 
 /**

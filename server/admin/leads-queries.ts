@@ -9,6 +9,7 @@ import { bind, leadsIn, whereAll } from '#core/leads/lead-scope.js';
 import { deleteLeadRow } from '#core/leads/lead-service.js';
 import { deleteUnclaimedTokensFor } from '#core/leads/tokens.js';
 import { deleteJobsNamingOnlyLead } from '#core/queues/outbox.js';
+import { SENT_EMAIL_COLUMNS } from './sent-emails.js';
 import { deleteUnmatchedBookingsFor } from '#core/scheduling/scheduled-bookings.js';
 
 /** Rows the CSV export reads from its cursor at a time: the server holds one batch, whatever the number of leads. */
@@ -202,10 +203,9 @@ export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetai
        FROM payment_tracking WHERE lead_id = $1 ORDER BY created_at DESC`,
       [leadId],
     ),
-    db.query<LeadDetail['emails'][number]>(
-      'SELECT id, kind, to_address, subject, text_body, attachments, status, error, created_at, sent_at FROM email_outbox WHERE lead_id = $1 ORDER BY created_at DESC',
-      [leadId],
-    ),
+    db.query<LeadDetail['emails'][number]>(`SELECT ${SENT_EMAIL_COLUMNS} FROM email_outbox WHERE lead_id = $1 ORDER BY created_at DESC`, [
+      leadId,
+    ]),
     db.query<LeadDetail['jobs'][number]>(
       `SELECT id, queue, name, status, attempts, max_attempts, last_error, created_at, finished_at,
               coalesce(result->>'skipped', CASE WHEN result->>'status' = 'skipped' THEN result->>'reason' END) AS skipped

@@ -96,7 +96,7 @@ async function isTestLead(pool: pg.Pool, leadId: string): Promise<boolean> {
   return found.rows[0]?.test ?? false;
 }
 
-/** The follow-ups' waits this server is configured with, which a new flow keeps for its life. */
+/** The follow-ups' waits this server is configured with: a new flow keeps them, unless the admin's reminder settings say otherwise when a timer is set (decision 0049). */
 function followUpDelays(config: Config) {
   const ms = (hours: number) => Math.max(1, Math.round(hours * 3_600_000));
   return { bookingReminderMs: ms(config.BOOKING_REMINDER_HOURS), assessmentReminderMs: ms(config.ASSESSMENT_REMINDER_HOURS) };

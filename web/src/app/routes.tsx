@@ -60,6 +60,7 @@ export const routes: RouteObject[] = [
       { path: 'monitor', lazy: async () => ({ Component: (await import('../features/admin/monitor.js')).MonitorScreen }) },
       { path: 'machines', lazy: async () => ({ Component: (await import('../features/admin/machines.js')).MachinesScreen }) },
       { path: 'grading', lazy: async () => ({ Component: (await import('../routes/admin.js')).GradingScreen }) },
+      { path: 'emails', lazy: async () => ({ Component: (await import('../features/admin/emails.js')).EmailsScreen }) },
       { path: 'settings', lazy: async () => ({ Component: (await import('../routes/admin.js')).SiteSettingsScreen }) },
       { path: '*', lazy: async () => ({ Component: (await import('../routes/admin.js')).AdminNotFoundScreen }) },
     ],
