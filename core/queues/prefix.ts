@@ -40,7 +40,7 @@ export const ownerKey = (prefix: string) => `${prefix}:owner`;
 
 const ownerValue = (identity: DatabaseIdentity) => `${identity.systemId}/${identity.oid}/${identity.name}`;
 
-export class QueuePrefixTakenError extends Error {
+class QueuePrefixTakenError extends Error {
   constructor(prefix: string, owner: string) {
     const ownerName = owner.split('/').slice(2).join('/') || 'unknown';
     super(
@@ -56,7 +56,7 @@ export class QueuePrefixTakenError extends Error {
  * throws QueuePrefixTakenError when another database holds it. Redis that lost its keys (a
  * FLUSHALL, a new Redis) is claimed again by the next process to start.
  */
-export async function claimQueuePrefix(redis: Redis, prefix: string, identity: DatabaseIdentity): Promise<void> {
+async function claimQueuePrefix(redis: Redis, prefix: string, identity: DatabaseIdentity): Promise<void> {
   const mine = ownerValue(identity);
   await redis.set(ownerKey(prefix), mine, 'NX');
   const owner = await redis.get(ownerKey(prefix));
@@ -64,7 +64,7 @@ export async function claimQueuePrefix(redis: Redis, prefix: string, identity: D
 }
 
 /** The prefix a process uses: QUEUE_PREFIX when set, else the database's own; claimed for this database either way. */
-export async function resolveQueuePrefix(pool: pg.Pool, redis: Redis, configured: string | undefined): Promise<string> {
+async function resolveQueuePrefix(pool: pg.Pool, redis: Redis, configured: string | undefined): Promise<string> {
   const identity = await databaseIdentity(pool);
   const prefix = configured ?? derivedQueuePrefix(identity);
   await claimQueuePrefix(redis, prefix, identity);
