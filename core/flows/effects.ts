@@ -15,7 +15,15 @@ import { flowEffects } from '#machines/index.js';
 import type { FlowMachineName } from '#machines/protocol/api.js';
 import type { MirrorReplyRequest } from '#machines/protocol/mirror.js';
 import type { QueueName } from '#machines/protocol/operations.js';
-import { claimConfirmationEmail, dropOpenAttempt, holdJob, openAttemptOf, recordAttempt, visitorActsForLead, type OpenAttempt } from '../leads/lead-attempts.js';
+import {
+  claimConfirmationEmail,
+  dropOpenAttempt,
+  holdJob,
+  openAttemptOf,
+  recordAttempt,
+  visitorActsForLead,
+  type OpenAttempt,
+} from '../leads/lead-attempts.js';
 import { createOrUpdateLead, leadSourceOf } from '../leads/lead-service.js';
 import type { NewJob } from '../queues/outbox.js';
 import { clearVisitorResults } from '../visitors.js';
@@ -119,7 +127,13 @@ function leadJob<Request extends { leadId: string | null }>(queue: QueueName, na
 async function requestGrading(tx: EffectTx, flow: FlowRow, request: GradingRequest): Promise<void> {
   const attempt = await openAttemptOf(tx.client, flow.id);
   if (!attempt) {
-    await tx.insertJob({ queue: 'grading', name: 'lead-assessment', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId });
+    await tx.insertJob({
+      queue: 'grading',
+      name: 'lead-assessment',
+      payload: { flowId: flow.id, request },
+      flowId: flow.id,
+      leadId: request.leadId,
+    });
     return;
   }
   const payload = { flowId: flow.id, request: { ...request, leadId: null }, attemptId: attempt.id };
@@ -132,7 +146,13 @@ async function requestGrading(tx: EffectTx, flow: FlowRow, request: GradingReque
  * confirmation link is.
  */
 async function sendHomework(tx: EffectTx, flow: FlowRow, request: HomeworkRequest): Promise<FollowUp | void> {
-  const job: NewJob = { queue: 'homework', name: 'send-homework', payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId };
+  const job: NewJob = {
+    queue: 'homework',
+    name: 'send-homework',
+    payload: { flowId: flow.id, request },
+    flowId: flow.id,
+    leadId: request.leadId,
+  };
   const attempt = await openAttemptOf(tx.client, flow.id);
   if (!attempt) return void (await tx.insertJob(job));
   await holdForConfirmation(tx, flow, attempt, job);

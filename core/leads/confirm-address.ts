@@ -12,7 +12,11 @@ import { markEmailProven } from './lead-service.js';
  * emails it asked for are written as jobs, sent now to the confirmed address. Null when the link's
  * attempt is already confirmed or gone.
  */
-export async function confirmAddress(engine: FlowEngine, attemptId: string, visitorId: string): Promise<{ flowId: string; mode: FlowMode } | null> {
+export async function confirmAddress(
+  engine: FlowEngine,
+  attemptId: string,
+  visitorId: string,
+): Promise<{ flowId: string; mode: FlowMode } | null> {
   return engine.transaction(async (tx) => {
     const attempt = await confirmAttempt(tx.client, attemptId);
     if (!attempt) return null;

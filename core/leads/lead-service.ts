@@ -54,7 +54,7 @@ function toRecord(row: LeadRow, created: boolean): LeadRecord {
 export async function createOrUpdateLead(
   db: pg.ClientBase | pg.Pool,
   input: LeadInput,
-  actsForExisting: (leadId: string) => Promise<boolean> = async () => true,
+  actsForExisting: (leadId: string) => Promise<boolean> = () => Promise.resolve(true),
 ): Promise<LeadRecord & { trusted: boolean }> {
   const email = input.email.trim();
   const name = input.name?.trim() || DEFAULT_LEAD_NAME;

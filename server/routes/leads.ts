@@ -133,7 +133,7 @@ export function leadRoutes(app: FastifyInstance, deps: RouteDeps, done: () => vo
       config: { rateLimit: rateLimits.tokens },
       schema: {
         summary:
-          "The confirmation link of an unconfirmed attempt (decision 0044): proves the address, gives the attempt to its lead and opens it in this browser",
+          'The confirmation link of an unconfirmed attempt (decision 0044): proves the address, gives the attempt to its lead and opens it in this browser',
         tags,
         body: tokenBody,
         response: { 200: flowSnapshotResponseSchema.extend({ mode: flowModeSchema }) },
