@@ -137,22 +137,25 @@ export async function confirmAttempt(db: pg.ClientBase, attemptId: string): Prom
   return row ? { id: row.id, leadId: row.lead_id, flowId: row.flow_id, graded: row.graded, heldJobs: row.held_jobs } : null;
 }
 
-/** The lead's attempts, newest first, for the coach's lead page. */
+/** One attempt as the coach's lead page lists it (machines/protocol/admin/leads.ts, `attempts`). */
 export interface LeadAttemptRow {
   id: string;
   name: string;
   email: string;
-  result: { tier?: string; archetype?: string; compositeScore?: number } | null;
-  confirmationSentAt: string | null;
-  confirmedAt: string | null;
-  createdAt: string;
+  tier: 'book_call' | 'homework' | 'nurture' | null;
+  archetype: string | null;
+  qualification_score: number | null;
+  confirmation_sent_at: Date | null;
+  confirmed_at: Date | null;
+  created_at: Date;
 }
 
+/** The lead's attempts, newest first, for the coach's lead page. */
 export async function attemptsOfLead(db: Pick<pg.Pool, 'query'>, leadId: string): Promise<LeadAttemptRow[]> {
   const rows = await db.query<LeadAttemptRow>(
-    `SELECT id, name, email, graded->'result' AS result, confirmation_sent_at AS "confirmationSentAt",
-            confirmed_at AS "confirmedAt", created_at AS "createdAt"
-     FROM lead_attempts WHERE lead_id = $1 ORDER BY created_at DESC LIMIT 50`,
+    `SELECT id, name, email, graded->'result'->>'tier' AS tier, graded->'result'->>'archetype' AS archetype,
+            (graded->'result'->>'totalScore')::float8 AS qualification_score, confirmation_sent_at, confirmed_at, created_at
+     FROM lead_attempts WHERE lead_id = $1 ORDER BY created_at DESC, id LIMIT 50`,
     [leadId],
   );
   return rows.rows;
