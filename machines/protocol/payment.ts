@@ -10,7 +10,14 @@ export const paymentPurposeSchema = z.enum(['deposit', 'paid_homework']);
 export type PaymentPurpose = z.infer<typeof paymentPurposeSchema>;
 
 /** Why a payment attempt ended without money received; each has its own spec message. */
-export const paymentFailureReasonSchema = z.enum(['start_failed', 'canceled', 'verification_failed', 'error', 'test_failed', 'address_unconfirmed']);
+export const paymentFailureReasonSchema = z.enum([
+  'start_failed',
+  'canceled',
+  'verification_failed',
+  'error',
+  'test_failed',
+  'address_unconfirmed',
+]);
 /** Why a payment attempt ended without money received. */
 export type PaymentFailureReason = z.infer<typeof paymentFailureReasonSchema>;
 
