@@ -3,6 +3,7 @@ import { inTransaction } from '#core/db/transaction.js';
 import { isOlderSurvey } from '#machines/grading/older-survey.js';
 import { diagnosticSectionViews, surveyAnswerViews, type StoredDiagnosticAnswer } from './lead-answers.js';
 import { listLeadNotes } from './queries.js';
+import { deleteAttemptFlowsOf } from '#core/flows/flow-store.js';
 import { attemptsOfLead } from '#core/leads/lead-attempts.js';
 import type { LeadDetail, LeadFilters, LeadListQuery, LeadPage } from '#machines/protocol/admin/leads.js';
 import { leadFactsColumns } from '#core/leads/lead-facts.js';
@@ -261,6 +262,7 @@ export async function deleteLead(db: pg.Pool, leadId: string): Promise<boolean> 
     await deleteUnclaimedTokensFor(client, email);
     await deleteUnmatchedBookingsFor(client, email);
     await deleteJobsNamingOnlyLead(client, leadId);
+    await deleteAttemptFlowsOf(client, leadId);
     await deleteLeadRow(client, leadId);
     return true;
   });

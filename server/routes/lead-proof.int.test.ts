@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { flowClient, SURVEYS, toSurveyStep } from '#test/journey.js';
 import { until } from '#test/until.js';
+import { deleteLead } from '../admin/leads-queries.js';
 import { buildTestWorker } from '#test/worker-harness.js';
 
 /*
@@ -163,6 +164,10 @@ describe('proof before trust: a capture of a known address', () => {
       (await pool.query("SELECT count(*)::int AS n FROM jobs WHERE queue = 'payments' AND flow_id = $1", [attempt.flowId])).rows[0].n,
     ).toBe(0);
     expect(await factsOf(attempt.leadId)).toMatchObject({ tier: null });
+
+    // the coach's erase of the lead also removes the attempt's flow, whose snapshot carries the address
+    expect(await deleteLead(pool, attempt.leadId)).toBe(true);
+    expect((await pool.query('SELECT count(*)::int AS n FROM flows WHERE id = $1', [attempt.flowId])).rows[0].n).toBe(0);
   });
 
   it('a followed token link proves the address', async () => {
