@@ -26,6 +26,11 @@ export const TABLE_OWNERS: readonly TableOwner[] = [
     tables: ['leads'],
     why: 'one lead per address outside testing mode, decided where it is written',
   },
+  {
+    owner: 'core/leads/lead-attempts.ts',
+    tables: ['lead_attempts'],
+    why: 'a known address captured without proof waits beside its lead until the address is confirmed (decision 0044)',
+  },
   { owner: 'core/leads/tokens.ts', tables: ['lead_tokens'], why: 'a single-use token is claimed by one conditional update' },
   { owner: 'core/leads/interactions.ts', tables: ['interactions'], why: "a lead's activity lines, whoever adds one" },
   { owner: 'server/admin/queries.ts', tables: ['lead_notes'], why: 'only the coach writes notes, from the lead page' },

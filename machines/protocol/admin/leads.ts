@@ -190,6 +190,23 @@ export const leadDetailSchema = z.object({
     }),
   ),
   notes: z.array(leadNoteSchema),
+  /**
+   * Captures of the lead's address by a visitor who had not proven it (decision 0044), newest
+   * first: what they typed and were graded, kept beside the lead until the address is confirmed.
+   */
+  captureAttempts: z.array(
+    z.object({
+      id: z.uuid(),
+      name: z.string(),
+      email: z.string(),
+      tier: tierSchema.nullable(),
+      archetype: z.string().nullable(),
+      qualification_score: z.number().nullable(),
+      confirmation_sent_at: timestamp.nullable(),
+      confirmed_at: timestamp.nullable(),
+      created_at: timestamp,
+    }),
+  ),
   flows: z.array(
     z.object({
       id: z.uuid(),

@@ -36,6 +36,7 @@ export const routes: RouteObject[] = [
       lazyPage('results', async () => (await import('../routes/results.js')).ResultsPage),
       lazyPage('mirror', async () => (await import('../routes/mirror.js')).MirrorPage),
       lazyPage('resume', async () => (await import('../routes/resume.js')).ResumePage),
+      lazyPage('confirm', async () => (await import('../routes/confirm.js')).ConfirmPage),
       lazyPage('unsubscribe', async () => (await import('../routes/unsubscribe.js')).UnsubscribePage),
       lazyPage('*', async () => (await import('../routes/not-found.js')).NotFound),
     ],
