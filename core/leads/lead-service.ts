@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import { inTransaction } from '../db/transaction.js';
+import { queueMarketingSync } from '../integrations/marketing-sync.js';
 import type { LeadSource } from '#machines/protocol/common.js';
 
 // The one writer of leads (core/db/table-owners.ts): capture, the test purge and the admin's erase.
@@ -89,15 +91,29 @@ export async function createOrUpdateLead(
 
 /**
  * The one setter of email_proven_at: a link mailed to the lead's address was followed (a token,
- * resume or confirmation link), so whoever followed it reads that inbox (decision 0044).
+ * resume or confirmation link), so whoever followed it reads that inbox (decision 0044). The first
+ * proof is kept, and it is when a lead joins the coach's email-marketing list (decision 0048): its
+ * sync job is written in the same transaction.
  */
 export async function markEmailProven(db: pg.ClientBase | pg.Pool, leadId: string): Promise<void> {
-  await db.query('UPDATE leads SET email_proven_at = now() WHERE lead_id = $1', [leadId]);
+  await prove(db, 'lead_id = $1', leadId);
 }
 
 /** markEmailProven for the lead a flow is bound to (a resume link names the flow), if any. */
 export async function markFlowLeadEmailProven(db: pg.ClientBase | pg.Pool, flowId: string): Promise<void> {
-  await db.query('UPDATE leads SET email_proven_at = now() WHERE lead_id = (SELECT lead_id FROM flows WHERE id = $1)', [flowId]);
+  await prove(db, 'lead_id = (SELECT lead_id FROM flows WHERE id = $1)', flowId);
+}
+
+async function prove(db: pg.ClientBase | pg.Pool, which: string, id: string): Promise<void> {
+  const run = async (client: pg.ClientBase) => {
+    const proven = await client.query<{ lead_id: string }>(
+      `UPDATE leads SET email_proven_at = now() WHERE ${which} AND email_proven_at IS NULL RETURNING lead_id`,
+      [id],
+    );
+    await queueMarketingSync(client, ...proven.rows.map((row) => row.lead_id));
+  };
+  // a pool (a link followed outside any flow's transaction): the proof and its sync commit together
+  await ('totalCount' in db ? inTransaction(db, run) : run(db));
 }
 
 /**
