@@ -39,7 +39,7 @@ describe('the Integrations screen in a real browser', () => {
   it('sends a visitor without a session to /auth', async () => {
     const { context, page } = await openPage(browser);
     await page.goto(`${server.url}/admin/integrations`);
-    await page.waitForURL(`${server.url}/auth`);
+    await page.waitForURL(`${server.url}/auth?next=%2Fadmin%2Fintegrations`);
     await context.close();
   });
 

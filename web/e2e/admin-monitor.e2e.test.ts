@@ -71,7 +71,7 @@ describe('the team-chat monitor in a real browser', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${server.url}/admin/monitor`);
-    await page.waitForURL(`${server.url}/auth`);
+    await page.waitForURL(`${server.url}/auth?next=%2Fadmin%2Fmonitor`);
     const refused = await page.evaluate(
       (url) =>
         new Promise<string>((resolve) => {

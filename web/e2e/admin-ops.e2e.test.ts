@@ -85,9 +85,9 @@ describe('the Jobs and Machines screens in a real browser', () => {
   it('sends a visitor without a session from /admin/jobs and /admin/machines to /auth', async () => {
     const { context, page } = await openPage(browser);
     await page.goto(`${server.url}/admin/jobs`);
-    await page.waitForURL(`${server.url}/auth`);
+    await page.waitForURL(`${server.url}/auth?next=%2Fadmin%2Fjobs`);
     await page.goto(`${server.url}/admin/machines`);
-    await page.waitForURL(`${server.url}/auth`);
+    await page.waitForURL(`${server.url}/auth?next=%2Fadmin%2Fmachines`);
     await context.close();
   });
 
