@@ -5,7 +5,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { HttpError } from '#core/http-error.js';
 import { sessionToken } from '../auth/guard.js';
 import { logMissingPage } from '../routes/client-log.js';
-import { isPagePath, isPrerenderedPage, PRERENDERED_PAGES, UNINDEXED_PAGES } from '#machines/protocol/pages.js';
+import { isPagePath, isPrerenderedPage, isTokenPage, PRERENDERED_PAGES, UNINDEXED_PAGES } from '#machines/protocol/pages.js';
 import { sendEncoded } from './encoded-text.js';
 import { renderedPages, type RenderedPages } from './rendered-pages.js';
 import type { PublicSettings } from '#core/site/public-settings.js';
@@ -85,6 +85,8 @@ export async function staticSite(app: FastifyInstance, options: { site: BuiltSit
           'cache-control',
           filePath.includes('/assets/') ? 'public, max-age=31536000, immutable' : isPrivatePage(path) ? 'no-store' : 'no-cache',
         );
+        // a page opened from an email's token link: not for search results (the page says so too, once it runs)
+        if (isTokenPage(path)) res.header('x-robots-tag', 'noindex');
       },
     });
   }

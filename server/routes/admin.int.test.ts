@@ -38,6 +38,9 @@ const TESTED_ELSEWHERE = new Set([
   'GET /api/admin/monitor',
   'POST /api/admin/grading/apply',
   'POST /api/admin/grading/undo',
+  // server/routes/reports.int.test.ts
+  'GET /api/admin/reports/:id.pdf',
+  'GET /api/admin/emails/:id/attachments/:index',
 ]);
 
 let app: FastifyInstance;

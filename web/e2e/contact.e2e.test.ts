@@ -107,6 +107,9 @@ describe('the contact form in a real browser', () => {
 
     await toast(page, SUCCESS_TITLE).waitFor();
     expect(await toast(page, SUCCESS_TITLE).textContent()).toContain(SUCCESS_TEXT);
+    // what a screen reader hears is the spec's title as written, then its text (no '!.')
+    const heard = (await page.locator('.hf-toasts [role="status"]').textContent())?.replace(/\u200b/g, '');
+    expect(heard).toBe(`${SUCCESS_TITLE} ${SUCCESS_TEXT}`);
     expect(await formValues(page)).toEqual({ name: '', email: '', company: '', message: '' });
     await page.getByRole('button', { name: 'Send Message' }).waitFor();
 

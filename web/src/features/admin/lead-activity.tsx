@@ -6,6 +6,7 @@ import { useSession } from '../../lib/session.js';
 import { formatDateTime, useAdminFailure } from './api.js';
 import { RETRY_FAILURE } from './jobs/use-job-actions.js';
 import { Badge, statusTone, TechnicalDetails } from './lead-parts.js';
+import { EmailAttachments } from './lead-reports.js';
 import type { LeadFacts } from '#machines/protocol/admin/lead-facts.js';
 import { money, type LeadEmail, type LeadJob, type LeadPayment } from './leads-api.js';
 import { EmptyState, Panel } from './states.js';
@@ -136,11 +137,7 @@ export function EmailsPanel({ emails }: { emails: LeadEmail[] }) {
                 >
                   {e.text_body}
                 </pre>
-                {e.attachments.length > 0 && (
-                  <p className="mt-2 text-xs text-muted">
-                    Attached: {e.attachments.map((file) => `${file.filename} (${Math.max(1, Math.round(file.size / 1024))} KB)`).join(', ')}
-                  </p>
-                )}
+                <EmailAttachments email={e} />
               </details>
             </li>
           ))}

@@ -155,15 +155,15 @@ export function MonitorScreen() {
   const { toast } = useToast();
   const navigate = useNavigate();
   const snapshot = useAdminResource('/api/admin/monitor', monitorSnapshotSchema);
-  // the server's word on Slack itself, e.g. that no signing secret is set
-  const [notice, setNotice] = useState<string | null>(null);
+  // the server's word on Slack itself: false when no signing secret is set, so no event can arrive
+  const [slackConfigured, setSlackConfigured] = useState(true);
   // toast, navigate, update and reload keep their identity across renders, so the machine (which
   // useMachine takes once) is made once
   const { update, reload } = snapshot;
   const machine = useMemo(() => {
     const handlers: MonitorSocketHandlers = {
       onFrame: (frame) => {
-        if (frame.type === 'status') setNotice(frame.status === 'not_configured' ? (frame.message ?? null) : null);
+        if (frame.type === 'status') setSlackConfigured(frame.status !== 'not_configured');
         if (frame.type === 'assessment_error') {
           toast({
             title: MONITOR_TOASTS.assessmentError,
@@ -190,7 +190,7 @@ export function MonitorScreen() {
     return monitorConnectionMachine.provide({ actors: { socket: monitorSocketActor(handlers) } });
   }, [toast, navigate, update, reload]);
   const [connection, send, actor] = useMachine(machine);
-  const status = monitorStatusText(connection);
+  const status = monitorStatusText(connection, slackConfigured);
   const online = connection.matches('online');
   const connected = connection.matches({ online: 'connected' });
 
@@ -237,11 +237,6 @@ export function MonitorScreen() {
         <span data-testid="monitor-status">{status}</span>
         {connection.matches('reconnecting') && <span className="font-normal text-muted">Reconnecting in 3 seconds...</span>}
       </p>
-      {notice && (
-        <p className="mb-6 rounded-2xl border border-brass/40 bg-sand px-4 py-3 text-sm text-ink" data-testid="monitor-notice">
-          {notice} The README's Slack section shows how.
-        </p>
-      )}
       {snapshot.failed && !snapshot.data ? (
         <ErrorState onRetry={snapshot.reload} />
       ) : (
