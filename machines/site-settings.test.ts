@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SITE_SETTINGS, isPlatformHomePage, placeholderLinks, SOCIAL_IDS, siteSettingsFrom, type SiteSettings } from './site-settings.js';
+import {
+  DEFAULT_SITE_SETTINGS,
+  isPlatformHomePage,
+  placeholderLinks,
+  SOCIAL_IDS,
+  siteSettingsFrom,
+  type SiteSettings,
+} from './site-settings.js';
 
 const SAVED: SiteSettings = {
   communityUrl: 'https://community.example.com/leaders',

@@ -5,7 +5,8 @@ import type { MonitorConnectionEvent } from '../protocol/monitor.js';
 export const monitorTexts = {
   connected: 'Connected to Slack',
   /** Connected to the monitor while the server cannot receive Slack's events: one sentence, not 'Connected to Slack' beside a warning. */
-  connectedNotConfigured: "Connected to the monitor, but Slack events are not configured: set SLACK_SIGNING_SECRET (the README's Slack section shows how).",
+  connectedNotConfigured:
+    "Connected to the monitor, but Slack events are not configured: set SLACK_SIGNING_SECRET (the README's Slack section shows how).",
   connecting: 'Connecting to Slack...',
   disconnected: 'Disconnected from monitor',
   socketError: 'Failed to connect to Slack monitor',

@@ -183,7 +183,10 @@ const scoped: Record<string, () => { request: InjectOptions; ownerStatus: number
     ownerStatus: 200,
   }),
   // the modal's Download Report: the flow's own report
-  'GET /api/flows/:id/report.pdf': () => ({ request: { method: 'GET', url: `/api/flows/${ids.homeworkFlowId}/report.pdf` }, ownerStatus: 200 }),
+  'GET /api/flows/:id/report.pdf': () => ({
+    request: { method: 'GET', url: `/api/flows/${ids.homeworkFlowId}/report.pdf` },
+    ownerStatus: 200,
+  }),
   'POST /api/flows/:id/events': () => ({
     request: { method: 'POST', url: `/api/flows/${ids.eventsFlowId}/events`, payload: { event: { type: 'CONTINUE' } } },
     ownerStatus: 200,

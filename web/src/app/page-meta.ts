@@ -74,21 +74,21 @@ export function structuredData(page: PrerenderedPage, { contact, socialLinks }: 
   } satisfies WithContext<ProfessionalService>;
   if (page !== '/services') return page === '/' ? [business] : [];
   const list: WithContext<ItemList> = {
-      '@context': 'https://schema.org',
-      '@type': 'ItemList',
-      url,
-      itemListElement: SERVICES.map((service, index) => ({
-        '@type': 'ListItem',
-        position: index + 1,
-        item: {
-          '@type': 'Service',
-          name: service.name,
-          description: service.description,
-          provider: { '@id': business['@id'] },
-          serviceType: 'Leadership coaching',
-        },
-      })),
-    };
+    '@context': 'https://schema.org',
+    '@type': 'ItemList',
+    url,
+    itemListElement: SERVICES.map((service, index) => ({
+      '@type': 'ListItem',
+      position: index + 1,
+      item: {
+        '@type': 'Service',
+        name: service.name,
+        description: service.description,
+        provider: { '@id': business['@id'] },
+        serviceType: 'Leadership coaching',
+      },
+    })),
+  };
   return [list];
 }
 

@@ -79,9 +79,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
             <div className="sr-only" role="alert" aria-live="assertive" aria-atomic="true">
               {announcement.assertive}
             </div>
-            <ol
-              className="pointer-events-none fixed inset-x-0 bottom-0 z-[100] flex flex-col items-center gap-3 p-4 sm:inset-x-auto sm:right-0 sm:items-end sm:p-6"
-            >
+            <ol className="pointer-events-none fixed inset-x-0 bottom-0 z-[100] flex flex-col items-center gap-3 p-4 sm:inset-x-auto sm:right-0 sm:items-end sm:p-6">
               {toasts.map((item) => (
                 <ToastCard key={item.id} item={item} onDismiss={() => dismiss(item.id)} />
               ))}
