@@ -85,8 +85,6 @@ export async function staticSite(app: FastifyInstance, options: { site: BuiltSit
           'cache-control',
           filePath.includes('/assets/') ? 'public, max-age=31536000, immutable' : isPrivatePage(path) ? 'no-store' : 'no-cache',
         );
-        // a page opened from an email's token link: not for search results (the page says so too, once it runs)
-        if (isTokenPage(path)) res.header('x-robots-tag', 'noindex');
       },
     });
   }
@@ -103,6 +101,8 @@ export async function staticSite(app: FastifyInstance, options: { site: BuiltSit
     // unknown path 404, both with the site, whose router shows the not-found page for the latter.
     // A public page, and the not-found page, arrive rendered; the others as the shell
     const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
+    // a page opened from an email's token link: not for search results (the page says so too, once it runs)
+    if (isTokenPage(trimmed)) reply.header('x-robots-tag', 'noindex');
     const known = isPagePath(path);
     if (!known && request.method === 'GET') logMissingPage(request, request.url);
     // the admin area draws its own not-found screen in its layout, from the shell

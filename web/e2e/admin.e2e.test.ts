@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flowClient } from '#test/journey.js';
-import { seriousAxeViolations } from './axe.js';
+import { axeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { createAdmin } from '#server/auth/admin-users.js';
 import {
@@ -167,7 +167,7 @@ describe('the admin area in a real browser', () => {
 
     // the charts are part of what axe checks
     await page.locator('[data-period="30d"] svg[role="img"]').nth(1).waitFor();
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/overview-1280.png`, fullPage: true });
     expect(errors).toEqual([]);
     await context.close();
@@ -472,7 +472,7 @@ describe('the admin area in a real browser', () => {
     await grace.waitFor();
 
     await page.screenshot({ path: `${SHOTS}/messages-1280.png`, fullPage: true });
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     const handled = grace.getByRole('switch', { name: /Handled/ });
     expect(await handled.getAttribute('aria-checked')).toBe('false');
@@ -578,7 +578,7 @@ describe('the admin area in a real browser', () => {
     await signInThroughPage(page, server.url, generated);
     await page.getByRole('heading', { level: 1, name: 'Choose your own password' }).waitFor();
     expect(await page.getByRole('navigation', { name: /admin/i }).count()).toBe(0);
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/change-password-390.png`, fullPage: true });
 
     await page.getByLabel('Current password').fill('not the password at all');

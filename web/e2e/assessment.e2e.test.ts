@@ -22,7 +22,7 @@ import {
   startAssessmentServer,
   type AssessmentServer,
 } from './assessment-harness.js';
-import { seriousAxeViolations } from './axe.js';
+import { axeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { DESKTOP, MOBILE, openPage, toast } from './pages.js';
 import { WEB_ROOT } from './server.js';
@@ -54,7 +54,7 @@ const uniqueEmail = (label: string) => `${label}-${Date.now()}-${Math.random().t
 
 /**
  * Screenshots of the current modal step (the dialog's body scrolled through, a picture per
- * screenful, then back to the top); axe findings of serious or critical impact are collected.
+ * screenful, then back to the top); axe findings of any impact are collected.
  */
 async function capture(page: Page, name: string, width: number, axe: string[]) {
   const body = modal(page).locator('[data-step]');
@@ -65,7 +65,7 @@ async function capture(page: Page, name: string, width: number, axe: string[]) {
     await page.screenshot({ path: path.join(SHOTS, `${name}-${width}${part ? `-${part + 1}` : ''}.png`) });
   }
   await body.evaluate((el) => el.scrollTo({ top: 0 }));
-  for (const violation of await seriousAxeViolations(page))
+  for (const violation of await axeViolations(page))
     axe.push(`${name}: ${violation.id} ${violation.help} ${violation.targets.join(', ')}`);
 }
 
