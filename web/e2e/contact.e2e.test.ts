@@ -110,6 +110,8 @@ describe('the contact form in a real browser', () => {
     // what a screen reader hears is the spec's title as written, then its text (no '!.')
     const heard = (await page.locator('.hf-toasts [role="status"]').textContent())?.replace(/\u200b/g, '');
     expect(heard).toBe(`${SUCCESS_TITLE} ${SUCCESS_TEXT}`);
+    // the toast is inside a landmark of its own (axe: region), like everything else on the page
+    expect(await axeViolations(page)).toEqual([]);
     expect(await formValues(page)).toEqual({ name: '', email: '', company: '', message: '' });
     await page.getByRole('button', { name: 'Send Message' }).waitFor();
 
