@@ -136,10 +136,20 @@ describe('accessibility of every screen, any impact, at 390 and 1280 px', () => 
 
   it('the monitor says in one sentence that Slack events are not configured, never Connected to Slack', async () => {
     const { context, page } = await openAdminPage(browser, signedIn, MOBILE);
+    // every status the line shows, from the first: 'Connected to Slack' must not flash before the server's word
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { statusSeen: string[] }).statusSeen = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="monitor-status"]')?.textContent;
+        if (text && seen.at(-1) !== text) seen.push(text);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
     await page.goto(`${server.url}/admin/monitor`);
     const status = page.getByTestId('monitor-status');
     await expect.poll(() => status.textContent()).toBe(monitorTexts.connectedNotConfigured);
     expect(await page.getByText('Connected to Slack').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { statusSeen: string[] }).statusSeen)).not.toContain(monitorTexts.connected);
     expect(await page.getByRole('status').filter({ hasText: 'not configured' }).count()).toBe(1);
     await context.close();
   });

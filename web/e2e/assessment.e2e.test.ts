@@ -189,6 +189,7 @@ async function answerDiagnostic(page: Page, options: { stopAt?: string; shots?: 
 
 describe('the assessment modal in a real browser', () => {
   for (const viewport of [DESKTOP, MOBILE]) {
+    // the whole journey, a screenshot and an axe scan at every step: past the default 60 s on a busy machine
     it(`runs capture to a booked strategy session (book_call) at ${viewport.width} px, every step screenshotted and checked with axe`, async () => {
       await server.workers();
       const { context, page, problems } = await openPage(browser, viewport);
@@ -311,7 +312,7 @@ describe('the assessment modal in a real browser', () => {
       } finally {
         await context.close();
       }
-    });
+    }, 150_000);
   }
 
   it('with Stripe, the deposit click opens a tab at once and the checkout the server opened loads in it; a checkout that cannot start says so and closes the tab', async () => {

@@ -1,7 +1,7 @@
 import { useMachine } from '@xstate/react';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { monitorConnectionMachine, monitorStatusText } from '#machines/monitor-connection/monitor-connection.machine.js';
+import { monitorConnectionMachine, monitorStatusText, monitorTexts } from '#machines/monitor-connection/monitor-connection.machine.js';
 import { ADMIN_LIVE_SESSION_ENDED } from '#machines/protocol/admin-live.js';
 import {
   MONITOR_ASSESSMENT_LIMIT,
@@ -155,15 +155,16 @@ export function MonitorScreen() {
   const { toast } = useToast();
   const navigate = useNavigate();
   const snapshot = useAdminResource('/api/admin/monitor', monitorSnapshotSchema);
-  // the server's word on Slack itself: false when no signing secret is set, so no event can arrive
-  const [slackConfigured, setSlackConfigured] = useState(true);
+  // the server's word on Slack itself, sent first on each connection (null until then): not_configured
+  // when no signing secret is set, so no event can arrive
+  const [slack, setSlack] = useState<'listening' | 'not_configured' | null>(null);
   // toast, navigate, update and reload keep their identity across renders, so the machine (which
   // useMachine takes once) is made once
   const { update, reload } = snapshot;
   const machine = useMemo(() => {
     const handlers: MonitorSocketHandlers = {
       onFrame: (frame) => {
-        if (frame.type === 'status') setSlackConfigured(frame.status !== 'not_configured');
+        if (frame.type === 'status') setSlack(frame.status === 'not_configured' ? 'not_configured' : 'listening');
         if (frame.type === 'assessment_error') {
           toast({
             title: MONITOR_TOASTS.assessmentError,
@@ -177,6 +178,7 @@ export function MonitorScreen() {
         }
       },
       onClosed: (code, opened) => {
+        setSlack(null);
         if (code === ADMIN_LIVE_SESSION_ENDED) {
           void loadSession();
           // nothing waits for the navigation: the router shows any failure itself
@@ -190,9 +192,10 @@ export function MonitorScreen() {
     return monitorConnectionMachine.provide({ actors: { socket: monitorSocketActor(handlers) } });
   }, [toast, navigate, update, reload]);
   const [connection, send, actor] = useMachine(machine);
-  const status = monitorStatusText(connection, slackConfigured);
   const online = connection.matches('online');
   const connected = connection.matches({ online: 'connected' });
+  // connected is said only once the server has told what it hears from Slack: never 'Connected to Slack' before a 'not configured'
+  const status = connected && slack === null ? monitorTexts.connecting : monitorStatusText(connection, slack !== 'not_configured');
 
   useEffect(() => {
     send({ type: 'CONNECT' });
