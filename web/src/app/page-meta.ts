@@ -41,7 +41,7 @@ const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"
 export const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 /** The coach's own profiles among the social links: set, and not a platform's home page. */
-export function ownProfiles(socialLinks: SiteSettings['socialLinks']): string[] {
+function ownProfiles(socialLinks: SiteSettings['socialLinks']): string[] {
   return Object.values(socialLinks).filter((link): link is string => link !== null && !isPlatformHomePage(link));
 }
 
@@ -49,7 +49,7 @@ export function ownProfiles(socialLinks: SiteSettings['socialLinks']): string[] 
  * The page's structured data, typed with schema-dts (schema.org's own vocabulary as TypeScript
  * types), so a property a type does not have fails the typecheck.
  */
-export function structuredData(page: PrerenderedPage, { contact, socialLinks }: SiteSettings): Array<WithContext<Thing>> {
+function structuredData(page: PrerenderedPage, { contact, socialLinks }: SiteSettings): Array<WithContext<Thing>> {
   const profiles = ownProfiles(socialLinks);
   const url = `${PUBLIC_URL_PLACEHOLDER}${page === '/' ? '/' : page}`;
   const business = {

@@ -5,7 +5,7 @@
  */
 
 /** Where a sign-in lands when nothing (or nothing acceptable) asked for another admin page. */
-export const ADMIN_HOME = '/admin';
+const ADMIN_HOME = '/admin';
 
 const UNDER_ADMIN = /^\/admin(?:[/?#]|$)/;
 

@@ -3,12 +3,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { fromPromise } from 'xstate';
 import { MIN_PASSWORD_LENGTH, type Credentials } from '#machines/protocol/sign-in.js';
-import {
-  SIGN_IN_ERROR_TITLE,
-  signInErrorMessage,
-  signInMachine,
-  type SignedInUser,
-} from '#machines/sign-in/sign-in.machine.js';
+import { SIGN_IN_ERROR_TITLE, signInErrorMessage, signInMachine, type SignedInUser } from '#machines/sign-in/sign-in.machine.js';
 import { BrandMark } from '../app/brand.js';
 import { SIGNED_IN_STATE } from '../features/admin/signed-in-notice.js';
 import { ButtonLink, Button, Card, Field, useToast } from '../components/ui/index.js';
