@@ -43,7 +43,7 @@ describe('the admin leads screens in a real browser', () => {
   it('sends a visitor without a session to /auth', async () => {
     const { context, page } = await openPage(browser);
     await page.goto(`${server.url}/admin/leads`);
-    await page.waitForURL(`${server.url}/auth`);
+    await page.waitForURL(`${server.url}/auth?next=%2Fadmin%2Fleads`);
     await context.close();
   });
 

@@ -13,6 +13,7 @@ import {
   monitorSnapshotSchema,
 } from '#machines/protocol/monitor.js';
 import { Button, cx, useToast } from '../../components/ui/index.js';
+import { signInPathFor } from '../../lib/admin-return-path.js';
 import { loadSession } from '../../lib/session.js';
 import { formatDateTime, useAdminResource } from './api.js';
 import { monitorSocketActor, type MonitorSocketHandlers } from './monitor-socket.js';
@@ -182,7 +183,7 @@ export function MonitorScreen() {
         if (code === ADMIN_LIVE_SESSION_ENDED) {
           void loadSession();
           // nothing waits for the navigation: the router shows any failure itself
-          void navigate('/auth', { replace: true });
+          void navigate(signInPathFor('/admin/monitor'), { replace: true });
         } else if (!opened) {
           // a refused handshake says nothing about why: the snapshot's request does (a 401 goes to /auth)
           reload();
