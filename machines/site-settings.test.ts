@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SITE_SETTINGS, SOCIAL_IDS, siteSettingsFrom, type SiteSettings } from './site-settings.js';
+import {
+  DEFAULT_SITE_SETTINGS,
+  isPlatformHomePage,
+  placeholderLinks,
+  SOCIAL_IDS,
+  siteSettingsFrom,
+  type SiteSettings,
+} from './site-settings.js';
 
 const SAVED: SiteSettings = {
   communityUrl: 'https://community.example.com/leaders',
@@ -38,5 +45,25 @@ describe('siteSettingsFrom', () => {
   it('defaults every platform, in the order the site shows them', () => {
     expect(Object.keys(DEFAULT_SITE_SETTINGS.socialLinks)).toEqual([...SOCIAL_IDS]);
     expect(Object.keys(siteSettingsFrom({}).socialLinks)).toEqual([...SOCIAL_IDS]);
+  });
+});
+
+describe('placeholder links', () => {
+  it("tells a platform's home page from the coach's own profile", () => {
+    expect(isPlatformHomePage('https://www.linkedin.com/')).toBe(true);
+    expect(isPlatformHomePage('https://x.com')).toBe(true);
+    expect(isPlatformHomePage('https://www.skool.com/?ref=1')).toBe(true);
+    expect(isPlatformHomePage('https://www.linkedin.com/in/dana')).toBe(false);
+    expect(isPlatformHomePage('https://www.skool.com/leaders')).toBe(false);
+  });
+
+  it('lists the community link and every social link a fresh install points at a home page, and none once set or left blank', () => {
+    expect(placeholderLinks(DEFAULT_SITE_SETTINGS)).toEqual(['communityUrl', ...SOCIAL_IDS]);
+    const set: SiteSettings = {
+      ...DEFAULT_SITE_SETTINGS,
+      communityUrl: 'https://www.skool.com/leaders',
+      socialLinks: { ...DEFAULT_SITE_SETTINGS.socialLinks, professional: 'https://www.linkedin.com/in/dana', x: null },
+    };
+    expect(placeholderLinks(set)).toEqual(SOCIAL_IDS.filter((id) => id !== 'professional' && id !== 'x'));
   });
 });

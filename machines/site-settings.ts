@@ -47,6 +47,23 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   contact: { name: 'Leadership Coaching', email: null, phone: null, location: null, hours: null },
 };
 
+/**
+ * A link to a platform's home page rather than to the coach's own profile or group (what a fresh
+ * install links to): a web address with no path.
+ */
+export function isPlatformHomePage(link: string): boolean {
+  return /^https?:\/\/[^/?#]+\/?(?:[?#].*)?$/i.test(link.trim());
+}
+
+/** The social platforms and the community link still pointing at a platform's home page, for the coach to set. */
+export function placeholderLinks(settings: SiteSettings): Array<SocialId | 'communityUrl'> {
+  const social = SOCIAL_IDS.filter((id) => {
+    const link = settings.socialLinks[id];
+    return link !== null && isPlatformHomePage(link);
+  });
+  return isPlatformHomePage(settings.communityUrl) ? ['communityUrl', ...social] : social;
+}
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 const webAddress = (value: unknown): value is string => typeof value === 'string' && /^https?:\/\//.test(value);
 const textOrNull = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value : null);

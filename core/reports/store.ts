@@ -38,17 +38,20 @@ const storedResultSchema = z.object({
   compositeScore: z.number().optional().catch(undefined),
 });
 
-/** Who is asking for a report: a visitor by their cookie (null reaches nothing), or the holder of a checked signed link. */
-export type ReportReader = { visitorId: string | null } | { signedLink: true };
+/**
+ * Who is asking for a report: a visitor by their cookie (null reaches nothing), the holder of a
+ * checked signed link, or the coach (a signed-in admin, checked by the admin area's guard).
+ */
+export type ReportReader = { visitorId: string | null } | { signedLink: true } | { coach: true };
 
 /**
  * A diagnostic (`g`) is its visitor's: the one who started it on the standalone page, or whose
  * assessment flow it was graded for. $2 is the visitor asking (null reaches nothing); $3 is true
- * for a signed link (core/reports/report-link.ts), whose signature stands for the owner.
+ * for a signed link (core/reports/report-link.ts), whose signature stands for the owner, and for the coach.
  */
 const READABLE = '($3 OR g.visitor_id = $2 OR EXISTS (SELECT 1 FROM flows f WHERE f.id = g.flow_id AND f.visitor_id = $2))';
 
-const readerParams = (reader: ReportReader) => ('signedLink' in reader ? [null, true] : [reader.visitorId, false]);
+const readerParams = (reader: ReportReader) => ('visitorId' in reader ? [reader.visitorId, false] : [null, true]);
 
 /** A diagnostic's report: what it shows, and what it was drawn from, with the PDF kept for exactly that, if any. */
 interface LoadedReport {
@@ -155,6 +158,36 @@ export async function diagnosticOfGradedResult(db: Pick<pg.Pool, 'query'>, flowI
      WHERE flow_id = $1 AND result = $2::jsonb AND diagnostic_id IS NOT NULL AND NOT gaming_detected
      ORDER BY created_at DESC LIMIT 1`,
     [flowId, JSON.stringify(result)],
+  );
+  return found.rows[0]?.diagnostic_id ?? null;
+}
+
+/**
+ * The report an email's attachment was (a lead's report, attached before decision 0040; the file
+ * itself was never stored): the diagnostic of the email's lead completed last before the email was
+ * written, else its latest. Null when the email has no such attachment or its lead has no report.
+ */
+export async function diagnosticOfEmailAttachment(db: Pick<pg.Pool, 'query'>, emailId: string, index: number): Promise<string | null> {
+  const found = await db.query<{ diagnostic_id: string }>(
+    `SELECT d.diagnostic_id
+     FROM email_outbox e
+     JOIN diagnostics g ON g.lead_id = e.lead_id OR g.flow_id IN (SELECT id FROM flows WHERE lead_id = e.lead_id)
+     JOIN diagnostic_results d ON d.diagnostic_id = g.id
+     WHERE e.id = $1 AND e.attachments->($2::int)->>'contentType' = 'application/pdf'
+     ORDER BY (d.completed_at <= e.created_at) DESC, d.completed_at DESC
+     LIMIT 1`,
+    [emailId, index],
+  );
+  return found.rows[0]?.diagnostic_id ?? null;
+}
+
+/** The diagnostic whose report shows a flow's latest stored result (the modal's Download Report), or null before there is one. */
+export async function diagnosticOfFlow(db: Pick<pg.Pool, 'query'>, flowId: string): Promise<string | null> {
+  const found = await db.query<{ diagnostic_id: string }>(
+    `SELECT diagnostic_id FROM assessment_results
+     WHERE flow_id = $1 AND diagnostic_id IS NOT NULL AND NOT gaming_detected
+     ORDER BY created_at DESC LIMIT 1`,
+    [flowId],
   );
   return found.rows[0]?.diagnostic_id ?? null;
 }

@@ -4,6 +4,9 @@ import type { MonitorConnectionEvent } from '../protocol/monitor.js';
 /** The monitor's status line and connection errors, word for word from the product copy. */
 export const monitorTexts = {
   connected: 'Connected to Slack',
+  /** Connected to the monitor while the server cannot receive Slack's events: one sentence, not 'Connected to Slack' beside a warning. */
+  connectedNotConfigured:
+    "Connected to the monitor, but Slack events are not configured: set SLACK_SIGNING_SECRET (the README's Slack section shows how).",
   connecting: 'Connecting to Slack...',
   disconnected: 'Disconnected from monitor',
   socketError: 'Failed to connect to Slack monitor',
@@ -71,8 +74,8 @@ export const monitorConnectionMachine = setup({
 });
 
 /** The status line for a connection snapshot; waiting to reconnect reads as disconnected. */
-export function monitorStatusText(snapshot: SnapshotFrom<typeof monitorConnectionMachine>): string {
-  if (snapshot.matches({ online: 'connected' })) return monitorTexts.connected;
+export function monitorStatusText(snapshot: SnapshotFrom<typeof monitorConnectionMachine>, slackConfigured = true): string {
+  if (snapshot.matches({ online: 'connected' })) return slackConfigured ? monitorTexts.connected : monitorTexts.connectedNotConfigured;
   if (snapshot.matches({ online: 'connecting' })) return monitorTexts.connecting;
   return monitorTexts.disconnected;
 }

@@ -38,6 +38,16 @@ describe('monitorConnection', () => {
     expect(monitorStatusText(actor.getSnapshot())).toBe('Connected to Slack');
   });
 
+  it('says in one sentence that it is connected to the monitor but Slack events are not configured, never Connected to Slack', () => {
+    const { actor, last } = start();
+    actor.send({ type: 'CONNECT' });
+    last().sendBack({ type: 'SOCKET_OPENED' });
+    const text = monitorStatusText(actor.getSnapshot(), false);
+    expect(text).toBe(monitorTexts.connectedNotConfigured);
+    expect(text).not.toContain('Connected to Slack');
+    expect(text.match(/[.!?](\s|$)/g)).toHaveLength(1);
+  });
+
   it('reconnects exactly 3 s after an unexpected close', () => {
     const { actor, clock, sockets, last } = start();
     actor.send({ type: 'CONNECT' });

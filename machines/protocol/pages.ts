@@ -48,6 +48,17 @@ export interface PageRenderer {
 
 export const isPrerenderedPage = (path: string): path is PrerenderedPage => (PRERENDERED_PAGES as readonly string[]).includes(path);
 
+/**
+ * Pages opened from an email's link with a token in it (a resume link, an unsubscribe link, any
+ * confirmation): one person's, never for search results, so they are served with noindex.
+ */
+const TOKEN_PAGES = ['/resume', '/unsubscribe', '/confirm'] as const;
+
+/** True for a token page's path (without its query), a trailing slash or a sub-path allowed. */
+export function isTokenPage(path: string): boolean {
+  return TOKEN_PAGES.some((page) => path === page || path.startsWith(`${page}/`));
+}
+
 /** The admin area's screens; a lead's page is /admin/leads/<its id>. */
 const ADMIN_PAGES = [
   '/admin',

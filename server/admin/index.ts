@@ -16,6 +16,7 @@ import { adminLeadRoutes } from './routes/leads.js';
 import { adminMirrorSessionRoutes } from './routes/mirror-sessions.js';
 import { monitorRoutes } from './routes/monitor.js';
 import { refundRoutes } from './routes/refunds.js';
+import { adminReportRoutes } from './routes/reports.js';
 import { siteSettingsRoutes } from './routes/site-settings.js';
 
 /** A websocket handshake is refused (403) when a page of another site opens it with the admin's cookie. */
@@ -55,6 +56,7 @@ export async function adminArea(app: FastifyInstance, deps: RouteDeps): Promise<
   for (const routes of [
     adminDataRoutes,
     adminLeadRoutes,
+    adminReportRoutes,
     adminBookingRoutes,
     adminMirrorSessionRoutes,
     adminIntegrationRoutes,

@@ -182,8 +182,9 @@ export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetai
        FROM assessment_results WHERE lead_id = $1 ORDER BY created_at DESC, id LIMIT 50`,
       [leadId],
     ),
-    db.query<{ id: string; bank_version: string; started_at: Date; answers: StoredDiagnosticAnswer[] }>(
-      `SELECT d.id, d.bank_version, d.started_at, d.answers
+    db.query<{ id: string; bank_version: string; started_at: Date; has_report: boolean; answers: StoredDiagnosticAnswer[] }>(
+      `SELECT d.id, d.bank_version, d.started_at, d.answers,
+              EXISTS (SELECT 1 FROM diagnostic_results r WHERE r.diagnostic_id = d.id) AS has_report
        FROM diagnostics d
        WHERE (d.lead_id = $1 OR d.flow_id IN ${flowIds}) AND jsonb_array_length(d.answers) > 0
        ORDER BY d.started_at DESC, d.id`,

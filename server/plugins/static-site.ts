@@ -5,7 +5,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { HttpError } from '#core/http-error.js';
 import { sessionToken } from '../auth/guard.js';
 import { logMissingPage } from '../routes/client-log.js';
-import { isPagePath, isPrerenderedPage, PRERENDERED_PAGES, UNINDEXED_PAGES } from '#machines/protocol/pages.js';
+import { isPagePath, isPrerenderedPage, isTokenPage, PRERENDERED_PAGES, UNINDEXED_PAGES } from '#machines/protocol/pages.js';
 import { sendEncoded } from './encoded-text.js';
 import { renderedPages, type RenderedPages } from './rendered-pages.js';
 import type { PublicSettings } from '#core/site/public-settings.js';
@@ -101,6 +101,8 @@ export async function staticSite(app: FastifyInstance, options: { site: BuiltSit
     // unknown path 404, both with the site, whose router shows the not-found page for the latter.
     // A public page, and the not-found page, arrive rendered; the others as the shell
     const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
+    // a page opened from an email's token link: not for search results (the page says so too, once it runs)
+    if (isTokenPage(trimmed)) reply.header('x-robots-tag', 'noindex');
     const known = isPagePath(path);
     if (!known && request.method === 'GET') logMissingPage(request, request.url);
     // the admin area draws its own not-found screen in its layout, from the shell

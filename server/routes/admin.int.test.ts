@@ -46,6 +46,9 @@ const TESTED_ELSEWHERE = new Set([
   'GET /api/admin/reminder-settings',
   'PUT /api/admin/reminder-settings',
   'GET /api/admin/contact/:id/emails',
+  // server/routes/reports.int.test.ts
+  'GET /api/admin/reports/:id.pdf',
+  'GET /api/admin/emails/:id/attachments/:index',
 ]);
 
 let app: FastifyInstance;

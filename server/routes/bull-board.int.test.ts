@@ -33,11 +33,13 @@ afterAll(async () => {
 });
 
 describe('bull-board at /admin/queues', () => {
-  it('sends a signed-out browser to /auth and answers its API and assets 401', async () => {
+  it('sends a signed-out browser to /auth, which returns to the board after signing in, and answers its API and assets 401', async () => {
     const page = await app.inject({ method: 'GET', url: BULL_BOARD_PATH, headers: PAGE });
     expect(page.statusCode).toBe(303);
-    expect(page.headers.location).toBe('/auth');
-    expect((await app.inject({ method: 'GET', url: `${BULL_BOARD_PATH}/queue/email`, headers: PAGE })).headers.location).toBe('/auth');
+    expect(page.headers.location).toBe(`/auth?next=${encodeURIComponent(BULL_BOARD_PATH)}`);
+    expect((await app.inject({ method: 'GET', url: `${BULL_BOARD_PATH}/queue/email`, headers: PAGE })).headers.location).toBe(
+      `/auth?next=${encodeURIComponent(`${BULL_BOARD_PATH}/queue/email`)}`,
+    );
     const api = await app.inject({ method: 'GET', url: `${BULL_BOARD_PATH}/api/queues`, headers: PAGE });
     expect(api.statusCode).toBe(401);
     expect(api.json()).toMatchObject({ statusCode: 401, error: 'Unauthorized' });

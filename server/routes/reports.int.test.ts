@@ -8,6 +8,7 @@ import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { until } from '#test/until.js';
 import { buildTestWorker } from '#test/worker-harness.js';
 import { injectAs, seedVisitor, type InjectVisitor } from '#test/visitor.js';
+import { signedInAdmin } from '#test/admin-session.js';
 import { createOrUpdateLead } from '#core/leads/lead-service.js';
 
 let app: FastifyInstance;
@@ -81,6 +82,38 @@ async function seedDiagnostic(assessment?: { tier: string; keyInsights: string[]
   }
   return diagnosticId;
 }
+
+describe("the coach's reports from the lead page", () => {
+  it("opens any lead's report and an email's attached report for a signed-in admin; anyone else is refused", async () => {
+    const reportId = await seedDiagnostic({ tier: 'homework', keyInsights: ['You own outcomes but rarely claim the decision.'] });
+    const leadId = (await pool.query('SELECT lead_id FROM diagnostics WHERE id = $1', [reportId])).rows[0].lead_id;
+    const email = await pool.query<{ id: string }>(
+      `INSERT INTO email_outbox (lead_id, kind, to_address, subject, text_body, status, sent_at, attachments)
+       VALUES ($1, 'results', 'rosa@example.com', 'Your results', 'Attached.', 'sent', now(), $2) RETURNING id`,
+      [leadId, JSON.stringify([{ filename: 'leadership-report.pdf', contentType: 'application/pdf', size: 5120 }])],
+    );
+    const emailId = email.rows[0]!.id;
+    const admin = await signedInAdmin(pool);
+    const coach = (url: string) => app.inject({ url, cookies: { [app.sessionCookieName]: admin.cookie } });
+
+    const report = await coach(`/api/admin/reports/${reportId}.pdf`);
+    expect(report.statusCode, report.body).toBe(200);
+    expect(report.headers['content-type']).toBe('application/pdf');
+    expect(pdfText(report.rawPayload)).toContain('Prepared for Rosa Parks');
+    const attached = await coach(`/api/admin/emails/${emailId}/attachments/0`);
+    expect(attached.statusCode, attached.body).toBe(200);
+    expect(pdfText(attached.rawPayload)).toContain('Prepared for Rosa Parks');
+    // no such attachment, no such report
+    expect((await coach(`/api/admin/emails/${emailId}/attachments/1`)).statusCode).toBe(404);
+    expect((await coach('/api/admin/reports/00000000-0000-4000-8000-000000000000.pdf')).statusCode).toBe(404);
+
+    // without an admin session: the admin area's refusal; the public URL stays the visitor's own
+    const stranger = injectAs(app, { remoteAddress: '203.0.113.12' });
+    expect((await stranger(`/api/admin/reports/${reportId}.pdf`)).statusCode).toBe(401);
+    expect((await stranger(`/api/admin/emails/${emailId}/attachments/0`)).statusCode).toBe(401);
+    expect((await stranger(`/api/reports/${reportId}.pdf`)).statusCode).toBe(404);
+  });
+});
 
 describe('GET /api/reports/:id.pdf', () => {
   it('serves a diagnostic graded into an assessment as an inline PDF with its insights and tier', async () => {
@@ -239,6 +272,14 @@ describe('POST /api/functions/report-pdf', () => {
     const text = pdfText((await browser(`/api/reports/${diagnosticId}.pdf`)).rawPayload);
     expect(text).not.toContain('Complete the qualification survey');
     expect(text).toContain('Prepared for Grace Hopper');
+
+    // the modal's Download Report: the flow's report for its visitor, the flows' 404 for anyone else
+    const ofFlow = await browser(`/api/flows/${flow.flowId}/report.pdf`);
+    expect(ofFlow.statusCode).toBe(200);
+    expect(ofFlow.headers['content-type']).toBe('application/pdf');
+    expect(pdfText(ofFlow.rawPayload)).toContain('Prepared for Grace Hopper');
+    expect((await injectAs(app, { remoteAddress: '203.0.113.11' })(`/api/flows/${flow.flowId}/report.pdf`)).statusCode).toBe(404);
+    expect((await injectAs(app, { visitorCookie: otherVisitor.cookie })(`/api/flows/${flow.flowId}/report.pdf`)).statusCode).toBe(404);
   });
 
   it('answers 404 for a diagnostic without a result and 400 for a bad body', async () => {

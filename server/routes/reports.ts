@@ -3,12 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HttpError } from '#core/http-error.js';
 import { checkReportToken, REPORT_LINK_DAYS } from '#core/reports/report-link.js';
-import { reportPathFor, reportPdf, type ReportPdf } from '#core/reports/store.js';
+import { diagnosticOfFlow, reportPathFor, reportPdf, type ReportPdf } from '#core/reports/store.js';
 import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 
-/** The PDF, shown in the browser under a name that says what it is and when. */
-function sendPdf(reply: FastifyReply, { pdf, date }: ReportPdf) {
+/** The PDF, shown in the browser under a name that says what it is and when (the coach's lead page serves it too). */
+export function sendPdf(reply: FastifyReply, { pdf, date }: ReportPdf) {
   return (
     reply
       .type('application/pdf')
@@ -53,6 +53,8 @@ function refuseLink(request: FastifyRequest, reply: FastifyReply, refusal: Refus
  * GET /api/reports/link?token= is the same report for whoever holds the results or homework email's
  * signed, expiring link (core/reports/report-link.ts); a changed, unknown or expired token is a 404.
  * Both serve the PDF drawn at the first open and stored, drawn again after a re-grade (decision 0040).
+ * GET /api/flows/:id/report.pdf is the report of a flow's latest result, for the visitor whose flow
+ * it is (the assessment modal's Download Report); a stranger gets the flows' 404.
  * POST /api/functions/report-pdf is the report-pdf helper: diagnosticId in, pdfUrl out.
  */
 export function reportRoutes(app: FastifyInstance, deps: RouteDeps, done: () => void): void {
@@ -72,6 +74,27 @@ export function reportRoutes(app: FastifyInstance, deps: RouteDeps, done: () => 
       },
     },
     async (request, reply) => sendPdf(reply, await reportPdf(deps.pool, request.params.id, { visitorId: request.visitorId })),
+  );
+
+  api.get(
+    '/api/flows/:id/report.pdf',
+    {
+      config: { rateLimit: rateLimits.reports },
+      schema: {
+        summary: "The PDF report of the assessment flow's latest result",
+        tags,
+        params: z.object({ id: z.uuid() }),
+        produces: ['application/pdf'],
+        response: { 200: z.any().describe('The PDF report') },
+      },
+    },
+    async (request, reply) => {
+      // the visitor's own flow, or the flows' 404
+      const flow = await deps.engine.get(request.params.id, { visitorId: request.visitorId });
+      const diagnosticId = await diagnosticOfFlow(deps.pool, flow.flowId);
+      if (!diagnosticId) throw new HttpError(404, `No report for flow ${flow.flowId} yet`);
+      return sendPdf(reply, await reportPdf(deps.pool, diagnosticId, { visitorId: request.visitorId }));
+    },
   );
 
   api.get(

@@ -112,6 +112,14 @@ beforeAll(async () => {
 
   ids.diagnosticId = (await owner({ method: 'POST', url: '/api/diagnostics', payload: {} })).json().diagnosticId;
   ids.gradedDiagnosticId = await seedGradedDiagnostic(visitor.visitorId);
+  // the homework flow's result, stored with that diagnostic as grading stores it: the flow's report
+  await pool.query(
+    `INSERT INTO assessment_results (lead_id, flow_id, diagnostic_id, tier, qualification, archetype, total_score, diagnostic_score,
+       survey_score, mirror_score, composite_score, result, bank_version, grading_version)
+     SELECT $3::uuid, $1, $2, 'homework', 'homework', archetype, 60, 60, 60, 60, 60, '{}', '2.0.0', 'grading-1.0.0'
+     FROM diagnostic_results WHERE diagnostic_id = $2`,
+    [ids.homeworkFlowId, ids.gradedDiagnosticId, ids.leadId],
+  );
   ids.mirrorSessionId = crypto.randomUUID();
   const mirror = await owner({ method: 'POST', url: '/api/functions/mirror-llm-response', payload: mirrorBody(ids.mirrorSessionId) });
   expect(mirror.statusCode, mirror.body).toBe(200);
@@ -174,6 +182,11 @@ const scoped: Record<string, () => { request: InjectOptions; ownerStatus: number
   // the deposit's booking reference (decision 0046): issued to the flow's visitor only
   'GET /api/flows/:id/booking-reference': () => ({
     request: { method: 'GET', url: `/api/flows/${ids.paymentFlowId}/booking-reference` },
+    ownerStatus: 200,
+  }),
+  // the modal's Download Report: the flow's own report
+  'GET /api/flows/:id/report.pdf': () => ({
+    request: { method: 'GET', url: `/api/flows/${ids.homeworkFlowId}/report.pdf` },
     ownerStatus: 200,
   }),
   'POST /api/flows/:id/events': () => ({

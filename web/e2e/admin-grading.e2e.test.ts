@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_GRADING_RULES, type GradeInput } from '#machines/grading/index.js';
 import { REGRADE_INPUTS, seedRegradableLead } from '#test/regradable-leads.js';
 import { startAssessmentServer, type AssessmentServer } from './assessment-harness.js';
-import { seriousAxeViolations } from './axe.js';
+import { axeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { MOBILE, openAdminPage, signedInAdminState, toast, type StorageState } from './pages.js';
 
@@ -102,7 +102,7 @@ describe('the grading rules screen in a real browser', () => {
     );
     await page.getByRole('region', { name: 'Try on past leads' }).screenshot({ path: `${SHOTS}/try-1280.png` });
     await fullPageShot(page, `${SHOTS}/dry-run-1280.png`);
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     await apply.click();
     const dialog = page.getByRole('dialog', { name: 'Apply these rules?' });
@@ -117,7 +117,7 @@ describe('the grading rules screen in a real browser', () => {
     await history.getByText('Note: Lower the bar for the spring cohort').waitFor();
     await page.waitForFunction(() => document.activeElement?.id === 'grading-in-force');
     await fullPageShot(page, `${SHOTS}/applied-1280.png`);
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     expect(await tierOnLeadsPage(page, seeded.ready!)).toBe('Book call');
     expect(await tierOnLeadsPage(page, seeded.validating!)).toBe('Nurture');
@@ -175,7 +175,7 @@ describe('the grading rules screen in a real browser', () => {
     await page.getByRole('region', { name: 'History' }).screenshot({ path: `${SHOTS}/history-390.png` });
     await fullPageShot(page, `${SHOTS}/dry-run-390.png`);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });

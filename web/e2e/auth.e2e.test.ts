@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin } from '#server/auth/admin-users.js';
-import { seriousAxeViolations } from './axe.js';
+import { axeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { DESKTOP, MOBILE, openPage, toast } from './pages.js';
 import { startTestServer, type TestServer } from './server.js';
@@ -71,29 +71,45 @@ describe('sign-in in a real browser', () => {
     await signInWith(page, 'coach.example.com', PASSWORD);
     await page.getByText('Please enter a valid email address').waitFor();
     expect(await page.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     expect(calls).toEqual([]);
     await context.close();
   });
 
-  it('signs in an admin: Welcome back!, then home with the email and Sign Out in the bar; /admin shows the email; /auth then sends home', async () => {
+  it('signs in an admin: Welcome back! on /admin with the email; the site then shows the email and Sign Out; /auth then sends to /admin', async () => {
     const { context, page, problems } = await openPage(browser, DESKTOP);
     await page.goto(`${server.url}/auth`);
     await page.getByRole('heading', { level: 1, name: 'Welcome Back' }).waitFor();
     await signInWith(page, email.toUpperCase(), PASSWORD);
+    await page.waitForURL(`${server.url}/admin`);
     await toast(page, 'Welcome back!').waitFor();
-    await page.waitForURL(`${server.url}/`);
+    await page.getByText(`Signed in as ${email}`).first().waitFor();
+
+    await page.goto(`${server.url}/`);
     const banner = page.getByRole('banner');
     await banner.getByText(email).filter({ visible: true }).waitFor();
     expect(await banner.getByText(email).filter({ visible: true }).isVisible()).toBe(true);
     expect(await banner.getByRole('button', { name: 'Sign Out' }).filter({ visible: true }).isVisible()).toBe(true);
-    await page.goto(`${server.url}/admin`);
-    await page.getByText(`Signed in as ${email}`).first().waitFor();
 
     await page.goto(`${server.url}/auth`);
-    await page.waitForURL(`${server.url}/`);
-    await page.getByRole('heading', { level: 1, name: /Lead with clarity/ }).waitFor();
+    await page.waitForURL(`${server.url}/admin`);
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     expect(problems.errors).toEqual([]);
+    await context.close();
+  });
+
+  it('returns to the admin page that sent the visitor to sign in, and never to another site or a public page', async () => {
+    const { context, page } = await openPage(browser, MOBILE);
+    await page.goto(`${server.url}/admin/leads?q=ada`);
+    await page.waitForURL(`${server.url}/auth?next=%2Fadmin%2Fleads%3Fq%3Dada`);
+    await signInWith(page, email, PASSWORD);
+    await page.waitForURL(`${server.url}/admin/leads?q=ada`);
+    await toast(page, 'Welcome back!').waitFor();
+
+    for (const next of ['https://evil.example/admin', '//evil.example/admin', '/contact', '/admin/../contact']) {
+      await page.goto(`${server.url}/auth?next=${encodeURIComponent(next)}`);
+      await page.waitForURL(`${server.url}/admin`);
+    }
     await context.close();
   });
 
@@ -101,7 +117,8 @@ describe('sign-in in a real browser', () => {
     const { context, page } = await openPage(browser, MOBILE);
     await page.goto(`${server.url}/auth`);
     await signInWith(page, email, PASSWORD);
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${server.url}/admin`);
+    await page.goto(`${server.url}/`);
 
     // on a phone the email and Sign Out live in the menu
     await page.getByRole('button', { name: 'Open menu' }).click();
@@ -122,7 +139,8 @@ describe('sign-in in a real browser', () => {
     const { context, page } = await openPage(browser, DESKTOP);
     await page.goto(`${server.url}/auth`);
     await signInWith(page, email, PASSWORD);
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${server.url}/admin`);
+    await page.goto(`${server.url}/`);
     // the real route always succeeds (it is idempotent), so its failure is simulated here
     await page.route('**/api/auth/sign-out', (route) =>
       route.fulfill({

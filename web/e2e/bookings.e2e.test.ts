@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedResultsFlow } from '#test/flows.js';
 import { bookingReferenceOf, inviteeCreated, postCalendlyEvent } from '#test/scheduling.js';
-import { seriousAxeViolations } from './axe.js';
+import { axeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { DESKTOP, MOBILE, openAdminPage, signedInAdminState, type StorageState } from './pages.js';
 import { startTestServer, type TestServer } from './server.js';
@@ -72,7 +72,7 @@ describe('bookings in the admin, in a real browser', () => {
       const panel = page.locator('section[aria-labelledby="needs-attention"]');
       await panel.getByRole('link', { name: 'Nora Notbooked' }).first().waitFor();
       await expect.poll(() => panel.getByText('Paid, no session booked after the reminder').count()).toBeGreaterThan(0);
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await page.screenshot({ path: `${SHOTS}/overview-attention-${viewport.width}.png`, fullPage: true });
       expect(errors).toEqual([]);
@@ -88,7 +88,7 @@ describe('bookings in the admin, in a real browser', () => {
     expect(await page.locator('section[aria-labelledby="needs-attention"]').getByRole('link', { name: 'Nora Notbooked' }).count()).toBe(0);
     await page.goto(`${server.url}/admin/leads/${payer.leadId}`);
     await page.getByText(/^Session booked for .+ via Calendly$/).waitFor();
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/lead-booked-1280.png`, fullPage: true });
     expect(errors).toEqual([]);
     await context.close();
@@ -109,7 +109,7 @@ describe('bookings in the admin, in a real browser', () => {
       const panel = page.locator('section[aria-labelledby="lead-unmatched-bookings"]');
       await panel.getByText(payer.email).waitFor();
       expect(await panel.getByText('matches this lead').count()).toBeGreaterThan(0);
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await page.screenshot({ path: `${SHOTS}/lead-unmatched-${viewport.width}.png`, fullPage: true });
       expect(errors).toEqual([]);

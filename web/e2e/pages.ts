@@ -32,13 +32,13 @@ export function toast(page: Page, text: string) {
 
 export const ADMIN_PASSWORD = 'a long and correct passphrase';
 
-/** Signs in through the real sign-in page, which sends an admin on to the home page. */
+/** Signs in through the real sign-in page, which sends an admin on to the admin area (/admin unless `next` names another admin page). */
 export async function signInThroughPage(page: Page, url: string, email: string, password = ADMIN_PASSWORD) {
   await page.goto(`${url}/auth`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL(`${url}/`);
+  await page.waitForURL(`${url}/admin`);
 }
 
 /**

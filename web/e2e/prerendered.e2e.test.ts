@@ -62,6 +62,10 @@ describe('public pages rendered by the server, hydrated on intent', () => {
       expect(attribute(html, /<meta property="og:url" content="([^"]+)"/)).toBe(url);
       expect(attribute(html, /<meta property="og:image" content="([^"]+)"/)).toBe(`${server.config.publicUrl}/og-image.png`);
       expect(attribute(html, /<meta name="twitter:card" content="([^"]+)"/)).toBe('summary_large_image');
+      // the preview image is described for both cards
+      const alt = attribute(html, /<meta property="og:image:alt" content="([^"]+)"/);
+      expect(alt).not.toBeNull();
+      expect(attribute(html, /<meta name="twitter:image:alt" content="([^"]+)"/)).toBe(alt);
       expect(html).not.toContain('%HF_PUBLIC_URL%');
       expect(html.includes('<meta name="robots" content="noindex" />')).toBe(UNINDEXED_PAGES.has(page as PrerenderedPage));
       // every link of the page is there before any script runs
@@ -76,9 +80,27 @@ describe('public pages rendered by the server, hydrated on intent', () => {
         (match) => JSON.parse(match[1]!) as Record<string, unknown>,
       );
     expect(await blocks('/')).toEqual([expect.objectContaining({ '@type': 'ProfessionalService', url: `${server.config.publicUrl}/` })]);
+    // only what schema.org gives a ProfessionalService (page-meta.ts is typed with schema-dts); no profiles until the coach sets them
+    const [business] = await blocks('/');
+    expect(business).not.toHaveProperty('serviceType');
+    expect(business).not.toHaveProperty('sameAs');
     const [services] = await blocks('/services');
     expect(services).toMatchObject({ '@type': 'ItemList' });
     expect((services!.itemListElement as unknown[]).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("keeps the pages opened from an email's token link out of search results", async () => {
+    for (const path of ['/resume?token=abc', '/unsubscribe?token=abc', '/confirm?token=abc']) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.headers.get('x-robots-tag'), path).toBe('noindex');
+    }
+    expect((await fetch(`${server.url}/about`)).headers.get('x-robots-tag')).toBeNull();
+    // and the page itself says so once it runs
+    const { context, page } = await openPage(browser, DESKTOP);
+    await page.goto(`${server.url}/unsubscribe?token=abc`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await page.locator('head meta[name="robots"]').getAttribute('content')).toBe('noindex');
+    await context.close();
   });
 
   it('answers an unknown path with 404 and the rendered not-found page, kept out of search results', async () => {
@@ -280,13 +302,21 @@ describe('public pages rendered by the server, hydrated on intent', () => {
     const contact = { name: 'Dana Whitfield', email: 'dana@coach.example', phone: '+44 20 7946 0958', location: 'London, UK', hours: null };
     await server.pool.query(
       `INSERT INTO site_settings (id, settings) VALUES (true, $1) ON CONFLICT (id) DO UPDATE SET settings = EXCLUDED.settings`,
-      [JSON.stringify({ ...DEFAULT_SITE_SETTINGS, contact })],
+      [
+        JSON.stringify({
+          ...DEFAULT_SITE_SETTINGS,
+          contact,
+          // one profile set; the others still a platform's home page, left out of sameAs
+          socialLinks: { ...DEFAULT_SITE_SETTINGS.socialLinks, professional: 'https://www.linkedin.com/in/dana-whitfield' },
+        }),
+      ],
     );
     try {
       // the server hears the write from the table's trigger a moment after it commits
       await until(async () => (await (await fetch(`${server.url}/contact`)).text()).includes('href="mailto:dana@coach.example"'));
       const home = await (await fetch(`${server.url}/`)).text();
       const [business] = [...home.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/g)].map((match) => JSON.parse(match[1]!));
+      expect(business.sameAs).toEqual(['https://www.linkedin.com/in/dana-whitfield']);
       expect(business).toMatchObject({
         name: 'Dana Whitfield',
         email: 'dana@coach.example',

@@ -5,7 +5,7 @@ import { DEFAULT_SITE_SETTINGS } from '#machines/site-settings.js';
 import { seedResultsFlow } from '#test/flows.js';
 import { VISITOR_COOKIE } from '#server/visitors/visitor-cookie.js';
 import { modal, modalTitle, openAssessment, startAssessmentServer, type AssessmentServer } from './assessment-harness.js';
-import { seriousAxeViolations } from './axe.js';
+import { axeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { MOBILE, openAdminPage, openPage, signedInAdminState, toast, type StorageState } from './pages.js';
 
@@ -102,7 +102,7 @@ describe('site settings in a real browser', () => {
       contact: { name: 'Dana Whitfield', email: COACH_EMAIL, phone: '+44 20 7946 0958', location: null },
     });
     await page.screenshot({ path: `${SHOTS}/settings-1280.png`, fullPage: true });
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
 
@@ -179,7 +179,7 @@ describe('site settings in a real browser', () => {
     await page.getByLabel('Community page URL').waitFor();
     await page.screenshot({ path: `${SHOTS}/settings-390.png`, fullPage: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });

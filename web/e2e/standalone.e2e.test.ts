@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousAxeViolations } from './axe.js';
+import { axeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { DESKTOP, MOBILE, openAdminPage, openPage, signedInAdminState } from './pages.js';
 import { promoteTimers } from '#test/journey.js';
@@ -95,7 +95,7 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
     expect(total).toBeGreaterThan(3);
     await expect.poll(() => page.evaluate(() => localStorage.getItem('hf:diagId'))).toMatch(/^[0-9a-f-]{36}$/);
     const diagnosticId = (await page.evaluate(() => localStorage.getItem('hf:diagId')))!;
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await shots(page, 'diagnostic-likert');
 
     const kinds = new Set<string>();
@@ -110,11 +110,11 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
             .getByRole('listitem')
             .count(),
         ).toBeGreaterThan(1);
-        expect(await seriousAxeViolations(page)).toEqual([]);
+        expect(await axeViolations(page)).toEqual([]);
         await shots(page, 'diagnostic-ranking');
       }
       if ((await page.getByRole('button', { name: 'Start Timed Questions' }).count()) > 0) {
-        expect(await seriousAxeViolations(page)).toEqual([]);
+        expect(await axeViolations(page)).toEqual([]);
         await shots(page, 'diagnostic-timed-ahead');
       }
       kinds.add(await answerCurrent(page));
@@ -165,7 +165,7 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
     expect(pdf.status()).toBe(200);
     expect(pdf.headers()['content-type']).toContain('application/pdf');
     expect((await pdf.body()).subarray(0, 4).toString('latin1')).toBe('%PDF');
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await shots(page, 'results');
     expect(problems.errors).toEqual([]);
     await context.close();
@@ -242,7 +242,7 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
     await page.clock.fastForward((limit + 1) * 1000);
     await page.locator('main [data-time-up]').filter({ hasText: 'Time is up. Your default answer is being recorded.' }).waitFor();
     expect(await card.getByRole('group', { name: 'Your choice' }).getByRole('button').first().isDisabled()).toBe(true);
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await shots(page, 'diagnostic-time-up');
 
     const flowId = (
@@ -289,7 +289,7 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
     expect(await sendButton.isDisabled()).toBe(true);
     await input.fill('   ');
     expect(await sendButton.isDisabled()).toBe(true);
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     const messages = [
       'Whether to restructure my team before the next quarter.',
@@ -331,7 +331,7 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
     expect(await form.getByText('Please enter your name').count()).toBe(0);
     await form.getByRole('button', { name: 'Save and continue' }).click();
     await form.getByText('Please enter a valid email address').waitFor();
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await shots(page, 'mirror-save-form');
     expect(problems.errors).toEqual([]);
 
@@ -363,7 +363,7 @@ describe('the standalone diagnostic, results and Mirror pages in a real browser'
     expect(await card.locator('blockquote').innerText()).toBe(messages[0]);
     await card.getByText('Read the conversation').click();
     await card.getByRole('list', { name: 'Conversation' }).getByText(messages[4]!).waitFor();
-    expect(await seriousAxeViolations(admin.page)).toEqual([]);
+    expect(await axeViolations(admin.page)).toEqual([]);
     await card.getByRole('link', { name: /Dana Whitfield/ }).click();
     await admin.page.waitForURL(new RegExp(`/admin/leads/${lead.rows[0].lead_id}$`));
     await admin.page

@@ -136,6 +136,8 @@ export const leadDetailSchema = z.object({
       id: z.uuid(),
       bank_version: z.string(),
       started_at: timestamp,
+      /** The diagnostic has a result, so its PDF report opens (GET /api/admin/reports/:id.pdf). */
+      has_report: z.boolean(),
       sections: z.array(diagnosticSectionViewSchema),
     }),
   ),

@@ -33,7 +33,8 @@ function wantsPage(request: FastifyRequest): boolean {
 export function redirectSignedOutBoardPage(pool: pg.Pool) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (!request.url.startsWith(BULL_BOARD_PATH) || !wantsPage(request)) return;
-    if (!(await readSession(pool, sessionToken(request)))) return reply.redirect('/auth', 303);
+    // the sign-in page brings the admin back here (it follows only paths under /admin)
+    if (!(await readSession(pool, sessionToken(request)))) return reply.redirect(`/auth?next=${encodeURIComponent(request.url)}`, 303);
   };
 }
 

@@ -1,5 +1,6 @@
 import { UNINDEXED_PAGES, type PrerenderedPage } from '#machines/protocol/pages.js';
-import type { SiteSettings } from '#machines/site-settings.js';
+import type { ItemList, ProfessionalService, Thing, WithContext } from 'schema-dts';
+import { isPlatformHomePage, type SiteSettings } from '#machines/site-settings.js';
 import { SERVICES } from '../routes/services-data.js';
 
 /*
@@ -39,7 +40,17 @@ const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"
 /** JSON for a <script> block: a "</script>" inside a string cannot end it. */
 export const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
-function structuredData(page: PrerenderedPage, { contact, socialLinks }: SiteSettings): object[] {
+/** The coach's own profiles among the social links: set, and not a platform's home page. */
+function ownProfiles(socialLinks: SiteSettings['socialLinks']): string[] {
+  return Object.values(socialLinks).filter((link): link is string => link !== null && !isPlatformHomePage(link));
+}
+
+/**
+ * The page's structured data, typed with schema-dts (schema.org's own vocabulary as TypeScript
+ * types), so a property a type does not have fails the typecheck.
+ */
+function structuredData(page: PrerenderedPage, { contact, socialLinks }: SiteSettings): Array<WithContext<Thing>> {
+  const profiles = ownProfiles(socialLinks);
   const url = `${PUBLIC_URL_PLACEHOLDER}${page === '/' ? '/' : page}`;
   const business = {
     '@context': 'https://schema.org',
@@ -50,31 +61,35 @@ function structuredData(page: PrerenderedPage, { contact, socialLinks }: SiteSet
     ...(contact.email ? { email: contact.email } : {}),
     ...(contact.phone ? { telephone: contact.phone } : {}),
     ...(contact.location ? { address: contact.location } : {}),
-    // the coach's own profiles, not a platform's front page (what a fresh install links to)
-    sameAs: Object.values(socialLinks).filter((link): link is string => link !== null && new URL(link).pathname.length > 1),
+    // the coach's own profiles from the site settings, not a platform's front page (what a fresh install links to)
+    ...(profiles.length ? { sameAs: profiles } : {}),
     url: `${PUBLIC_URL_PLACEHOLDER}/`,
     image: `${PUBLIC_URL_PLACEHOLDER}${PREVIEW_IMAGE.path}`,
-    serviceType: 'Leadership coaching',
-  };
-  if (page !== '/services') return page === '/' ? [business] : [];
-  return [
-    {
-      '@context': 'https://schema.org',
-      '@type': 'ItemList',
-      url,
-      itemListElement: SERVICES.map((service, index) => ({
-        '@type': 'ListItem',
-        position: index + 1,
-        item: {
-          '@type': 'Service',
-          name: service.name,
-          description: service.description,
-          provider: { '@id': business['@id'] },
-          serviceType: 'Leadership coaching',
-        },
-      })),
+    // what it offers: ProfessionalService has no serviceType (a Service has), so it is said as a catalogue
+    hasOfferCatalog: {
+      '@type': 'OfferCatalog',
+      name: 'Leadership coaching',
+      itemListElement: SERVICES.map((service) => ({ '@type': 'Offer', itemOffered: { '@type': 'Service', name: service.name } })),
     },
-  ];
+  } satisfies WithContext<ProfessionalService>;
+  if (page !== '/services') return page === '/' ? [business] : [];
+  const list: WithContext<ItemList> = {
+    '@context': 'https://schema.org',
+    '@type': 'ItemList',
+    url,
+    itemListElement: SERVICES.map((service, index) => ({
+      '@type': 'ListItem',
+      position: index + 1,
+      item: {
+        '@type': 'Service',
+        name: service.name,
+        description: service.description,
+        provider: { '@id': business['@id'] },
+        serviceType: 'Leadership coaching',
+      },
+    })),
+  };
+  return [list];
 }
 
 /**
@@ -105,6 +120,7 @@ export function headTags(page: PrerenderedPage | null, title: string, settings: 
     `<meta name="twitter:title" content="${escapeAttribute(title)}" />`,
     `<meta name="twitter:description" content="${description}" />`,
     `<meta name="twitter:image" content="${image}" />`,
+    `<meta name="twitter:image:alt" content="${escapeAttribute(PREVIEW_IMAGE.alt)}" />`,
     ...structuredData(page, settings).map((data) => `<script type="application/ld+json">${scriptJson(data)}</script>`),
   ];
   return tags.filter(Boolean).join('\n    ');

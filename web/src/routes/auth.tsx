@@ -1,30 +1,26 @@
 import { useMachine } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { fromPromise } from 'xstate';
 import { MIN_PASSWORD_LENGTH, type Credentials } from '#machines/protocol/sign-in.js';
-import {
-  SIGN_IN_ERROR_TITLE,
-  signInErrorMessage,
-  signInMachine,
-  signInSuccessNotice,
-  type SignedInUser,
-} from '#machines/sign-in/sign-in.machine.js';
+import { SIGN_IN_ERROR_TITLE, signInErrorMessage, signInMachine, type SignedInUser } from '#machines/sign-in/sign-in.machine.js';
 import { BrandMark } from '../app/brand.js';
+import { SIGNED_IN_STATE } from '../features/admin/signed-in-notice.js';
 import { ButtonLink, Button, Card, Field, useToast } from '../components/ui/index.js';
+import { adminReturnPath } from '../lib/admin-return-path.js';
 import { loadSession, signIn } from '../lib/session.js';
 
 /** The email rule of an input of type email (what the browser itself would accept). */
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
-
-/** Where a successful sign-in lands (the toast, then /). */
-const AFTER_SIGN_IN = '/';
 
 type Errors = { email?: string; password?: string };
 
 /** `/auth`: sign-in only, run by the shared sign-in machine. */
 export function AuthPage() {
   const navigate = useNavigate();
+  // the admin page that sent the visitor here (/admin by default); a first sign-in's admin page is the password change
+  const [search] = useSearchParams();
+  const returnTo = adminReturnPath(search.get('next'));
   const { toast } = useToast();
   const submitted = useRef(false);
   const machine = useMemo(
@@ -51,14 +47,9 @@ export function AuthPage() {
   useEffect(() => {
     if (!done) return;
     // nothing waits for the navigation: the router shows any failure itself
-    if (submitted.current) {
-      toast({ title: signInSuccessNotice.title, description: signInSuccessNotice.description, variant: 'success' });
-      void navigate(AFTER_SIGN_IN, { replace: true });
-    } else {
-      // already signed in: the page sends the visitor home
-      void navigate('/', { replace: true });
-    }
-  }, [done, navigate, toast]);
+    // signed in now or already: on to the admin page asked for, which says 'Welcome back!' after a sign-in here
+    void navigate(returnTo, { replace: true, state: submitted.current ? SIGNED_IN_STATE : null });
+  }, [done, navigate, returnTo]);
 
   const failure = state.matches('error') ? state.context.error : null;
   useEffect(() => {

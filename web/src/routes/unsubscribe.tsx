@@ -30,6 +30,8 @@ export function EmailLinkPage({
   return (
     <>
       <title>{`${title} | Leadership Coaching`}</title>
+      {/* opened from one person's email link: not for search results (the server also sends X-Robots-Tag) */}
+      <meta name="robots" content="noindex" />
       <section
         aria-labelledby="email-link-title"
         className="flex min-h-screen items-center justify-center bg-sand px-5 pt-28 pb-20 sm:px-6"

@@ -56,7 +56,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     // newest last; at most three on screen
     setToasts((list) => [...list, item].slice(-3));
     // a trailing zero-width space alternates so that the same message twice is announced twice
-    const text = [item.title, item.description].filter(Boolean).join('. ') + (id % 2 ? '\u200b' : '');
+    const text = spoken(item) + (id % 2 ? '\u200b' : '');
     setAnnouncement((current) => (variant === 'destructive' ? { ...current, assertive: text } : { ...current, polite: text }));
     return id;
   }, []);
@@ -71,26 +71,31 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       {children}
       {mounted &&
         createPortal(
-          <div className="hf-toasts">
+          // a landmark of its own: the toasts sit outside the page's main, header and footer
+          <section aria-label="Notifications" className="hf-toasts">
             <div className="sr-only" role="status" aria-live="polite" aria-atomic="true">
               {announcement.polite}
             </div>
             <div className="sr-only" role="alert" aria-live="assertive" aria-atomic="true">
               {announcement.assertive}
             </div>
-            <ol
-              aria-label="Notifications"
-              className="pointer-events-none fixed inset-x-0 bottom-0 z-[100] flex flex-col items-center gap-3 p-4 sm:inset-x-auto sm:right-0 sm:items-end sm:p-6"
-            >
+            <ol className="pointer-events-none fixed inset-x-0 bottom-0 z-[100] flex flex-col items-center gap-3 p-4 sm:inset-x-auto sm:right-0 sm:items-end sm:p-6">
               {toasts.map((item) => (
                 <ToastCard key={item.id} item={item} onDismiss={() => dismiss(item.id)} />
               ))}
             </ol>
-          </div>,
+          </section>,
           document.body,
         )}
     </ToastContext.Provider>
   );
+}
+
+/** A toast as one sentence to hear: a title that ends its own sentence ('Message Sent Successfully!') gets no added full stop. */
+function spoken({ title, description }: Pick<ToastItem, 'title' | 'description'>): string {
+  if (!title) return description ?? '';
+  if (!description) return title;
+  return /[.!?]$/.test(title) ? `${title} ${description}` : `${title}. ${description}`;
 }
 
 function ToastCard({ item, onDismiss }: { item: ToastItem; onDismiss: () => void }) {

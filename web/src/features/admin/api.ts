@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { useNavigate } from 'react-router-dom';
 import { useToast } from '../../components/ui/index.js';
 import { ApiError, api } from '../../lib/api.js';
+import { signInPathFor } from '../../lib/admin-return-path.js';
 import { loadSession } from '../../lib/session.js';
 
 /** The toast for any admin data failure. */
@@ -11,7 +12,7 @@ export const ADMIN_ERROR_MESSAGE = 'Failed to fetch admin data. Please check you
 
 /**
  * What to do when an admin call fails: a 401 means the session is gone, so the visitor goes to
- * /auth (and the shared session is re-read so the public bar agrees); anything else shows the
+ * /auth, to come back to this page (and the shared session is re-read so the public bar agrees); anything else shows the
  * spec's 'Error' toast.
  */
 export function useAdminFailure() {
@@ -21,8 +22,8 @@ export function useAdminFailure() {
     (error: unknown, description: string = ADMIN_ERROR_MESSAGE) => {
       if (error instanceof ApiError && error.status === 401) {
         void loadSession();
-        // nothing waits for the navigation: the router shows any failure itself
-        void navigate('/auth', { replace: true });
+        // nothing waits for the navigation: the router shows any failure itself; signing in again comes back here
+        void navigate(signInPathFor(window.location.pathname + window.location.search + window.location.hash), { replace: true });
         return;
       }
       toast({ title: ADMIN_ERROR_TITLE, description, variant: 'destructive' });

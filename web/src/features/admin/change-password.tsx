@@ -64,7 +64,8 @@ export function ChangePasswordScreen({ email, signOut }: { email: string; signOu
   };
 
   return (
-    <section aria-labelledby="change-password-title" className="flex min-h-screen items-center justify-center bg-sand px-6 py-20">
+    // the page's one main landmark: the admin shell (and its main) opens only after the change
+    <main aria-labelledby="change-password-title" className="flex min-h-screen items-center justify-center bg-sand px-6 py-20">
       <Card padding="lg" className="w-full max-w-md">
         <h1 id="change-password-title" className="font-serif text-3xl text-ink">
           Choose your own password
@@ -116,6 +117,6 @@ export function ChangePasswordScreen({ email, signOut }: { email: string; signOu
         </form>
         <div className="mt-6 flex justify-center border-t border-line pt-6">{signOut}</div>
       </Card>
-    </section>
+    </main>
   );
 }

@@ -2,6 +2,7 @@ import type { SentEmail } from '#machines/protocol/admin/emails.js';
 import { cx } from '../../components/ui/index.js';
 import { formatDateTime } from './api.js';
 import { Badge, statusTone } from './lead-parts.js';
+import { EmailAttachments } from './lead-reports.js';
 import { emailKindName } from './step-names.js';
 
 /**
@@ -41,11 +42,7 @@ export function SentEmailList({ emails }: { emails: SentEmail[] }) {
           <details className="mt-2 text-sm">
             <summary className="w-fit cursor-pointer font-semibold text-ink">Read the email</summary>
             <EmailText subject={e.subject} text={e.text_body} />
-            {e.attachments.length > 0 && (
-              <p className="mt-2 text-xs text-muted">
-                Attached: {e.attachments.map((file) => `${file.filename} (${Math.max(1, Math.round(file.size / 1024))} KB)`).join(', ')}
-              </p>
-            )}
+            <EmailAttachments email={e} />
           </details>
         </li>
       ))}

@@ -3,8 +3,10 @@ import { useEffect, useRef, useState, type ComponentType, type SVGProps } from '
 import { Navigate, NavLink, Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router-dom';
 import { ToastProvider, cx, useToast } from '../../components/ui/index.js';
 import { SIGN_OUT_FAILED_TOAST, SIGNED_OUT_STATE } from '../../app/signed-out-notice.js';
+import { signInPathFor } from '../../lib/admin-return-path.js';
 import { signOut, useSession } from '../../lib/session.js';
 import { ChangePasswordScreen } from './change-password.js';
+import { SignedInNotice } from './signed-in-notice.js';
 import {
   EmailsIcon,
   GradingIcon,
@@ -231,7 +233,9 @@ function Shell({ email }: { email: string }) {
 
 function Guarded() {
   const session = useSession();
-  if (session.status === 'signed-out') return <Navigate to="/auth" replace />;
+  const location = useLocation();
+  // the sign-in page brings the admin back to this page
+  if (session.status === 'signed-out') return <Navigate to={signInPathFor(location.pathname + location.search + location.hash)} replace />;
   if (!session.user)
     return (
       <div className="flex min-h-screen items-center justify-center bg-sand" aria-busy="true">
@@ -247,6 +251,7 @@ export function AdminLayout() {
   return (
     <ToastProvider>
       <title>Admin | Leadership Coaching</title>
+      <SignedInNotice />
       <Guarded />
     </ToastProvider>
   );

@@ -1,5 +1,6 @@
 import { formatDateTime } from './api.js';
 import type { DiagnosticAnswer, LeadDetail } from './leads-api.js';
+import { DiagnosticReportLink } from './lead-reports.js';
 import { EmptyState, Panel } from './states.js';
 
 /** A question and its answer: stacked on a phone, side by side from md up. */
@@ -73,6 +74,12 @@ export function DiagnosticAnswersPanel({ diagnostics }: { diagnostics: LeadDetai
             <div key={diagnostic.id} className="flex flex-col gap-5">
               <p className="text-sm text-muted">
                 Taken {formatDateTime(diagnostic.started_at)} · question bank {diagnostic.bank_version}
+                {diagnostic.has_report && (
+                  <>
+                    {' · '}
+                    <DiagnosticReportLink diagnosticId={diagnostic.id} />
+                  </>
+                )}
               </p>
               {diagnostic.sections.map((section) => (
                 <section key={section.title} aria-label={section.title}>

@@ -1,7 +1,7 @@
 import { useMachine } from '@xstate/react';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { monitorConnectionMachine, monitorStatusText } from '#machines/monitor-connection/monitor-connection.machine.js';
+import { monitorConnectionMachine, monitorStatusText, monitorTexts } from '#machines/monitor-connection/monitor-connection.machine.js';
 import { ADMIN_LIVE_SESSION_ENDED } from '#machines/protocol/admin-live.js';
 import {
   MONITOR_ASSESSMENT_LIMIT,
@@ -13,6 +13,7 @@ import {
   monitorSnapshotSchema,
 } from '#machines/protocol/monitor.js';
 import { Button, cx, useToast } from '../../components/ui/index.js';
+import { signInPathFor } from '../../lib/admin-return-path.js';
 import { loadSession } from '../../lib/session.js';
 import { formatDateTime, useAdminResource } from './api.js';
 import { monitorSocketActor, type MonitorSocketHandlers } from './monitor-socket.js';
@@ -155,15 +156,16 @@ export function MonitorScreen() {
   const { toast } = useToast();
   const navigate = useNavigate();
   const snapshot = useAdminResource('/api/admin/monitor', monitorSnapshotSchema);
-  // the server's word on Slack itself, e.g. that no signing secret is set
-  const [notice, setNotice] = useState<string | null>(null);
+  // the server's word on Slack itself, sent first on each connection (null until then): not_configured
+  // when no signing secret is set, so no event can arrive
+  const [slack, setSlack] = useState<'listening' | 'not_configured' | null>(null);
   // toast, navigate, update and reload keep their identity across renders, so the machine (which
   // useMachine takes once) is made once
   const { update, reload } = snapshot;
   const machine = useMemo(() => {
     const handlers: MonitorSocketHandlers = {
       onFrame: (frame) => {
-        if (frame.type === 'status') setNotice(frame.status === 'not_configured' ? (frame.message ?? null) : null);
+        if (frame.type === 'status') setSlack(frame.status === 'not_configured' ? 'not_configured' : 'listening');
         if (frame.type === 'assessment_error') {
           toast({
             title: MONITOR_TOASTS.assessmentError,
@@ -177,10 +179,11 @@ export function MonitorScreen() {
         }
       },
       onClosed: (code, opened) => {
+        setSlack(null);
         if (code === ADMIN_LIVE_SESSION_ENDED) {
           void loadSession();
           // nothing waits for the navigation: the router shows any failure itself
-          void navigate('/auth', { replace: true });
+          void navigate(signInPathFor('/admin/monitor'), { replace: true });
         } else if (!opened) {
           // a refused handshake says nothing about why: the snapshot's request does (a 401 goes to /auth)
           reload();
@@ -190,9 +193,10 @@ export function MonitorScreen() {
     return monitorConnectionMachine.provide({ actors: { socket: monitorSocketActor(handlers) } });
   }, [toast, navigate, update, reload]);
   const [connection, send, actor] = useMachine(machine);
-  const status = monitorStatusText(connection);
   const online = connection.matches('online');
   const connected = connection.matches({ online: 'connected' });
+  // connected is said only once the server has told what it hears from Slack: never 'Connected to Slack' before a 'not configured'
+  const status = connected && slack === null ? monitorTexts.connecting : monitorStatusText(connection, slack !== 'not_configured');
 
   useEffect(() => {
     send({ type: 'CONNECT' });
@@ -237,11 +241,6 @@ export function MonitorScreen() {
         <span data-testid="monitor-status">{status}</span>
         {connection.matches('reconnecting') && <span className="font-normal text-muted">Reconnecting in 3 seconds...</span>}
       </p>
-      {notice && (
-        <p className="mb-6 rounded-2xl border border-brass/40 bg-sand px-4 py-3 text-sm text-ink" data-testid="monitor-notice">
-          {notice} The README's Slack section shows how.
-        </p>
-      )}
       {snapshot.failed && !snapshot.data ? (
         <ErrorState onRetry={snapshot.reload} />
       ) : (

@@ -137,6 +137,46 @@ describe('Overview', () => {
     expect(screen.queryByRole('heading', { name: 'Needs attention' })).toBeNull();
   });
 
+  it("warns while social or community links point at a platform's home page, as it does for the booking page", async () => {
+    mockAdminApi(
+      on('GET', '/api/admin/overview', { body: overview }),
+      on('GET', '/api/admin/overview/funnel', { body: funnel }),
+      on('GET', '/api/admin/site-settings', { body: site }),
+    );
+    renderScreen(<OverviewScreen />, '/admin');
+    const notice = await screen.findByText('Links not set:');
+    const box = notice.closest('[data-notice="placeholder-links"]') as HTMLElement;
+    expect(box.textContent).toContain('the community page, YouTube, LinkedIn, Community, X, Facebook, Instagram and TikTok still link');
+    expect(within(box).getByRole('link', { name: 'Set them in Site settings' }).getAttribute('href')).toBe('/admin/settings');
+  });
+
+  it('shows no links warning once every link is the coach’s own or left out', async () => {
+    const own = {
+      ...site,
+      settings: {
+        ...DEFAULT_SITE_SETTINGS,
+        communityUrl: 'https://www.skool.com/leaders',
+        socialLinks: {
+          video: null,
+          professional: 'https://www.linkedin.com/in/dana',
+          community: null,
+          x: null,
+          facebook: null,
+          instagram: null,
+          tiktok: null,
+        },
+      },
+    };
+    mockAdminApi(
+      on('GET', '/api/admin/overview', { body: overview }),
+      on('GET', '/api/admin/overview/funnel', { body: funnel }),
+      on('GET', '/api/admin/site-settings', { body: own }),
+    );
+    renderScreen(<OverviewScreen />, '/admin');
+    expect(await screen.findByText('ada@example.com')).toBeTruthy();
+    expect(document.querySelector('[data-notice="placeholder-links"]')).toBeNull();
+  });
+
   it('shows the error state when the overview fails', async () => {
     mockAdminApi(
       on('GET', '/api/admin/overview', { status: 500, body: { message: 'boom' } }),

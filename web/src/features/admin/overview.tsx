@@ -7,6 +7,7 @@ import { adminOverviewSchema, type AdminOverview } from '#machines/protocol/admi
 import { siteSettingsViewSchema } from '#machines/protocol/admin/site-settings.js';
 import { formatDate, preview, useAdminResource, type AdminResource } from './api.js';
 import { NoBookingPageNotice, SITE_SETTINGS_PATH } from './booking-notice.js';
+import { PlaceholderLinksNotice } from './placeholder-links-notice.js';
 import { DropoffSection } from './dropoff.js';
 import { FunnelChart } from './funnel-chart.js';
 import { IncludeTestSwitch, TIME_ZONE, useIncludeTest } from './lead-scope.js';
@@ -259,7 +260,7 @@ const LIVE_RELOAD_MS = 1_000;
 /**
  * /admin: for one scope (a period and the test switch), the five counters, the funnel and drop-off,
  * new leads per day, and the latest leads and messages; what needs attention; all live; a warning
- * while no booking page is set.
+ * while no booking page is set, and one while social or community links point at a platform's home page.
  */
 export function OverviewScreen() {
   const [period, setPeriod] = useState<Period>('30d');
@@ -290,6 +291,7 @@ export function OverviewScreen() {
         actions={<RefreshButton loading={loading || funnel.loading} onClick={refresh} />}
       />
       {site.data && !site.data.booking.url && <NoBookingPageNotice fallbackUrl={site.data.booking.fallbackUrl} className="mb-6" />}
+      {site.data && <PlaceholderLinksNotice settings={site.data.settings} className="mb-6" />}
       {failed && !data ? (
         <ErrorState onRetry={reload} />
       ) : (

@@ -21,7 +21,8 @@ function EarlyCaptureScreen() {
         <div className={FRAME.overlay} aria-hidden="true" />
         <div className={FRAME.placement} data-early-outside="">
           <div role="dialog" aria-modal="true" aria-labelledby="hf-early-capture-title" className={FRAME.panel}>
-            <header className={FRAME.header}>
+            {/* not a <header>: a second banner landmark beside the site's */}
+            <div className={FRAME.header}>
               <div className="flex min-w-0 flex-col gap-1">
                 <FrameEyebrow />
                 <h2 id="hf-early-capture-title" tabIndex={-1} className={FRAME.title}>
@@ -31,7 +32,7 @@ function EarlyCaptureScreen() {
               <button type="button" data-early-close="" className={FRAME.close} aria-label="Close">
                 <CloseIcon />
               </button>
-            </header>
+            </div>
             <div className={FRAME.body} data-step="capture">
               <CaptureStep mode="assessment" testing={false} saving={false} notice={null} defaultEmail="" onSubmit={() => {}} />
             </div>

@@ -122,7 +122,8 @@ function ModalFrame({
   }, [topLevel]);
   return (
     <>
-      <header className={FRAME.header}>
+      {/* the dialog's title bar, not a <header>: that would be a second banner landmark beside the site's */}
+      <div className={FRAME.header}>
         <div className="flex min-w-0 flex-col gap-1">
           <FrameEyebrow />
           <DialogTitle ref={heading} tabIndex={-1} className={FRAME.title}>
@@ -132,7 +133,7 @@ function ModalFrame({
         <CloseButton onClick={onClose} className={FRAME.close} aria-label="Close">
           <CloseIcon />
         </CloseButton>
-      </header>
+      </div>
       <div ref={body} className={FRAME.body} data-step={step}>
         {children}
         {testingPanel}

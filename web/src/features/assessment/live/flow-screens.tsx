@@ -46,7 +46,7 @@ export function FlowScreens({
   const state = statePath(snapshot.value);
   // the results wait a moment behind the processing notice, which says they are ready
   const revealing = useRevealPause(step);
-  const config = usePublicConfig();
+  const config = usePublicConfig(step);
   const display = useDisplayResult(context);
   const depositCents = config?.depositCents ?? DEPOSIT_AMOUNT_CENTS;
   const { send } = flow;

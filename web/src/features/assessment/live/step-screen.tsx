@@ -19,7 +19,7 @@ import { MaybeFlowStep } from '../steps/next-steps/homework-offer.js';
 import { HomeworkStep } from '../steps/next-steps/homework-sent.js';
 import { PaymentStep } from '../steps/next-steps/payment.js';
 import { GamingStep, ProcessingStep } from '../steps/processing.js';
-import { CompletedResultsStep, ResultsStep } from '../steps/results.js';
+import { CompletedResultsStep, flowReportUrl, ResultsStep } from '../steps/results.js';
 import { SurveyStep } from '../steps/survey.js';
 import { Waiting } from '../ui.js';
 import type { AssessmentFlow } from './types.js';
@@ -131,6 +131,7 @@ export function StepScreen({
           tier={tier}
           localNotice={display.result.fallback}
           held={flow.held}
+          report={display.result.fallback ? null : flowReportUrl(flowId)}
           onContinue={() => send({ type: 'CONTINUE' })}
         />
       ) : (
@@ -144,6 +145,7 @@ export function StepScreen({
           path={context.completedPath}
           email={context.session.email}
           testing={context.testingMode}
+          report={context.result.fallback ? null : flowReportUrl(flowId)}
           onContinue={() => send({ type: 'CONTINUE' })}
           onRetake={() => send({ type: 'RETAKE' })}
         />

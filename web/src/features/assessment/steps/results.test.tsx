@@ -13,13 +13,15 @@ import { CompletedResultsStep, LOCAL_RESULTS_NOTICE, ResultsStep } from './resul
 afterEach(cleanup);
 
 /** The results screen for the flow's snapshot at `results`, as the modal renders it. */
-function renderResults(tier: Tier, { held = false, localNotice = false } = {}) {
+function renderResults(tier: Tier, { held = false, localNotice = false, report = null as string | null } = {}) {
   const { actor } = flowAtResults(tier);
   const { value, context } = actor.getSnapshot();
   expect(value).toBe('results');
   const result = context.result!;
   const onContinue = vi.fn(() => actor.send({ type: 'CONTINUE' }));
-  render(<ResultsStep result={result} tier={resultTier(result)} localNotice={localNotice} held={held} onContinue={onContinue} />);
+  render(
+    <ResultsStep result={result} tier={resultTier(result)} localNotice={localNotice} held={held} report={report} onContinue={onContinue} />,
+  );
   return { actor, result, onContinue };
 }
 
@@ -60,6 +62,14 @@ describe('the results', () => {
     expect(topStep(actor.getSnapshot().value)).toBe(next);
   });
 
+  it('offers the report as the results page does, a PDF in a new tab, and adds no banner landmark', () => {
+    renderResults('book_call', { report: '/api/flows/f/report.pdf' });
+    const download = screen.getByRole('link', { name: /^Download Report/ });
+    expect(download.getAttribute('href')).toBe('/api/flows/f/report.pdf');
+    expect(download.getAttribute('target')).toBe('_blank');
+    expect(screen.queryByRole('banner')).toBeNull();
+  });
+
   it('holds the next step while a locally graded result waits for the server', () => {
     renderResults('homework', { held: true, localNotice: true });
     expect(screen.getByRole('status').textContent).toContain(LOCAL_RESULTS_NOTICE.description);
@@ -79,6 +89,7 @@ describe('the results', () => {
         path={{ kind: 'homework_sent', source: 'free_resources' }}
         email="ada@example.com"
         testing={false}
+        report="/api/flows/f/report.pdf"
         onContinue={vi.fn()}
         onRetake={onRetake}
       />,

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { BulletList, Button } from '#web/components/ui/index.js';
+import { BulletList, Button, buttonClasses } from '#web/components/ui/index.js';
 import { TEST_LEAD_NO_EMAIL } from '#machines/assessment-flow/assessment-flow.copy.js';
 import { formatScore, SCORE_NAMES } from '#machines/grading/score-names.js';
 import type { CompletedPath, FlowResult } from '#machines/protocol/assessment-flow.js';
@@ -116,13 +116,14 @@ function ResultsView({
     <div className="flex flex-col gap-8">
       {localNotice && <NoticeBox notice={LOCAL_RESULTS_NOTICE} tone="info" />}
       {intro}
-      <header className="flex flex-col gap-3 rounded-3xl bg-ink p-6 text-white sm:p-8">
+      {/* not a <header>: inside the dialog it would be a second banner landmark */}
+      <div className="flex flex-col gap-3 rounded-3xl bg-ink p-6 text-white sm:p-8">
         <p className="text-xs font-semibold tracking-[0.18em] text-brass-light uppercase">Your leadership archetype</p>
         <h3 className="font-serif text-3xl leading-tight text-balance sm:text-4xl" data-testid="archetype">
           {result.archetype}
         </h3>
         {details?.tagline && <p className="text-lg text-mist">{details.tagline}</p>}
-      </header>
+      </div>
       <section aria-labelledby="narrative-heading" className="flex flex-col gap-3">
         <h4 id="narrative-heading" className="sr-only">
           What this means
@@ -177,12 +178,26 @@ function ResultsView({
   );
 }
 
+/** The flow's PDF report in a new tab, as the results page offers it (GET /api/flows/:id/report.pdf). */
+function DownloadReport({ href }: { href: string }) {
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer" className={buttonClasses({ size: 'lg', variant: 'secondary' })}>
+      Download Report
+      <span className="sr-only"> (PDF, opens in a new tab)</span>
+    </a>
+  );
+}
+
+/** Where a flow's report opens. */
+export const flowReportUrl = (flowId: string) => `/api/flows/${encodeURIComponent(flowId)}/report.pdf`;
+
 /** results ('Your Results'). */
 export function ResultsStep({
   result,
   tier,
   localNotice,
   held,
+  report,
   onContinue,
 }: {
   result: FlowResult;
@@ -190,6 +205,8 @@ export function ResultsStep({
   localNotice: boolean;
   /** A locally graded result shown while the server catches up: the next steps need the server. */
   held: boolean;
+  /** The report's URL; null while there is none (a result graded in the browser is not stored). */
+  report: string | null;
   onContinue: () => void;
 }) {
   return (
@@ -202,6 +219,7 @@ export function ResultsStep({
           <Button size="lg" onClick={onContinue} disabled={held}>
             {NEXT_STEP[tier].action}
           </Button>
+          {report && <DownloadReport href={report} />}
           {held && <p className="text-sm text-muted">Your next step opens as soon as we are reconnected.</p>}
         </>
       }
@@ -219,6 +237,7 @@ export function CompletedResultsStep({
   path,
   email,
   testing,
+  report,
   onContinue,
   onRetake,
 }: {
@@ -227,6 +246,7 @@ export function CompletedResultsStep({
   path: CompletedPath | null;
   email: string | null;
   testing: boolean;
+  report: string | null;
   onContinue: () => void;
   onRetake: () => void;
 }) {
@@ -247,6 +267,7 @@ export function CompletedResultsStep({
           <Button size="lg" onClick={onContinue}>
             {next.action}
           </Button>
+          {report && <DownloadReport href={report} />}
           <Button size="lg" variant="secondary" onClick={onRetake}>
             Retake Assessment
           </Button>
