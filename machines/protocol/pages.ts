@@ -21,6 +21,7 @@ const PUBLIC_PAGES = [
   '/mirror',
   '/resume',
   '/unsubscribe',
+  '/confirm',
 ] as const;
 
 /**
@@ -70,6 +71,7 @@ const ADMIN_PAGES = [
   '/admin/machines',
   '/admin/mirror-sessions',
   '/admin/grading',
+  '/admin/emails',
   '/admin/settings',
 ] as const;
 

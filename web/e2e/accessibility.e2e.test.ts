@@ -28,6 +28,10 @@ const PUBLIC_PAGES: Array<{ path: string; ready: (page: Page) => Promise<unknown
     ready: (page) => page.getByRole('heading', { level: 1, name: 'This link does not work' }).waitFor(),
   },
   { path: '/unsubscribe?token=not-a-real-token', ready: (page) => page.getByRole('heading', { level: 1 }).waitFor() },
+  {
+    path: '/confirm?token=not-a-real-token',
+    ready: (page) => page.getByRole('heading', { level: 1, name: 'This link does not work' }).waitFor(),
+  },
 ];
 
 /** Every admin screen (a lead's page is added once seeded). */
@@ -41,6 +45,7 @@ const ADMIN_SCREENS = [
   '/admin/jobs',
   '/admin/machines',
   '/admin/grading',
+  '/admin/emails',
   '/admin/settings',
   '/admin/no-such-screen',
 ];
