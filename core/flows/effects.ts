@@ -83,7 +83,7 @@ async function createLead(tx: EffectTx, flow: FlowRow, request: LeadRequest): Pr
       await recordAttempt(tx.client, { leadId: lead.leadId, flowId: flow.id, name: request.name, email: request.email });
     }
     await tx.client.query('RELEASE SAVEPOINT create_lead');
-    return { type: 'LEAD_SAVED', leadId: lead.leadId };
+    return { type: 'LEAD_SAVED', leadId: lead.leadId, ...(lead.trusted ? {} : { unconfirmed: true }) };
   } catch {
     await tx.client.query('ROLLBACK TO SAVEPOINT create_lead');
     return { type: 'LEAD_FAILED' };

@@ -31,6 +31,7 @@ export async function confirmAddress(
       await storeAssessmentResults(tx.client, input, graded, result);
     }
     for (const job of attempt.heldJobs) await tx.insertJob(job);
+    await tx.apply(attempt.flowId, { type: 'ADDRESS_CONFIRMED' }, 'server');
     return { flowId: attempt.flowId, mode };
   });
 }

@@ -24,7 +24,16 @@ export const assessmentFlowUpdates = {
     },
   }),
   takeLeadId: update({
-    session: ({ context, event }) => (event.type === 'LEAD_SAVED' ? { ...context.session, leadId: event.leadId } : context.session),
+    session: ({ context, event }) =>
+      event.type === 'LEAD_SAVED'
+        ? { ...context.session, leadId: event.leadId, ...(event.unconfirmed ? { addressUnconfirmed: true as const } : {}) }
+        : context.session,
+  }),
+  takeConfirmedAddress: update({
+    session: ({ context }) => {
+      const { addressUnconfirmed: _confirmed, ...session } = context.session;
+      return session;
+    },
   }),
   takeMirror: update(({ context, event }) =>
     event.type === 'MIRROR_COMPLETED' ? { mirrorChat: event.chat, session: { ...context.session, mirrorSessionId: event.sessionId } } : {},

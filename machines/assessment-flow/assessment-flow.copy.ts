@@ -9,6 +9,17 @@ export const COMMUNITY_MEMBER_NAME = 'Community Member';
  */
 export const TEST_LEAD_NO_EMAIL = 'Testing mode: this is a test lead, so no email is sent to it.';
 
+/**
+ * An unconfirmed attempt's results (decision 0044): the address typed is a known lead's and this
+ * browser has not proven it, so nothing is sent there but one link, and nothing is kept until it is followed.
+ */
+export function unconfirmedAddressNotice(email: string | null) {
+  return {
+    title: 'Confirm your email address to keep these results',
+    description: `We already know ${email ?? 'this address'}, so we sent it a link instead of your results. Follow it to keep them and to get them, and anything you choose next, by email.`,
+  };
+}
+
 /** The flow's own messages, word for word from the product copy. */
 export const assessmentFlowNotices = {
   captureFailed: { title: 'Error', description: 'Failed to start assessment. Please try again.' },

@@ -28,6 +28,7 @@ export const assessmentFlowGuards = {
   hasStoredResult: ({ context }: AssessmentFlowArgs) => context.result !== null,
   skipsCapture: ({ context }: AssessmentFlowArgs) => context.session.source !== 'direct' || context.session.leadId !== null,
   isMirrorMode: ({ context }: AssessmentFlowArgs) => context.mode === 'mirror',
+  addressUnconfirmed: ({ context }: AssessmentFlowArgs) => context.session.addressUnconfirmed === true,
   hasNameAndEmail: ({ event }: AssessmentFlowArgs) => event.type === 'CAPTURE_SUBMIT' && hasText(event.name) && hasText(event.email),
   hasUserTurn: ({ event }: AssessmentFlowArgs) => event.type === 'MIRROR_COMPLETED' && event.chat.some((turn) => turn.role === 'user'),
   hasEmail: ({ context }: AssessmentFlowArgs) => hasText(context.session.email ?? ''),

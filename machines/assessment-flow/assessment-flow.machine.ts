@@ -120,6 +120,8 @@ export const assessmentFlowMachine = flowSetup.createMachine({
   // the provider's booking news arrives wherever the visitor is (the results again, a retake):
   // the deposit's path records it; payment_success, below, also shows it
   on: {
+    // the address's owner followed the link mailed to it (decision 0044), wherever the flow is
+    ADDRESS_CONFIRMED: { guard: 'addressUnconfirmed', actions: 'takeConfirmedAddress' },
     SESSION_BOOKED: {
       guard: { type: 'hasPath', params: { kind: 'deposit_paid' } },
       actions: { type: 'markBooking', params: { booking: 'booked' } },

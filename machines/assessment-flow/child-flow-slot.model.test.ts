@@ -25,6 +25,7 @@ type Snapshot = SnapshotFrom<typeof machine>;
 const systemEventSenders: Record<string, string> = {
   LEAD_SAVED: 'the server, having written the lead (createLead)',
   LEAD_FAILED: 'the server, failing to write it',
+  ADDRESS_CONFIRMED: 'the server, when the link mailed to an unconfirmed address is followed (confirmAddress)',
   GRADED: "the grading worker; also the coach's retry of a failed grading job (admin)",
   CHECKOUT_OPENED: 'the payments worker, with the Stripe Checkout',
   PAYMENT_CONFIRMED: "Stripe's webhook, or the test payment's timer",

@@ -174,7 +174,10 @@ export const assessmentFlowClientEventSchema = z.discriminatedUnion('type', [
  * browser, because they say what was saved, graded, paid or emailed.
  */
 export const assessmentFlowSystemEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('LEAD_SAVED'), leadId: z.uuid() }),
+  /** `unconfirmed`: the address is a known lead's this browser has not proven; the flow is an attempt beside it (decision 0044). */
+  z.object({ type: z.literal('LEAD_SAVED'), leadId: z.uuid(), unconfirmed: z.literal(true).optional() }),
+  /** The link mailed to an attempt's address was followed: the flow is now that lead's (core/leads/confirm-address.ts). */
+  z.object({ type: z.literal('ADDRESS_CONFIRMED') }),
   z.object({ type: z.literal('LEAD_FAILED') }),
   z.object({ type: z.literal('GRADED'), result: flowResultSchema }),
   z.object({ type: z.literal('CHECKOUT_OPENED'), url: checkoutUrlSchema }),

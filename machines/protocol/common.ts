@@ -36,6 +36,11 @@ export const leadSessionSchema = z.object({
   surveyCompleted: z.boolean(),
   mirrorSessionId: z.uuid().nullable(),
   paymentIntentId: z.string().min(1).max(255).nullable(),
+  /**
+   * The address typed is a known lead's that this browser has not proven (decision 0044): what it does
+   * waits beside that lead until the link mailed there is followed. Absent for everyone else.
+   */
+  addressUnconfirmed: z.literal(true).optional(),
 });
 /** The lead session kept per browser tab. */
 export type LeadSession = z.infer<typeof leadSessionSchema>;

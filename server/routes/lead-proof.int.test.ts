@@ -67,8 +67,9 @@ async function strangerTakesFreeResources(email: string) {
   const stranger = flowClient(base, { headers: { 'x-forwarded-for': '198.51.100.23' } });
   const { leadId, flowId } = await toSurveyStep(stranger, pool, email.toUpperCase(), 'Mallory Stone');
   const answer = await graded(stranger, leadId, flowId, SURVEYS.homework);
-  // they see their own result on screen: they typed it
+  // they see their own result on screen: they typed it; their flow says the address waits for its link
   expect(answer.tier).toBe('homework');
+  expect((await stranger.get(flowId)).snapshot.context.session.addressUnconfirmed).toBe(true);
   expect((await stranger.send(flowId, { type: 'CONTINUE' })).state).toBe('maybe_flow');
   const sent = await stranger.call('POST', '/api/functions/workflow-proxy?wait=1', {
     action: 'send-homework',
@@ -128,8 +129,10 @@ describe('proof before trust: a capture of a known address', () => {
     const confirmed = await owner.call('POST', '/api/leads/confirm', { token });
     expect(confirmed.status, JSON.stringify(confirmed.json)).toBe(200);
     expect(confirmed.json).toMatchObject({ flowId, mode: 'assessment' });
-    // the flow is now the confirming browser's, bound to the lead
-    expect((await owner.get(flowId)).flowId).toBe(flowId);
+    // the flow is now the confirming browser's, bound to the lead, and says so (ADDRESS_CONFIRMED)
+    const moved = await owner.get(flowId);
+    expect(moved.flowId).toBe(flowId);
+    expect(moved.snapshot.context.session.addressUnconfirmed).toBeUndefined();
     expect((await stranger.call('GET', `/api/flows/${flowId}`)).status).toBe(404);
     const lead = await pool.query('SELECT email_proven_at FROM leads WHERE lead_id = $1', [leadId]);
     expect(lead.rows[0].email_proven_at).not.toBeNull();

@@ -83,6 +83,7 @@ export const EVENT_NAMES: {
 } = {
   assessmentFlow: {
     CAPTURE_SUBMIT: 'Left their details',
+    ADDRESS_CONFIRMED: 'Confirmed their email address',
     START_DIAGNOSTIC: 'Started the diagnostic',
     MIRROR_COMPLETED: 'Finished the Mirror chat',
     DIAGNOSTIC_COMPLETED: 'Finished the diagnostic',

@@ -132,6 +132,7 @@ export function StepScreen({
           localNotice={display.result.fallback}
           held={flow.held}
           report={display.result.fallback ? null : flowReportUrl(flowId)}
+          unconfirmedEmail={context.session.addressUnconfirmed ? context.session.email : undefined}
           onContinue={() => send({ type: 'CONTINUE' })}
         />
       ) : (
@@ -145,6 +146,7 @@ export function StepScreen({
           path={context.completedPath}
           email={context.session.email}
           testing={context.testingMode}
+          unconfirmed={context.session.addressUnconfirmed === true}
           report={context.result.fallback ? null : flowReportUrl(flowId)}
           onContinue={() => send({ type: 'CONTINUE' })}
           onRetake={() => send({ type: 'RETAKE' })}

@@ -9,18 +9,30 @@ import type { Tier } from '#machines/protocol/common.js';
 import { flowAtResults } from '../live/flow.fixtures.js';
 import { topStep } from '../titles.js';
 import { CompletedResultsStep, LOCAL_RESULTS_NOTICE, ResultsStep } from './results.js';
+import { unconfirmedAddressNotice } from '#machines/assessment-flow/assessment-flow.copy.js';
 
 afterEach(cleanup);
 
 /** The results screen for the flow's snapshot at `results`, as the modal renders it. */
-function renderResults(tier: Tier, { held = false, localNotice = false, report = null as string | null } = {}) {
+function renderResults(
+  tier: Tier,
+  { held = false, localNotice = false, report = null as string | null, unconfirmedEmail = undefined as string | undefined } = {},
+) {
   const { actor } = flowAtResults(tier);
   const { value, context } = actor.getSnapshot();
   expect(value).toBe('results');
   const result = context.result!;
   const onContinue = vi.fn(() => actor.send({ type: 'CONTINUE' }));
   render(
-    <ResultsStep result={result} tier={resultTier(result)} localNotice={localNotice} held={held} report={report} onContinue={onContinue} />,
+    <ResultsStep
+      result={result}
+      tier={resultTier(result)}
+      localNotice={localNotice}
+      held={held}
+      report={report}
+      unconfirmedEmail={unconfirmedEmail}
+      onContinue={onContinue}
+    />,
   );
   return { actor, result, onContinue };
 }
@@ -89,6 +101,7 @@ describe('the results', () => {
         path={{ kind: 'homework_sent', source: 'free_resources' }}
         email="ada@example.com"
         testing={false}
+        unconfirmed={false}
         report="/api/flows/f/report.pdf"
         onContinue={vi.fn()}
         onRetake={onRetake}
@@ -98,5 +111,30 @@ describe('the results', () => {
     expect(within(section).getByText(/They went to ada@example\.com\./)).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Retake Assessment' }));
     expect(onRetake).toHaveBeenCalledOnce();
+  });
+
+  it('tells a visitor whose address waits for its confirmation link what was sent, and what will be (decision 0044)', () => {
+    renderResults('book_call', { unconfirmedEmail: 'ada@example.com' });
+    const notice = unconfirmedAddressNotice('ada@example.com');
+    expect(screen.getByRole('status').textContent).toContain(notice.description);
+    cleanup();
+    const { result } = renderResults('homework');
+    cleanup();
+    render(
+      <CompletedResultsStep
+        result={result}
+        tier="homework"
+        path={{ kind: 'homework_sent', source: 'free_resources' }}
+        email="ada@example.com"
+        testing={false}
+        unconfirmed
+        report="/api/flows/f/report.pdf"
+        onContinue={vi.fn()}
+        onRetake={vi.fn()}
+      />,
+    );
+    const section = screen.getByRole('region', { name: 'Your free resources were sent' });
+    expect(within(section).getByText('They go to ada@example.com once you follow the link we sent there.')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toContain(notice.title);
   });
 });

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { BulletList, Button, buttonClasses } from '#web/components/ui/index.js';
-import { TEST_LEAD_NO_EMAIL } from '#machines/assessment-flow/assessment-flow.copy.js';
+import { TEST_LEAD_NO_EMAIL, unconfirmedAddressNotice } from '#machines/assessment-flow/assessment-flow.copy.js';
 import { formatScore, SCORE_NAMES } from '#machines/grading/score-names.js';
 import type { CompletedPath, FlowResult } from '#machines/protocol/assessment-flow.js';
 import type { Tier } from '#machines/protocol/common.js';
@@ -35,7 +35,7 @@ const NEXT_STEP: Record<Tier, { heading: string; body: string; action: string }>
 type NextStep = { eyebrow?: string; heading: string; body: string; action: string };
 
 /** Where a visitor's path ended, as their results shown again tell it, with the way back there. */
-function pathStep(path: CompletedPath, email: string | null, testing: boolean): NextStep {
+function pathStep(path: CompletedPath, email: string | null, testing: boolean, unconfirmed: boolean): NextStep {
   const eyebrow = 'Where you are';
   switch (path.kind) {
     case 'deposit_paid':
@@ -77,7 +77,9 @@ function pathStep(path: CompletedPath, email: string | null, testing: boolean): 
         heading: path.source === 'paid_homework' ? 'Your homework plan was sent' : 'Your free resources were sent',
         body: testing
           ? TEST_LEAD_NO_EMAIL
-          : `They went to ${email ?? 'your email address'}. Start with the guide for your archetype: it pairs with the three actions above.`,
+          : unconfirmed
+            ? `They go to ${email ?? 'your email address'} once you follow the link we sent there.`
+            : `They went to ${email ?? 'your email address'}. Start with the guide for your archetype: it pairs with the three actions above.`,
         action: 'See What Was Sent',
       };
     case 'community_joined':
@@ -99,6 +101,7 @@ function ResultsView({
   result,
   tier,
   localNotice,
+  unconfirmedEmail,
   intro,
   next = NEXT_STEP[tier],
   actions,
@@ -107,6 +110,8 @@ function ResultsView({
   tier: Tier;
   /** Set when the browser graded the answers itself. */
   localNotice: boolean;
+  /** Set (to the address, or null when unknown) while the address typed waits for its confirmation link. */
+  unconfirmedEmail?: string | null | undefined;
   intro?: ReactNode;
   next?: NextStep;
   actions: ReactNode;
@@ -115,6 +120,7 @@ function ResultsView({
   return (
     <div className="flex flex-col gap-8">
       {localNotice && <NoticeBox notice={LOCAL_RESULTS_NOTICE} tone="info" />}
+      {unconfirmedEmail !== undefined && <NoticeBox notice={unconfirmedAddressNotice(unconfirmedEmail)} tone="info" />}
       {intro}
       {/* not a <header>: inside the dialog it would be a second banner landmark */}
       <div className="flex flex-col gap-3 rounded-3xl bg-ink p-6 text-white sm:p-8">
@@ -198,11 +204,13 @@ export function ResultsStep({
   localNotice,
   held,
   report,
+  unconfirmedEmail,
   onContinue,
 }: {
   result: FlowResult;
   tier: Tier;
   localNotice: boolean;
+  unconfirmedEmail?: string | null | undefined;
   /** A locally graded result shown while the server catches up: the next steps need the server. */
   held: boolean;
   /** The report's URL; null while there is none (a result graded in the browser is not stored). */
@@ -214,6 +222,7 @@ export function ResultsStep({
       result={result}
       tier={tier}
       localNotice={localNotice}
+      unconfirmedEmail={unconfirmedEmail}
       actions={
         <>
           <Button size="lg" onClick={onContinue} disabled={held}>
@@ -237,6 +246,7 @@ export function CompletedResultsStep({
   path,
   email,
   testing,
+  unconfirmed,
   report,
   onContinue,
   onRetake,
@@ -246,17 +256,20 @@ export function CompletedResultsStep({
   path: CompletedPath | null;
   email: string | null;
   testing: boolean;
+  /** The address typed waits for its confirmation link (decision 0044). */
+  unconfirmed: boolean;
   report: string | null;
   onContinue: () => void;
   onRetake: () => void;
 }) {
-  const next = path ? pathStep(path, email, testing) : NEXT_STEP[tier];
+  const next = path ? pathStep(path, email, testing, unconfirmed) : NEXT_STEP[tier];
   return (
     <ResultsView
       result={result}
       tier={tier}
       next={next}
       localNotice={false}
+      unconfirmedEmail={unconfirmed ? email : undefined}
       intro={
         <p className="text-base leading-relaxed text-muted">
           These are the results of the assessment you completed. Leaders usually retake it after 6 to 12 months, to see what has changed.
