@@ -3,7 +3,7 @@
 // and every effect a machine declares. Pure functions over text, so a test can feed them a probe.
 import { markdownTable } from './markdown-table.js';
 
-export const README_MAX_LINES = 200;
+const README_MAX_LINES = 200;
 
 /** Folders the build writes (git-ignored): named in the docs, absent from a clean clone. */
 const BUILT = ['web/dist/', 'web/dist-ssr/', 'dist/'];
@@ -11,8 +11,8 @@ const BUILT = ['web/dist/', 'web/dist-ssr/', 'dist/'];
 /** Relative link targets of a Markdown document: `[text](target)` and `<img src="target">`, without anchors. */
 export function relativeLinks(markdown: string): string[] {
   const targets = [
-    ...[...markdown.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]),
-    ...[...markdown.matchAll(/<img[^>]*\ssrc="([^"]+)"/g)].map((match) => match[1]),
+    ...[...markdown.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? ''),
+    ...[...markdown.matchAll(/<img[^>]*\ssrc="([^"]+)"/g)].map((match) => match[1] ?? ''),
   ];
   return targets.filter((target) => !/^[a-z]+:/i.test(target) && !target.startsWith('#')).map((target) => target.replace(/#.*$/, ''));
 }
@@ -49,7 +49,9 @@ export function decisionFindings(index: string, records: { file: string; text: s
 
 /** Backticked paths into the tree (`core/db/pool.ts`, `docs/machines/`) that do not exist. */
 export function missingPaths(doc: string, markdown: string, exists: (path: string) => boolean): string[] {
-  const paths = [...markdown.matchAll(/`((?:machines|core|server|workers|web|scripts|test|docs)\/[\w./-]*)`/g)].map((match) => match[1]);
+  const paths = [...markdown.matchAll(/`((?:machines|core|server|workers|web|scripts|test|docs)\/[\w./-]*)`/g)].map(
+    (match) => match[1] ?? '',
+  );
   return [...new Set(paths)]
     .filter((path) => !BUILT.some((built) => path.startsWith(built)) && !exists(path.replace(/\/$/, '')))
     .map((path) => `${doc}: \`${path}\` does not exist`);

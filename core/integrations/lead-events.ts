@@ -1,4 +1,4 @@
-import type { FlowTx } from '../flows/engine.js';
+import type { JobWritingTx } from '../flows/job-writing-tx.js';
 import type { FlowRow } from '../flows/flow-store.js';
 import { activeTargets } from './settings.js';
 
@@ -48,7 +48,11 @@ interface GradedResult {
  * events for the team-chat card, each only while its card is enabled and configured.
  * The job rows commit with the event, so a receiver hears of exactly the events that happened.
  */
-export async function queueLeadEventWebhooks(tx: FlowTx, flow: FlowRow, event: { type: string; [key: string]: unknown }): Promise<void> {
+export async function queueLeadEventWebhooks(
+  tx: JobWritingTx,
+  flow: FlowRow,
+  event: { type: string; [key: string]: unknown },
+): Promise<void> {
   const name = EVENT_NAMES[event.type];
   if (!name || flow.machine !== 'assessmentFlow' || !flow.lead_id) return;
   const result = (event.type === 'GRADED' ? event.result : undefined) as GradedResult | undefined;

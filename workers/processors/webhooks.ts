@@ -5,7 +5,7 @@ import { formatScore, SCORE_NAMES } from '#machines/grading/score-names.js';
 import type { LeadEventBody } from '#core/integrations/lead-events.js';
 import { networkCause } from '#core/integrations/network-cause.js';
 import { outboundPolicy, postWebhook } from '#core/integrations/outbound.js';
-import type { QueueProcessor } from './index.js';
+import type { QueueProcessor } from './processor.js';
 
 /** How long a receiver gets to answer before the attempt counts as failed (and is retried). */
 const WEBHOOK_TIMEOUT_MS = 10_000;
