@@ -86,12 +86,16 @@ export async function seedResultsFlow(
 
 /**
  * A lead's assessment flow at the survey's end with the grading job the survey writes, answered to
- * grade to `tier`: a worker on the grading queue grades it as in production (stores the result and
+ * grade to `tier` (a new lead's, or the lead of `email` retaking it): a worker on the grading queue grades it as in production (stores the result and
  * its diagnostic, applies GRADED, which writes the results email job). Owned by a visitor of its own.
  */
-export async function flowAwaitingGrading(pool: pg.Pool, tier: Tier, name = 'Test Lead') {
+export async function flowAwaitingGrading(
+  pool: pg.Pool,
+  tier: Tier,
+  name = 'Test Lead',
+  email = `graded-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
+) {
   const { visitorId, cookie: visitorCookie } = await seedVisitor(pool);
-  const email = `graded-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
   const lead = await createOrUpdateLead(pool, { email, name });
   const flowId = await seedFlow(pool, 'assessmentFlow', surveyedEvents({ name, email, leadId: lead.leadId }), {
     leadId: lead.leadId,

@@ -11,8 +11,8 @@ import { isolatedConfig, privatePrefix, testConfig } from './helpers.js';
 export interface TestAppOptions {
   /** Environment variables for the app's config (on top of this run's database, Redis and prefix). */
   env?: Record<string, string>;
-  /** Loopback URLs of the fakes the app talks to instead of Stripe's API, an OpenAI-compatible LLM and SMTP. */
-  fakes?: { stripe?: string; openai?: string; smtp?: string };
+  /** Loopback URLs of the fakes the app talks to instead of Stripe's API, an OpenAI-compatible LLM, SMTP and Brevo's API. */
+  fakes?: { stripe?: string; openai?: string; smtp?: string; brevo?: string };
   /**
    * A database and queue prefix of the app's own (isolatedConfig): for files that run workers (a
    * relay claims every pending job of its database) or count whole tables. Dropped by close().
@@ -49,7 +49,7 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
-const FAKE_URL_VARIABLES = { stripe: 'STRIPE_API_URL', openai: 'MIRROR_LLM_BASE_URL', smtp: 'SMTP_URL' } as const;
+const FAKE_URL_VARIABLES = { stripe: 'STRIPE_API_URL', openai: 'MIRROR_LLM_BASE_URL', smtp: 'SMTP_URL', brevo: 'BREVO_API_URL' } as const;
 
 /** The whole HTTP app as server/main.ts builds it, on this test run's PostgreSQL and Redis. */
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {

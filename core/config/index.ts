@@ -110,6 +110,8 @@ const configSchema = z.object({
   ),
   /** Where the Stripe client sends its requests; only tests point it elsewhere (a loopback fake). */
   STRIPE_API_URL: urlWithProtocol(['http:', 'https:'], 'http://127.0.0.1:12111').optional(),
+  /** Where email-marketing requests go instead of https://api.brevo.com/v3; only tests point it elsewhere (a loopback fake). */
+  BREVO_API_URL: urlWithProtocol(['http:', 'https:'], 'http://127.0.0.1:8025/v3').optional(),
   /**
    * Private addresses (or CIDR ranges) the coach's webhooks may reach, comma-separated, e.g. an
    * automation server on the office network; every other private, loopback or metadata address is

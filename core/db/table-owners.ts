@@ -76,6 +76,11 @@ export const TABLE_OWNERS: readonly TableOwner[] = [
     why: 'every reported booking, matched or kept for the coach to assign; a cancellation or reschedule finds it by its provider id',
   },
   { owner: 'core/integrations/settings.ts', tables: ['integration_settings'], why: 'values are checked and secrets kept write-only' },
+  {
+    owner: 'core/integrations/marketing-contacts.ts',
+    tables: ['marketing_contacts'],
+    why: "each confirmed lead's last sync to the email-marketing list, or why it failed (decision 0048)",
+  },
   { owner: 'core/mirror/store.ts', tables: ['mirror_sessions', 'mirror_messages'], why: 'messages are kept only for a saved session' },
   { owner: 'core/site/settings.ts', tables: ['site_settings'], why: 'one row, checked field by field' },
   {

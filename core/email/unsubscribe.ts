@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import { inTransaction } from '../db/transaction.js';
+import { queueMarketingSync } from '../integrations/marketing-sync.js';
 import { readSignedLink, signLink } from './follow-up-signing.js';
 
 /*
@@ -23,20 +25,24 @@ export function unsubscribeToken(db: Pick<pg.Pool, 'query'>, leadId: string): Pr
 }
 
 /**
- * Records the token's lead's address as unsubscribed (once: a second time keeps the first record);
- * false when the token is not a valid one, or its lead has been deleted.
+ * Records the token's lead's address as unsubscribed (once: a second time keeps the first record)
+ * and queues its unsubscribe at the email-marketing provider; false when the token is not a valid one, or its lead has been deleted.
  */
-export async function unsubscribe(db: Pick<pg.Pool, 'query'>, token: string, how: UnsubscribeHow): Promise<boolean> {
-  const fields = await readSignedLink(db, 'unsubscribe_link', token, 1);
+export async function unsubscribe(pool: pg.Pool, token: string, how: UnsubscribeHow): Promise<boolean> {
+  const fields = await readSignedLink(pool, 'unsubscribe_link', token, 1);
   const leadId = fields?.[0];
   if (!leadId || !UUID.test(leadId)) return false;
-  const lead = await db.query<{ email: string }>('SELECT email FROM leads WHERE lead_id = $1', [leadId]);
-  if (!lead.rows[0]) return false;
-  await db.query('INSERT INTO email_unsubscribes (email, how) VALUES ($1, $2) ON CONFLICT (email) DO NOTHING', [
-    normalised(lead.rows[0].email),
-    how,
-  ]);
-  return true;
+  return inTransaction(pool, async (client) => {
+    const lead = await client.query<{ email: string }>('SELECT email FROM leads WHERE lead_id = $1', [leadId]);
+    if (!lead.rows[0]) return false;
+    const added = await client.query('INSERT INTO email_unsubscribes (email, how) VALUES ($1, $2) ON CONFLICT (email) DO NOTHING', [
+      normalised(lead.rows[0].email),
+      how,
+    ]);
+    // the coach's email-marketing list unsubscribes the address too (decision 0048), with the record
+    if (added.rowCount) await queueMarketingSync(client, leadId);
+    return true;
+  });
 }
 
 /** True when the address asked for no more reminders. */

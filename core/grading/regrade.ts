@@ -12,6 +12,7 @@ import { SCORE_NAMES } from '#machines/grading/score-names.js';
 import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http-error.js';
 import { activeTargets } from '../integrations/settings.js';
+import { queueMarketingSync } from '../integrations/marketing-sync.js';
 import { recordRegradeMoves } from '../leads/interactions.js';
 import { insertJob } from '../queues/outbox.js';
 import { storeRegradedResults } from './results-store.js';
@@ -152,8 +153,8 @@ export async function dryRun(pool: pg.Pool, rules: GradingRules, scope: RegradeS
 }
 
 /**
- * A moved lead's events: a line in its activity, and a lead.regraded POST for the automation
- * card while it is on (born here, so it is sent exactly when the re-grade commits).
+ * A moved lead's events: a line in its activity, its email-marketing sync (its tier changed), and a
+ * lead.regraded POST for the automation card while it is on (born here, so it is sent exactly when the re-grade commits).
  */
 async function recordMoves(client: pg.ClientBase, applicationId: number, version: string, regraded: Regraded[]): Promise<void> {
   const moved = regraded.filter(({ candidate, result }) => candidate.tier !== result.tier);
@@ -166,6 +167,7 @@ async function recordMoves(client: pg.ClientBase, applicationId: number, version
       metadata: { applicationId, version, from: candidate.tier, to: result.tier },
     })),
   );
+  await queueMarketingSync(client, ...moved.map(({ candidate }) => candidate.lead_id));
   const targets = await activeTargets(client);
   if (!targets.has('automation')) return;
   const occurredAt = new Date().toISOString();

@@ -1,5 +1,6 @@
 import type { JobWritingTx } from '../flows/job-writing-tx.js';
 import type { FlowRow } from '../flows/flow-store.js';
+import { queueMarketingSync } from './marketing-sync.js';
 import { activeTargets } from './settings.js';
 
 import type { LeadEventName, WebhookTarget } from '#machines/protocol/operations.js';
@@ -47,6 +48,7 @@ interface GradedResult {
  * becomes a 'webhooks' job for the automation card, and a book_call GRADED or one of the booking
  * events for the team-chat card, each only while its card is enabled and configured.
  * The job rows commit with the event, so a receiver hears of exactly the events that happened.
+ * A graded outcome also queues the lead's email-marketing sync (its tier and archetype changed).
  */
 export async function queueLeadEventWebhooks(
   tx: JobWritingTx,
@@ -57,6 +59,8 @@ export async function queueLeadEventWebhooks(
   if (!name || flow.machine !== 'assessmentFlow' || !flow.lead_id) return;
   const result = (event.type === 'GRADED' ? event.result : undefined) as GradedResult | undefined;
   if (result && (result.gamingDetected || result.requiresRetake)) return;
+  // a new tier and archetype reach the email-marketing list too (decision 0048)
+  if (result) await queueMarketingSync(tx.client, flow.lead_id);
   const targets = await activeTargets(tx.client);
   const toChat = targets.has('team_chat') && (result?.qualification === 'book_call' || CHAT_EVENTS.has(event.type));
   if (!targets.has('automation') && !toChat) return;

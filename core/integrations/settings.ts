@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { INTEGRATION_KEYS, type Integration, type IntegrationKey, type IntegrationUpdate } from '#machines/protocol/admin/integrations.js';
+import { latestMarketingSync } from './marketing-contacts.js';
 import { checkWebhookTarget, type OutboundPolicy, WebhookTargetError } from './outbound.js';
 
 /** Cards whose value is a secret: write-only, read back masked. */
@@ -21,10 +22,11 @@ interface SettingRow {
   value: string | null;
   signing_secret: string | null;
   webhook_key: string | null;
+  list_id: string | null;
   updated_at: Date;
 }
 
-const COLUMNS = 'key, enabled, configured, value, signing_secret, webhook_key, updated_at';
+const COLUMNS = 'key, enabled, configured, value, signing_secret, webhook_key, list_id, updated_at';
 
 /** A secret shown back: bullets and its last 4 characters (or bullets alone when it is short). */
 function mask(value: string): string {
@@ -43,7 +45,7 @@ export function isAllowedUrl(value: string): boolean {
   return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 }
 
-function view(key: IntegrationKey, row: SettingRow | undefined): Integration {
+function view(key: IntegrationKey, row: SettingRow | undefined, lastSync: Integration['lastSync'] = null): Integration {
   if (key === 'analytics') {
     return {
       key,
@@ -53,6 +55,8 @@ function view(key: IntegrationKey, row: SettingRow | undefined): Integration {
       secret: false,
       signingSecret: null,
       webhookKey: null,
+      listId: null,
+      lastSync: null,
       updatedAt: row?.updated_at ?? null,
     };
   }
@@ -66,6 +70,8 @@ function view(key: IntegrationKey, row: SettingRow | undefined): Integration {
     secret,
     signingSecret: key === 'automation' ? (row?.signing_secret ?? null) : null,
     webhookKey: row?.webhook_key ? mask(row.webhook_key) : null,
+    listId: key === 'email_marketing' ? (row?.list_id ?? null) : null,
+    lastSync: key === 'email_marketing' ? lastSync : null,
     updatedAt: row?.updated_at ?? null,
   };
 }
@@ -74,7 +80,8 @@ function view(key: IntegrationKey, row: SettingRow | undefined): Integration {
 export async function listIntegrations(db: pg.Pool): Promise<Integration[]> {
   const rows = await db.query<SettingRow>(`SELECT ${COLUMNS} FROM integration_settings`);
   const byKey = new Map(rows.rows.map((row) => [row.key, row]));
-  return INTEGRATION_KEYS.map((key) => view(key, byKey.get(key)));
+  const lastSync = await latestMarketingSync(db);
+  return INTEGRATION_KEYS.map((key) => view(key, byKey.get(key), lastSync));
 }
 
 /** A refused update, answered as 400 with its message. */
@@ -123,21 +130,34 @@ export async function saveIntegration(
   if (update.webhookKey !== undefined && key !== 'scheduling') {
     throw new IntegrationInputError(`The ${key} integration has no webhook signing key.`);
   }
+  if (update.listId !== undefined && key !== 'email_marketing') {
+    throw new IntegrationInputError(`The ${key} integration has no list.`);
+  }
   const signingSecret = key === 'automation' && value ? newSigningSecret() : null;
   const saved = await db.query<SettingRow>(
-    `INSERT INTO integration_settings AS s (key, enabled, configured, value, signing_secret, updated_by, webhook_key)
-     VALUES ($1, coalesce($2, false), $5 AND $3::text IS NOT NULL, $3, $4, $6, nullif($7, ''))
+    `INSERT INTO integration_settings AS s (key, enabled, configured, value, signing_secret, updated_by, webhook_key, list_id)
+     VALUES ($1, coalesce($2, false), $5 AND $3::text IS NOT NULL, $3, $4, $6, nullif($7, ''), nullif($8, ''))
      ON CONFLICT (key) DO UPDATE SET
        enabled = coalesce($2, s.enabled),
        value = CASE WHEN $5 THEN $3 ELSE s.value END,
        configured = CASE WHEN $5 THEN $3::text IS NOT NULL ELSE s.configured END,
        signing_secret = CASE WHEN $4::text IS NOT NULL AND s.value IS DISTINCT FROM $3 THEN $4 ELSE s.signing_secret END,
        webhook_key = CASE WHEN $7::text IS NULL THEN s.webhook_key ELSE nullif($7, '') END,
+       list_id = CASE WHEN $8::text IS NULL THEN s.list_id ELSE nullif($8, '') END,
        updated_by = $6
      RETURNING ${COLUMNS}`,
-    [key, update.enabled ?? null, value ?? null, signingSecret, value !== undefined, userId, update.webhookKey ?? null],
+    [
+      key,
+      update.enabled ?? null,
+      value ?? null,
+      signingSecret,
+      value !== undefined,
+      userId,
+      update.webhookKey ?? null,
+      update.listId ?? null,
+    ],
   );
-  return view(key, saved.rows[0]);
+  return view(key, saved.rows[0], key === 'email_marketing' ? await latestMarketingSync(db) : null);
 }
 
 /** Replaces the automation card's signing secret (the old one stops verifying at once); null when no URL is saved. */
@@ -173,4 +193,19 @@ export async function bookingUrl(db: Pick<pg.Pool, 'query'>): Promise<string | n
 export async function schedulingWebhookKey(db: Pick<pg.Pool, 'query'>): Promise<string | null> {
   const found = await db.query<{ webhook_key: string | null }>("SELECT webhook_key FROM integration_settings WHERE key = 'scheduling'");
   return found.rows[0]?.webhook_key ?? null;
+}
+
+/** The email-marketing card's key and list while it is on with both set; null otherwise (nothing is synced). */
+export async function marketingTarget(db: Pick<pg.Pool, 'query'>): Promise<{ apiKey: string; listId: number } | null> {
+  const found = await db.query<{ value: string; list_id: string }>(
+    "SELECT value, list_id FROM integration_settings WHERE key = 'email_marketing' AND enabled AND configured AND list_id IS NOT NULL",
+  );
+  const row = found.rows[0];
+  return row ? { apiKey: row.value, listId: Number(row.list_id) } : null;
+}
+
+/** The email-marketing card's saved API key, on or off (for its "Test connection"); null when none is saved. */
+export async function marketingApiKey(db: Pick<pg.Pool, 'query'>): Promise<string | null> {
+  const found = await db.query<{ value: string }>("SELECT value FROM integration_settings WHERE key = 'email_marketing' AND configured");
+  return found.rows[0]?.value ?? null;
 }

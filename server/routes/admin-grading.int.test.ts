@@ -159,6 +159,10 @@ describe('grading rules: view, dry run, apply, undo', () => {
       `INSERT INTO integration_settings (key, enabled, configured, value, signing_secret)
        VALUES ('automation', true, true, 'https://hooks.example.com/lead', 'whsec_' || repeat('ab', 32)) ON CONFLICT (key) DO NOTHING`,
     );
+    await pool.query(
+      `INSERT INTO integration_settings (key, enabled, configured, value, list_id)
+       VALUES ('email_marketing', true, true, 'xkeysib-regrade-test-key', '7') ON CONFLICT (key) DO NOTHING`,
+    );
     const oldRows = (await pool.query('SELECT * FROM assessment_results ORDER BY id')).rows;
     const applied = await post('/api/admin/grading/apply', { rules: PROPOSAL, note: 'Lower the bar for the spring cohort' });
     expect(applied.statusCode, applied.body).toBe(200);
@@ -195,6 +199,9 @@ describe('grading rules: view, dry run, apply, undo', () => {
     expect(activity.rows.find((row) => row.lead_id === ready.leadId)!.content).toBe(
       'Re-graded under grading-2: homework → book_call (qualification score 67 → 67).',
     );
+    // each moved lead's new tier is queued for the email-marketing list too (decision 0048)
+    const syncs = await pool.query("SELECT lead_id FROM jobs WHERE name = 'email_marketing:sync'");
+    expect(syncs.rows.map((row) => row.lead_id).sort()).toEqual([ready.leadId, validating.leadId, elsewhere.leadId].sort());
     const hooks = await pool.query("SELECT lead_id, payload FROM jobs WHERE name = 'automation:lead.regraded'");
     expect(hooks.rows).toHaveLength(result.moved);
     expect(hooks.rows.find((row) => row.lead_id === validating.leadId)!.payload.body).toMatchObject({

@@ -113,6 +113,21 @@ describe('/api/admin/integrations', () => {
     expect((await put('scheduling', { webhookKey: '' })).json()).toMatchObject({ webhookKey: null });
   });
 
+  it("keeps the email-marketing card's Brevo list id: a whole number, kept by other saves, cleared by a blank; no other card has one", async () => {
+    const saved = await put('email_marketing', { enabled: true, value: 'xkeysib-0123456789abcdef', listId: ' 12 ' });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ listId: '12', lastSync: null, value: '••••••••cdef' });
+    expect((await put('email_marketing', { enabled: false })).json()).toMatchObject({ listId: '12' });
+    for (const listId of ['seven', '0', '-3', '1.5']) {
+      const refused = await put('email_marketing', { listId });
+      expect(refused.statusCode, listId).toBe(400);
+      expect(refused.json().message).toMatch(/listId/);
+    }
+    expect((await put('automation', { listId: '3' })).statusCode).toBe(400);
+    expect((await list()).scheduling).toMatchObject({ listId: null, lastSync: null });
+    expect((await put('email_marketing', { listId: '' })).json()).toMatchObject({ listId: null });
+  });
+
   it('a blank value clears the card and does not mark it configured', async () => {
     await put('scheduling', { enabled: true, value: 'https://cal.example.com/a' });
     const cleared = await put('scheduling', { value: '   ' });

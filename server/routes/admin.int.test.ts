@@ -35,6 +35,8 @@ const TESTED_ELSEWHERE = new Set([
   'GET /api/admin/integrations',
   'PUT /api/admin/integrations/:key',
   'POST /api/admin/integrations/automation/rotate-secret',
+  // workers/processors/email-marketing.int.test.ts
+  'POST /api/admin/integrations/email_marketing/test',
   'GET /api/admin/monitor',
   'POST /api/admin/grading/apply',
   'POST /api/admin/grading/undo',

@@ -5,12 +5,15 @@ import { seriousAxeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { MOBILE, openAdminPage, openPage, signedInAdminState, toast, type StorageState } from './pages.js';
 import { startTestServer, type TestServer } from './server.js';
+import { fakeBrevo, type FakeBrevo } from '#test/fake-brevo.js';
+import { recordContactSyncFailed } from '#core/integrations/marketing-contacts.js';
+import { createOrUpdateLead } from '#core/leads/lead-service.js';
 
 const SHOTS = '/tmp/shots-integrations';
 /*
  * The run's database is shared with other browser tests: only the email-marketing card is saved
  * here (it has no side effect on flows), the automation card is only ever stored switched off (so
- * no other test's flow sends to it), and both rows are removed afterwards.
+ * no other test's flow sends to it), and both rows are removed afterwards. Brevo is a loopback fake.
  */
 const API_KEY = 'mk_e2e_0123456789abcdefWXYZ';
 
@@ -18,12 +21,15 @@ describe('the Integrations screen in a real browser', () => {
   let browser: Browser;
   let server: TestServer;
   let signedIn: StorageState;
+  let brevo: FakeBrevo;
+  let syncedLeadId: string | undefined;
 
   const adminPage = (viewport?: { width: number; height: number }) => openAdminPage(browser, signedIn, viewport);
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    server = await startTestServer({ privatePrefix: true });
+    brevo = await fakeBrevo(API_KEY, [7], { closeAfterTest: false });
+    server = await startTestServer({ privatePrefix: true, fakes: { brevo: brevo.url } });
     browser = await launchBrowser();
     await server.pool.query("DELETE FROM integration_settings WHERE key IN ('email_marketing', 'automation')");
     const email = `integrations-e2e-${Date.now()}@example.com`;
@@ -32,8 +38,10 @@ describe('the Integrations screen in a real browser', () => {
 
   afterAll(async () => {
     await server?.pool.query("DELETE FROM integration_settings WHERE key IN ('email_marketing', 'automation')");
+    if (syncedLeadId) await server?.pool.query('DELETE FROM marketing_contacts WHERE lead_id = $1', [syncedLeadId]);
     await browser?.close();
     await server?.close();
+    await brevo?.close();
   });
 
   it('sends a visitor without a session to /auth', async () => {
@@ -89,6 +97,47 @@ describe('the Integrations screen in a real browser', () => {
     await page.locator('[data-integration="email_marketing"]').getByText('Configured (••••••••WXYZ)').waitFor();
     expect(await page.content()).not.toContain(API_KEY);
     expect(await page.locator('[data-integration="email_marketing"]').getByRole('switch').getAttribute('aria-checked')).toBe('true');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("the email-marketing card saves its Brevo list, tests the key and shows the last sync's failure in words", async () => {
+    await server.pool.query(
+      `INSERT INTO integration_settings (key, enabled, configured, value) VALUES ('email_marketing', true, true, $1)
+       ON CONFLICT (key) DO UPDATE SET enabled = true, configured = true, value = $1, list_id = NULL`,
+      [API_KEY],
+    );
+    const { context, page, errors } = await adminPage();
+    await page.goto(`${server.url}/admin/integrations`);
+    const card = page.locator('[data-integration="email_marketing"]');
+    await card.getByRole('heading', { name: 'Brevo' }).waitFor();
+    await card.getByText('No lead synced yet.').waitFor();
+
+    const list = card.getByLabel('Brevo list ID');
+    await list.fill('7');
+    await card.getByRole('button', { name: 'Save list' }).click();
+    await toast(page, 'List Saved').waitFor();
+    const stored = await server.pool.query("SELECT list_id FROM integration_settings WHERE key = 'email_marketing'");
+    expect(stored.rows[0]).toEqual({ list_id: '7' });
+    await list.fill('seven');
+    await card.getByRole('button', { name: 'Save list' }).click();
+    await toast(page, 'A Brevo list id is a whole number, e.g. 7.').waitFor();
+
+    await card.getByRole('button', { name: 'Test connection' }).click();
+    await card.getByRole('status').getByText('Connected: Brevo accepted the API key.').waitFor();
+    expect(brevo.requests.at(-1)).toMatchObject({ method: 'GET', path: '/v3/account', apiKey: API_KEY, status: 200 });
+
+    // a sync that Brevo refused, as the worker records it: the card says why after a reload
+    const lead = await createOrUpdateLead(server.pool, { email: `marketing-e2e-${Date.now()}@example.com`, name: 'Mary Jackson' });
+    syncedLeadId = lead.leadId;
+    await recordContactSyncFailed(server.pool, lead.leadId, 'invalid API key (Brevo answered 401)');
+    await page.reload();
+    await page
+      .locator('[data-integration="email_marketing"]')
+      .getByText(/^Last sync failed: invalid API key \(Brevo answered 401\)/)
+      .waitFor();
+    await page.locator('[data-integration="email_marketing"]').screenshot({ path: `${SHOTS}/email-marketing.png` });
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { buildTestApp, type TestApp } from '#test/test-app.js';
+import { buildTestApp, type TestApp, type TestAppOptions } from '#test/test-app.js';
 
 export interface TestServerOptions {
   /**
@@ -9,6 +9,8 @@ export interface TestServerOptions {
   privatePrefix?: boolean;
   /** Collect the server's log lines at this level and above into `logs`. */
   logLevel?: 'info' | 'warn' | 'error';
+  /** Loopback fakes of third-party APIs the server talks to instead (e.g. Brevo's). */
+  fakes?: TestAppOptions['fakes'];
 }
 
 /** The real app serving the built site; `url`, `pool` and `logs` are what browser tests use. */
@@ -22,5 +24,12 @@ export const WEB_ROOT = process.env.E2E_WEB_ROOT ?? fileURLToPath(new URL('../di
 
 /** The real app, listening on a free loopback port, against this run's database and Redis. */
 export function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  return buildTestApp({ listen: true, webRoot: WEB_ROOT, poolSize: 4, ownPrefix: options.privatePrefix, logLevel: options.logLevel });
+  return buildTestApp({
+    listen: true,
+    webRoot: WEB_ROOT,
+    poolSize: 4,
+    ownPrefix: options.privatePrefix,
+    logLevel: options.logLevel,
+    fakes: options.fakes,
+  });
 }

@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { formatScore, SCORE_NAMES } from '#machines/grading/score-names.js';
 import type { LeadEventBody } from '#core/integrations/lead-events.js';
 import { networkCause } from '#core/integrations/network-cause.js';
+import { MARKETING_SYNC_JOB } from '#core/integrations/marketing-sync.js';
 import { outboundPolicy, postWebhook } from '#core/integrations/outbound.js';
+import { emailMarketingSync } from './email-marketing.js';
 import type { QueueProcessor } from './processor.js';
 
 /** How long a receiver gets to answer before the attempt counts as failed (and is retried). */
@@ -74,14 +76,17 @@ function deliveryFailure(target: string, error: unknown): Error {
 }
 
 /**
- * Sends one lead event: a signed JSON POST to the automation webhook, or a {text} message to the
+ * Sends one lead event (or, for an email-marketing sync job, syncs the lead's contact): a signed JSON POST to the automation webhook, or a {text} message to the
  * team-chat webhook. The URL and signing secret are read now, from the card as it stands (a card
  * disabled meanwhile sends nothing), so they never sit in a job row or a log line. Anything but a
  * 2xx within 10 s throws and BullMQ retries (5 attempts, exponential backoff); x-hf-event-id is the
  * job row id, the same on every retry, for receivers to drop duplicates.
  */
 export const webhooksProcessor: QueueProcessor = {
-  process: async (job, { pool, config }) => {
+  process: async (job, context) => {
+    // the email-marketing sync shares this queue's retries and backoff
+    if (job.name === MARKETING_SYNC_JOB) return emailMarketingSync(job, context);
+    const { pool, config } = context;
     const parsed = payloadSchema.safeParse(job.data.payload);
     if (!parsed.success) throw new UnrecoverableError('not a webhooks job');
     const { target, body } = parsed.data;

@@ -17,6 +17,10 @@ export const integrationSchema = z.object({
   signingSecret: z.string().nullable(),
   /** Scheduling only: the Calendly or Cal.com webhook signing key, masked (write-only), null when unset. */
   webhookKey: z.string().nullable(),
+  /** Email marketing only: the Brevo list confirmed leads are added to, null when unset. */
+  listId: z.string().nullable(),
+  /** Email marketing only: how the newest lead sync went (failed: its cause, for the coach), null before any. */
+  lastSync: z.object({ at: timestamp, failed: z.boolean(), message: z.string().nullable() }).nullable(),
   updatedAt: timestamp.nullable(),
 });
 export type Integration = z.infer<typeof integrationSchema>;
@@ -33,5 +37,14 @@ export const integrationUpdateSchema = z.strictObject({
     .trim()
     .refine((key) => key === '' || (key.length >= 16 && key.length <= 500), 'A signing key is 16 to 500 characters.')
     .optional(),
+  /** Email marketing only: the Brevo list id (a number); blank clears it. */
+  listId: z
+    .string()
+    .trim()
+    .regex(/^([1-9][0-9]{0,9})?$/, 'A Brevo list id is a whole number, e.g. 7.')
+    .optional(),
 });
 export type IntegrationUpdate = z.infer<typeof integrationUpdateSchema>;
+
+/** POST /api/admin/integrations/email_marketing/test: whether the saved key opens the provider's account. */
+export const marketingTestSchema = z.object({ ok: z.boolean(), message: z.string() });

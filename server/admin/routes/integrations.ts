@@ -3,8 +3,20 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HttpError } from '#core/http-error.js';
 import { errorBodySchema } from '../../auth/schemas.js';
-import { INTEGRATION_KEYS, integrationSchema, integrationUpdateSchema } from '#machines/protocol/admin/integrations.js';
-import { IntegrationInputError, listIntegrations, rotateSigningSecret, saveIntegration } from '#core/integrations/settings.js';
+import {
+  INTEGRATION_KEYS,
+  integrationSchema,
+  integrationUpdateSchema,
+  marketingTestSchema,
+} from '#machines/protocol/admin/integrations.js';
+import { BREVO_API_URL, checkAccount, MarketingApiError } from '#core/integrations/brevo.js';
+import {
+  IntegrationInputError,
+  listIntegrations,
+  marketingApiKey,
+  rotateSigningSecret,
+  saveIntegration,
+} from '#core/integrations/settings.js';
 import { outboundPolicy } from '#core/integrations/outbound.js';
 import type { RouteDeps } from '../../routes/deps.js';
 import { guarded } from './responses.js';
@@ -66,6 +78,27 @@ export function adminIntegrationRoutes(app: FastifyInstance, deps: RouteDeps, do
       const rotated = await rotateSigningSecret(deps.pool, request.admin!.id);
       if (!rotated) throw new HttpError(409, 'Save a webhook URL first; its signing secret is made then.');
       return rotated;
+    },
+  );
+  api.post(
+    '/api/admin/integrations/email_marketing/test',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "Test the saved email-marketing API key: Brevo's account behind it answers, or why not",
+        response: { 200: marketingTestSchema, 409: errorBodySchema, ...guarded },
+      },
+    },
+    async () => {
+      const apiKey = await marketingApiKey(deps.pool);
+      if (!apiKey) throw new HttpError(409, 'Save an API key first.');
+      try {
+        await checkAccount({ baseUrl: deps.config.BREVO_API_URL ?? BREVO_API_URL, apiKey });
+        return { ok: true, message: 'Connected: Brevo accepted the API key.' };
+      } catch (error) {
+        if (error instanceof MarketingApiError) return { ok: false, message: `Connection failed: ${error.message}` };
+        throw error;
+      }
     },
   );
   done();

@@ -18,6 +18,8 @@ const off = (key: Card['key']): Card => ({
   secret: key === 'automation' || key === 'email_marketing' || key === 'team_chat',
   signingSecret: null,
   webhookKey: null,
+  listId: null,
+  lastSync: null,
   updatedAt: null,
 });
 const list: z.input<typeof integrationListSchema> = { integrations: INTEGRATION_KEYS.map(off) };

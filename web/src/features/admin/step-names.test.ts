@@ -99,6 +99,7 @@ describe('names read as a coach would say them', () => {
     expect(jobName('email', 'refund_confirmation')).toBe('Refund confirmation email');
     expect(jobName('webhooks', 'automation:lead.graded')).toBe('Automation webhook: lead graded');
     expect(jobName('webhooks', 'team_chat:lead.graded')).toBe('Team-chat message: lead graded');
+    expect(jobName('webhooks', 'email_marketing:sync')).toBe('Email-marketing list: lead synced');
     expect(jobName('timers', 'PAYMENT_CONFIRMED')).toBe('Timer: payment confirmed');
     expect(jobName('timers', 'xstate.after.resultsDelay.assessmentFlow.processing.revealing')).toBe('Timer: results shown after 1 s');
   });

@@ -186,7 +186,8 @@ const LEAD_EVENTS: Record<LeadEventName, string> = {
 
 /**
  * Jobs by queue and name, as core/flows/effects.ts, core/email/outbox.ts (the email's kind),
- * core/integrations/lead-events.ts (target:event) and the slack processors name them.
+ * core/integrations/lead-events.ts (target:event), core/integrations/marketing-sync.ts and the slack
+ * processors name them.
  */
 export const JOB_NAMES: Record<QueueName, Record<string, string>> = {
   grading: { 'lead-assessment': 'Grading the assessment', diagnostic: 'Grading the diagnostic' },
@@ -200,11 +201,15 @@ export const JOB_NAMES: Record<QueueName, Record<string, string>> = {
   },
   payments: { 'start-payment': 'Starting the payment', 'refund-deposit': 'Refunding the deposit (session cancelled by you)' },
   mirror: { 'mirror-reply': "The Mirror's reply" },
-  webhooks: Object.fromEntries(
-    Object.entries(WEBHOOK_TARGETS).flatMap(([target, label]) =>
-      Object.entries(LEAD_EVENTS).map(([event, what]) => [`${target}:${event}`, `${label}: ${what}`]),
+  webhooks: {
+    ...Object.fromEntries(
+      Object.entries(WEBHOOK_TARGETS).flatMap(([target, label]) =>
+        Object.entries(LEAD_EVENTS).map(([event, what]) => [`${target}:${event}`, `${label}: ${what}`]),
+      ),
     ),
-  ),
+    // core/integrations/marketing-sync.ts (decision 0048)
+    'email_marketing:sync': 'Email-marketing list: lead synced',
+  },
   slack: { 'slack-event': 'Team-chat message received', 'close-assessment': 'Closing a team-chat assessment' },
   // a timer job is named by the event it will send (see timerName)
   timers: {},

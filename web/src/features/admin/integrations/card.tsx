@@ -7,11 +7,15 @@ import { useSession } from '#web/lib/session.js';
 import { useAdminFailure } from '../api.js';
 import { BookingWebhook } from './booking-webhook.js';
 import type { CardInfo } from './cards.js';
+import { MarketingList } from './marketing-list.js';
 
 const CONFIGURATION_SAVED = 'Configuration Saved';
 const SAVE_FAILURE = 'Failed to save the integration. Please try again.';
 
-/** One integration: its switch, its value's form and, for automation, the signing secret; for scheduling, the booking webhook. */
+/**
+ * One integration: its switch, its value's form and, for automation, the signing secret; for
+ * scheduling, the booking webhook; for email marketing, the list, a connection test and the last sync.
+ */
 export function IntegrationCard({
   info,
   setting,
@@ -137,6 +141,7 @@ export function IntegrationCard({
         )}
         {info.key === 'automation' && setting.signingSecret && <SigningSecret secret={setting.signingSecret} onChange={onChange} />}
         {info.key === 'scheduling' && setting.enabled && <BookingWebhook setting={setting} onChange={onChange} />}
+        {info.key === 'email_marketing' && setting.enabled && <MarketingList setting={setting} onChange={onChange} />}
         <a
           href={info.setupUrl}
           target="_blank"

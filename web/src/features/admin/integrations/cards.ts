@@ -59,11 +59,12 @@ export const CARDS: CardInfo[] = [
   },
   {
     key: 'email_marketing',
-    name: 'Mailchimp',
+    name: 'Brevo',
     category: 'Marketing',
-    description: 'Keep your audience list in step with captured leads.',
-    features: ['Audience sync (coming later)', 'Tags by qualification tier', 'Nurture sequences'],
-    setupUrl: 'https://mailchimp.com/help/about-api-keys/',
+    description:
+      'Confirmed leads (their address proven) join your Brevo list and are kept up to date; a lead who unsubscribes is unsubscribed there too.',
+    features: ['Contacts added or updated on your list', 'TIER, ARCHETYPE and SOURCE attributes', 'Retried with backoff on failure'],
+    setupUrl: 'https://app.brevo.com/settings/keys/api',
     field: { label: 'API key', placeholder: 'Paste your API key', type: 'password' },
   },
   {
