@@ -119,13 +119,18 @@ try {
       PUBLIC_URL: base,
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
-      QUEUE_PREFIX: `hf-bench-web-${runId}`,
     },
     { isTTY: false },
   );
   const pool = createPool(config.DATABASE_URL!, 4);
   const redis = createRedis(config.REDIS_URL!, 'producer');
-  const app = await buildApp({ config, pool, redis, logger: false, webRoot: OUT_DIR });
+  const app = await buildApp({
+    config: { ...config, QUEUE_PREFIX: `hf-bench-web-${runId}` },
+    pool,
+    redis,
+    logger: false,
+    webRoot: OUT_DIR,
+  });
   await app.listen({ host: '127.0.0.1', port });
   cleanups.push(async () => {
     await app.close();

@@ -72,13 +72,18 @@ try {
       LOG_LEVEL: 'silent',
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
-      QUEUE_PREFIX: `hf-screenshots-${runId}`,
     },
     { isTTY: false },
   );
   const pool = createPool(config.DATABASE_URL!, 4);
   const redis = createRedis(config.REDIS_URL!, 'producer');
-  const app = await buildApp({ config, pool, redis, logger: false, webRoot: WEB_ROOT });
+  const app = await buildApp({
+    config: { ...config, QUEUE_PREFIX: `hf-screenshots-${runId}` },
+    pool,
+    redis,
+    logger: false,
+    webRoot: WEB_ROOT,
+  });
   cleanups.push(async () => {
     await app.close();
     await pool.end();

@@ -1,15 +1,20 @@
+import { once } from 'node:events';
 import { loadConfigOrExit, requireUrl } from '#core/config/index.js';
 import { buildApp } from './app.js';
 import { ensureAdmin } from './auth/admin-users.js';
 import { createPool } from '#core/db/pool.js';
 import { migrate } from '#core/db/migrate.js';
 import { assertStoredFlowsSupported, upgradeStoredFlows } from '#core/flows/machine-versions.js';
+import { queuePrefixOrExit } from '#core/queues/prefix.js';
 import { createRedis } from '#core/redis.js';
 import { onShutdown } from '#core/shutdown.js';
 
-const config = loadConfigOrExit();
-const pool = createPool(requireUrl(config, 'DATABASE_URL'), config.PG_POOL_MAX);
-const redis = createRedis(requireUrl(config, 'REDIS_URL'), 'producer');
+const envConfig = loadConfigOrExit();
+const pool = createPool(requireUrl(envConfig, 'DATABASE_URL'), envConfig.PG_POOL_MAX);
+const redis = createRedis(requireUrl(envConfig, 'REDIS_URL'), 'producer');
+// the queue prefix is this database's (claimed in Redis), so the server waits for both to answer
+if (redis.status !== 'ready') await once(redis, 'ready');
+const config = { ...envConfig, QUEUE_PREFIX: await queuePrefixOrExit(pool, redis, envConfig.QUEUE_PREFIX) };
 const app = await buildApp({ config, pool, redis });
 
 try {

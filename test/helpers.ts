@@ -6,7 +6,7 @@ import { migrate } from '#core/db/migrate.js';
 
 /** A Config for this test run's database, Redis and queue prefix, with any overrides. */
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig(
+  const config = loadConfig(
     {
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
@@ -19,6 +19,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     },
     { isTTY: false },
   );
+  return { ...config, QUEUE_PREFIX: config.QUEUE_PREFIX ?? inject('queuePrefix') };
 }
 
 /** A queue and rate-limit prefix of its own under this run's (so the run's teardown removes its keys). */
@@ -26,7 +27,11 @@ export function privatePrefix(): string {
   return `${inject('queuePrefix')}-p${randomBytes(4).toString('hex')}`;
 }
 
-/** Environment for a child process (server, worker, supervisor) pointed at this run's services. */
+/**
+ * Environment for a child process (server, worker, supervisor) pointed at this run's services,
+ * with a queue prefix of its own: a process claims its prefix for its database, and tests give
+ * processes scratch databases of their own.
+ */
 export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
@@ -35,7 +40,7 @@ export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessE
     LOG_LEVEL: 'warn',
     DATABASE_URL: inject('databaseUrl'),
     REDIS_URL: inject('redisUrl'),
-    QUEUE_PREFIX: inject('queuePrefix'),
+    QUEUE_PREFIX: privatePrefix(),
     ...overrides,
   };
 }

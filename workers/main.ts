@@ -2,20 +2,22 @@ import { once } from 'node:events';
 import { loadConfigOrExit, requireUrl } from '#core/config/index.js';
 import { createPool } from '#core/db/pool.js';
 import { createLogger } from '#core/logger.js';
+import { queuePrefixOrExit } from '#core/queues/prefix.js';
 import { createRedis } from '#core/redis.js';
 import { onShutdown } from '#core/shutdown.js';
 import { buildWorker } from './build.js';
 import { startHeartbeat } from './heartbeat.js';
 
-const config = loadConfigOrExit();
-const log = createLogger(config, 'worker');
-const pool = createPool(requireUrl(config, 'DATABASE_URL'), config.PG_POOL_MAX);
+const envConfig = loadConfigOrExit();
+const log = createLogger(envConfig, 'worker');
+const pool = createPool(requireUrl(envConfig, 'DATABASE_URL'), envConfig.PG_POOL_MAX);
 // One connection shared by all workers for ordinary commands; BullMQ duplicates it for blocking reads.
-const connection = createRedis(requireUrl(config, 'REDIS_URL'), 'worker');
+const connection = createRedis(requireUrl(envConfig, 'REDIS_URL'), 'worker');
 
-const side = buildWorker({ config, pool, connection, log });
 // Ready means connected: wait for Redis (retrying) before saying so, even with no queue to serve.
 if (connection.status !== 'ready') await once(connection, 'ready');
+const config = { ...envConfig, QUEUE_PREFIX: await queuePrefixOrExit(pool, connection, envConfig.QUEUE_PREFIX) };
+const side = buildWorker({ config, pool, connection, log });
 // Every worker process also relays the outbox; row locks keep several relays from doubling a job.
 await side.start();
 const stopHeartbeat = startHeartbeat(connection, pool);

@@ -4,7 +4,9 @@ import { ConfigError, loadConfig } from './index.js';
 describe('loadConfig', () => {
   it('fills in defaults for an empty environment', () => {
     const config = loadConfig({}, { isTTY: false });
-    expect(config).toMatchObject({ PORT: 3000, HOST: '0.0.0.0', QUEUE_PREFIX: 'hf', WORKER_CONCURRENCY: 5, LOG_LEVEL: 'info' });
+    expect(config).toMatchObject({ PORT: 3000, HOST: '0.0.0.0', WORKER_CONCURRENCY: 5, LOG_LEVEL: 'info' });
+    // derived from the database's identity once the process has reached it (core/queues/prefix.ts)
+    expect(config.QUEUE_PREFIX).toBeUndefined();
     expect(config.publicUrl).toBe('http://localhost:3000');
     expect(config.DATABASE_URL).toBeUndefined();
   });

@@ -59,11 +59,12 @@ const configSchema = z.object({
   DATABASE_URL: urlWithProtocol(['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/db').optional(),
   PG_POOL_MAX: positiveInt(100).default(10),
   REDIS_URL: urlWithProtocol(['redis:', 'rediss:'], 'redis://127.0.0.1:6379').optional(),
+  /** Key prefix of every BullMQ queue; unset, derived from the database's identity (core/queues/prefix.ts). */
   QUEUE_PREFIX: z
     .string()
     .trim()
     .regex(/^[A-Za-z0-9_{}:-]{1,64}$/, 'expected 1-64 letters, digits, _ - : { }')
-    .default('hf'),
+    .optional(),
   /** Key prefix of the per-address rate limits' counters in Redis; unset, QUEUE_PREFIX's. */
   RATE_LIMIT_PREFIX: z
     .string()
@@ -155,12 +156,16 @@ const configSchema = z.object({
   ),
 });
 
-export type Config = z.infer<typeof configSchema> & {
+/** The configuration as the environment gives it: QUEUE_PREFIX may still be unset. */
+export type EnvConfig = z.infer<typeof configSchema> & {
   /** Base URL the site is reached at; defaults to http://localhost:PORT. */
   publicUrl: string;
   /** Pretty logs for a human at a terminal, JSON lines for everything else. */
   prettyLogs: boolean;
 };
+
+/** The configuration a running process works with: its queue prefix known (resolveQueuePrefix, or set). */
+export type Config = EnvConfig & { QUEUE_PREFIX: string };
 
 /** Variables whose values must never be echoed back in an error message. */
 const SECRET_KEYS = new Set([
@@ -182,7 +187,7 @@ export class ConfigError extends Error {
 }
 
 /** Validates an environment into a typed Config; throws ConfigError naming every bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { isTTY?: boolean } = {}): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { isTTY?: boolean } = {}): EnvConfig {
   const result = configSchema.safeParse(env);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
@@ -202,7 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { isTT
 }
 
 /** Loads the process's configuration (a .env file fills in what the environment lacks), or prints what is wrong and exits 1. */
-export function loadConfigOrExit(): Config {
+export function loadConfigOrExit(): EnvConfig {
   if (existsSync('.env')) process.loadEnvFile('.env');
   try {
     return loadConfig(process.env);
@@ -216,7 +221,7 @@ export function loadConfigOrExit(): Config {
 }
 
 /** The URL of a service the running process cannot do without, or a clear exit. */
-export function requireUrl(config: Config, key: 'DATABASE_URL' | 'REDIS_URL'): string {
+export function requireUrl(config: EnvConfig, key: 'DATABASE_URL' | 'REDIS_URL'): string {
   const value = config[key];
   if (!value) {
     process.stderr.write(`${key}: required here; set it, or run the whole system with \`npm start\`, which provides one.\n`);

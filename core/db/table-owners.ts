@@ -26,6 +26,11 @@ export const TABLE_OWNERS: readonly TableOwner[] = [
     tables: ['leads'],
     why: 'one lead per address outside testing mode, decided where it is written',
   },
+  {
+    owner: 'core/leads/lead-attempts.ts',
+    tables: ['lead_attempts'],
+    why: 'a known address captured without proof waits beside its lead until the address is confirmed (decision 0044)',
+  },
   { owner: 'core/leads/tokens.ts', tables: ['lead_tokens'], why: 'a single-use token is claimed by one conditional update' },
   { owner: 'core/leads/interactions.ts', tables: ['interactions'], why: "a lead's activity lines, whoever adds one" },
   { owner: 'server/admin/queries.ts', tables: ['lead_notes'], why: 'only the coach writes notes, from the lead page' },
@@ -83,6 +88,11 @@ export const TABLE_OWNERS: readonly TableOwner[] = [
   },
   { owner: 'core/mirror/store.ts', tables: ['mirror_sessions', 'mirror_messages'], why: 'messages are kept only for a saved session' },
   { owner: 'core/site/settings.ts', tables: ['site_settings'], why: 'one row, checked field by field' },
+  {
+    owner: 'core/site/reminder-settings.ts',
+    tables: ['reminder_settings'],
+    why: "the reminders' on/off and delay, read when a timer is set (decision 0049)",
+  },
   {
     owner: 'core/slack/monitor-store.ts',
     tables: ['chat_bot_messages', 'processed_assessments'],

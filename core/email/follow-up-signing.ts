@@ -12,7 +12,7 @@ import { appSecret } from '../app-secrets.js';
  */
 
 /** The app_secrets row of each kind of signed link. */
-type LinkKind = 'resume_link' | 'unsubscribe_link' | 'report_link';
+type LinkKind = 'resume_link' | 'unsubscribe_link' | 'report_link' | 'confirm_link';
 
 /** Longer than any link this module signs: anything longer is refused before any work. */
 const MAX_TOKEN_LENGTH = 200;

@@ -30,6 +30,34 @@ function paymentRows(payment: PaymentDetails, dateLabel: string): Block {
   };
 }
 
+/** What each purpose of payment bought, as the receipt names it. */
+const PURCHASES = {
+  deposit: 'Refundable deposit for your 45-minute strategy session',
+  paid_homework: 'Four-week leadership homework programme (refundable deposit)',
+} as const;
+
+/** The refund terms every payment is sold under (the payment screen's "100% refundable"). */
+const REFUND_TERMS = 'The payment is 100% refundable: if you decide not to go ahead, reply to this email and it is refunded in full.';
+
+/** The receipt of paid homework: what was bought, the amount, date and reference, and the refundable terms. */
+export function homeworkReceipt(payment: PaymentDetails, site: SiteSettings): EmailContent {
+  return content(
+    `Receipt: your ${money(payment.amountCents, payment.currency)} payment for your leadership homework`,
+    [
+      greeting(payment.name),
+      {
+        kind: 'p',
+        text: 'Thank you. This is your receipt for the four-week leadership homework programme. The programme itself comes in a separate email.',
+      },
+      { kind: 'fields', rows: [['Purchase', PURCHASES.paid_homework]] },
+      paymentRows(payment, 'Paid on'),
+      { kind: 'p', text: REFUND_TERMS },
+      signOff,
+    ],
+    site,
+  );
+}
+
 /** The receipt the deposit screen promises: the amount, the refundable terms and how to book the session. */
 export function depositReceipt(payment: PaymentDetails, bookingUrl: string | null, site: SiteSettings): EmailContent {
   return content(
@@ -37,6 +65,7 @@ export function depositReceipt(payment: PaymentDetails, bookingUrl: string | nul
     [
       greeting(payment.name),
       { kind: 'p', text: 'Thank you. This is your receipt for the deposit that holds your 45-minute strategy session.' },
+      { kind: 'fields', rows: [['Purchase', PURCHASES.deposit]] },
       paymentRows(payment, 'Paid on'),
       { kind: 'p', text: 'The deposit is 100% refundable: if you decide not to go ahead, reply to this email and it is refunded in full.' },
       bookingUrl

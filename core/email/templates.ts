@@ -226,3 +226,28 @@ export function signInNotice(details: { failures: number; addresses: number; sit
     null,
   );
 }
+
+/**
+ * To a known lead's address, when someone who has not proven it captured it and went on (decision
+ * 0044): "Was this you?", and the one-time link that confirms the attempt. Nothing of what was
+ * answered is in it, and the name typed in the attempt is not used: the greeting is the lead's own.
+ */
+export function addressConfirmationEmail(details: { name: string; confirmLink: string; days: number; site: SiteSettings }): EmailContent {
+  return content(
+    'Was this you? Confirm to see and keep these results',
+    [
+      greeting(details.name),
+      {
+        kind: 'p',
+        text: 'Someone just took the Leadership Diagnostic with this email address. Was this you? Confirm to see and keep these results.',
+      },
+      { kind: 'link', label: 'Confirm my email address', href: details.confirmLink },
+      {
+        kind: 'p',
+        text: `The link works for ${details.days} days. If this was not you, ignore this email: nothing is added to your results and no other email is sent.`,
+      },
+      signOff,
+    ],
+    details.site,
+  );
+}

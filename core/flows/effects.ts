@@ -14,7 +14,18 @@ import { flowEffects } from '#machines/index.js';
 import type { FlowMachineName } from '#machines/protocol/api.js';
 import type { MirrorReplyRequest } from '#machines/protocol/mirror.js';
 import type { QueueName } from '#machines/protocol/operations.js';
+import {
+  claimConfirmationEmail,
+  dropOpenAttempt,
+  holdJob,
+  openAttemptOf,
+  recordAttempt,
+  visitorActsForLead,
+  type OpenAttempt,
+} from '../leads/lead-attempts.js';
 import { createOrUpdateLead, leadSourceOf } from '../leads/lead-service.js';
+import type { NewJob } from '../queues/outbox.js';
+import { savedReminderSetting } from '../site/reminder-settings.js';
 import { clearVisitorResults } from '../visitors.js';
 import { bindFlowToLead, type FlowRow } from './flow-store.js';
 import type { JobWritingTx } from './job-writing-tx.js';
@@ -50,18 +61,24 @@ type ServerEffects = { readonly [Machine in FlowMachineName]: ServerSide<(typeof
 /**
  * The lead is written in the same transaction as the event, and LEAD_SAVED follows at once: a
  * capture answers with the intro screen instead of waiting for a job. A failed write rolls back
- * to the savepoint and becomes LEAD_FAILED, which the capture screen shows.
+ * to the savepoint and becomes LEAD_FAILED, which the capture screen shows. A known address this
+ * visitor has not proven leaves the lead untouched and the flow unbound to it: the flow becomes
+ * an unconfirmed attempt beside the lead (decision 0044).
  */
 async function createLead(tx: EffectTx, flow: FlowRow, request: LeadRequest): Promise<FollowUp> {
   await tx.client.query('SAVEPOINT create_lead');
   try {
-    const lead = await createOrUpdateLead(tx.client, {
-      email: request.email,
-      name: request.name,
-      source: leadSourceOf(request.source),
-      testingMode: request.testingMode,
-    });
-    await bindFlowToLead(tx.client, flow.id, lead.leadId);
+    const lead = await createOrUpdateLead(
+      tx.client,
+      { email: request.email, name: request.name, source: leadSourceOf(request.source), testingMode: request.testingMode },
+      (leadId) => visitorActsForLead(tx.client, flow.visitor_id ?? null, leadId),
+    );
+    if (lead.trusted) {
+      await dropOpenAttempt(tx.client, flow.id);
+      await bindFlowToLead(tx.client, flow.id, lead.leadId);
+    } else {
+      await recordAttempt(tx.client, { leadId: lead.leadId, flowId: flow.id, name: request.name, email: request.email });
+    }
     await tx.client.query('RELEASE SAVEPOINT create_lead');
     return { type: 'LEAD_SAVED', leadId: lead.leadId };
   } catch {
@@ -70,30 +87,93 @@ async function createLead(tx: EffectTx, flow: FlowRow, request: LeadRequest): Pr
   }
 }
 
-/** An effect that is one job of the flow's lead: the machine's request as its payload, beside the flow's id. */
-function leadJob<Request extends { leadId: string | null }>(queue: QueueName, name: string) {
+/**
+ * An email an unconfirmed attempt asked for is kept on the attempt, to be sent once the address
+ * is confirmed; instead the address gets the attempt's one confirmation email ("Was this you?").
+ */
+async function holdForConfirmation(tx: EffectTx, flow: FlowRow, attempt: OpenAttempt, job: NewJob): Promise<void> {
+  await holdJob(tx.client, attempt.id, job);
+  if (await claimConfirmationEmail(tx.client, attempt.id)) {
+    await tx.insertJob({
+      queue: 'email',
+      name: 'address-confirmation',
+      payload: { attemptId: attempt.id },
+      flowId: flow.id,
+      leadId: attempt.leadId,
+    });
+  }
+}
+
+/**
+ * An effect that is one job of the flow's lead: the machine's request as its payload, beside the
+ * flow's id. For an unconfirmed attempt the email is held (holdForConfirmation), or, for a
+ * reminder, not sent at all.
+ */
+function leadJob<Request extends { leadId: string | null }>(queue: QueueName, name: string, onAttempt: 'hold' | 'drop') {
   return async (tx: EffectTx, flow: FlowRow, request: Request): Promise<void> => {
-    await tx.insertJob({ queue, name, payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId });
+    const job: NewJob = { queue, name, payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId };
+    const attempt = await openAttemptOf(tx.client, flow.id);
+    if (!attempt) await tx.insertJob(job);
+    else if (onAttempt === 'hold') await holdForConfirmation(tx, flow, attempt, job);
   };
 }
 
-const requestGrading = leadJob<GradingRequest>('grading', 'lead-assessment');
-const sendHomework = leadJob<HomeworkRequest>('homework', 'send-homework');
+/**
+ * The grading job. An unconfirmed attempt's is graded all the same (the visitor sees what they
+ * answered) but names no lead: the worker keeps the result on the attempt (workers/processors/grading.ts).
+ */
+async function requestGrading(tx: EffectTx, flow: FlowRow, request: GradingRequest): Promise<void> {
+  const attempt = await openAttemptOf(tx.client, flow.id);
+  if (!attempt) {
+    await tx.insertJob({
+      queue: 'grading',
+      name: 'lead-assessment',
+      payload: { flowId: flow.id, request },
+      flowId: flow.id,
+      leadId: request.leadId,
+    });
+    return;
+  }
+  const payload = { flowId: flow.id, request: { ...request, leadId: null }, attemptId: attempt.id };
+  await tx.insertJob({ queue: 'grading', name: 'lead-assessment', payload, flowId: flow.id, leadId: null });
+}
+
+/**
+ * The free resources or paid homework. An unconfirmed attempt's are held for the confirmed
+ * address and the flow goes on as sent: the screen's "check your email" is where the
+ * confirmation link is.
+ */
+async function sendHomework(tx: EffectTx, flow: FlowRow, request: HomeworkRequest): Promise<FollowUp | void> {
+  const job: NewJob = {
+    queue: 'homework',
+    name: 'send-homework',
+    payload: { flowId: flow.id, request },
+    flowId: flow.id,
+    leadId: request.leadId,
+  };
+  const attempt = await openAttemptOf(tx.client, flow.id);
+  if (!attempt) return void (await tx.insertJob(job));
+  await holdForConfirmation(tx, flow, attempt, job);
+  return { type: 'HOMEWORK_SENT' };
+}
+
 /** The results email the capture step promised: an email job that writes it with a link to the report. */
-const sendResults = leadJob<ResultsEmailRequest>('email', 'results');
+const sendResults = leadJob<ResultsEmailRequest>('email', 'results', 'hold');
 /** The deposit's receipt: an email job that writes it from the tracked payment. */
-const sendReceipt = leadJob<ReceiptRequest>('email', 'receipt');
+const sendReceipt = leadJob<ReceiptRequest>('email', 'receipt', 'hold');
 /** The reminder to book (core/email/follow-up-*); the team chat hears of it through the event's lead webhook. */
-const remindToBook = leadJob<ReminderRequest>('email', 'booking-reminder');
+const remindToBook = leadJob<ReminderRequest>('email', 'booking-reminder', 'drop');
 /** The invitation to finish, with its signed resume link. */
-const remindToFinish = leadJob<ReminderRequest>('email', 'assessment-reminder');
+const remindToFinish = leadJob<ReminderRequest>('email', 'assessment-reminder', 'drop');
 
 /**
  * The deposit's checkout is started by a payments job (a Stripe Checkout, or the test payment).
  * `enteredAt` is the flow's version as it enters `payment`: the job acts only while that entry is
  * the flow's current payment attempt. Few attempts, because the visitor is waiting on the screen.
  */
-async function startPayment(tx: EffectTx, flow: FlowRow, request: PaymentRequest): Promise<void> {
+async function startPayment(tx: EffectTx, flow: FlowRow, request: PaymentRequest): Promise<FollowUp | void> {
+  // no checkout for an unconfirmed attempt: a stranger's payment must not become the lead's (decision 0044)
+  if (await openAttemptOf(tx.client, flow.id)) return { type: 'PAYMENT_FAILED', reason: 'address_unconfirmed' };
   const payload = { flowId: flow.id, enteredAt: flow.version, request };
   await tx.insertJob({ queue: 'payments', name: 'start-payment', payload, flowId: flow.id, leadId: request.leadId, maxAttempts: 3 });
 }
@@ -123,9 +203,20 @@ async function requestReply(tx: EffectTx, flow: FlowRow, request: MirrorReplyReq
   });
 }
 
-/** A follow-up's timer: a timers job applying its event when due (the same durable timers as `after`). */
+/** The reminder each follow-up timer is for. */
+const TIMER_REMINDERS = { BOOKING_REMINDER_DUE: 'booking_reminder', ASSESSMENT_REMINDER_DUE: 'assessment_reminder' } as const;
+
+/**
+ * A follow-up's timer: a timers job applying its event when due (the same durable timers as
+ * `after`). The coach's reminder settings are read now, as it is set (decision 0049): a reminder
+ * turned off sets none, and a saved delay replaces the one the flow was started with; a timer
+ * already set keeps its due time.
+ */
 async function setTimer(tx: EffectTx, flow: FlowRow, request: TimerRequest): Promise<void> {
-  await scheduleEvent(tx, flow, { type: request.event }, request.delayMs);
+  const setting = await savedReminderSetting(tx.client, TIMER_REMINDERS[request.event]);
+  if (setting && !setting.enabled) return;
+  const delayMs = setting ? Math.max(1, Math.round(setting.delayHours * 3_600_000)) : request.delayMs;
+  await scheduleEvent(tx, flow, { type: request.event }, delayMs);
 }
 
 /**

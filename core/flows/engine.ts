@@ -165,6 +165,10 @@ export class FlowEngine {
     private readonly enqueue?: DirectEnqueuer,
   ) {}
 
+  private readonly retryIfConnectionLost = {
+    onRetry: (error: Error) => this.log.warn({ err: error }, 'flow transaction lost its connection before commit; replayed on a fresh one'),
+  };
+
   /** Starts a flow of `machine` from `input`: its first snapshot and the effects its first state names (e.g. testing mode's clearStoredAssessment), in one transaction. */
   start(machine: FlowMachineName, input: unknown, options: StartOptions = {}): Promise<FlowSnapshotResponse> {
     return this.transaction((tx) => tx.start(machine, input, options));
@@ -175,13 +179,22 @@ export class FlowEngine {
     return getFlow(this.pool, id, access);
   }
 
-  /** Runs `work` in one transaction; what it applied is pushed once it has committed. */
+  /**
+   * Runs `work` in one transaction; what it applied is pushed once it has committed. A transaction
+   * whose connection was lost before its COMMIT is replayed once on a fresh connection (decision
+   * 0051): its writes were rolled back, and the replay reads the flow afresh under its row lock, so
+   * an event is applied once (or refused by the version check) and the caller sees no failure.
+   */
   async transaction<T>(work: (tx: FlowTx) => Promise<T>): Promise<T> {
     let tx!: FlowTx;
-    const result = await inTransaction(this.pool, (client) => {
-      tx = new FlowTx(client, this.enqueue !== undefined);
-      return work(tx);
-    });
+    const result = await inTransaction(
+      this.pool,
+      (client) => {
+        tx = new FlowTx(client, this.enqueue !== undefined);
+        return work(tx);
+      },
+      { retryIfConnectionLost: this.retryIfConnectionLost },
+    );
     if (tx.jobs.length && this.enqueue) {
       // A job left pending here is picked up by the relay's sweep instead.
       await this.enqueue(tx.jobs).catch((error: unknown) => this.log.warn({ err: error }, 'jobs left to the relay'));

@@ -184,6 +184,18 @@ export async function bindFlowToLead(client: pg.ClientBase, flowId: string, lead
 }
 
 /**
+ * A lead's erase also removes the flows of unconfirmed attempts on its address (decision 0044):
+ * they are bound to no lead, so nothing cascades to them, yet their snapshots carry the address.
+ * In the erase's transaction, before the lead's row goes (the attempts name the flows).
+ */
+export async function deleteAttemptFlowsOf(client: pg.ClientBase, leadId: string): Promise<void> {
+  await client.query(
+    'DELETE FROM flows WHERE lead_id IS NULL AND id IN (SELECT flow_id FROM lead_attempts WHERE lead_id = $1 AND confirmed_at IS NULL)',
+    [leadId],
+  );
+}
+
+/**
  * Makes `visitorId` the owner of the assessment flow (the one owner a flow has, so the browser it
  * was started in no longer reaches it); its mode, or null when there is no such flow. A resume
  * link's opening (core/flows/resume-link.ts).

@@ -12,7 +12,10 @@ import { answerRows } from '../leads/answer-rows.js';
  */
 
 /** An assessment graded by its flow's grading job: whose it is, what was answered, and the job that keys its rows. */
-type GradedAssessment = Pick<GradingRequest, 'leadId' | 'assessment' | 'survey' | 'diagnosticId'> & { flowId: string; jobId: string };
+type GradedAssessment = Pick<GradingRequest, 'leadId' | 'assessment' | 'survey' | 'diagnosticId'> & {
+  flowId: string;
+  jobId: string | null;
+};
 
 /**
  * Writes the diagnostic, its answers, both results and the survey response in one statement;

@@ -275,7 +275,8 @@ function expectedEmailKinds(journey: Journey): string[] {
   if (isTest(journey)) return [];
   const kinds = [
     isGraded(journey) && 'results',
-    plan.next === 'deposit' && 'deposit_receipt',
+    // every payment gets a receipt: the deposit's and paid homework's
+    (plan.next === 'deposit' || plan.next === 'paid_homework') && 'deposit_receipt',
     plan.refunded && 'refund_confirmation',
     plan.next === 'paid_homework' && 'homework',
     plan.next === 'free_resources' && 'free_resources',

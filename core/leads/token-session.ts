@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { TokenCheck } from '#machines/protocol/assessment-flow.js';
 import type { KnownSession } from '#machines/protocol/common.js';
 import { recordLinkVisit } from './interactions.js';
-import { createOrUpdateLead } from './lead-service.js';
+import { createOrUpdateLead, markEmailProven } from './lead-service.js';
 import { checkToken } from './tokens.js';
 
 /**
@@ -18,6 +18,8 @@ export async function initializeFromToken(pool: pg.Pool, token: string): Promise
     leadId = (await createOrUpdateLead(pool, { email: check.email, name: check.name, source: check.source })).leadId;
   }
   if (leadId) {
+    // the link was mailed to the lead's address: following it proves the address (decision 0044)
+    await markEmailProven(pool, leadId);
     await recordLinkVisit(pool, leadId, token, check.source);
   }
   const resolved: TokenCheck = { ...check, leadId };

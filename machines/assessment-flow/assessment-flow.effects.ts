@@ -38,7 +38,7 @@ export interface ResultsEmailRequest {
   result: FlowResult;
 }
 
-/** What `sendReceipt` is asked to email: the receipt the deposit screen promises. */
+/** What `sendReceipt` is asked to email: the receipt of a confirmed payment (the deposit, or paid homework). */
 export interface ReceiptRequest {
   leadId: string;
   paymentIntentId: string;
@@ -155,7 +155,7 @@ export function queueResultsEmail({ context, event, enqueue }: EnqueueArgs): voi
   enqueue({ type: 'sendResults', params: { leadId: requireLeadId(context), result: event.result } });
 }
 
-/** On a confirmed deposit, the receipt the deposit screen promises; test leads get none. */
+/** On a confirmed payment (the deposit, or paid homework), its receipt; test leads get none. */
 export function queueReceipt({ context, event, enqueue }: EnqueueArgs): void {
   if (event.type !== 'PAYMENT_CONFIRMED' || context.testingMode || !context.session.leadId) return;
   enqueue({ type: 'sendReceipt', params: { leadId: context.session.leadId, paymentIntentId: event.paymentIntentId } });

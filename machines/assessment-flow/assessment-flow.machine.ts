@@ -331,7 +331,7 @@ export const assessmentFlowMachine = flowSetup.createMachine({
           },
           {
             target: 'homework_processing',
-            actions: ['takePaymentIntent', { type: 'chooseHomework', params: { source: 'paid_homework' } }],
+            actions: ['takePaymentIntent', { type: 'chooseHomework', params: { source: 'paid_homework' } }, enqueueActions(queueReceipt)],
           },
         ],
         PAYMENT_FAILED: paymentFailed,

@@ -20,7 +20,8 @@ export type EmailKind =
   | 'deposit_receipt'
   | 'refund_confirmation'
   | 'assessment_reminder'
-  | 'booking_reminder';
+  | 'booking_reminder'
+  | 'address_confirmation';
 
 /** The lead events sent to the automation webhook. */
 export type LeadEventName =

@@ -10,7 +10,14 @@ export const paymentPurposeSchema = z.enum(['deposit', 'paid_homework']);
 export type PaymentPurpose = z.infer<typeof paymentPurposeSchema>;
 
 /** Why a payment attempt ended without money received; each has its own spec message. */
-export const paymentFailureReasonSchema = z.enum(['start_failed', 'canceled', 'verification_failed', 'error', 'test_failed']);
+export const paymentFailureReasonSchema = z.enum([
+  'start_failed',
+  'canceled',
+  'verification_failed',
+  'error',
+  'test_failed',
+  'address_unconfirmed',
+]);
 /** Why a payment attempt ended without money received. */
 export type PaymentFailureReason = z.infer<typeof paymentFailureReasonSchema>;
 
@@ -24,6 +31,11 @@ export const paymentFailureNotices: Readonly<Record<PaymentFailureReason, Notice
   verification_failed: { title: 'Payment verification failed', description: 'Please contact support.' },
   error: { title: 'Error', description: 'Failed to process your request. Please contact support.' },
   test_failed: { title: 'Test Payment Failed', description: null },
+  // not the spec's: a checkout is offered only once the typed address is confirmed (decision 0044)
+  address_unconfirmed: {
+    title: 'Confirm your email first',
+    description: 'We sent a confirmation link to your email address. Open it to continue to payment.',
+  },
 };
 
 /** A payment-intent id as the payment provider issues it. */

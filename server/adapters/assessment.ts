@@ -26,7 +26,7 @@ import { leadSourceOf, TEST_TAGS } from '#core/leads/lead-service.js';
 import { giveSavedSessionToLead } from '#core/mirror/store.js';
 import type { RouteDeps } from '../routes/deps.js';
 import { startVisitorFlow } from '../visitors/start-flow.js';
-import { latestOwnedAssessment, notFound, ownedFlow, ownedLeadFlow } from '../visitors/owned.js';
+import { latestOwnedAssessment, notFound, ownedFlow, ownedJourneyOfLead, ownedLeadFlow } from '../visitors/owned.js';
 
 /**
  * The named calls (createOrUpdateLead, getSession, submitQualificationData, the workflow
@@ -115,7 +115,8 @@ export async function captureLead(deps: RouteDeps, request: FastifyRequest, repl
     }
     throw new HttpError(400, notice.description);
   }
-  if (body.mirrorSessionId) {
+  // a saved Mirror chat goes to the lead only when this visitor acts for it (not an unconfirmed attempt)
+  if (body.mirrorSessionId && (await ownedLeadFlow(deps.pool, visitorId, session.leadId))) {
     await giveSavedSessionToLead(deps.pool, body.mirrorSessionId, visitorId, session.leadId);
   }
   return {
@@ -137,7 +138,7 @@ function newAssessment(testing: boolean) {
 
 /** getSession(leadId): the lead session of the visitor's own flow bound to that lead. */
 export async function leadSessionFor(deps: RouteDeps, visitorId: string | null, leadId: string) {
-  const flow = await ownedLeadFlow(deps.pool, visitorId, leadId);
+  const flow = await ownedJourneyOfLead(deps.pool, visitorId, leadId);
   const session = flow && assessmentSessionOf(flow.snapshot);
   if (!session?.leadId) throw notFound('lead');
   return { leadId: session.leadId, email: session.email, name: session.name, source: session.source, leadToken: session.leadToken };
@@ -204,7 +205,7 @@ export async function submitAssessment(
   waitMs: number,
 ) {
   if (!leadId) throw new HttpError(400, NO_LEAD_MESSAGE);
-  const owned = await ownedLeadFlow(deps.pool, visitorId, leadId);
+  const owned = await ownedJourneyOfLead(deps.pool, visitorId, leadId);
   if (!owned || !visitorId) throw notFound('lead');
   let flow: FlowSnapshotResponse = {
     flowId: owned.id,
@@ -258,7 +259,7 @@ function homeworkOutcome(flow: FlowSnapshotResponse, source: HomeworkSource): Ho
  */
 export async function sendHomework(deps: RouteDeps, visitorId: string | null, data: z.infer<typeof sendHomeworkSchema>, waitMs: number) {
   if (!data.leadId) throw new HttpError(400, NO_LEAD_MESSAGE);
-  const owned = await ownedLeadFlow(deps.pool, visitorId, data.leadId);
+  const owned = await ownedJourneyOfLead(deps.pool, visitorId, data.leadId);
   if (!owned || !visitorId) throw notFound('lead');
   let flow = await deps.engine.get(owned.id, { visitorId });
   // the homework choice (again, after a failed send)

@@ -8,6 +8,7 @@ import { monitorSocket } from '../sockets/monitor.js';
 import { adminBookingRoutes } from './routes/bookings.js';
 import { bullBoardRoutes, redirectSignedOutBoardPage } from './routes/bull-board.js';
 import { adminDataRoutes } from './routes/data.js';
+import { adminEmailRoutes } from './routes/emails.js';
 import { gradingRoutes } from './routes/grading.js';
 import { adminIntegrationRoutes } from './routes/integrations.js';
 import { adminJobRoutes } from './routes/jobs.js';
@@ -58,6 +59,7 @@ export async function adminArea(app: FastifyInstance, deps: RouteDeps): Promise<
     adminMirrorSessionRoutes,
     adminIntegrationRoutes,
     siteSettingsRoutes,
+    adminEmailRoutes,
     gradingRoutes,
     adminJobRoutes,
     refundRoutes,

@@ -3,12 +3,15 @@ import { inTransaction } from '#core/db/transaction.js';
 import { isOlderSurvey } from '#machines/grading/older-survey.js';
 import { diagnosticSectionViews, surveyAnswerViews, type StoredDiagnosticAnswer } from './lead-answers.js';
 import { listLeadNotes } from './queries.js';
+import { deleteAttemptFlowsOf } from '#core/flows/flow-store.js';
+import { attemptsOfLead } from '#core/leads/lead-attempts.js';
 import type { LeadDetail, LeadFilters, LeadListQuery, LeadPage } from '#machines/protocol/admin/leads.js';
 import { leadFactsColumns } from '#core/leads/lead-facts.js';
 import { bind, leadsIn, whereAll } from '#core/leads/lead-scope.js';
 import { deleteLeadRow } from '#core/leads/lead-service.js';
 import { deleteUnclaimedTokensFor } from '#core/leads/tokens.js';
 import { deleteJobsNamingOnlyLead } from '#core/queues/outbox.js';
+import { SENT_EMAIL_COLUMNS } from './sent-emails.js';
 import { deleteUnmatchedBookingsFor } from '#core/scheduling/scheduled-bookings.js';
 
 /** Rows the CSV export reads from its cursor at a time: the server holds one batch, whatever the number of leads. */
@@ -160,7 +163,7 @@ export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetai
   if (!lead.rowCount) return null;
   // rows tied to the lead directly or through one of its flows
   const flowIds = `(SELECT id FROM flows WHERE lead_id = $1)`;
-  const [result, results, diagnostics, surveys, mirrorSessions, payments, emails, jobs, notes, flows] = await Promise.all([
+  const [result, results, diagnostics, surveys, mirrorSessions, payments, emails, jobs, notes, flows, attempts] = await Promise.all([
     db.query<NonNullable<LeadDetail['result']>>(
       // the result lead_facts reads the tier and scores from
       `SELECT id, tier, qualification, archetype, composite_score::float8 AS leadership_score, total_score::float8 AS qualification_score,
@@ -202,10 +205,9 @@ export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetai
        FROM payment_tracking WHERE lead_id = $1 ORDER BY created_at DESC`,
       [leadId],
     ),
-    db.query<LeadDetail['emails'][number]>(
-      'SELECT id, kind, to_address, subject, text_body, attachments, status, error, created_at, sent_at FROM email_outbox WHERE lead_id = $1 ORDER BY created_at DESC',
-      [leadId],
-    ),
+    db.query<LeadDetail['emails'][number]>(`SELECT ${SENT_EMAIL_COLUMNS} FROM email_outbox WHERE lead_id = $1 ORDER BY created_at DESC`, [
+      leadId,
+    ]),
     db.query<LeadDetail['jobs'][number]>(
       `SELECT id, queue, name, status, attempts, max_attempts, last_error, created_at, finished_at,
               coalesce(result->>'skipped', CASE WHEN result->>'status' = 'skipped' THEN result->>'reason' END) AS skipped
@@ -221,6 +223,7 @@ export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetai
        FROM flows f WHERE f.lead_id = $1 ORDER BY f.created_at`,
       [leadId],
     ),
+    attemptsOfLead(db, leadId),
   ]);
   return {
     lead: lead.rows[0]!,
@@ -241,6 +244,7 @@ export async function leadDetail(db: pg.Pool, leadId: string): Promise<LeadDetai
     jobs: jobs.rows,
     notes: notes ?? [],
     flows: flows.rows,
+    captureAttempts: attempts,
   };
 }
 
@@ -258,6 +262,7 @@ export async function deleteLead(db: pg.Pool, leadId: string): Promise<boolean> 
     await deleteUnclaimedTokensFor(client, email);
     await deleteUnmatchedBookingsFor(client, email);
     await deleteJobsNamingOnlyLead(client, leadId);
+    await deleteAttemptFlowsOf(client, leadId);
     await deleteLeadRow(client, leadId);
     return true;
   });

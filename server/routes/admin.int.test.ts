@@ -40,6 +40,12 @@ const TESTED_ELSEWHERE = new Set([
   'GET /api/admin/monitor',
   'POST /api/admin/grading/apply',
   'POST /api/admin/grading/undo',
+  // server/routes/admin-emails.int.test.ts and core/flows/reminder-settings.int.test.ts
+  'GET /api/admin/emails',
+  'POST /api/admin/emails/:id/test',
+  'GET /api/admin/reminder-settings',
+  'PUT /api/admin/reminder-settings',
+  'GET /api/admin/contact/:id/emails',
 ]);
 
 let app: FastifyInstance;

@@ -7,6 +7,7 @@ import { unsubscribe } from '#core/email/unsubscribe.js';
 import { bindResumedFlow } from '#core/flows/flow-store.js';
 import { checkResumeToken, resumableFlowExists } from '#core/flows/resume-link.js';
 import { HttpError } from '#core/http-error.js';
+import { markFlowLeadEmailProven } from '#core/leads/lead-service.js';
 import { rateLimits } from '../plugins/security.js';
 import type { RouteDeps } from './deps.js';
 import { acceptFormBodies } from '../plugins/form-bodies.js';
@@ -57,6 +58,8 @@ export function followUpRoutes(app: FastifyInstance, deps: RouteDeps, done: () =
       const visitorId = await deps.visitors.ensure(request, reply);
       const mode = await bindResumedFlow(deps.pool, check.flowId, visitorId);
       if (!mode) throw resumeRefused();
+      // the reminder went to the lead's address: following its link proves it (decision 0044)
+      await markFlowLeadEmailProven(deps.pool, check.flowId);
       return { ...(await deps.engine.get(check.flowId, { visitorId })), mode };
     },
   );

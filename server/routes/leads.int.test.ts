@@ -8,6 +8,7 @@ import { signedInAdmin } from '#test/admin-session.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import type { Config } from '#core/config/index.js';
 import { flowClient, SURVEYS, toSurveyStep } from '#test/journey.js';
+import { until } from '#test/until.js';
 import { buildTestWorker } from '#test/worker-harness.js';
 import { NO_LEAD_MESSAGE } from '../adapters/assessment.js';
 
@@ -308,15 +309,23 @@ describe('the workflow proxy send-homework action', () => {
   it("emails the free resources to the lead's stored address and name, never to an address sent along; a stranger gets 404", async () => {
     await buildTestWorker(harness, { queues: ['grading', 'homework', 'timers'] });
     const email = unique('homework');
-    // the address's owner came first, under her own name
+    // the address's owner came first, under her own name, and comes back in another browser by her
+    // personal link (a token link proves the address: decision 0044)
     const first = visitor();
-    await first.call('POST', '/api/leads', { email, name: 'Avery Quinn' });
-    // someone else types her address and a name of their own, and reaches the homework step
+    const owned = await first.call('POST', '/api/leads', { email, name: 'Avery Quinn' });
+    const token = randomBytes(16).toString('hex');
+    await pool.query("INSERT INTO lead_tokens (token, lead_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+      token,
+      owned.json.leadId,
+    ]);
     const other = visitor();
+    expect((await other.call('POST', '/api/leads/check-token', { token })).json.status).toBe('valid');
+    // she types her address (in another case) and a name that is not hers, and reaches the homework step
     const { leadId, flowId } = await toSurvey(other, email.toLowerCase(), 'Click https://evil.example');
+    expect(leadId).toBe(owned.json.leadId);
     const graded = await other.call('POST', `/api/leads/${leadId}/qualification`, { survey: SURVEYS.homework });
     expect(graded.json.tier).toBe('homework');
-    for (let i = 0; i < 50 && (await other.get(flowId)).state !== 'results'; i++) await new Promise((r) => setTimeout(r, 100));
+    await until(async () => (await other.get(flowId)).state === 'results');
     await other.send(flowId, { type: 'CONTINUE' });
 
     const stranger = flowClient(base, { headers: { 'x-forwarded-for': '192.0.2.44' } });

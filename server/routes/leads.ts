@@ -13,7 +13,11 @@ import {
   submitAssessment,
 } from '../adapters/assessment.js';
 import { signedInAdmin } from '../auth/guard.js';
+import { confirmAddress } from '#core/leads/confirm-address.js';
+import { checkConfirmToken } from '#core/leads/lead-attempts.js';
 import { purgeTestLeads } from '#core/leads/lead-service.js';
+import { flowSnapshotResponseSchema } from '#machines/protocol/api.js';
+import { flowModeSchema } from '#machines/protocol/common.js';
 import { initializeFromToken } from '#core/leads/token-session.js';
 import { HttpError } from '#core/http-error.js';
 import { captureGate } from '../plugins/capture-limit.js';
@@ -23,6 +27,10 @@ import { startVisitorFlow } from '../visitors/start-flow.js';
 
 const tokenBody = z.object({ token: z.string().min(1).max(200) });
 const leadParams = z.object({ id: z.uuid() });
+const confirmRefused = () =>
+  new HttpError(404, 'No unconfirmed assessment for that link: it was used already, or is not whole.', {
+    fields: { token: 'is not a valid confirmation link' },
+  });
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -117,6 +125,34 @@ export function leadRoutes(app: FastifyInstance, deps: RouteDeps, done: () => vo
       },
     },
     async (request, reply) => captureLead(deps, request, reply, request.body),
+  );
+
+  api.post(
+    '/api/leads/confirm',
+    {
+      config: { rateLimit: rateLimits.tokens },
+      schema: {
+        summary:
+          'The confirmation link of an unconfirmed attempt (decision 0044): proves the address, gives the attempt to its lead and opens it in this browser',
+        tags,
+        body: tokenBody,
+        response: { 200: flowSnapshotResponseSchema.extend({ mode: flowModeSchema }) },
+      },
+    },
+    async (request, reply) => {
+      const check = await checkConfirmToken(deps.pool, request.body.token);
+      if (check.status === 'invalid') throw confirmRefused();
+      if (check.status === 'expired') {
+        const day = check.expiredAt.toISOString().slice(0, 10);
+        throw new HttpError(400, `This link expired on ${day}: confirmation links work for a week. You can take the assessment again.`, {
+          fields: { token: 'has expired' },
+        });
+      }
+      const visitorId = await deps.visitors.ensure(request, reply);
+      const confirmed = await confirmAddress(deps.engine, check.attemptId, visitorId);
+      if (!confirmed) throw confirmRefused();
+      return { ...(await deps.engine.get(confirmed.flowId, { visitorId })), mode: confirmed.mode };
+    },
   );
 
   api.get(

@@ -571,6 +571,26 @@ describe('test-payment mode', () => {
     // paid homework: the confirmation sends the homework
     expect((await flowState(flowId)).state).toBe('homework_processing.sending');
   });
+
+  it('paid homework gets its receipt, like a deposit: what was bought, the amount, date, reference and refund terms', async () => {
+    await testModeWorkers();
+    const { flowId, leadId } = await flowAtPayment('homework', 'homework-receipt');
+    await until(async () => (await trackedPayments(flowId)).length === 1);
+    const [payment] = await trackedPayments(flowId);
+    expect(payment).toMatchObject({ purpose: 'paid_homework', status: 'succeeded', amount_cents: 25000 });
+    await until(async () => (await emailsOf(leadId, 'deposit_receipt'))[0]?.status === 'recorded', 10_000);
+    const receipts = await emailsOf(leadId, 'deposit_receipt');
+    expect(receipts).toHaveLength(1);
+    const [receipt] = receipts;
+    expect(receipt.subject).toBe('Receipt: your $250.00 payment for your leadership homework');
+    expect(receipt.text_body).toContain('Purchase: Four-week leadership homework programme (refundable deposit)');
+    expect(receipt.text_body).toContain('Amount: $250.00 USD');
+    expect(receipt.text_body).toContain(`Paid on: ${new Date(payment.created_at).toUTCString()}`);
+    expect(receipt.text_body).toContain(`Reference: ${payment.payment_intent_id}`);
+    expect(receipt.text_body).toContain('100% refundable');
+    // a receipt, not a booking page: paid homework holds no session
+    expect(receipt.text_body).not.toContain('strategy session:');
+  });
 });
 
 describe('verifyPayment', () => {

@@ -36,6 +36,23 @@ export async function ownedLeadFlow(db: pg.Pool | pg.ClientBase, visitorId: stri
   return found.rows[0] ?? null;
 }
 
+/**
+ * Like ownedLeadFlow, but also the visitor's unconfirmed attempt on the lead (decision 0044): the
+ * adapters that only carry the visitor's own journey on (its session, survey and free resources)
+ * reach it by the lead id its capture answered. Never a way to bind anything to the lead.
+ */
+export async function ownedJourneyOfLead(db: pg.Pool | pg.ClientBase, visitorId: string | null, leadId: string): Promise<OwnedFlow | null> {
+  if (!visitorId) return null;
+  const found = await db.query<OwnedFlow>(
+    `SELECT ${COLUMNS} FROM flows
+     WHERE visitor_id = $1 AND machine = 'assessmentFlow'
+       AND (lead_id = $2 OR id IN (SELECT flow_id FROM lead_attempts WHERE lead_id = $2 AND confirmed_at IS NULL))
+     ORDER BY updated_at DESC LIMIT 1`,
+    [visitorId, leadId],
+  );
+  return found.rows[0] ?? null;
+}
+
 /** One of the visitor's own flows by id (of `machine` when given), or null. */
 export async function ownedFlow(
   db: pg.Pool | pg.ClientBase,

@@ -37,6 +37,8 @@ const UNSCOPED: Record<string, string> = {
   'POST /api/integrations/scheduling/webhook': 'signed by Calendly or Cal.com',
   'POST /api/flows/resume':
     "the signed, expiring token is the credential; it makes the flow the caller's (server/routes/follow-ups.int.test.ts)",
+  'POST /api/leads/confirm':
+    "the signed, one-time, expiring token mailed to the lead's address is the credential; it gives the attempt to the lead and its flow to the caller (server/routes/lead-proof.int.test.ts)",
   'POST /api/email/unsubscribe': 'the signed token is the credential; it only turns reminders off',
   'GET /api/reports/link':
     'the signed, expiring token of the results or homework email is the credential (workers/processors/results-email.int.test.ts)',

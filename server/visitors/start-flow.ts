@@ -44,7 +44,7 @@ const COMPLETED_STEPS = [
  * The visitor's completed assessment, to show again at completed_results: the
  * newest of their own (non-testing) assessment flows that got past its results since they last
  * asked to retake, with its result, where its path ended and its lead session. Another visitor's
- * result, even for the same email address, is never found.
+ * result, even for the same email address, is never found, nor an unconfirmed attempt's.
  */
 async function storedAssessment(
   pool: pg.Pool,
@@ -53,6 +53,8 @@ async function storedAssessment(
   const found = await pool.query<{ snapshot: unknown }>(
     `SELECT f.snapshot FROM flows f JOIN visitors v ON v.id = f.visitor_id
      WHERE f.visitor_id = $1 AND f.machine = 'assessmentFlow' AND NOT f.testing
+       -- bound to its lead: an unconfirmed attempt's flow opens nothing of the lead (decision 0044)
+       AND f.lead_id IS NOT NULL
        AND split_part(f.state, '.', 1) = ANY($2::text[])
        AND (v.results_cleared_at IS NULL OR f.updated_at > v.results_cleared_at)
      ORDER BY f.updated_at DESC LIMIT 1`,
@@ -96,7 +98,7 @@ async function isTestLead(pool: pg.Pool, leadId: string): Promise<boolean> {
   return found.rows[0]?.test ?? false;
 }
 
-/** The follow-ups' waits this server is configured with, which a new flow keeps for its life. */
+/** The follow-ups' waits this server is configured with: a new flow keeps them, unless the admin's reminder settings say otherwise when a timer is set (decision 0049). */
 function followUpDelays(config: Config) {
   const ms = (hours: number) => Math.max(1, Math.round(hours * 3_600_000));
   return { bookingReminderMs: ms(config.BOOKING_REMINDER_HOURS), assessmentReminderMs: ms(config.ASSESSMENT_REMINDER_HOURS) };

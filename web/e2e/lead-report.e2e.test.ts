@@ -35,7 +35,7 @@ const PATHS: Record<Tier, { name: string; actions: string[]; ends: string; email
     name: 'Priya Shah',
     actions: ['CONTINUE', 'PAY_FOR_HOMEWORK'],
     ends: 'payment_success.confirmed',
-    emails: ['results', 'homework'],
+    emails: ['results', 'homework', 'deposit_receipt'],
   },
   nurture: { name: 'Sam Lee', actions: ['CONTINUE', 'JOIN_COMMUNITY'], ends: 'no_flow.joined', emails: ['results'] },
 };

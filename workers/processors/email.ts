@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { deliverEmail, markEmailFailed } from '#core/email/outbox.js';
 import { smtpSender } from '#core/email/transport.js';
+import { sendAddressConfirmation } from './address-confirmation.js';
 import { sendAssessmentReminder, sendBookingReminder } from './follow-up-reminders.js';
 import type { Processor, QueueProcessor } from './processor.js';
 import { sendReceiptEmail } from './receipt-email.js';
@@ -14,6 +15,7 @@ const COMPOSERS: Record<string, Processor> = {
   receipt: sendReceiptEmail,
   'assessment-reminder': sendAssessmentReminder,
   'booking-reminder': sendBookingReminder,
+  'address-confirmation': sendAddressConfirmation,
 };
 
 /**

@@ -5,6 +5,7 @@ import type { Config } from '#core/config/index.js';
 import { coachAddress } from '#core/email/coach.js';
 import type { EmailContent } from '#core/email/compose.js';
 import type { FollowUpEmailKind } from '#core/email/follow-up-templates.js';
+import { savedReminderSetting } from '#core/site/reminder-settings.js';
 import { isUnsubscribed, unsubscribeLinks, unsubscribeToken } from '#core/email/unsubscribe.js';
 import { sendComposedEmail } from './composed-email.js';
 import type { Processor } from './processor.js';
@@ -60,6 +61,9 @@ async function reminderTarget(db: pg.ClientBase, flowId: string, leadId: string)
   return { flowId, leadId, state: row.state, snapshot: row.snapshot, lead: { email: row.email, name: row.name }, proven: row.proven };
 }
 
+/** Why a reminder whose timer was set before the coach turned it off was not written. */
+const TURNED_OFF = 'the coach turned this reminder off in the admin (Site settings)';
+
 /** Why a reminder that needs a proven address was not written. */
 export const NOT_ASKED_FOR = 'the address was never proven (no link mailed to it was followed), so nobody there asked for a reminder';
 
@@ -75,6 +79,8 @@ export function reminderComposer(reminder: Reminder): Processor {
     if (!parsed.success) throw new UnrecoverableError(`Unusable ${reminder.kind} payload: ${parsed.error.message}`);
     const { config } = context;
     return sendComposedEmail(context, job.data.jobRowId, async (db) => {
+      // turned off after its timer was set: the timer kept its due time, the reminder is not sent (decision 0049)
+      if ((await savedReminderSetting(db, reminder.kind))?.enabled === false) return { skipped: TURNED_OFF };
       const target = await reminderTarget(db, parsed.data.flowId, parsed.data.request.leadId);
       if ('skipped' in target) return target;
       const notDue = await reminder.notDue(db, target);

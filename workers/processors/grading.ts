@@ -5,6 +5,7 @@ import type { DiagnosticResult } from '#machines/protocol/diagnostic.js';
 import type { FlowTx } from '#core/flows/engine.js';
 import { rulesInForce } from '#core/grading/rule-sets.js';
 import { storeAssessmentResults, storeDiagnosticResult } from '#core/grading/results-store.js';
+import { holdGrading } from '#core/leads/lead-attempts.js';
 import { inJobTransaction, type QueueProcessor } from './processor.js';
 
 /**
@@ -15,7 +16,8 @@ import { inJobTransaction, type QueueProcessor } from './processor.js';
  * scripts/grading-paths.test.ts keeps true.
  */
 const assessmentRequest = z.object({
-  leadId: z.uuid(),
+  /** Null for an unconfirmed attempt's grading (decision 0044): its result is kept on the attempt. */
+  leadId: z.uuid().nullable(),
   assessment: diagnosticAnswersSchema,
   survey: surveyAnswersSchema,
   mirrorChat: z.array(mirrorTurnSchema),
@@ -23,7 +25,11 @@ const assessmentRequest = z.object({
   diagnosticId: z.uuid().nullable().default(null),
 });
 const diagnosticRequest = z.object({ kind: z.literal('diagnostic'), answers: diagnosticAnswersSchema });
-const payloadSchema = z.object({ flowId: z.uuid(), request: z.union([diagnosticRequest, assessmentRequest]) });
+const payloadSchema = z.object({
+  flowId: z.uuid(),
+  request: z.union([diagnosticRequest, assessmentRequest]),
+  attemptId: z.uuid().optional(),
+});
 
 /**
  * A standalone diagnostic: grades its answers alone (no survey, no Mirror), stores the answers and
@@ -54,7 +60,7 @@ async function gradeDiagnostic(tx: FlowTx, flowId: string, answers: DiagnosticAn
  */
 export const gradingProcessor: QueueProcessor = {
   process: async (job, context) => {
-    const { flowId, request } = payloadSchema.parse(job.data.payload);
+    const { flowId, request, attemptId } = payloadSchema.parse(job.data.payload);
     const jobId = job.data.jobRowId;
     return inJobTransaction(context, async (tx) => {
       if ('kind' in request) return gradeDiagnostic(tx, flowId, request.answers);
@@ -65,7 +71,14 @@ export const gradingProcessor: QueueProcessor = {
       const result = gradeAssessment(answers, { ruleSet });
       // what was graded, kept with the result so a later rule set can re-grade it on the same bank
       const graded: GradeInput = { ...answers, bankVersion: result.bankVersion };
-      const resultId = await storeAssessmentResults(tx.client, { ...request, flowId, jobId }, graded, result);
+      if (attemptId || !request.leadId) {
+        // an unconfirmed attempt: the visitor sees their result, the lead's stays as it was
+        if (!attemptId) throw new Error(`A grading job of flow ${flowId} names neither a lead nor an attempt`);
+        await holdGrading(tx.client, attemptId, { request, graded, result });
+        await tx.applyIfAllowed(flowId, { type: 'GRADED', result }, 'worker');
+        return { attemptId, tier: result.tier, gamingDetected: result.gamingDetected };
+      }
+      const resultId = await storeAssessmentResults(tx.client, { ...request, leadId: request.leadId, flowId, jobId }, graded, result);
       await tx.applyIfAllowed(flowId, { type: 'GRADED', result }, 'worker');
       return { resultId, tier: result.tier, gamingDetected: result.gamingDetected };
     });

@@ -2,7 +2,7 @@ import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
 import { bookingLink } from '#machines/booking-link.js';
 import { coachAddress } from '#core/email/coach.js';
-import { depositReceipt } from '#core/email/payment-templates.js';
+import { depositReceipt, homeworkReceipt } from '#core/email/payment-templates.js';
 import { bookingUrl } from '#core/integrations/settings.js';
 import { DEFAULT_LEAD_NAME } from '#core/leads/lead-service.js';
 import { paymentDetails, paymentRecipient } from '#core/payments/payment-emails.js';
@@ -19,7 +19,8 @@ const payloadSchema = z.object({
 });
 
 /**
- * The deposit's receipt: the tracked payment's amount, date and reference, the refundable terms and
+ * A payment's receipt (the deposit's, or paid homework's, kind deposit_receipt both): the tracked
+ * payment's amount, date and reference, what was bought, the refundable terms, and for the deposit
  * the booking link as the scheduling card stands now, prefilled and carrying the flow's booking
  * reference like the payment screen's. Keyed by the job like the results email.
  */
@@ -34,17 +35,14 @@ export const sendReceiptEmail: Processor = async (job, context) => {
     const payment = found.rows[0];
     // the webhook records the payment in the transaction that confirms the flow, so it is there
     if (!payment) throw new UnrecoverableError('The confirmed payment is not tracked');
+    const site = await readSiteSettings(db);
+    const details = paymentDetails(payment, lead.name, payment.created_at);
+    const draft = { kind: 'deposit_receipt', to: lead.email, replyTo: await coachAddress(db, context.config), leadId } as const;
+    // paid homework: what was bought and the terms; its programme is the homework job's own email
+    if (payment.purpose === 'paid_homework') return { draft: { ...draft, ...homeworkReceipt(details, site) } };
     const page = await bookingUrl(db);
     const visitor = { name: lead.name === DEFAULT_LEAD_NAME ? null : lead.name, email: lead.email };
     const link = page && bookingLink(visitor, page, await bookingReferenceFor(db, parsed.data.flowId));
-    return {
-      draft: {
-        kind: 'deposit_receipt',
-        to: lead.email,
-        replyTo: await coachAddress(db, context.config),
-        leadId,
-        ...depositReceipt(paymentDetails(payment, lead.name, payment.created_at), link, await readSiteSettings(db)),
-      },
-    };
+    return { draft: { ...draft, ...depositReceipt(details, link, site) } };
   });
 };

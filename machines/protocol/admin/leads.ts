@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sentEmailSchema } from './emails.js';
 import { FiredRule } from '../../grading/rules.js';
 import { tierSchema } from '../common.js';
 import { jsonObject, pageFields, timestamp } from './common.js';
@@ -172,22 +173,7 @@ export const leadDetailSchema = z.object({
       created_at: timestamp,
     }),
   ),
-  emails: z.array(
-    z.object({
-      id: z.uuid(),
-      kind: z.string(),
-      to_address: z.string(),
-      subject: z.string(),
-      /** The plain-text body, as the lead received it. */
-      text_body: z.string(),
-      /** Listed by name and size; the files themselves are rebuilt, not stored. */
-      attachments: z.array(z.object({ filename: z.string(), contentType: z.string(), size: z.number().int() })),
-      status: z.string(),
-      error: z.string().nullable(),
-      created_at: timestamp,
-      sent_at: timestamp.nullable(),
-    }),
-  ),
+  emails: z.array(sentEmailSchema),
   jobs: z.array(
     z.object({
       id: z.uuid(),
@@ -204,6 +190,23 @@ export const leadDetailSchema = z.object({
     }),
   ),
   notes: z.array(leadNoteSchema),
+  /**
+   * Captures of the lead's address by a visitor who had not proven it (decision 0044), newest
+   * first: what they typed and were graded, kept beside the lead until the address is confirmed.
+   */
+  captureAttempts: z.array(
+    z.object({
+      id: z.uuid(),
+      name: z.string(),
+      email: z.string(),
+      tier: tierSchema.nullable(),
+      archetype: z.string().nullable(),
+      qualification_score: z.number().nullable(),
+      confirmation_sent_at: timestamp.nullable(),
+      confirmed_at: timestamp.nullable(),
+      created_at: timestamp,
+    }),
+  ),
   flows: z.array(
     z.object({
       id: z.uuid(),

@@ -19,13 +19,29 @@ function outcomeOf(error: unknown): Outcome {
   return { failed: error instanceof Error ? error.message : 'Something went wrong. Please try again.' };
 }
 
+/** An email link that opens a flow in this browser: where it posts its token, and what its pages say. */
+export interface FlowLink {
+  endpoint: string;
+  expiredText: string;
+  openingTitle: string;
+  openingText: string;
+}
+
+const RESUME_LINK: FlowLink = {
+  endpoint: '/api/flows/resume',
+  expiredText: 'To keep your assessment private, the link in our reminder works for 7 days.',
+  openingTitle: 'Opening your assessment',
+  openingText: 'Taking you back to where you stopped...',
+};
+
 /**
  * `/resume?token=…`, the abandoned-assessment reminder's link: the server checks the token and
  * makes the flow this browser's (docs/decisions/0024-resume-links.md); the flow id is then kept
  * where the modal keeps a tab's flow, and the modal opens on the home page, resuming it at its
- * current screen as a reload would. An expired or broken link offers to start again.
+ * current screen as a reload would. An expired or broken link offers to start again. The
+ * confirmation link (routes/confirm.tsx) opens its flow the same way.
  */
-export function ResumePage() {
+export function ResumePage({ link = RESUME_LINK }: { link?: FlowLink }) {
   const [params] = useSearchParams();
   const token = params.get('token');
   const navigate = useNavigate();
@@ -42,7 +58,7 @@ export function ResumePage() {
   useEffect(() => {
     if (!token) return;
     let current = true;
-    api('/api/flows/resume', { method: 'POST', body: { token }, schema: resumedSchema }).then(
+    api(link.endpoint, { method: 'POST', body: { token }, schema: resumedSchema }).then(
       (flow) => {
         if (!current) return;
         new FlowIdStore().set(flowSlot(flow.mode), flow.flowId);
@@ -53,7 +69,7 @@ export function ResumePage() {
     return () => {
       current = false;
     };
-  }, [token, attempt, openAssessment]);
+  }, [token, attempt, openAssessment, link.endpoint]);
 
   const startAgain = (
     <Button size="lg" onClick={() => openAssessment('assessment')}>
@@ -63,7 +79,7 @@ export function ResumePage() {
   if (outcome === 'expired') {
     return (
       <EmailLinkPage title="This link has expired" mark="notice" actions={startAgain}>
-        <p>To keep your assessment private, the link in our reminder works for 7 days.</p>
+        <p>{link.expiredText}</p>
         <p className="text-base">You can start again now: it takes about ten minutes, and your results follow straight away.</p>
       </EmailLinkPage>
     );
@@ -87,8 +103,8 @@ export function ResumePage() {
     );
   }
   return (
-    <EmailLinkPage title="Opening your assessment" actions={null}>
-      <p aria-live="polite">Taking you back to where you stopped...</p>
+    <EmailLinkPage title={link.openingTitle} actions={null}>
+      <p aria-live="polite">{link.openingText}</p>
     </EmailLinkPage>
   );
 }

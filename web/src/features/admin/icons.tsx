@@ -66,6 +66,13 @@ export const MessagesIcon = (p: IconProps) => (
     <path d="m3.5 6.5 8.5 6.5 8.5-6.5" />
   </Icon>
 );
+export const EmailsIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 4h16v11H4z" />
+    <path d="m4.5 5 7.5 6 7.5-6" />
+    <path d="M8 19h8" />
+  </Icon>
+);
 export const JobsIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M4 6h16M4 12h16M4 18h10" />

@@ -6,6 +6,7 @@ import { SIGN_OUT_FAILED_TOAST, SIGNED_OUT_STATE } from '../../app/signed-out-no
 import { signOut, useSession } from '../../lib/session.js';
 import { ChangePasswordScreen } from './change-password.js';
 import {
+  EmailsIcon,
   GradingIcon,
   IntegrationsIcon,
   JobsIcon,
@@ -38,6 +39,7 @@ const ADMIN_NAV: NavItem[] = [
   { to: '/admin/jobs', label: 'Jobs', icon: JobsIcon },
   { to: '/admin/machines', label: 'Machines', icon: MachinesIcon },
   { to: '/admin/grading', label: 'Grading rules', icon: GradingIcon },
+  { to: '/admin/emails', label: 'Emails', icon: EmailsIcon },
   { to: '/admin/settings', label: 'Site settings', icon: SettingsIcon },
 ];
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { adminJobSchema } from '#machines/protocol/admin/jobs.js';
-import { Button, cx, useToast } from '../../components/ui/index.js';
+import { Button, useToast } from '../../components/ui/index.js';
 import { api } from '../../lib/api.js';
 import { useSession } from '../../lib/session.js';
 import { formatDateTime, useAdminFailure } from './api.js';
@@ -8,8 +8,9 @@ import { RETRY_FAILURE } from './jobs/use-job-actions.js';
 import { Badge, statusTone, TechnicalDetails } from './lead-parts.js';
 import type { LeadFacts } from '#machines/protocol/admin/lead-facts.js';
 import { money, type LeadEmail, type LeadJob, type LeadPayment } from './leads-api.js';
+import { SentEmailList } from './email-text.js';
 import { EmptyState, Panel } from './states.js';
-import { emailKindName, jobName } from './step-names.js';
+import { jobName } from './step-names.js';
 
 const PROVIDERS: Record<string, string> = { calendly: 'Calendly', calcom: 'Cal.com' };
 
@@ -107,45 +108,7 @@ export function PaymentsPanel({
 export function EmailsPanel({ emails }: { emails: LeadEmail[] }) {
   return (
     <Panel title="Emails" id="lead-emails">
-      {emails.length === 0 ? (
-        <EmptyState>No emails sent</EmptyState>
-      ) : (
-        <ul className="flex flex-col gap-3">
-          {emails.map((e) => (
-            <li key={e.id} data-email={e.kind} className="rounded-xl border border-line p-3">
-              <p className="font-semibold break-words text-ink">
-                {e.subject} <Badge tone={statusTone(e.status)}>{e.status}</Badge>
-              </p>
-              <p className="text-xs break-words text-muted">
-                {emailKindName(e.kind)} · to {e.to_address} · {formatDateTime(e.sent_at ?? e.created_at)}
-              </p>
-              {e.error && (
-                <p className={cx('mt-1 text-sm break-words', e.status === 'skipped' ? 'text-muted' : 'text-danger')}>{e.error}</p>
-              )}
-              <details className="mt-2 text-sm">
-                <summary className="w-fit cursor-pointer font-semibold text-ink">Read the email</summary>
-                <pre
-                  // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scroll container needs a tab stop so the keyboard can scroll it (axe: scrollable-region-focusable)
-                  tabIndex={0}
-                  aria-label={`The email ${e.subject}`}
-                  className={cx(
-                    // anywhere, not break-word: a report link is one long word, and break-word still widens the card to it
-                    'mt-2 max-h-96 overflow-auto rounded-lg bg-sand p-3 font-sans text-sm wrap-anywhere whitespace-pre-wrap text-ink',
-                    'focus:outline-2 focus:outline-brass',
-                  )}
-                >
-                  {e.text_body}
-                </pre>
-                {e.attachments.length > 0 && (
-                  <p className="mt-2 text-xs text-muted">
-                    Attached: {e.attachments.map((file) => `${file.filename} (${Math.max(1, Math.round(file.size / 1024))} KB)`).join(', ')}
-                  </p>
-                )}
-              </details>
-            </li>
-          ))}
-        </ul>
-      )}
+      {emails.length === 0 ? <EmptyState>No emails sent</EmptyState> : <SentEmailList emails={emails} />}
     </Panel>
   );
 }

@@ -22,6 +22,7 @@ const detail: z.input<typeof leadDetailSchema> = {
   jobs: [],
   notes: [],
   flows: [],
+  captureAttempts: [],
 };
 const note: z.input<typeof leadNoteSchema> = {
   id: uuid(9),

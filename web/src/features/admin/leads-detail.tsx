@@ -7,6 +7,7 @@ import { ScoreChart } from '../../components/score-chart.js';
 import { formatDateTime, useAdminFailure, useAdminResource } from './api.js';
 import { ConfirmDialog, DANGER_BUTTON } from './confirm-dialog.js';
 import { EmailsPanel, LeadJobsPanel, PaymentsPanel } from './lead-activity.js';
+import { CaptureAttemptsPanel } from './lead-attempts.js';
 import { DiagnosticAnswersPanel, SurveyPanel } from './lead-answers-panels.js';
 import { NotesPanel } from './lead-notes.js';
 import { Badge, Facts } from './lead-parts.js';
@@ -202,7 +203,10 @@ export function LeadDetailScreen() {
       </div>
 
       <div className="mt-6 grid items-start gap-6 xl:grid-cols-2">
-        <EmailsPanel emails={data.emails} />
+        <div className="flex flex-col gap-6">
+          <EmailsPanel emails={data.emails} />
+          {data.captureAttempts.length > 0 && <CaptureAttemptsPanel attempts={data.captureAttempts} />}
+        </div>
         <div className="flex flex-col gap-6">
           <PaymentsPanel lead={lead} payments={data.payments} onRefund={setRefunding} />
           <UnmatchedBookingsPanel leadId={lead.id} canAssign={lead.deposit === 'paid' && lead.booking !== 'booked'} onAssigned={reload} />

@@ -5,6 +5,7 @@ import { api } from '../../lib/api.js';
 import { useSession } from '../../lib/session.js';
 import { adminContactSubmissionSchema, adminDataSchema, type ContactSubmission } from '#machines/protocol/admin/overview.js';
 import { formatDateTime, useAdminFailure, useAdminResource } from './api.js';
+import { ContactEmails } from './contact-emails.js';
 import { SearchIcon } from './icons.js';
 import { EmptyState, ErrorState, RefreshButton, ScreenHeader, Skeleton } from './states.js';
 
@@ -70,6 +71,7 @@ function MessageCard({ message, onHandled }: { message: ContactSubmission; onHan
           </div>
         </div>
         <p className="mt-4 leading-relaxed break-words whitespace-pre-wrap text-ink">{message.message}</p>
+        <ContactEmails contactId={message.id} name={message.name} />
       </article>
     </li>
   );

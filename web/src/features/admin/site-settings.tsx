@@ -9,6 +9,7 @@ import { publishSiteSettings } from '../../lib/site-settings.js';
 import { useAdminFailure, useAdminResource } from './api.js';
 import { siteSettingsViewSchema, type SiteSettingsView } from '#machines/protocol/admin/site-settings.js';
 import { NoBookingPageNotice, SITE_SETTINGS_PATH } from './booking-notice.js';
+import { ReminderSettingsCard } from './reminder-settings.js';
 import { ErrorState, FormSkeleton, Panel, RefreshButton, ScreenHeader } from './states.js';
 
 const SETTINGS_SAVED = 'Settings saved';
@@ -255,6 +256,7 @@ export function SiteSettingsScreen() {
         <>
           <BookingPage booking={data.booking} />
           <SettingsForm view={data} onSaved={(saved) => update(() => saved)} />
+          <ReminderSettingsCard />
         </>
       )}
     </>

@@ -116,7 +116,7 @@ describe('every job the code enqueues has a name', () => {
   /** Every `queue: 'x', name: 'y'` written literally where a job is inserted, and every effect's `leadJob<…>('x', 'y')`. */
   const literal = [
     ...sources.join('\n').matchAll(/queue: '([a-z]+)',\s*name: '([^']+)'/g),
-    ...sources.join('\n').matchAll(/leadJob<\w+>\('([a-z]+)', '([^']+)'\)/g),
+    ...sources.join('\n').matchAll(/leadJob<\w+>\('([a-z]+)', '([^']+)'[,)]/g),
   ].map(([, queue, name]) => [queue!, name!] as const);
 
   it('finds the jobs the effects and processors insert', () => {

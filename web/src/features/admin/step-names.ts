@@ -166,6 +166,7 @@ const EMAIL_KINDS: Record<EmailKind, string> = {
   sign_in_notice: 'Sign-in notice',
   assessment_reminder: 'Invitation to finish',
   booking_reminder: 'Reminder to book',
+  address_confirmation: 'Address confirmation',
 };
 
 /** An email's kind in words (unknown kinds as stored). */
@@ -198,6 +199,7 @@ export const JOB_NAMES: Record<QueueName, Record<string, string>> = {
     receipt: 'Deposit receipt',
     'booking-reminder': 'Reminder to book the session',
     'assessment-reminder': 'Invitation to finish the assessment',
+    'address-confirmation': 'Address confirmation (unconfirmed attempt)',
   },
   payments: { 'start-payment': 'Starting the payment', 'refund-deposit': 'Refunding the deposit (session cancelled by you)' },
   mirror: { 'mirror-reply': "The Mirror's reply" },

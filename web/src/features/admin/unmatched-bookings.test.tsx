@@ -23,6 +23,7 @@ const detail = (facts: Parameters<typeof leadFacts>[0]): z.input<typeof leadDeta
   jobs: [],
   notes: [],
   flows: [],
+  captureAttempts: [],
 });
 const booking = (n: number, fields: Partial<z.input<typeof unmatchedBookingSchema>> = {}): z.input<typeof unmatchedBookingSchema> => ({
   id: uuid(50 + n),

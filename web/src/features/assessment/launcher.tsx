@@ -15,8 +15,8 @@ const LauncherContext = createContext<Launcher>({ open: () => {} });
 // button that opens it (AssessmentButton, web/src/lib/hydrate-on-intent.ts).
 const AssessmentModal = lazy(loadAssessmentModal);
 
-/** Pages whose ?token= is an email's link of their own (resume, unsubscribe), not a personal link into the assessment. */
-const OWN_TOKEN_PAGES = ['/resume', '/unsubscribe'];
+/** Pages whose ?token= is an email's link of their own (resume, confirm, unsubscribe), not a personal link into the assessment. */
+const OWN_TOKEN_PAGES = ['/resume', '/confirm', '/unsubscribe'];
 
 /** Provides `open()` to every call to action and mounts the modal while it is open. */
 export function AssessmentProvider({ children }: { children: ReactNode }) {

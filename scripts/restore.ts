@@ -1,0 +1,71 @@
+/*
+ * `npm run restore -- FILE`: a backup made by `npm run backup` into an empty database (decision
+ * 0052): DATABASE_URL's, or the embedded PostgreSQL's (a new DATA_DIR gives a new, empty one).
+ * Redis needs nothing: started on the restored database, the processes claim a queue prefix of
+ * its own and the outbox relay rebuilds the queues from the jobs table, timers at their due times.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfigOrExit } from '#core/config/index.js';
+import { findPgTool, PgToolMissingError, serverMajorVersion, toolConnection } from './services/pg-tools.js';
+import { connectableDatabase } from './services/postgres.js';
+
+const USAGE = 'Usage: npm run restore -- FILE (a backup made by `npm run backup`)';
+
+const argument = process.argv[2];
+if (!argument) {
+  process.stderr.write(`${USAGE}\n`);
+  process.exit(2);
+}
+const file = path.resolve(argument);
+if (!existsSync(file)) {
+  process.stderr.write(`No backup at ${file}.\n${USAGE}\n`);
+  process.exit(2);
+}
+const config = loadConfigOrExit();
+
+class NotEmptyError extends Error {}
+
+/** Restoring over live data would mix two histories: only an empty database is restored into. */
+async function assertEmpty(url: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    const tables = await client.query("SELECT 1 FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema') LIMIT 1");
+    if (tables.rowCount) {
+      throw new NotEmptyError(
+        `Database ${name} is not empty: restore into an empty one (set DATABASE_URL to a new database, or DATA_DIR to a new folder for the embedded PostgreSQL).`,
+      );
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+const database = await connectableDatabase(config.DATABASE_URL, config.DATA_DIR);
+const databaseName = new URL(database.url).pathname.slice(1);
+let code = 0;
+try {
+  await assertEmpty(database.url, databaseName);
+  const pgRestore = findPgTool('pg_restore', await serverMajorVersion(database.url));
+  const connection = toolConnection(database.url);
+  // one transaction: a restore that fails half-way leaves the database empty, to try again
+  const restored = spawnSync(
+    pgRestore,
+    ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', '--dbname', connection.url, file],
+    { env: connection.env, stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  if (restored.status !== 0) throw new Error(`pg_restore failed (${restored.error?.message ?? `exit ${restored.status}`})`);
+  process.stdout.write(
+    `Restored ${file} into database ${databaseName}. Start the processes (npm start): they rebuild the queues from the jobs table.\n`,
+  );
+} catch (error) {
+  const known = error instanceof PgToolMissingError || error instanceof NotEmptyError;
+  process.stderr.write(`${known ? error.message : `Restore failed: ${error instanceof Error ? error.message : String(error)}`}\n`);
+  code = 1;
+} finally {
+  await database.stop();
+}
+process.exit(code);
