@@ -6,6 +6,8 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const PARTS = ['machines', 'core', 'server', 'workers', 'web', 'test', 'scripts'];
+/** The browser app's features (web/src/features/*), kept apart from each other. */
+const FEATURES = ['admin', 'assessment', 'standalone'];
 const climbs = [
   { regex: '^(\\.\\./){3,}', message: "Import through the part's alias (#machines/, #core/, #web/ ...) instead of climbing three levels." },
   {
@@ -31,6 +33,8 @@ function boundaries() {
     'no-restricted-imports': ['error', { paths: loadedOnUse, patterns: [...climbs, ...patterns] }],
   });
   const tests = ['**/*.test.{ts,tsx}', '**/*.fixtures.ts'];
+  const webOnly = only(['machines', 'web'], 'The browser app imports only web/ and machines/ (shared types live in machines/protocol).');
+  const noNode = { group: ['node:*'], message: 'The browser app has no Node modules.' };
   return [
     { files: ['**/*.{ts,tsx,mjs}'], rules: rule() },
     {
@@ -63,16 +67,25 @@ function boundaries() {
     {
       files: ['web/src/**/*.{ts,tsx}'],
       ignores: tests,
-      rules: rule(only(['machines', 'web'], 'The browser app imports only web/ and machines/ (shared types live in machines/protocol).'), {
-        group: ['node:*'],
-        message: 'The browser app has no Node modules.',
-      }),
+      rules: rule(webOnly, noNode),
     },
+    // a feature never imports another: what two share lives in web/src/components or web/src/lib
+    ...FEATURES.map((feature) => {
+      const others = FEATURES.filter((other) => other !== feature).join('|');
+      return {
+        files: [`web/src/features/${feature}/**/*.{ts,tsx}`],
+        ignores: tests,
+        rules: rule(webOnly, noNode, {
+          regex: `^(\\.\\./)+(${others})/|^#web/features/(${others})/`,
+          message: `A feature imports no other feature (${feature} here); move what both use into web/src/components or web/src/lib.`,
+        }),
+      };
+    }),
   ];
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'web/dist/**', 'web/dist-ssr/**', '.data/**', 'node_modules/**', 'docs/**'] },
+  { ignores: ['dist/**', 'web/dist/**', 'web/dist-ssr/**', '.data/**', 'node_modules/**', 'docs/**', '.dependency-cruiser.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

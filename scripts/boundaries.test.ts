@@ -28,6 +28,10 @@ describe('the boundaries between the parts', () => {
     ['web/src/features/example.tsx', "import { x } from 'node:fs';"],
     ['server/routes/example.ts', "import { x } from '../../core/logger.js';"],
     ['web/src/features/assessment/steps/example.tsx', "import { x } from '../../../lib/flows/socket.js';"],
+    // a feature never imports another
+    ['web/src/features/admin/example.tsx', "import { x } from '../assessment/score-chart.js';"],
+    ['web/src/features/standalone/diagnostic/example.tsx', "import { x } from '../../assessment/countdown.js';"],
+    ['web/src/features/assessment/steps/example.tsx', "import { x } from '#web/features/admin/api.js';"],
     // SDKs the backend loads on first use (decision 0031)
     ['core/reports/example.ts', "import PDFDocument from 'pdfkit';"],
     ['server/routes/example.ts', "import OpenAI from 'openai';"],
@@ -46,6 +50,8 @@ describe('the boundaries between the parts', () => {
     ['server/routes/example.test.ts', "import { x } from '#workers/build.js';"],
     ['server/routes/example.ts', "import { x } from '../auth/guard.js';"],
     ['core/reports/example.ts', "import type PDFDocument from 'pdfkit';"],
+    ['web/src/features/admin/example.tsx', "import { x } from '../../components/score-chart.js';"],
+    ['web/src/features/assessment/steps/example.tsx', "import { x } from '../live/types.js';"],
     ['core/reports/example.test.ts', "import PDFDocument from 'pdfkit';"],
     ['core/payments/example.ts', "import type Stripe from 'stripe';"],
   ])('%s may run %s', async (filePath, code) => {

@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import { ROOT } from './services/child.js';
 import { freePort } from './services/free-port.js';
 import { scratchDatabase } from '#test/helpers.js';
+import { until } from '#test/until.js';
 
 /*
  * `NODE_ENV=production npm start` on a fresh clone of this commit: npm ci must still install the
@@ -41,8 +42,7 @@ describe('npm start on a fresh clone', () => {
       if (start.exitCode === null) process.kill(-start.pid!, 'SIGKILL');
     });
 
-    const deadline = Date.now() + 400_000;
-    while (!output.includes('Site ready') && start.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+    await until(() => output.includes('Site ready') || start.exitCode !== null, 400_000, output);
     expect(output, output).toContain(`Site ready: open http://localhost:${port}`);
     expect(output).toContain('Installing dependencies (npm ci)');
     expect(output).toContain('Building the web app (vite build)');

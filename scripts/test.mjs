@@ -15,7 +15,7 @@ const bin = (pkg, file) => path.join(ROOT, 'node_modules', pkg, file);
 const args = process.argv.slice(2);
 
 if (!args.length || args.includes('--typecheck')) {
-  if (!runStaticChecks()) {
+  if (!(await runStaticChecks())) {
     process.stdout.write('Static checks failed.\n0 passed, 1 failed\n');
     process.exit(1);
   }

@@ -6,7 +6,7 @@ import type { QueueName } from '#core/queues/names.js';
 import type { RelayOptions } from '#core/queues/relay.js';
 import { createRedis } from '#core/redis.js';
 import { buildWorker } from '#workers/build.js';
-import type { QueueProcessor } from '#workers/processors/index.js';
+import type { QueueProcessor } from '#workers/processors/processor.js';
 
 export interface TestWorkerOptions {
   /** The queues served (one BullMQ worker each). */

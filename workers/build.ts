@@ -10,7 +10,8 @@ import type { QueueName } from '#core/queues/names.js';
 import { closeQueues, openQueues, type Queues } from '#core/queues/queues.js';
 import { OutboxRelay, type RelayedJobData, type RelayOptions } from '#core/queues/relay.js';
 import { monitorPublisher } from '#core/slack/monitor-hub.js';
-import { processors, type ProcessorContext, type QueueProcessor } from './processors/index.js';
+import { processors } from './processors/index.js';
+import type { ProcessorContext, QueueProcessor } from './processors/processor.js';
 import { finalizeFailed, tracked } from './tracked.js';
 
 /** How often BullMQ looks for jobs whose worker stopped renewing their lock: half the lock, at least 1 s. */

@@ -16,7 +16,7 @@ import { createRedis } from '#core/redis.js';
 import { spawnRedis } from '#scripts/services/redis.js';
 import { scratchDatabase, testConfig } from '#test/helpers.js';
 import { until } from '#test/until.js';
-import type { QueueProcessor } from './processors/index.js';
+import type { QueueProcessor } from './processors/processor.js';
 import { tracked } from './tracked.js';
 
 const log = pino({ level: 'silent' });

@@ -2,7 +2,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { FlowTx } from '#core/flows/engine.js';
 import { claimJob, completeJob, failJobForGood, requeueAfterFailedAttempt } from '#core/queues/outbox.js';
 import type { RelayedJobData } from '#core/queues/relay.js';
-import type { ProcessorContext, QueueProcessor } from './processors/index.js';
+import type { ProcessorContext, QueueProcessor } from './processors/processor.js';
 
 /**
  * Marks a job's row failed for good and tells its processor (onExhausted: e.g. the flow moves to

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /*
  * The only module that reads process.env (architecture rule): every process loads this once at
- * start and passes the typed result down. Variables are documented in .env.example and the README.
+ * start and passes the typed result down. Variables are documented in .env.example and docs/operations.md.
  */
 
 /** A follow-up's wait in hours (decimals allowed, so a test or a trial can wait minutes): a day by default, at most 30. */

@@ -4,7 +4,7 @@ import { formatScore, SCORE_NAMES } from '#machines/grading/score-names.js';
 import type { SiteSettings } from '#machines/site-settings.js';
 import { nextStep } from '../reports/content.js';
 import type { ReportLink } from '../reports/report-link.js';
-import type { ReportInput } from '../reports/report-pdf.js';
+import type { ReportInput } from '../reports/report-input.js';
 import { content, firstName, greeting, RESPONSE_PROMISE, signOff, type EmailContent } from './compose.js';
 import type { Block } from './layout.js';
 import type { ResourceSet } from './resources.js';

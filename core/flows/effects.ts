@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import type {
   GradingRequest,
   HomeworkRequest,
@@ -29,13 +28,11 @@ import type { NewJob } from '../queues/outbox.js';
 import { savedReminderSetting } from '../site/reminder-settings.js';
 import { clearVisitorResults } from '../visitors.js';
 import { bindFlowToLead, type FlowRow } from './flow-store.js';
+import type { JobWritingTx } from './job-writing-tx.js';
 import { flowMachineVersions } from '#machines/flow-versions.js';
 
 /** What an effect uses of the event's transaction (FlowTx in engine.ts, which runs the effects). */
-interface EffectTx {
-  readonly client: pg.PoolClient;
-  insertJob(job: NewJob): Promise<string>;
-}
+type EffectTx = JobWritingTx;
 
 /** What transition() hands back for an action: its type and its resolved params. */
 interface ExecutableAction {

@@ -277,8 +277,7 @@ describe('the Mirror mode of the assessment', () => {
     ]) {
       const turn = chat.snapshot.context.turn;
       await client.send(mirror.flowId, { type: 'SEND', text });
-      for (let i = 0; i < 100 && (chat = await client.get(mirror.flowId)).snapshot.context.turn === turn; i++)
-        await new Promise((r) => setTimeout(r, 100));
+      await until(async () => (chat = await client.get(mirror.flowId)).snapshot.context.turn !== turn, 10_000, 'no reply');
     }
     expect(chat.state).toBe('complete');
 

@@ -1,4 +1,4 @@
-import type { FlowTx } from '../flows/engine.js';
+import type { JobWritingTx } from '../flows/job-writing-tx.js';
 import type { FlowRow } from '../flows/flow-store.js';
 import { queueMarketingSync } from './marketing-sync.js';
 import { activeTargets } from './settings.js';
@@ -50,7 +50,11 @@ interface GradedResult {
  * The job rows commit with the event, so a receiver hears of exactly the events that happened.
  * A graded outcome also queues the lead's email-marketing sync (its tier and archetype changed).
  */
-export async function queueLeadEventWebhooks(tx: FlowTx, flow: FlowRow, event: { type: string; [key: string]: unknown }): Promise<void> {
+export async function queueLeadEventWebhooks(
+  tx: JobWritingTx,
+  flow: FlowRow,
+  event: { type: string; [key: string]: unknown },
+): Promise<void> {
   const name = EVENT_NAMES[event.type];
   if (!name || flow.machine !== 'assessmentFlow' || !flow.lead_id) return;
   const result = (event.type === 'GRADED' ? event.result : undefined) as GradedResult | undefined;

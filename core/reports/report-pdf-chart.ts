@@ -1,6 +1,6 @@
 import { DISPLAY_DIMENSIONS, DisplayDimension } from '#machines/content/index.js';
 import { BRAND } from '../email/layout.js';
-import type { ReportInput } from './report-pdf.js';
+import type { ReportInput } from './report-input.js';
 import { contentWidth, ensureSpace, MARGIN, sans, sansBold, type Doc } from './report-pdf-layout.js';
 
 const CHART_ROW = 34;

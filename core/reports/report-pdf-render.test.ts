@@ -7,7 +7,8 @@ import PDFDocument from 'pdfkit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { archetypes } from '#machines/content/index.js';
 import { cannedResult } from '#machines/grading/canned.js';
-import { buildReportPdf, reportOf, type ReportInput } from './report-pdf.js';
+import type { ReportInput } from './report-input.js';
+import { buildReportPdf, reportOf } from './report-pdf.js';
 
 // Renders real reports with poppler (pdftoppm for the pixels, pdftotext for the words on each page) and
 // checks how the content falls on the pages: no page but the last left mostly empty, no last page that

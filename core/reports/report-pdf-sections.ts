@@ -4,7 +4,7 @@ import { formatScore, SCORE_NAMES } from '#machines/grading/score-names.js';
 import type { Tier } from '#machines/protocol/common.js';
 import { BRAND } from '../email/layout.js';
 import { archetypeCopy, nextStep } from './content.js';
-import type { ReportInput, ReportLead } from './report-pdf.js';
+import type { ReportInput, ReportLead } from './report-input.js';
 import { body, contentWidth, ensureSpace, MARGIN, sans, sansBold, sectionTitle, serif, serifBold, type Doc } from './report-pdf-layout.js';
 
 /** Made once: toLocaleDateString builds a new formatter at every call (about 50 µs). */

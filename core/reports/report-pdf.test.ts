@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { archetypeByName, archetypes } from '#machines/content/index.js';
 import { nextStep } from './content.js';
 import { cannedResult } from '#machines/grading/canned.js';
-import { buildReportPdf, reportOf, type ReportInput } from './report-pdf.js';
+import type { ReportInput } from './report-input.js';
+import { buildReportPdf, reportOf } from './report-pdf.js';
 
 /** The text drawn on the pages of an uncompressed pdfkit PDF (its TJ operators carry hex strings). */
 function pageText(pdf: Buffer): string {

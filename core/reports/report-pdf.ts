@@ -1,9 +1,8 @@
-import type { DisplayDimension } from '#machines/content/index.js';
 import { outcomeFor } from '#machines/grading/outcome.js';
-import type { Tier } from '#machines/protocol/common.js';
 import { BRAND } from '../email/layout.js';
 import { archetypeCopy } from './content.js';
 import { shareFontMetrics } from './pdf-fonts.js';
+import type { ReportInput, ReportLead } from './report-input.js';
 import { CHART_HEIGHT, scoreChart } from './report-pdf-chart.js';
 import { MARGIN, sectionTitle, type Doc } from './report-pdf-layout.js';
 import {
@@ -17,25 +16,6 @@ import {
   nextStepBox,
   nextStepHeight,
 } from './report-pdf-sections.js';
-
-/** What a report shows: the result object, reduced to its printable parts. */
-export interface ReportInput {
-  archetype: string;
-  narrative: string;
-  /** The six display dimensions, 0-100; a canned or diagnostic-only result may carry only some. */
-  scores: Partial<Record<DisplayDimension, number>>;
-  /** The leadership score (machines/grading/score-names.ts), 0-100; null when the result does not carry one. */
-  leadershipScore: number | null;
-  keyInsights: readonly string[];
-  /** Chooses the next step; null when only the diagnostic was graded. */
-  tier: Tier | null;
-  fallback: boolean;
-}
-
-/** Whom the report is for. */
-export interface ReportLead {
-  name: string | null;
-}
 
 export interface ReportOptions {
   /** Deflate the page streams (default); tests turn it off to read the text. */

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { DisplayDimension } from '#machines/content/index.js';
 import { HttpError } from '../http-error.js';
-import { buildReportPdf, reportOf, type ReportInput, type ReportLead } from './report-pdf.js';
+import type { ReportInput, ReportLead } from './report-input.js';
+import { buildReportPdf, reportOf } from './report-pdf.js';
 
 interface ReportRow {
   archetype: string;

@@ -1,5 +1,5 @@
 /**
- * How bot messages become assessments (the README repeats the rule).
+ * How bot messages become assessments (docs/admin.md repeats the rule).
  *
  * A bot message belongs to an assessment when its text names a key: `Assessment: <key>`,
  * `Assessment #<key>`, `Assessment ID: <key>` or `Assessment key: <key>` (any case; the key is

@@ -1,6 +1,5 @@
 import type { Screen } from '../content/diagnostic-bank.js';
 import type { RecordedAnswer } from '../protocol/common.js';
-import type { DiagnosticContext } from './diagnostic.context.js';
 import { TIMED_GRACE_MS } from './response-time.js';
 
 /** The likert value a question gets when its countdown runs out. */
@@ -49,7 +48,7 @@ export function firstTimedIndex(screens: readonly Screen[]): number | null {
 }
 
 /** The progress line 'n of total' for a diagnostic snapshot's context. */
-export function diagnosticProgress(context: Pick<DiagnosticContext, 'index' | 'screens'>): {
+export function diagnosticProgress(context: { index: number; screens: Screen[] }): {
   current: number;
   total: number;
 } {

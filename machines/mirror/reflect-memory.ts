@@ -4,7 +4,8 @@
  * began. Pure text work like reflect-reading.ts; reflect.ts words the replies.
  */
 import { plainText } from './reflect-quote.js';
-import { readMessage, type Reading, type Signal } from './reflect-reading.js';
+import { readMessage, type Reading } from './reflect-reading.js';
+import type { Signal } from './reflect-signal.js';
 
 /** Someone the visitor named, remembered across messages. */
 export interface Person {

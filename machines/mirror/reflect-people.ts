@@ -1,4 +1,4 @@
-import type { Signal } from './reflect-reading.js';
+import type { Signal } from './reflect-signal.js';
 import { DANGLING, quotable } from './reflect-quote.js';
 import { APOS, ENGLISH } from './reflect-words.js';
 

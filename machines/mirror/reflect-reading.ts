@@ -8,21 +8,8 @@
 import { plainText, quotable } from './reflect-quote.js';
 import { peopleIn } from './reflect-people.js';
 import { decisionIn, PATTERNS } from './reflect-signals.js';
+import type { Signal } from './reflect-signal.js';
 import { looksEnglish, wordsOf } from './reflect-words.js';
-
-/** A kind of thing the Mirror can take up. */
-export type SignalKind = 'decision' | 'person' | 'feeling' | 'hedge' | 'blame' | 'absolute' | 'time' | 'ownership' | 'pattern' | 'learning';
-
-/** One thing noticed, with the visitor's own words to quote back. */
-export interface Signal {
-  kind: SignalKind;
-  /** Short, markup-free words from the message. */
-  quote: string;
-  /** Person: how the Mirror names them in its own voice ("your co-founder", "Sam"). */
-  name?: string;
-  /** Decision: how the Mirror frames the quote ("whether to", "between", "about"). */
-  frame?: 'whether to' | 'between' | 'about';
-}
 
 /** One message read: what was noticed, in the order found, and a quotable gist. */
 export interface Reading {

@@ -1,6 +1,6 @@
 /* The decision a message is about and the language the coaching leans on, found by pattern. */
 
-import type { Signal, SignalKind } from './reflect-reading.js';
+import type { Signal, SignalKind } from './reflect-signal.js';
 import { quotable } from './reflect-quote.js';
 import { after, APOS, before, W } from './reflect-words.js';
 

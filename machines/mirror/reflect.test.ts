@@ -4,7 +4,8 @@ import type { MirrorTurn } from '../protocol/common.js';
 import { mirrorReplyResponseSchema } from '../protocol/mirror.js';
 import { MIRROR_WELCOME } from './mirror.machine.js';
 import { plainText, quotable } from './reflect-quote.js';
-import { readMessage, type SignalKind } from './reflect-reading.js';
+import { readMessage } from './reflect-reading.js';
+import type { SignalKind } from './reflect-signal.js';
 import { reflect } from './reflect.js';
 
 const welcome: MirrorTurn = { role: 'mirror', content: MIRROR_WELCOME };

@@ -1,7 +1,8 @@
 import type { MirrorTurn } from '../protocol/common.js';
 import { MIRROR_TURN_LIMIT, type MirrorReplyResponse } from '../protocol/mirror.js';
 import { isSubject, peopleIn, remember, subjectName, type Memory } from './reflect-memory.js';
-import type { Reading, Signal, SignalKind } from './reflect-reading.js';
+import type { Reading } from './reflect-reading.js';
+import type { Signal, SignalKind } from './reflect-signal.js';
 
 /**
  * The arc of the five exchanges: what each reply of the Mirror explores. The LLM prompt follows the

@@ -42,7 +42,7 @@ export interface ChaosReport {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The fault run (README, "Running in production"): real server and worker processes (the bundles
+ * The fault run (docs/operations.md, "The fault run"): real server and worker processes (the bundles
  * `npm start` runs), a PostgreSQL database and a redis-server of the run's own, `flows` visitors
  * walking every tier's path (deposits, paid homework, free resources, the community) plus contact
  * messages and signed webhooks, while the faults of faults.ts are injected one after another.

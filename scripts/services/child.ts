@@ -28,7 +28,7 @@ export function spawnTs(
  * How the server and the worker run under Node (decision 0032): a young generation of 2 x 8 MB
  * instead of V8's 2 x 16 MB, and an old generation let grow to 1.3x what the last full collection
  * kept instead of up to several times it; together about 25 MB less per process under load, at no
- * measured cost in CPU. The Dockerfile, docker compose and the README's systemd units pass the same.
+ * measured cost in CPU. The Dockerfile, docker compose and the systemd units in docs/operations.md pass the same.
  */
 export const NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=30'];
 

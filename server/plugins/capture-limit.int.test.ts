@@ -5,6 +5,7 @@ import { flowClient, openSocket } from '#test/journey.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { captureLimit, clientKey } from './capture-limit.js';
 import { rateLimits } from './security.js';
+import { until } from '#test/until.js';
 
 /*
  * Every way an address is typed in to be kept and mailed counts against one limit per client
@@ -152,8 +153,7 @@ describe('one capture limit per client address, over every capture route', () =>
       }
       await socket.next((frame) => frame.type === 'error' && frame.flowId === undefined);
       const errors = () => socket.frames.filter((frame) => frame.type === 'error').length;
-      const deadline = Date.now() + 5000;
-      while (errors() < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      await until(() => errors() >= 5, 5_000, `${errors()} of 5 error frames`);
       expect(errors()).toBe(5);
       expect((await browser.get(flow.flowId)).state).toBe('capture.editing');
       expect((await pool.query('SELECT 1 FROM leads WHERE email = $1', [email])).rowCount).toBe(0);

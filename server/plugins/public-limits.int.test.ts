@@ -6,6 +6,7 @@ import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { rateLimits } from './security.js';
 import { frameText } from '../sockets/frames.js';
 import { MAX_SOCKETS_PER_ADDRESS } from '../sockets/flows.js';
+import { until } from '#test/until.js';
 
 /*
  * Every public write has a per-address limit answering 429 with Retry-After (docs/security.md, "Limits").
@@ -134,8 +135,7 @@ describe('per-address limits on public writes', () => {
     });
     await new Promise((resolve) => socket.once('open', resolve));
     for (let i = 0; i < 61; i++) socket.send(JSON.stringify({ type: 'subscribe', flowId: '00000000-0000-4000-8000-000000000000' }));
-    const deadline = Date.now() + 5000;
-    while (errors.length < 61 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => errors.length >= 61, 5_000, `${errors.length} of 61 error frames`);
     expect(errors.filter((error) => error.startsWith('No flow with id'))).toHaveLength(60);
     expect(errors.filter((error) => error.startsWith('At most 60 subscriptions a minute'))).toHaveLength(1);
     expect(socket.readyState).toBe(WebSocket.OPEN);

@@ -9,6 +9,7 @@ import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { frameText } from '../sockets/frames.js';
 import { NESTING_MESSAGE } from './input-limits.js';
 import { NUL_MESSAGE } from './storable-text.js';
+import { until } from '#test/until.js';
 
 let app: FastifyInstance;
 let base: string;
@@ -132,8 +133,7 @@ describe('text PostgreSQL cannot store', () => {
     socket.on('message', (raw) => frames.push(JSON.parse(frameText(raw))));
     await new Promise((resolve) => socket.once('open', resolve));
     socket.send(`{"type":"subscribe","flowId":${'['.repeat(8_000)}${']'.repeat(8_000)}}`);
-    const deadline = Date.now() + 5_000;
-    while (!frames.some((f) => f.type === 'error') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await until(() => frames.some((f) => f.type === 'error'), 5_000, 'no error frame');
     expect(frames.find((f) => f.type === 'error')).toEqual({ type: 'error', error: `flowId: ${NESTING_MESSAGE}` });
     expect(socket.readyState).toBe(WebSocket.OPEN);
     socket.close();
@@ -145,8 +145,7 @@ describe('text PostgreSQL cannot store', () => {
     socket.on('message', (raw) => frames.push(JSON.parse(frameText(raw))));
     await new Promise((resolve) => socket.once('open', resolve));
     socket.send(JSON.stringify({ type: 'subscribe', flowId: 'x\u0000' }));
-    const deadline = Date.now() + 5_000;
-    while (!frames.some((f) => f.type === 'error') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await until(() => frames.some((f) => f.type === 'error'), 5_000, 'no error frame');
     expect(frames.find((f) => f.type === 'error')).toEqual({ type: 'error', error: `flowId: ${NUL_MESSAGE}` });
     expect(socket.readyState).toBe(WebSocket.OPEN);
     socket.close();

@@ -45,8 +45,10 @@ describe('the team-chat monitor in a real browser', () => {
     expect(response.status).toBe(200);
   }
 
-  async function monitorPage(viewport: { width: number; height: number } = DESKTOP) {
+  async function monitorPage(viewport: { width: number; height: number } = DESKTOP, { fakeClock = false } = {}) {
     const { context, page, errors } = await openAdminPage(browser, signedIn, viewport);
+    // the page's timers on a clock the test can run ahead; it keeps time with the real one meanwhile
+    if (fakeClock) await context.clock.install();
     await page.goto(`${server.url}/admin/monitor`);
     await page.getByRole('heading', { level: 1, name: 'Team-chat Monitor' }).waitFor();
     return { context, page, errors };
@@ -125,7 +127,7 @@ describe('the team-chat monitor in a real browser', () => {
   });
 
   it('reconnects 3 s after the server drops the socket, and not after Disconnect', async () => {
-    const { context, page } = await monitorPage(MOBILE);
+    const { context, page } = await monitorPage(MOBILE, { fakeClock: true });
     await expect.poll(() => status(page).textContent()).toBe('Connected to Slack');
     await page.screenshot({ path: `${SHOTS}/monitor-390.png`, fullPage: true });
     const sockets = () => server.app.websocketServer.clients.size;
@@ -140,7 +142,8 @@ describe('the team-chat monitor in a real browser', () => {
     await page.getByRole('button', { name: 'Disconnect' }).click();
     await expect.poll(() => status(page).textContent()).toBe('Disconnected from monitor');
     await expect.poll(sockets).toBe(0);
-    await page.waitForTimeout(4_000);
+    // every timer due in the next 4 s fires now: a reconnection would be one of them
+    await page.clock.runFor(4_000);
     expect(await status(page).textContent()).toBe('Disconnected from monitor');
     expect(sockets()).toBe(0);
 

@@ -77,7 +77,9 @@ describe('the Stately inspector in a development build', () => {
       await page.goto(devUrl);
       await openAssessment(page, devUrl);
       await page.getByRole('dialog').getByLabel('Name').waitFor();
-      await page.waitForTimeout(500);
+      // the inspector is fetched (a module request) before its window opens: once the page has
+      // nothing left to load, no window can follow
+      await page.waitForLoadState('networkidle');
       expect(popups).toEqual([]);
     } finally {
       await context.close();

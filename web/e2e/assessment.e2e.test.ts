@@ -736,9 +736,8 @@ describe('the assessment modal in a real browser', () => {
       const flowId = await page.evaluate(() => sessionStorage.getItem('hf:flow:assessment:mirror'));
       // the title changes at once (the browser's own copy); the server's copy follows
       const read = () => server.pool.query("SELECT state, snapshot->'context'->'mirrorChat' AS chat FROM flows WHERE id = $1", [flowId]);
-      let flow = await read();
-      for (let i = 0; i < 50 && flow.rows[0].state !== 'diagnostic'; i++) flow = (await page.waitForTimeout(100), await read());
-      expect(flow.rows[0].state).toBe('diagnostic');
+      await expect.poll(async () => (await read()).rows[0].state).toBe('diagnostic');
+      const flow = await read();
       expect(flow.rows[0].chat).toHaveLength(11);
       expect(problems.errors).toEqual([]);
     } finally {

@@ -100,7 +100,8 @@ describe('the reminder to finish, firing mid-diagnostic', () => {
     expect((await reminder()).rows).toEqual([{ state_after: 'diagnostic', origin: 'server' }]);
     // this tab hears of it, and has had the time to act on it
     await expect.poll(() => pushed.some((frame) => frame.includes('"ASSESSMENT_REMINDER_DUE"')), { timeout: 10_000 }).toBe(true);
-    await page.waitForTimeout(1500);
+    // and whatever it fetched on hearing it has arrived
+    await page.waitForLoadState('networkidle');
 
     expect(await modalTitle(page).textContent()).toBe('Leadership Diagnostic');
     expect(await question(page)).toEqual(shown);

@@ -5,7 +5,7 @@ import { addressConfirmationEmail } from '#core/email/templates.js';
 import { CONFIRM_LINK_DAYS, confirmLink } from '#core/leads/lead-attempts.js';
 import { readSiteSettings } from '#core/site/settings.js';
 import { sendComposedEmail } from './composed-email.js';
-import type { Processor } from './index.js';
+import type { Processor } from './processor.js';
 
 /** The payload core/flows/effects.ts (holdForConfirmation) writes. */
 const payloadSchema = z.object({ attemptId: z.uuid() });

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { JobEmailFailed, recordFailedJobEmail, sendJobEmail, type DeliveryResult, type EmailDraft } from '#core/email/outbox.js';
 import { smtpSender } from '#core/email/transport.js';
-import { inJobTransaction, type ProcessorContext } from './index.js';
+import { inJobTransaction, type ProcessorContext } from './processor.js';
 
 /** What a composing job decided: the email to write and send, or why none is due. */
 export type Composed = { draft: EmailDraft } | { skipped: string };

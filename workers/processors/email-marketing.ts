@@ -2,7 +2,7 @@ import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
 import { BREVO_API_URL, MarketingApiError } from '#core/integrations/brevo.js';
 import { syncMarketingContact } from '#core/integrations/marketing-sync.js';
-import type { Processor } from './index.js';
+import type { Processor } from './processor.js';
 
 const payloadSchema = z.object({ target: z.literal('email_marketing'), leadId: z.uuid() });
 

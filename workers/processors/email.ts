@@ -3,7 +3,7 @@ import { deliverEmail, markEmailFailed } from '#core/email/outbox.js';
 import { smtpSender } from '#core/email/transport.js';
 import { sendAddressConfirmation } from './address-confirmation.js';
 import { sendAssessmentReminder, sendBookingReminder } from './follow-up-reminders.js';
-import type { Processor, QueueProcessor } from './index.js';
+import type { Processor, QueueProcessor } from './processor.js';
 import { sendReceiptEmail } from './receipt-email.js';
 import { sendResultsEmail } from './results-email.js';
 

@@ -8,7 +8,7 @@ import type { FollowUpEmailKind } from '#core/email/follow-up-templates.js';
 import { savedReminderSetting } from '#core/site/reminder-settings.js';
 import { isUnsubscribed, unsubscribeLinks, unsubscribeToken } from '#core/email/unsubscribe.js';
 import { sendComposedEmail } from './composed-email.js';
-import type { Processor } from './index.js';
+import type { Processor } from './processor.js';
 
 /** The payload the assessment flow's reminder delays write: the flow and its lead. */
 const payloadSchema = z.object({ flowId: z.uuid(), request: z.object({ leadId: z.uuid() }) });

@@ -6,7 +6,7 @@ import type { FlowTx } from '#core/flows/engine.js';
 import { rulesInForce } from '#core/grading/rule-sets.js';
 import { storeAssessmentResults, storeDiagnosticResult } from '#core/grading/results-store.js';
 import { holdGrading } from '#core/leads/lead-attempts.js';
-import { inJobTransaction, type QueueProcessor } from './index.js';
+import { inJobTransaction, type QueueProcessor } from './processor.js';
 
 /**
  * A grading job is always a flow's: its requestGrading effect wrote the job. An assessment flow's

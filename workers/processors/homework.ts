@@ -18,7 +18,7 @@ import { smtpSender } from '#core/email/transport.js';
 import { reportLink } from '#core/reports/report-link.js';
 import { diagnosticOfGradedResult } from '#core/reports/store.js';
 import { readSiteSettings } from '#core/site/settings.js';
-import type { QueueProcessor } from './index.js';
+import type { QueueProcessor } from './processor.js';
 
 /** Homework is always a flow's: its sendHomework effect wrote the job. */
 const flowIdSchema = z.object({ flowId: z.uuid() });

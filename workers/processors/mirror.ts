@@ -7,7 +7,7 @@ import type { Config } from '#core/config/index.js';
 import type { FlowEngine } from '#core/flows/engine.js';
 import { failureOf, mirrorReplierFor, type MirrorReplier } from '#core/mirror/engine.js';
 import { recordExchange } from '#core/mirror/store.js';
-import type { ProcessorContext, QueueProcessor } from './index.js';
+import type { ProcessorContext, QueueProcessor } from './processor.js';
 
 const payloadSchema = z.object({ flowId: z.uuid(), request: mirrorReplyRequestSchema });
 

@@ -7,7 +7,7 @@ import { CheckoutStartError, openCheckout, recordTestPayment, trackCheckout, typ
 import { PaymentNotRefundableError, refundPayment } from '#core/payments/refund.js';
 import { createStripeClient, stripeErrorSummary, type StripeClient } from '#core/payments/stripe-client.js';
 import type { FlowEngine } from '#core/flows/engine.js';
-import type { QueueProcessor } from './index.js';
+import type { QueueProcessor } from './processor.js';
 
 /** A payments job is always a flow's: its startPayment effect wrote it as the flow entered `payment`. */
 const flowIdSchema = z.object({ flowId: z.uuid(), enteredAt: z.number().int().min(1) });

@@ -10,7 +10,7 @@ import type { PaymentRow } from '#core/payments/payment-tracking.js';
 import { bookingReferenceFor } from '#core/scheduling/booking-references.js';
 import { readSiteSettings } from '#core/site/settings.js';
 import { sendComposedEmail } from './composed-email.js';
-import type { Processor } from './index.js';
+import type { Processor } from './processor.js';
 
 /** The payload the flow's sendReceipt effect writes (core/flows/effects.ts). */
 const payloadSchema = z.object({

@@ -8,7 +8,7 @@ import { reportOf } from '#core/reports/report-pdf.js';
 import { diagnosticOfGradedResult } from '#core/reports/store.js';
 import { readSiteSettings } from '#core/site/settings.js';
 import { sendComposedEmail } from './composed-email.js';
-import type { Processor } from './index.js';
+import type { Processor } from './processor.js';
 
 /** The payload the flow's sendResults effect writes (core/flows/effects.ts). */
 const resultsEmailPayloadSchema = z.object({

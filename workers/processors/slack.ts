@@ -6,7 +6,7 @@ import { insertJob } from '#core/queues/outbox.js';
 import type { SlackJobPayload } from '#core/slack/events.js';
 import { readAssessmentMention } from '#core/slack/grouping.js';
 import { latestMessageId, recordAssessment, storeBotMessage, type AssessmentOutcome } from '#core/slack/monitor-store.js';
-import type { ProcessorContext, QueueProcessor } from './index.js';
+import type { ProcessorContext, QueueProcessor } from './processor.js';
 
 /** A Slack message event, as much of it as the monitor reads. */
 const messageEventSchema = z.object({

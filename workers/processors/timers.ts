@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { flowMachineVersions, upgradeEvent } from '#machines/flow-versions.js';
 import { flowMachineNameSchema } from '#machines/protocol/api.js';
-import { inJobTransaction, type QueueProcessor } from './index.js';
+import { inJobTransaction, type QueueProcessor } from './processor.js';
 
 const payloadSchema = z.object({
   flowId: z.uuid(),

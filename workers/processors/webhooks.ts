@@ -7,7 +7,7 @@ import { networkCause } from '#core/integrations/network-cause.js';
 import { MARKETING_SYNC_JOB } from '#core/integrations/marketing-sync.js';
 import { outboundPolicy, postWebhook } from '#core/integrations/outbound.js';
 import { emailMarketingSync } from './email-marketing.js';
-import type { QueueProcessor } from './index.js';
+import type { QueueProcessor } from './processor.js';
 
 /** How long a receiver gets to answer before the attempt counts as failed (and is retried). */
 const WEBHOOK_TIMEOUT_MS = 10_000;

@@ -1,6 +1,7 @@
 import type { MouseEvent } from 'react';
 import { Button, ButtonLink, type ButtonLinkProps, type ButtonProps } from '../components/ui/index.js';
-import { useAssessment, type AssessmentMode } from '../features/assessment/launcher.js';
+import type { AssessmentMode } from '../features/assessment/assessment-mode.js';
+import { useAssessment } from '../features/assessment/launcher.js';
 import { loadAssessmentModal } from '../features/assessment/load-modal.js';
 
 /** Fetches the assessment's code as soon as a visitor points at or focuses a way into it. */

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { browserDiagnostic } from '../features/assessment/machines.js';
+import { browserDiagnostic } from '../lib/flows/browser-machines.js';
 import { startDiagnostic } from '../features/standalone/api.js';
 import { Preparing } from '../features/standalone/diagnostic/page-frame.js';
 import { Screens } from '../features/standalone/diagnostic/screens.js';

@@ -4,7 +4,7 @@ import { Button, ButtonLink, Card, Eyebrow, Field } from '../components/ui/index
 import { post } from '../lib/api.js';
 import { isSimpleEmail, hasText } from '#machines/protocol/common.js';
 import { useAssessment } from '../features/assessment/launcher.js';
-import { flowSlot, rememberEmail, rememberLeadSession } from '../features/assessment/browser-storage.js';
+import { flowSlot, rememberEmail, rememberLeadSession } from '../lib/browser-storage.js';
 import { MirrorComposer, MirrorMessages } from '../features/assessment/mirror-chat.js';
 import { standaloneMirror } from '../features/standalone/mirror-machine.js';
 import { FlowIdStore } from '../lib/flows/storage.js';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import { ButtonLink, Card, Eyebrow, buttonClasses } from '../components/ui/index.js';
-import { ScoreChart } from '../features/assessment/score-chart.js';
+import { ScoreChart } from '../components/score-chart.js';
 import { getResults, reportUrl, type DiagnosticResult } from '../features/standalone/api.js';
 import { storedDiagnosticId } from '../features/standalone/storage.js';
 

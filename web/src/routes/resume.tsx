@@ -3,7 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { z } from 'zod';
 import { flowModeSchema, type FlowMode } from '#machines/protocol/common.js';
 import { Button } from '../components/ui/index.js';
-import { flowSlot } from '../features/assessment/browser-storage.js';
+import { flowSlot } from '../lib/browser-storage.js';
 import { useAssessment } from '../features/assessment/launcher.js';
 import { api, ApiError } from '../lib/api.js';
 import { FlowIdStore } from '../lib/flows/storage.js';

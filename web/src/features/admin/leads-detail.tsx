@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useToast } from '../../components/ui/index.js';
 import { api } from '../../lib/api.js';
 import { useSession } from '../../lib/session.js';
-import { ScoreChart } from '../assessment/score-chart.js';
+import { ScoreChart } from '../../components/score-chart.js';
 import { formatDateTime, useAdminFailure, useAdminResource } from './api.js';
 import { ConfirmDialog, DANGER_BUTTON } from './confirm-dialog.js';
 import { EmailsPanel, LeadJobsPanel, PaymentsPanel } from './lead-activity.js';

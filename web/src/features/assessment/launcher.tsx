@@ -2,10 +2,8 @@ import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useM
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useRunningInBrowser } from '../../lib/running-in-browser.js';
 import { forgetEarlyCapture, onEarlyCapture } from './early-capture.js';
+import type { AssessmentMode } from './assessment-mode.js';
 import { loadAssessmentModal } from './load-modal.js';
-
-/** Which screen the assessment modal opens as (the Mirror CTA opens it as 'Decision Mirror'). */
-export type AssessmentMode = 'assessment' | 'mirror';
 
 interface Launcher {
   open: (mode?: AssessmentMode) => void;

@@ -5,11 +5,11 @@ import type { FlowMode } from '#machines/protocol/common.js';
 import type { FlowStartInput, ServerFlow } from '../../lib/flows/client.js';
 import { FlowIdStore, removeWithPrefix, sessionStore } from '../../lib/flows/storage.js';
 import { useServerFlow } from '../../lib/flows/use-server-flow.js';
-import { flowSlot } from './browser-storage.js';
+import { flowSlot } from '../../lib/browser-storage.js';
 import { rememberAssessmentStarted } from './opening.js';
 import { FlowScreens } from './live/flow-screens.js';
 import type { Frame } from './live/types.js';
-import { browserAssessmentFlow } from './machines.js';
+import { browserAssessmentFlow } from '../../lib/flows/browser-machines.js';
 import { NoticeBox, Waiting } from './ui.js';
 
 /**

@@ -11,7 +11,7 @@ import { statePath } from '#machines/protocol/can-accept.js';
 import { createFlowClient, type FlowClient } from '../../lib/flows/client.js';
 import { FlowSession } from '../../lib/flows/session.js';
 import { FlowSocket, socketUrlFor, type SocketLike } from '../../lib/flows/socket.js';
-import { browserAssessmentFlow, browserDiagnostic } from './machines.js';
+import { browserAssessmentFlow, browserDiagnostic } from '../../lib/flows/browser-machines.js';
 
 let harness: TestApp;
 let pool: pg.Pool;

@@ -1,4 +1,4 @@
-import { STORAGE_KEYS } from '../assessment/browser-storage.js';
+import { STORAGE_KEYS } from '../../lib/browser-storage.js';
 import { localStore, safeRemove, safeSet, type KeyValueStore } from '../../lib/flows/storage.js';
 
 /** Forgets the previous standalone diagnostic (hf:diagId and its cached results) before a new one starts. */

@@ -4,7 +4,7 @@ import type { PaymentPurpose } from '#machines/protocol/payment.js';
 import { useToast } from '#web/components/ui/index.js';
 import type { PublicConfig } from '#web/lib/flows/client.js';
 import { FlowIdStore } from '#web/lib/flows/storage.js';
-import { flowSlot, recordTestPayment, rememberLeadSession } from '../browser-storage.js';
+import { flowSlot, recordTestPayment, rememberLeadSession } from '#web/lib/browser-storage.js';
 import type { useDisplayResult } from '../local-grading.js';
 import { closeUnusedCheckoutTab } from '../steps/next-steps/checkout-tab.js';
 import { LOCAL_RESULTS_NOTICE } from '../steps/results.js';

@@ -4,7 +4,7 @@ import { resultTier } from '#machines/assessment-flow/assessment-flow.guards.js'
 import { childFlowSlot } from '#machines/assessment-flow/child-flow-slot.js';
 import type { FlowMode } from '#machines/protocol/common.js';
 import type { PublicConfig } from '#web/lib/flows/client.js';
-import { rememberedEmail, rememberEmail } from '../browser-storage.js';
+import { rememberedEmail, rememberEmail } from '#web/lib/browser-storage.js';
 import type { useDisplayResult } from '../local-grading.js';
 import { forgetEarlyCapture, submittedEarlyCapture } from '../early-capture.js';
 import { CaptureStep } from '../steps/capture.js';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { ServerFlowHandle } from '#web/lib/flows/use-server-flow.js';
-import type { browserAssessmentFlow } from '../machines.js';
+import type { browserAssessmentFlow } from '#web/lib/flows/browser-machines.js';
 
 /** The assessment flow as the modal runs it (useServerFlow's handle). */
 export type AssessmentFlow = ServerFlowHandle<ReturnType<typeof browserAssessmentFlow>>;

@@ -5,7 +5,7 @@ import { diagnosticProgress } from '#machines/diagnostic/diagnostic.screens.js';
 import type { DiagnosticAnswers } from '#machines/protocol/common.js';
 import { statePath } from '#machines/protocol/can-accept.js';
 import { useFlowSnapshot, type ServerFlowHandle } from '#web/lib/flows/use-server-flow.js';
-import { browserDiagnostic } from '../machines.js';
+import { browserDiagnostic } from '#web/lib/flows/browser-machines.js';
 import { Waiting } from '../ui.js';
 import { ChildFlowFailed, useChildFlow } from './child-flow.js';
 import { ScreenFrame } from './diagnostic-screens/screen-frame.js';

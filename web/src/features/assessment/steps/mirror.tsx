@@ -5,7 +5,7 @@ import { MIRROR_TURN_LIMIT } from '#machines/protocol/mirror.js';
 import type { MirrorTurn } from '#machines/protocol/common.js';
 import { statePath } from '#machines/protocol/can-accept.js';
 import { useFlowSnapshot, type ServerFlowHandle } from '#web/lib/flows/use-server-flow.js';
-import { browserMirror } from '../machines.js';
+import { browserMirror } from '#web/lib/flows/browser-machines.js';
 import { MirrorComposer, MirrorMessages } from '../mirror-chat.js';
 import { StepEyebrow, Waiting } from '../ui.js';
 import { ChildFlowFailed, useChildFlow } from './child-flow.js';

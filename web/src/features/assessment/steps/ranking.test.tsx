@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { createActor } from 'xstate';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { diagnosticScreens, type Screen } from '#machines/content/index.js';
-import { browserDiagnostic } from '../machines.js';
+import { browserDiagnostic } from '#web/lib/flows/browser-machines.js';
 import { ScreenBody } from './diagnostic-screens/screen-body.js';
 import { RankingList } from './ranking.js';
 

@@ -4,7 +4,7 @@ import { TEST_LEAD_NO_EMAIL, unconfirmedAddressNotice } from '#machines/assessme
 import { formatScore, SCORE_NAMES } from '#machines/grading/score-names.js';
 import type { CompletedPath, FlowResult } from '#machines/protocol/assessment-flow.js';
 import type { Tier } from '#machines/protocol/common.js';
-import { ScoreChart } from '../score-chart.js';
+import { ScoreChart } from '#web/components/score-chart.js';
 import { NoticeBox, StepEyebrow } from '../ui.js';
 
 /** The product's notice for results the browser graded itself. */

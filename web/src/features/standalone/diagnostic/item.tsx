@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { Button } from '#web/components/ui/index.js';
 import type { Screen } from '#machines/content/diagnostic-bank.js';
-import { Countdown } from '../../assessment/countdown.js';
-import { TIME_UP_MESSAGE, forgetScreen, useCountdown, useScreenClock } from '../../assessment/screen-clock.js';
+import { Countdown } from '#web/components/countdown.js';
+import { TIME_UP_MESSAGE, forgetScreen, useCountdown, useScreenClock } from '#web/lib/screen-clock.js';
 import type { DiagnosticFlow } from './types.js';
 
 const LIKERT = [1, 2, 3, 4, 5] as const;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Screen } from '#machines/content/diagnostic-bank.js';
-import { forgetScreen, useCountdown, useScreenClock } from '../../screen-clock.js';
+import { forgetScreen, useCountdown, useScreenClock } from '#web/lib/screen-clock.js';
 import { ScaleButtons } from '../../ui.js';
 import { RankingList } from '../ranking.js';
 import { ScreenHeading } from '../screen-heading.js';

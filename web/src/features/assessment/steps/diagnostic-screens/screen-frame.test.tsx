@@ -7,8 +7,8 @@ import { diagnosticScreens, type Screen } from '#machines/content/index.js';
 import { diagnosticProgress } from '#machines/diagnostic/diagnostic.screens.js';
 import { statePath } from '#machines/protocol/can-accept.js';
 import { useFlowSnapshot } from '#web/lib/flows/use-server-flow.js';
-import { browserDiagnostic } from '../../machines.js';
-import { TIME_UP_MESSAGE } from '../../screen-clock.js';
+import { browserDiagnostic } from '#web/lib/flows/browser-machines.js';
+import { TIME_UP_MESSAGE } from '#web/lib/screen-clock.js';
 import { ScreenFrame } from './screen-frame.js';
 import type { DiagnosticSend } from './types.js';
 

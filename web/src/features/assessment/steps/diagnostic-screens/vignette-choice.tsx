@@ -1,6 +1,6 @@
 import type { Screen } from '#machines/content/diagnostic-bank.js';
-import { Countdown } from '../../countdown.js';
-import { TIME_UP_MESSAGE } from '../../screen-clock.js';
+import { Countdown } from '#web/components/countdown.js';
+import { TIME_UP_MESSAGE } from '#web/lib/screen-clock.js';
 import { OptionButton, useNumberKeys } from '../../ui.js';
 import { ScreenHeading } from '../screen-heading.js';
 

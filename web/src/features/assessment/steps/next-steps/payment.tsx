@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '#web/components/ui/index.js';
 import type { PaymentPurpose } from '#machines/protocol/payment.js';
-import { recordCheckoutStart } from '../../browser-storage.js';
+import { recordCheckoutStart } from '#web/lib/browser-storage.js';
 import { Spinner, Waiting } from '../../ui.js';
 import { takeCheckoutTab } from './checkout-tab.js';
 import { OutLink } from './links.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryStore } from '../../lib/flows/storage.js';
+import { memoryStore } from './flows/storage.js';
 import { countdownAnnouncement, forgetScreen, screenShownAt, secondsLeft, TIME_UP_MESSAGE } from './screen-clock.js';
 
 describe('the countdown', () => {

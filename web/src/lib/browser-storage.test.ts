@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryStore } from '../../lib/flows/storage.js';
+import { memoryStore } from './flows/storage.js';
 import {
   EMAIL_TTL_MS,
   knownLeadSession,

@@ -1,7 +1,7 @@
 import { knownSessionSchema, type KnownSession, type LeadSession } from '#machines/protocol/common.js';
 import type { PaymentPurpose } from '#machines/protocol/payment.js';
-import { EMAIL_TTL_MS, STORAGE_KEYS } from './opening.js';
-import { localStore, readJson, safeRemove, safeSet, sessionStore, writeJson, type KeyValueStore } from '../../lib/flows/storage.js';
+import { EMAIL_TTL_MS, STORAGE_KEYS } from '../features/assessment/opening.js';
+import { localStore, readJson, safeRemove, safeSet, sessionStore, writeJson, type KeyValueStore } from './flows/storage.js';
 
 export {
   EMAIL_TTL_MS,
@@ -11,7 +11,7 @@ export {
   STORAGE_KEYS,
   type OpeningParameters,
   type PageContext,
-} from './opening.js';
+} from '../features/assessment/opening.js';
 
 /** The remembered email, or null when none is kept or it is older than 30 days (then it is removed). */
 export function rememberedEmail(store: KeyValueStore = localStore(), now = Date.now()): string | null {

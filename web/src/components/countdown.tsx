@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { cx } from '#web/components/ui/index.js';
-import { countdownAnnouncement } from './screen-clock.js';
+import { countdownAnnouncement } from '../lib/screen-clock.js';
 
 /** The visible countdown (role=timer) and, separately, a live region that speaks only at a few moments. */
 export function Countdown({ left, limit }: { left: number; limit: number }) {

@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
-import { safeRemove, safeSet, sessionStore, type KeyValueStore } from '../../lib/flows/storage.js';
+import { safeRemove, safeSet, sessionStore, type KeyValueStore } from './flows/storage.js';
 
 /** Whole seconds left on a countdown of `limitSec` started at `startedAt`, never below zero. */
 export function secondsLeft(startedAt: number, limitSec: number, now: number): number {
