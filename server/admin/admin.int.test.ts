@@ -17,7 +17,7 @@ import { registeredRoutes } from '#test/routes.js';
 
 /** Admin routes owned and tested by another file; every other admin route must have a case below. */
 const TESTED_ELSEWHERE = new Set([
-  // server/routes/admin-bookings.int.test.ts
+  // server/admin/routes/bookings.int.test.ts
   'GET /api/admin/leads/:id/unmatched-bookings',
   'POST /api/admin/bookings/:id/assign',
   'POST /api/admin/payments/:id/refund',
@@ -40,7 +40,7 @@ const TESTED_ELSEWHERE = new Set([
   'GET /api/admin/monitor',
   'POST /api/admin/grading/apply',
   'POST /api/admin/grading/undo',
-  // server/routes/admin-emails.int.test.ts and core/flows/reminder-settings.int.test.ts
+  // server/admin/routes/emails.int.test.ts and core/flows/reminder-settings.int.test.ts
   'GET /api/admin/emails',
   'POST /api/admin/emails/:id/test',
   'GET /api/admin/reminder-settings',

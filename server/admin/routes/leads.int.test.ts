@@ -7,7 +7,7 @@ import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { seedGradedLead } from '#test/admin-leads-fixtures.js';
 import { seedOutcome } from '#test/outcomes.js';
 import type { Tier } from '#machines/protocol/common.js';
-import { csvCell, escapeLike } from '../admin/leads-queries.js';
+import { csvCell, escapeLike } from '../leads-queries.js';
 
 /* A database of its own: the table's totals count the whole leads table. */
 

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInAdmin } from '#test/admin-session.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { QUEUE_NAMES } from '#core/queues/names.js';
-import { SESSION_COOKIE } from '../auth/sessions.js';
-import { BULL_BOARD_PATH } from '../admin/routes/bull-board.js';
+import { SESSION_COOKIE } from '../../auth/sessions.js';
+import { BULL_BOARD_PATH } from './bull-board.js';
 
 let app: FastifyInstance;
 let pool: pg.Pool;

@@ -24,9 +24,9 @@ import { ChannelListener } from '#core/db/channel-listener.js';
 import { createPool } from '#core/db/pool.js';
 import { PushHub } from '#core/flows/push.js';
 import { browserFetch } from '#test/visitor.js';
-import { frameText } from '../sockets/frames.js';
+import { frameText } from './frames.js';
 import { insertJob } from '#core/queues/outbox.js';
-import { adminLiveRoutes } from '../sockets/admin-live.js';
+import { adminLiveRoutes } from './admin-live.js';
 
 /* A database and queue prefix of its own: the job events come from workers and a relay run here. */
 

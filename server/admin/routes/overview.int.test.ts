@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInAdmin } from '#test/admin-session.js';
 import { seedOutcome } from '#test/outcomes.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
-import { SESSION_COOKIE } from '../auth/sessions.js';
+import { SESSION_COOKIE } from '../../auth/sessions.js';
 
 /*
  * The overview's funnel and new-leads chart, and the visit counting that feeds it. A database of
