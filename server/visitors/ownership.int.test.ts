@@ -51,7 +51,7 @@ const UNSCOPED: Record<string, string> = {
   'GET /readyz': 'service health',
 };
 
-/** Admin routes and sockets are walked by server/routes/admin.int.test.ts. */
+/** Admin routes and sockets are walked by server/admin/admin.int.test.ts. */
 const isAdmin = (route: string) => /^\S+ (\/api\/admin\/|\/admin\/|\/api\/functions\/(admin-fetch-data|slack-monitor)$)/.test(route);
 /** Documentation, the single-page app's files, its rendered pages and what crawlers read. */
 const isStatic = (route: string) =>

@@ -2,7 +2,7 @@ import type { SentEmail } from '#machines/protocol/admin/emails.js';
 import { cx } from '../../components/ui/index.js';
 import { formatDateTime } from './api.js';
 import { Badge, statusTone } from './lead-parts.js';
-import { EmailAttachments } from './lead-reports.js';
+import { EmailAttachments } from './leads/lead-reports.js';
 import { emailKindName } from './step-names.js';
 
 /**

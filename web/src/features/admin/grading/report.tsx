@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import type { RegradeReport, RegradeScope } from '#machines/protocol/admin/grading.js';
 import { cx } from '#web/components/ui/index.js';
-import { TIER_LABELS, tierLabel, type Tier } from '../leads-api.js';
+import { TIER_LABELS, tierLabel, type Tier } from '../leads/leads-api.js';
 import { leadCount, scopeWords } from './scope.js';
 
 const TIERS = Object.keys(TIER_LABELS) as Tier[];

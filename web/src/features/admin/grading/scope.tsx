@@ -1,6 +1,6 @@
 import { regradeScopeSchema, type RegradeScope } from '#machines/protocol/admin/grading.js';
 import { Field } from '#web/components/ui/index.js';
-import { TIER_LABELS, tierLabel, type Tier } from '../leads-api.js';
+import { TIER_LABELS, tierLabel, type Tier } from '../leads/leads-api.js';
 
 /** The scope as typed: blanks mean any. */
 export interface ScopeFieldValues {
