@@ -5,8 +5,10 @@ import type { ManagedProcess, ManagedRedis } from './processes.js';
 
 /** What a fault can reach: the processes, Redis, the database, and a flow kept for the long job. */
 interface FaultContext {
-  server: ManagedProcess;
-  worker: ManagedProcess;
+  servers: ManagedProcess[];
+  workers: ManagedProcess[];
+  /** The bundles a rolling deploy moves to (next-build.ts); only a run with several servers has them. */
+  nextBuild: { server: string; worker: string } | null;
   redis: ManagedRedis;
   pool: pg.Pool;
   databaseUrl: string;
@@ -21,27 +23,35 @@ interface FaultContext {
 export interface Fault {
   name: string;
   inject: (context: FaultContext) => Promise<void>;
+  /** Undoes what the fault left broken, once its recovery is timed (a killed server left down meanwhile). */
+  restore?: (context: FaultContext) => Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A process manager's restart: the process comes back a moment after it died. */
-async function killAndRestart(process: ManagedProcess, mark: () => void): Promise<void> {
+/** A process manager's restart: the processes come back a moment after they died. */
+async function killAndRestart(processes: ManagedProcess[], mark: () => void): Promise<void> {
   mark();
-  await process.kill();
+  await Promise.all(processes.map((process) => process.kill()));
   await sleep(500);
-  await process.start();
+  await Promise.all(processes.map((process) => process.start()));
 }
+
+/** Freezes or thaws every one of them. */
+const signalAll = (processes: ManagedProcess[], signal: 'SIGSTOP' | 'SIGCONT') => {
+  for (const process of processes) process.signal(signal);
+};
 
 /**
  * The faults of the run, in order. Each is injected while visitors are mid-journey; the harness
  * then measures how long until the whole path works again.
  */
 export const FAULTS: Fault[] = [
-  { name: 'SIGKILL the worker (a supervisor restarts it)', inject: ({ worker, mark }) => killAndRestart(worker, mark) },
+  { name: 'SIGKILL a worker (a supervisor restarts it)', inject: ({ workers, mark }) => killAndRestart(workers.slice(0, 1), mark) },
   {
-    name: 'SIGKILL the worker twice on the same long job',
-    inject: async ({ worker, pool, databaseUrl, longJob, startLongJob, mark }) => {
+    // every worker, as the job may be in any one's hands
+    name: 'SIGKILL the workers twice on the same long job',
+    inject: async ({ workers, pool, databaseUrl, longJob, startLongJob, mark }) => {
       // the job waits on the lead's row while another connection holds it: long, on purpose. Grading
       // writes nothing on the lead, but its rows' foreign keys take KEY SHARE on it, which FOR UPDATE
       // blocks; so would the survey's own job row, so the lead is held once the job exists and
@@ -49,13 +59,13 @@ export const FAULTS: Fault[] = [
       const blocker = new pg.Client(databaseUrl);
       await blocker.connect();
       try {
-        worker.signal('SIGSTOP');
+        signalAll(workers, 'SIGSTOP');
         try {
           await startLongJob();
           await blocker.query('BEGIN');
           await blocker.query('SELECT 1 FROM leads WHERE lead_id = $1 FOR UPDATE', [longJob.leadId]);
         } finally {
-          worker.signal('SIGCONT');
+          signalAll(workers, 'SIGCONT');
         }
         // a query that fails (the database restarting) is simply not there yet
         const attemptsAre = (n: number) => async () => {
@@ -68,9 +78,9 @@ export const FAULTS: Fault[] = [
         };
         const notSetUp = 'the fault could not be set up in time';
         await until(attemptsAre(1), 30_000, notSetUp);
-        await killAndRestart(worker, mark);
+        await killAndRestart(workers, mark);
         await until(attemptsAre(2), 30_000, notSetUp);
-        await killAndRestart(worker, mark);
+        await killAndRestart(workers, mark);
       } finally {
         await blocker.query('ROLLBACK').catch(() => {});
         await blocker.end();
@@ -105,5 +115,27 @@ export const FAULTS: Fault[] = [
       );
     },
   },
-  { name: 'SIGKILL the server (a supervisor restarts it)', inject: ({ server, mark }) => killAndRestart(server, mark) },
+  { name: 'SIGKILL a server (a supervisor restarts it)', inject: ({ servers, mark }) => killAndRestart(servers.slice(0, 1), mark) },
+];
+
+/** The faults only a run with several servers has: one server gone, and a rolling deploy. */
+export const SEVERAL_SERVERS_FAULTS: Fault[] = [
+  {
+    // the proxy sends the traffic to the others; the server comes back only after recovery is timed
+    name: 'SIGKILL one server and leave it down (the proxy sends traffic to the others)',
+    inject: async ({ servers, mark }) => {
+      mark();
+      await servers.at(-1)!.kill();
+    },
+    restore: ({ servers }) => servers.at(-1)!.start(),
+  },
+  {
+    name: 'rolling deploy: each server, then each worker, restarted in turn on a build whose assessment-flow machine is one version up',
+    inject: async ({ servers, workers, nextBuild, mark }) => {
+      if (!nextBuild) throw new Error('a rolling deploy needs the next build');
+      mark();
+      for (const server of servers) await server.deploy(nextBuild.server);
+      for (const worker of workers) await worker.deploy(nextBuild.worker);
+    },
+  },
 ];

@@ -25,6 +25,8 @@ export interface JourneyOutcome {
   done: boolean;
   /** Requests that failed (no answer, 5xx, 429) and were sent again. */
   retries: number;
+  /** From the survey's first submission until the flow showed its result (ms), when it did. */
+  resultWaitMs: number | null;
 }
 
 /**
@@ -34,7 +36,13 @@ export interface JourneyOutcome {
  * the site's own client retries. It ends when the flow stands at its path's final state, or at
  * the deadline.
  */
-export async function runJourney(base: string, flow: SeededFlow, index: number, deadline: number): Promise<JourneyOutcome> {
+export async function runJourney(
+  base: string,
+  flow: SeededFlow,
+  index: number,
+  deadline: number,
+  onServerError: (status: number) => void = () => {},
+): Promise<JourneyOutcome> {
   const path = pathOf(index);
   const plan = PATHS[path];
   const headers = {
@@ -44,10 +52,13 @@ export async function runJourney(base: string, flow: SeededFlow, index: number, 
   };
   let retries = 0;
   let state = 'survey';
+  let submittedAt: number | null = null;
+  let resultWaitMs: number | null = null;
 
   const read = async (): Promise<string | null> => {
     try {
       const response = await fetch(`${base}/api/flows/${flow.flowId}`, { headers, signal: AbortSignal.timeout(10_000) });
+      if (response.status >= 500) onServerError(response.status);
       return response.ok ? ((await response.json()) as { state: string }).state : null;
     } catch {
       return null;
@@ -61,6 +72,7 @@ export async function runJourney(base: string, flow: SeededFlow, index: number, 
         body: JSON.stringify({ event }),
         signal: AbortSignal.timeout(10_000),
       });
+      if (response.status >= 500) onServerError(response.status);
       if (response.status >= 500 || response.status === 429) retries += 1;
       await response.arrayBuffer();
     } catch {
@@ -78,10 +90,13 @@ export async function runJourney(base: string, flow: SeededFlow, index: number, 
   ];
   while (Date.now() < deadline) {
     state = (await read()) ?? state;
-    if (state === plan.done) return { flowId: flow.flowId, path, state, done: true, retries };
+    if (submittedAt !== null && resultWaitMs === null && state !== 'survey' && !state.startsWith('processing'))
+      resultWaitMs = Date.now() - submittedAt;
+    if (state === plan.done) return { flowId: flow.flowId, path, state, done: true, retries, resultWaitMs };
     const next = steps.find((step) => !step.passed(state));
+    if (next === steps[0]) submittedAt ??= Date.now();
     if (next?.event) await send(next.event);
     await new Promise((resolve) => setTimeout(resolve, next?.event ? 50 : 250));
   }
-  return { flowId: flow.flowId, path, state, done: false, retries };
+  return { flowId: flow.flowId, path, state, done: false, retries, resultWaitMs };
 }
