@@ -133,9 +133,15 @@ export const SEVERAL_SERVERS_FAULTS: Fault[] = [
     name: 'rolling deploy: each server, then each worker, restarted in turn on a build whose assessment-flow machine is one version up',
     inject: async ({ servers, workers, nextBuild, mark }) => {
       if (!nextBuild) throw new Error('a rolling deploy needs the next build');
-      mark();
-      for (const server of servers) await server.deploy(nextBuild.server);
-      for (const worker of workers) await worker.deploy(nextBuild.worker);
+      // recovery is timed from the last step: each step is a fault of its own, one after the other
+      for (const server of servers) {
+        mark();
+        await server.deploy(nextBuild.server);
+      }
+      for (const worker of workers) {
+        mark();
+        await worker.deploy(nextBuild.worker);
+      }
     },
   },
 ];
