@@ -135,7 +135,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       cleanups.push(() => balancer.close());
       say('building the next version for the rolling deploy...');
       nextBuild = await buildNextVersion();
-      faultList.push(...SEVERAL_SERVERS_FAULTS);
+      // first, while journeys are surely under way: flows begun on the old version finish on the new
+      faultList.unshift(...SEVERAL_SERVERS_FAULTS);
     }
 
     // the coach of the run: points the automation and team-chat webhooks at the run's receiver (as
