@@ -6,11 +6,14 @@ import net from 'node:net';
  * container runtime is at hand: round robin over the server processes' loopback ports, a backend
  * whose connection is refused (killed, or restarting) skipped for the next, as the proxy's passive
  * health check and `lb_try_duration` do; websocket upgrades piped through to the backend chosen.
- * A request already sent to a backend that then dies is not sent again (it may have been applied):
- * the visitor gets 502 and retries, as behind the real proxy. Headers pass as they are: every
+ * A request already sent to a backend that then dies is sent again only if it is a GET or HEAD, as
+ * Caddy does by default; any other may have been applied, so the visitor gets 502 and retries. Headers pass as they are: every
  * simulated visitor dials from 127.0.0.1 and names its own address in X-Forwarded-For, which the
  * servers (TRUST_PROXY_HOPS=1) read as the address this proxy saw.
  */
+/** Requests that change nothing, which may be sent again to another backend after one fails mid-way. */
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
 export class Balancer {
   private turn = 0;
   private readonly server: http.Server;
@@ -59,8 +62,8 @@ export class Balancer {
           },
         );
         upstream.once('error', (error: NodeJS.ErrnoException) => {
-          // refused: the request never reached that backend, so the next may take it
-          if (error.code === 'ECONNREFUSED') return resolve('refused');
+          // refused: the request never reached that backend, so the next may take it; a read may go again
+          if (error.code === 'ECONNREFUSED' || (!response.headersSent && SAFE_METHODS.has(request.method ?? ''))) return resolve('refused');
           if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain' }).end('Bad Gateway');
           else response.destroy();
           resolve('sent');

@@ -37,7 +37,7 @@ export interface ChaosOptions {
 export interface ChaosReport {
   flows: number;
   /** Per fault: recovery time, 5xx answers while it lasted, journeys under way when it began. */
-  faults: Array<{ name: string; recoveryMs: number; serverErrors: number; underWay: number }>;
+  faults: Array<{ name: string; recoveryMs: number; serverErrors: number[]; underWay: number }>;
   /** 5xx answers visitors got outside any fault. */
   serverErrorsOutsideFaults: number;
   /** The longest a visitor waited from submitting the survey until the result showed (ms). */
@@ -193,11 +193,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       ).rows[0]!.n === 2;
 
     // 5xx answers visitors get, by the fault under way when they came
-    const serverErrors = new Map<string, number>();
+    const serverErrors = new Map<string, number[]>();
     let currentFault = '';
-    const onServerError = () => serverErrors.set(currentFault, (serverErrors.get(currentFault) ?? 0) + 1);
+    const onServerError = (status: number) => serverErrors.set(currentFault, [...(serverErrors.get(currentFault) ?? []), status]);
+    /** "3 (503 x 3)": how many 5xx answers, by status. */
+    const describeErrors = (statuses: number[]) => {
+      const byStatus = new Map<number, number>();
+      for (const status of statuses) byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+      const parts = [...byStatus].map(([status, count]) => `${status} x ${count}`);
+      return `${statuses.length}${parts.length ? ` (${parts.join(', ')})` : ''}`;
+    };
     const sockets = watchFlows(base, journeys.slice(0, Math.min(journeys.length, 40)), 3_000_000);
-    cleanups.push(async () => sockets.close());
+    cleanups.push(() => Promise.resolve(sockets.close()));
 
     say(`running ${options.flows} journeys with ${options.concurrency} at a time...`);
     const deadline = Date.now() + Math.max(240_000, options.flows * 400);
@@ -256,7 +263,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const recoveryMs = Date.now() - faultAt;
       await fault.restore?.(context);
       currentFault = '';
-      faults.push({ name: fault.name, recoveryMs, serverErrors: serverErrors.get(fault.name) ?? 0, underWay });
+      faults.push({ name: fault.name, recoveryMs, serverErrors: serverErrors.get(fault.name) ?? [], underWay });
       say(`  recovered in ${(recoveryMs / 1000).toFixed(1)} s`);
       // between faults, some ordinary contact messages
       await sendContact(Date.now() + 30_000);
@@ -319,18 +326,19 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         [journeys.map((flow) => flow.flowId)],
       );
       for (const row of versions.rows)
-        if (row.machine_version !== nextBuild.version) findings.stuck.push(`${row.n} flows still at machine version ${row.machine_version}`);
+        if (row.machine_version !== nextBuild.version)
+          findings.stuck.push(`${row.n} flows still at machine version ${row.machine_version}`);
       versionLine = `  after the rolling deploy: ${versions.rows.map((row) => `${row.n} flows at machine version ${row.machine_version}`).join(', ')}`;
     }
     const crashes = [...servers, ...workers].flatMap((process) => process.crashes);
     const longestResultWaitMs = Math.max(0, ...outcomes.map((outcome) => outcome.resultWaitMs ?? 0));
-    const serverErrorsOutsideFaults = serverErrors.get('') ?? 0;
+    const serverErrorsOutsideFaults = (serverErrors.get('') ?? []).length;
     const summary = [
       `${options.flows} flows, ${faults.length} faults, lost ${findings.lost.length}, duplicated ${findings.duplicated.length}, stuck ${findings.stuck.length}, crashes ${crashes.length}`,
-      `  ${serverCount} server(s) and ${workerCount} worker(s)${serverCount > 1 ? ' behind the run\'s balancer' : ''}`,
+      `  ${serverCount} server(s) and ${workerCount} worker(s)${serverCount > 1 ? " behind the run's balancer" : ''}`,
       ...faults.map(
         (fault) =>
-          `  ${fault.name}: recovered in ${(fault.recoveryMs / 1000).toFixed(1)} s, ${fault.underWay} journeys under way, ${fault.serverErrors} 5xx answer(s) meanwhile`,
+          `  ${fault.name}: recovered in ${(fault.recoveryMs / 1000).toFixed(1)} s, ${fault.underWay} journeys under way, 5xx answers meanwhile: ${describeErrors(fault.serverErrors)}`,
       ),
       `  5xx answers outside the faults: ${serverErrorsOutsideFaults}; longest wait for a result: ${(longestResultWaitMs / 1000).toFixed(1)} s`,
       `  ${socketReport.sockets} sockets held through the run: ${socketReport.subscribed} subscribed at the end, ${socketReport.reconnects} reconnects, ${socketReport.pushes} pushes received (${socketReport.withPushes} sockets had at least one)`,

@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { frameText } from '#server/sockets/frames.js';
 import { VISITOR_COOKIE } from '#server/visitors/visitor-cookie.js';
 import type { SeededFlow } from '../bench/seed.js';
 import { addressOf } from './journeys.js';
@@ -31,7 +32,7 @@ export function watchFlows(base: string, flows: SeededFlow[], firstVisitor: numb
       socket.send(JSON.stringify({ type: 'subscribe', flowId: flow.flowId }));
     });
     socket.on('message', (raw) => {
-      const frame = JSON.parse(String(raw)) as { type: string };
+      const frame = JSON.parse(frameText(raw)) as { type: string };
       if (frame.type === 'subscribed') watcher.subscribed = true;
       if (frame.type === 'event') watcher.pushes += 1;
       // a subscribe that failed (the database restarting) is sent again, as the client does
