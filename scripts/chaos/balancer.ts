@@ -53,7 +53,9 @@ export class Balancer {
     for (const port of this.order()) {
       const outcome = await new Promise<'sent' | 'refused'>((resolve) => {
         const upstream = http.request(
-          { host: '127.0.0.1', port, method: request.method, path: request.url, headers: request.headers },
+          // a connection of its own per request: a kept-alive one that a stopping server closes would
+          // fail a request the server never saw, where a new one is refused and goes to the next
+          { host: '127.0.0.1', port, method: request.method, path: request.url, headers: request.headers, agent: false },
           (answer) => {
             response.writeHead(answer.statusCode ?? 502, answer.headers);
             answer.pipe(response);
