@@ -72,7 +72,7 @@ function boundaries() {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'web/dist/**', 'web/dist-ssr/**', '.data/**', 'node_modules/**', 'docs/**'] },
+  { ignores: ['dist/**', 'dist-next/**', 'web/dist/**', 'web/dist-ssr/**', '.data/**', 'node_modules/**', 'docs/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
