@@ -130,17 +130,18 @@ export const SEVERAL_SERVERS_FAULTS: Fault[] = [
     restore: ({ servers }) => servers.at(-1)!.start(),
   },
   {
-    name: 'rolling deploy: each server, then each worker, restarted in turn on a build whose assessment-flow machine is one version up',
+    name: 'rolling deploy: each worker, then each server, restarted in turn on a build whose assessment-flow machine is one version up',
     inject: async ({ servers, workers, nextBuild, mark }) => {
       if (!nextBuild) throw new Error('a rolling deploy needs the next build');
-      // recovery is timed from the last step: each step is a fault of its own, one after the other
-      for (const server of servers) {
+      // workers first: a new worker runs a job on a flow of either version, an old one fails it on
+      // a newer flow and burns its attempts; the old servers answer a newer flow 503, which the
+      // browser retries without limit. Recovery is timed from the last step.
+      for (const process of [
+        ...workers.map((worker) => [worker, nextBuild.worker] as const),
+        ...servers.map((server) => [server, nextBuild.server] as const),
+      ]) {
         mark();
-        await server.deploy(nextBuild.server);
-      }
-      for (const worker of workers) {
-        mark();
-        await worker.deploy(nextBuild.worker);
+        await process[0].deploy(process[1]);
       }
     },
   },
