@@ -285,6 +285,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       }
     };
     await settle();
+    // why the jobs the coach is about to retry failed (the double kill's, and any other)
+    const failedJobs = await pool.query<{ queue: string; error: string; n: number }>(
+      "SELECT queue, left(coalesce(last_error, ''), 100) AS error, count(*)::int AS n FROM jobs WHERE status = 'failed' GROUP BY 1, 2 ORDER BY 3 DESC",
+    );
+    const failedLine = failedJobs.rows.map((row) => `${row.n} ${row.queue} (${row.error})`).join('; ');
     const { token } = await createSession(pool, coachId);
     const retry = await fetch(`${base}/api/admin/jobs/retry-failed`, {
       method: 'POST',
@@ -345,6 +350,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       ...(versionLine ? [versionLine] : []),
       `  ${contactIds.length} contact messages, ${received.size} webhook events received (${redelivered} delivered again, which receivers drop by event id), ${retriedByCoach} failed job(s) retried by the coach, ${resumed} journey(s) finished after that retry`,
       `  requests retried by visitors: ${outcomes.reduce((sum, outcome) => sum + outcome.retries, 0)}`,
+      ...(failedLine ? [`  failed jobs before the coach's retry: ${failedLine}`] : []),
     ].join('\n');
     const ok =
       !findings.lost.length &&
