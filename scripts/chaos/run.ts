@@ -302,12 +302,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     // the coach's retry (by design). Visitors who gave up meanwhile come back and finish.
     const resumeDeadline = Date.now() + 60_000;
     let resumed = 0;
-    for (const [at, outcome] of outcomes.entries()) {
-      if (outcome.done) continue;
-      const index = journeys.findIndex((flow) => flow.flowId === outcome.flowId);
-      outcomes[at] = await runJourney(base, journeys[index]!, index, resumeDeadline, onServerError);
-      if (outcomes[at].done) resumed += 1;
-    }
+    // side by side: one that cannot finish must not use up the others' time
+    await Promise.all(
+      [...outcomes.entries()].map(async ([at, outcome]) => {
+        if (outcome.done) return;
+        const index = journeys.findIndex((flow) => flow.flowId === outcome.flowId);
+        outcomes[at] = await runJourney(base, journeys[index]!, index, resumeDeadline, onServerError);
+        if (outcomes[at].done) resumed += 1;
+      }),
+    );
 
     const longJobRow = await pool.query<{ attempts: number; last_error: string | null; status: string }>(
       "SELECT attempts, last_error, status FROM jobs WHERE flow_id = $1 AND queue = 'grading'",
@@ -316,7 +319,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     say(`the double-killed job: ${JSON.stringify(longJobRow.rows[0])}`);
     const findings = await verify(pool, [...journeys.map((flow) => flow.flowId), longJob.flowId], contactIds, received);
     for (const outcome of outcomes) {
-      if (!outcome.done) findings.lost.push(`journey ${outcome.flowId} (${outcome.path}) ended at ${outcome.state}`);
+      if (!outcome.done)
+        findings.lost.push(
+          `journey ${outcome.flowId} (${outcome.path}) ended at ${outcome.state}${outcome.lastRefusal ? `; last refusal: ${outcome.lastRefusal}` : ''}`,
+        );
     }
     // every socket open and subscribed again after the last fault
     await until(sockets.allSubscribed, 20_000, '').catch(() => {});
