@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import type { StateValue } from 'xstate';
 import { flowMachineVersions, type MachineVersioning, type StoredSnapshot } from '#machines/flow-versions.js';
 import type { FlowMachineName } from '#machines/protocol/api.js';
+import { NEWER_FLOW_MESSAGE } from '#server/plugins/error-handler.js';
+import { flowClient } from '#test/journey.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { assertStoredFlowsSupported, upgradeStoredFlows } from './machine-versions.js';
 import { FlowEngine } from './engine.js';
@@ -10,7 +12,7 @@ import { FlowEngine } from './engine.js';
 let harness: TestApp;
 let engine: FlowEngine;
 beforeAll(async () => {
-  harness = await buildTestApp({ ownDatabase: true });
+  harness = await buildTestApp({ ownDatabase: true, listen: true });
   engine = new FlowEngine(harness.pool);
 });
 afterAll(() => harness.close());
@@ -38,6 +40,22 @@ describe('flows record the machine version that wrote them', () => {
     );
     await expect(engine.get(flow.flowId, 'system')).rejects.toThrow('written by machine version 9');
     await harness.pool.query("DELETE FROM flows WHERE machine = 'retiredMachine' OR id = $1", [flow.flowId]);
+  });
+  it("a visitor's flow written by a newer build (a rolling deploy under way) is answered 503 with Retry-After, to be tried again on a newer server", async () => {
+    const browser = flowClient(harness.url);
+    const flow = await browser.start({ machine: 'mirror' });
+    await harness.pool.query('UPDATE flows SET machine_version = machine_version + 1 WHERE id = $1', [flow.flowId]);
+    onTestFinished(async () => {
+      await harness.pool.query('DELETE FROM flows WHERE id = $1', [flow.flowId]);
+    });
+    for (const answer of [
+      await browser.call('GET', `/api/flows/${flow.flowId}`),
+      await browser.call('POST', `/api/flows/${flow.flowId}/events`, { event: { type: 'SET_SAVE', save: true } }),
+    ]) {
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toBe('1');
+      expect(answer.json).toMatchObject({ statusCode: 503, message: NEWER_FLOW_MESSAGE });
+    }
   });
 });
 

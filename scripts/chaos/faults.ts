@@ -5,8 +5,10 @@ import type { ManagedProcess, ManagedRedis } from './processes.js';
 
 /** What a fault can reach: the processes, Redis, the database, and a flow kept for the long job. */
 interface FaultContext {
-  server: ManagedProcess;
-  worker: ManagedProcess;
+  servers: ManagedProcess[];
+  workers: ManagedProcess[];
+  /** The bundles a rolling deploy moves to (next-build.ts); only a run with several servers has them. */
+  nextBuild: { server: string; worker: string } | null;
   redis: ManagedRedis;
   pool: pg.Pool;
   databaseUrl: string;
@@ -21,16 +23,18 @@ interface FaultContext {
 export interface Fault {
   name: string;
   inject: (context: FaultContext) => Promise<void>;
+  /** Undoes what the fault left broken, once its recovery is timed (a killed server left down meanwhile). */
+  restore?: (context: FaultContext) => Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A process manager's restart: the process comes back a moment after it died. */
-async function killAndRestart(process: ManagedProcess, mark: () => void): Promise<void> {
+/** A process manager's restart: the processes come back a moment after they died. */
+async function killAndRestart(processes: ManagedProcess[], mark: () => void): Promise<void> {
   mark();
-  await process.kill();
+  await Promise.all(processes.map((process) => process.kill()));
   await sleep(500);
-  await process.start();
+  await Promise.all(processes.map((process) => process.start()));
 }
 
 /**
@@ -38,24 +42,27 @@ async function killAndRestart(process: ManagedProcess, mark: () => void): Promis
  * then measures how long until the whole path works again.
  */
 export const FAULTS: Fault[] = [
-  { name: 'SIGKILL the worker (a supervisor restarts it)', inject: ({ worker, mark }) => killAndRestart(worker, mark) },
+  { name: 'SIGKILL a worker (a supervisor restarts it)', inject: ({ workers, mark }) => killAndRestart(workers.slice(0, 1), mark) },
   {
-    name: 'SIGKILL the worker twice on the same long job',
-    inject: async ({ worker, pool, databaseUrl, longJob, startLongJob, mark }) => {
+    // on one worker: the others are stopped (gracefully, their jobs finished) for the while, so the
+    // long job is in its hands and the kills fail no job but the ones it holds
+    name: 'SIGKILL a worker twice on the same long job',
+    inject: async ({ workers: [worker, ...others], pool, databaseUrl, longJob, startLongJob, mark }) => {
       // the job waits on the lead's row while another connection holds it: long, on purpose. Grading
       // writes nothing on the lead, but its rows' foreign keys take KEY SHARE on it, which FOR UPDATE
       // blocks; so would the survey's own job row, so the lead is held once the job exists and
       // before the worker (frozen meanwhile) can run it
+      await Promise.all(others.map((other) => other.stop()));
       const blocker = new pg.Client(databaseUrl);
       await blocker.connect();
       try {
-        worker.signal('SIGSTOP');
+        worker!.signal('SIGSTOP');
         try {
           await startLongJob();
           await blocker.query('BEGIN');
           await blocker.query('SELECT 1 FROM leads WHERE lead_id = $1 FOR UPDATE', [longJob.leadId]);
         } finally {
-          worker.signal('SIGCONT');
+          worker!.signal('SIGCONT');
         }
         // a query that fails (the database restarting) is simply not there yet
         const attemptsAre = (n: number) => async () => {
@@ -68,12 +75,13 @@ export const FAULTS: Fault[] = [
         };
         const notSetUp = 'the fault could not be set up in time';
         await until(attemptsAre(1), 30_000, notSetUp);
-        await killAndRestart(worker, mark);
+        await killAndRestart([worker!], mark);
         await until(attemptsAre(2), 30_000, notSetUp);
-        await killAndRestart(worker, mark);
+        await killAndRestart([worker!], mark);
       } finally {
         await blocker.query('ROLLBACK').catch(() => {});
         await blocker.end();
+        await Promise.all(others.map((other) => other.start()));
       }
     },
   },
@@ -105,5 +113,34 @@ export const FAULTS: Fault[] = [
       );
     },
   },
-  { name: 'SIGKILL the server (a supervisor restarts it)', inject: ({ server, mark }) => killAndRestart(server, mark) },
+  { name: 'SIGKILL a server (a supervisor restarts it)', inject: ({ servers, mark }) => killAndRestart(servers.slice(0, 1), mark) },
+];
+
+/** The faults only a run with several servers has: one server gone, and a rolling deploy. */
+export const SEVERAL_SERVERS_FAULTS: Fault[] = [
+  {
+    // the proxy sends the traffic to the others; the server comes back only after recovery is timed
+    name: 'SIGKILL one server and leave it down (the proxy sends traffic to the others)',
+    inject: async ({ servers, mark }) => {
+      mark();
+      await servers.at(-1)!.kill();
+    },
+    restore: ({ servers }) => servers.at(-1)!.start(),
+  },
+  {
+    name: 'rolling deploy: each worker, then each server, restarted in turn on a build whose assessment-flow machine is one version up',
+    inject: async ({ servers, workers, nextBuild, mark }) => {
+      if (!nextBuild) throw new Error('a rolling deploy needs the next build');
+      // workers first: a new worker runs a job on a flow of either version, an old one fails it on
+      // a newer flow and burns its attempts; the old servers answer a newer flow 503, which the
+      // browser retries without limit. Recovery is timed from the last step.
+      for (const process of [
+        ...workers.map((worker) => [worker, nextBuild.worker] as const),
+        ...servers.map((server) => [server, nextBuild.server] as const),
+      ]) {
+        mark();
+        await process[0].deploy(process[1]);
+      }
+    },
+  },
 ];

@@ -25,6 +25,10 @@ export interface JourneyOutcome {
   done: boolean;
   /** Requests that failed (no answer, 5xx, 429) and were sent again. */
   retries: number;
+  /** From the survey's first submission until the flow showed its result (ms), when it did. */
+  resultWaitMs: number | null;
+  /** The last refusal of an event it sent (status and message), to say why a journey did not finish. */
+  lastRefusal: string | null;
 }
 
 /**
@@ -34,7 +38,13 @@ export interface JourneyOutcome {
  * the site's own client retries. It ends when the flow stands at its path's final state, or at
  * the deadline.
  */
-export async function runJourney(base: string, flow: SeededFlow, index: number, deadline: number): Promise<JourneyOutcome> {
+export async function runJourney(
+  base: string,
+  flow: SeededFlow,
+  index: number,
+  deadline: number,
+  onServerError: (status: number) => void = () => {},
+): Promise<JourneyOutcome> {
   const path = pathOf(index);
   const plan = PATHS[path];
   const headers = {
@@ -44,10 +54,14 @@ export async function runJourney(base: string, flow: SeededFlow, index: number, 
   };
   let retries = 0;
   let state = 'survey';
+  let submittedAt: number | null = null;
+  let resultWaitMs: number | null = null;
+  let lastRefusal: string | null = null;
 
   const read = async (): Promise<string | null> => {
     try {
       const response = await fetch(`${base}/api/flows/${flow.flowId}`, { headers, signal: AbortSignal.timeout(10_000) });
+      if (response.status >= 500) onServerError(response.status);
       return response.ok ? ((await response.json()) as { state: string }).state : null;
     } catch {
       return null;
@@ -61,8 +75,10 @@ export async function runJourney(base: string, flow: SeededFlow, index: number, 
         body: JSON.stringify({ event }),
         signal: AbortSignal.timeout(10_000),
       });
+      if (response.status >= 500) onServerError(response.status);
       if (response.status >= 500 || response.status === 429) retries += 1;
-      await response.arrayBuffer();
+      const text = await response.text();
+      if (!response.ok) lastRefusal = `${response.status} ${text.slice(0, 160)}`;
     } catch {
       retries += 1;
     }
@@ -76,12 +92,24 @@ export async function runJourney(base: string, flow: SeededFlow, index: number, 
     { passed: (s) => s !== 'results', event: { type: 'CONTINUE' } },
     { passed: (s) => !['yes_flow', 'maybe_flow', 'no_flow.offered'].includes(s), event: plan.step },
   ];
+  // a flow whose grading failed twice shows the fallback result, whose offer may be another tier's
+  // (the coach's retry replaces the result, not the offer on show): the visitor takes what is offered
+  const OFFERED: Record<string, { type: string }> = {
+    yes_flow: { type: 'PAY_DEPOSIT' },
+    maybe_flow: plan.tier === 'homework' ? plan.step : { type: 'CHOOSE_FREE_RESOURCES' },
+    'no_flow.offered': { type: 'JOIN_COMMUNITY' },
+  };
+  const FINAL = new Set(Object.values(PATHS).map((each) => each.done));
   while (Date.now() < deadline) {
     state = (await read()) ?? state;
-    if (state === plan.done) return { flowId: flow.flowId, path, state, done: true, retries };
+    if (submittedAt !== null && resultWaitMs === null && state !== 'survey' && !state.startsWith('processing'))
+      resultWaitMs = Date.now() - submittedAt;
+    if (FINAL.has(state)) return { flowId: flow.flowId, path, state, done: true, retries, resultWaitMs, lastRefusal };
     const next = steps.find((step) => !step.passed(state));
-    if (next?.event) await send(next.event);
-    await new Promise((resolve) => setTimeout(resolve, next?.event ? 50 : 250));
+    if (next === steps[0]) submittedAt ??= Date.now();
+    const event = next && next === steps[3] ? (OFFERED[state] ?? next.event) : next?.event;
+    if (event) await send(event);
+    await new Promise((resolve) => setTimeout(resolve, event ? 50 : 250));
   }
-  return { flowId: flow.flowId, path, state, done: false, retries };
+  return { flowId: flow.flowId, path, state, done: false, retries, resultWaitMs, lastRefusal };
 }

@@ -14,8 +14,9 @@ export class ManagedProcess {
   private output = '';
 
   constructor(
-    readonly name: 'server' | 'worker',
-    private readonly entry: string,
+    /** 'server', 'worker', or with a number when the run has several: 'server 2'. */
+    readonly name: string,
+    private entry: string,
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
@@ -50,7 +51,14 @@ export class ManagedProcess {
     if (child && child.exitCode === null) process.kill(-child.pid!, signal);
   }
 
-  /** Ends it for good (the run is over). */
+  /** A rolling deploy's step: stops it as an orchestrator does (SIGTERM, then waits) and starts `entry`, the new build, in its place. */
+  async deploy(entry: string): Promise<void> {
+    await this.stop();
+    this.entry = entry;
+    await this.start();
+  }
+
+  /** Ends it (the run is over, or a deploy replaces it). */
   async stop(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null) return;

@@ -9,18 +9,26 @@ import { createAdmin } from '#server/auth/admin-users.js';
 import { createSession, csrfTokenFor, SESSION_COOKIE } from '#server/auth/sessions.js';
 import { VISITOR_COOKIE } from '#server/visitors/visitor-cookie.js';
 import { SURVEYS } from '#test/journey.js';
+import { until } from '#test/until.js';
 import { seedSurveyFlows } from '../bench/seed.js';
 import { benchServices } from '../bench/services.js';
 import { ensureServerBuilt } from '../lib/ensure.mjs';
 import { freePort } from '../services/free-port.js';
-import { FAULTS } from './faults.js';
+import { Balancer } from './balancer.js';
+import { FAULTS, SEVERAL_SERVERS_FAULTS, type Fault } from './faults.js';
 import { addressOf, runJourney, type JourneyOutcome } from './journeys.js';
+import { buildNextVersion } from './next-build.js';
 import { ManagedProcess, ManagedRedis } from './processes.js';
+import { watchFlows } from './sockets.js';
 import { verify } from './verify.js';
 
 export interface ChaosOptions {
   flows: number;
   concurrency: number;
+  /** Server processes (default 1); with several, the run's own balancer (balancer.ts) fronts them. */
+  servers?: number;
+  /** Worker processes (default 1). */
+  workers?: number;
   /** A migrated database to run on (the tests' own); default: a fresh one, as the benchmarks make. */
   databaseUrl?: string;
   say?: (line: string) => void;
@@ -28,7 +36,12 @@ export interface ChaosOptions {
 
 export interface ChaosReport {
   flows: number;
-  faults: Array<{ name: string; recoveryMs: number }>;
+  /** Per fault: recovery time, 5xx answers while it lasted, journeys under way when it began. */
+  faults: Array<{ name: string; recoveryMs: number; serverErrors: number[]; underWay: number }>;
+  /** 5xx answers visitors got outside any fault. */
+  serverErrorsOutsideFaults: number;
+  /** The longest a visitor waited from submitting the survey until the result showed (ms). */
+  longestResultWaitMs: number;
   lost: string[];
   duplicated: string[];
   stuck: string[];
@@ -81,13 +94,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 6 });
     cleanups.push(() => pool.end());
     await ensureServerBuilt();
-    const port = await freePort();
+    const serverCount = options.servers ?? 1;
+    const workerCount = options.workers ?? 1;
+    const ports = await Promise.all(Array.from({ length: serverCount }, () => freePort()));
     const env = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
-      PORT: String(port),
       DATABASE_URL: databaseUrl,
       REDIS_URL: redis.url,
       QUEUE_PREFIX: `hf-chaos-${runId}`,
@@ -101,15 +115,29 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       // the webhook receiver listens on loopback, which outgoing webhooks may reach only when listed
       WEBHOOK_ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1',
     };
-    const server = new ManagedProcess('server', 'dist/server/main.mjs', env);
-    const worker = new ManagedProcess('worker', 'dist/workers/main.mjs', env);
-    cleanups.push(
-      () => server.stop(),
-      () => worker.stop(),
+    const named = (kind: string, index: number, count: number) => (count > 1 ? `${kind} ${index + 1}` : kind);
+    const servers = ports.map(
+      (port, index) => new ManagedProcess(named('server', index, serverCount), 'dist/server/main.mjs', { ...env, PORT: String(port) }),
     );
-    await server.start();
-    await worker.start();
-    const base = `http://127.0.0.1:${port}`;
+    const workers = Array.from(
+      { length: workerCount },
+      (_, index) => new ManagedProcess(named('worker', index, workerCount), 'dist/workers/main.mjs', env),
+    );
+    cleanups.push(...[...servers, ...workers].map((process) => () => process.stop()));
+    // one at a time: the first migrates the database
+    for (const process of [...servers, ...workers]) await process.start();
+    let base = `http://127.0.0.1:${ports[0]}`;
+    let nextBuild: { server: string; worker: string; version: number } | null = null;
+    const faultList: Fault[] = [...FAULTS];
+    if (serverCount > 1) {
+      const balancer = new Balancer(() => ports);
+      base = `http://127.0.0.1:${await balancer.listen()}`;
+      cleanups.push(() => balancer.close());
+      say('building the next version for the rolling deploy...');
+      nextBuild = await buildNextVersion();
+      // first, while journeys are surely under way: flows begun on the old version finish on the new
+      faultList.unshift(...SEVERAL_SERVERS_FAULTS);
+    }
 
     // the coach of the run: points the automation and team-chat webhooks at the run's receiver (as
     // the Integrations screen saves them), and retries the failed jobs at the end
@@ -164,6 +192,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         )
       ).rows[0]!.n === 2;
 
+    // 5xx answers visitors get, by the fault under way when they came
+    const serverErrors = new Map<string, number[]>();
+    let currentFault = '';
+    const onServerError = (status: number) => serverErrors.set(currentFault, [...(serverErrors.get(currentFault) ?? []), status]);
+    /** "3 (503 x 3)": how many 5xx answers, by status. */
+    const describeErrors = (statuses: number[]) => {
+      const byStatus = new Map<number, number>();
+      for (const status of statuses) byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+      const parts = [...byStatus].map(([status, count]) => `${status} x ${count}`);
+      return `${statuses.length}${parts.length ? ` (${parts.join(', ')})` : ''}`;
+    };
+    const sockets = watchFlows(base, journeys.slice(0, Math.min(journeys.length, 40)), 3_000_000);
+    cleanups.push(() => Promise.resolve(sockets.close()));
+
     say(`running ${options.flows} journeys with ${options.concurrency} at a time...`);
     const deadline = Date.now() + Math.max(240_000, options.flows * 400);
     const outcomes: JourneyOutcome[] = [];
@@ -172,7 +214,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       Array.from({ length: options.concurrency }, async () => {
         while (next < journeys.length) {
           const index = next++;
-          outcomes.push(await runJourney(base, journeys[index]!, index, deadline));
+          outcomes.push(await runJourney(base, journeys[index]!, index, deadline, onServerError));
         }
       }),
     );
@@ -183,8 +225,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       mark: () => {
         faultAt = Date.now();
       },
-      server,
-      worker,
+      servers,
+      workers,
+      nextBuild,
       redis,
       pool,
       databaseUrl,
@@ -207,8 +250,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       },
     };
     await sleep(3_000);
-    for (const fault of FAULTS) {
+    for (const fault of faultList) {
       say(`fault: ${fault.name}`);
+      currentFault = fault.name;
+      const underWay = next - outcomes.length;
       await fault.inject(context);
       const probe = await sendContact(faultAt + 60_000);
       while (!(await emailsRecorded(probe).catch(() => false))) {
@@ -216,7 +261,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         await sleep(100);
       }
       const recoveryMs = Date.now() - faultAt;
-      faults.push({ name: fault.name, recoveryMs });
+      await fault.restore?.(context);
+      currentFault = '';
+      faults.push({ name: fault.name, recoveryMs, serverErrors: serverErrors.get(fault.name) ?? [], underWay });
       say(`  recovered in ${(recoveryMs / 1000).toFixed(1)} s`);
       // between faults, some ordinary contact messages
       await sendContact(Date.now() + 30_000);
@@ -230,13 +277,19 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const until = Date.now() + 90_000;
       while (Date.now() < until) {
         const open = await pool.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM jobs WHERE status IN ('pending', 'enqueued', 'active')",
+          // a timer not yet due (a reminder a day away) waits by design, as verify.ts counts it
+          "SELECT count(*)::int AS n FROM jobs WHERE status IN ('pending', 'enqueued', 'active') AND NOT (queue = 'timers' AND run_after > now())",
         );
         if (open.rows[0]!.n === 0) return;
         await sleep(500);
       }
     };
     await settle();
+    // why the jobs the coach is about to retry failed (the double kill's, and any other)
+    const failedJobs = await pool.query<{ queue: string; error: string; n: number }>(
+      "SELECT queue, left(coalesce(last_error, ''), 100) AS error, count(*)::int AS n FROM jobs WHERE status = 'failed' GROUP BY 1, 2 ORDER BY 3 DESC",
+    );
+    const failedLine = failedJobs.rows.map((row) => `${row.n} ${row.queue} (${row.error})`).join('; ');
     const { token } = await createSession(pool, coachId);
     const retry = await fetch(`${base}/api/admin/jobs/retry-failed`, {
       method: 'POST',
@@ -249,12 +302,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     // the coach's retry (by design). Visitors who gave up meanwhile come back and finish.
     const resumeDeadline = Date.now() + 60_000;
     let resumed = 0;
-    for (const [at, outcome] of outcomes.entries()) {
-      if (outcome.done) continue;
-      const index = journeys.findIndex((flow) => flow.flowId === outcome.flowId);
-      outcomes[at] = await runJourney(base, journeys[index]!, index, resumeDeadline);
-      if (outcomes[at].done) resumed += 1;
-    }
+    // side by side: one that cannot finish must not use up the others' time
+    await Promise.all(
+      [...outcomes.entries()].map(async ([at, outcome]) => {
+        if (outcome.done) return;
+        const index = journeys.findIndex((flow) => flow.flowId === outcome.flowId);
+        outcomes[at] = await runJourney(base, journeys[index]!, index, resumeDeadline, onServerError);
+        if (outcomes[at].done) resumed += 1;
+      }),
+    );
 
     const longJobRow = await pool.query<{ attempts: number; last_error: string | null; status: string }>(
       "SELECT attempts, last_error, status FROM jobs WHERE flow_id = $1 AND queue = 'grading'",
@@ -263,22 +319,63 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     say(`the double-killed job: ${JSON.stringify(longJobRow.rows[0])}`);
     const findings = await verify(pool, [...journeys.map((flow) => flow.flowId), longJob.flowId], contactIds, received);
     for (const outcome of outcomes) {
-      if (!outcome.done) findings.lost.push(`journey ${outcome.flowId} (${outcome.path}) ended at ${outcome.state}`);
+      if (!outcome.done)
+        findings.lost.push(
+          `journey ${outcome.flowId} (${outcome.path}) ended at ${outcome.state}${outcome.lastRefusal ? `; last refusal: ${outcome.lastRefusal}` : ''}`,
+        );
     }
-    const crashes = [...server.crashes, ...worker.crashes];
+    // every socket open and subscribed again after the last fault
+    await until(sockets.allSubscribed, 20_000, '').catch(() => {});
+    const socketReport = sockets.report();
+    if (socketReport.subscribed < socketReport.sockets)
+      findings.lost.push(`${socketReport.sockets - socketReport.subscribed} of ${socketReport.sockets} sockets never reconnected`);
+    // after a rolling deploy every flow, begun before it or not, is on the new version
+    let versionLine = '';
+    if (nextBuild) {
+      const versions = await pool.query<{ machine_version: number; n: number }>(
+        'SELECT machine_version, count(*)::int AS n FROM flows WHERE id = ANY($1::uuid[]) GROUP BY 1',
+        [journeys.map((flow) => flow.flowId)],
+      );
+      for (const row of versions.rows)
+        if (row.machine_version !== nextBuild.version)
+          findings.stuck.push(`${row.n} flows still at machine version ${row.machine_version}`);
+      versionLine = `  after the rolling deploy: ${versions.rows.map((row) => `${row.n} flows at machine version ${row.machine_version}`).join(', ')}`;
+    }
+    const crashes = [...servers, ...workers].flatMap((process) => process.crashes);
+    const longestResultWaitMs = Math.max(0, ...outcomes.map((outcome) => outcome.resultWaitMs ?? 0));
+    const serverErrorsOutsideFaults = (serverErrors.get('') ?? []).length;
     const summary = [
       `${options.flows} flows, ${faults.length} faults, lost ${findings.lost.length}, duplicated ${findings.duplicated.length}, stuck ${findings.stuck.length}, crashes ${crashes.length}`,
-      ...faults.map((fault) => `  ${fault.name}: recovered in ${(fault.recoveryMs / 1000).toFixed(1)} s`),
+      `  ${serverCount} server(s) and ${workerCount} worker(s)${serverCount > 1 ? " behind the run's balancer" : ''}`,
+      ...faults.map(
+        (fault) =>
+          `  ${fault.name}: recovered in ${(fault.recoveryMs / 1000).toFixed(1)} s, ${fault.underWay} journeys under way, 5xx answers meanwhile: ${describeErrors(fault.serverErrors)}`,
+      ),
+      `  5xx answers outside the faults: ${serverErrorsOutsideFaults}; longest wait for a result: ${(longestResultWaitMs / 1000).toFixed(1)} s`,
+      `  ${socketReport.sockets} sockets held through the run: ${socketReport.subscribed} subscribed at the end, ${socketReport.reconnects} reconnects, ${socketReport.pushes} pushes received (${socketReport.withPushes} sockets had at least one)`,
+      ...(versionLine ? [versionLine] : []),
       `  ${contactIds.length} contact messages, ${received.size} webhook events received (${redelivered} delivered again, which receivers drop by event id), ${retriedByCoach} failed job(s) retried by the coach, ${resumed} journey(s) finished after that retry`,
       `  requests retried by visitors: ${outcomes.reduce((sum, outcome) => sum + outcome.retries, 0)}`,
+      ...(failedLine ? [`  failed jobs before the coach's retry: ${failedLine}`] : []),
     ].join('\n');
     const ok =
       !findings.lost.length &&
       !findings.duplicated.length &&
       !findings.stuck.length &&
       !crashes.length &&
+      !serverErrorsOutsideFaults &&
       faults.every((fault) => fault.recoveryMs < 10_000);
-    return { flows: options.flows, faults, ...findings, crashes, retriedByCoach, summary, ok };
+    return {
+      flows: options.flows,
+      faults,
+      serverErrorsOutsideFaults,
+      longestResultWaitMs,
+      ...findings,
+      crashes,
+      retriedByCoach,
+      summary,
+      ok,
+    };
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
   }

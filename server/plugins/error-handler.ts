@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ZodError } from 'zod';
 import { HttpError } from '#core/http-error.js';
+import { UnsupportedMachineVersionError } from '#machines/flow-versions.js';
 import { BODY_SIZE_MESSAGE, limitError, logRefusal } from './input-limits.js';
 
 /** The one shape of every error response (an HttpError may add fields of its own, such as a 409's flow). */
@@ -39,6 +40,7 @@ function zodFields(error: ZodError): Record<string, string> {
 
 /** The answer while PostgreSQL cannot be reached. */
 export const DATABASE_DOWN_MESSAGE = 'The database is not answering right now. Please try again in a moment.';
+export const NEWER_FLOW_MESSAGE = 'The site is being updated. Please try again in a moment.';
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P03']);
 
@@ -92,6 +94,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
         message: `Invalid ${error.validationContext ?? 'request'}: ${Object.keys(fields).join(', ')}`,
         fields,
       } satisfies ErrorBody);
+    }
+    // a rolling deploy: a newer server moved this flow up while this older one still serves; the
+    // request did nothing, and the next try reaches a newer server (decision 0054)
+    if (error instanceof UnsupportedMachineVersionError && error.version > error.current) {
+      request.log.warn({ machine: error.machine, version: error.version, current: error.current }, 'flow newer than this build');
+      reply.header('retry-after', '1');
+      return reply.status(503).send({ statusCode: 503, error: 'Service Unavailable', message: NEWER_FLOW_MESSAGE } satisfies ErrorBody);
     }
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'database unavailable');
