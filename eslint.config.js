@@ -85,7 +85,18 @@ function boundaries() {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-next/**', 'web/dist/**', 'web/dist-ssr/**', '.data/**', 'node_modules/**', 'docs/**', '.dependency-cruiser.cjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'dist-next/**',
+      'web/dist/**',
+      'web/dist-ssr/**',
+      '.data/**',
+      'node_modules/**',
+      'docs/**',
+      '.dependency-cruiser.cjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
