@@ -7,7 +7,9 @@ import type { EmailContent } from './compose.js';
 import { assessmentReminder, bookingReminder } from './follow-up-templates.js';
 import { depositReceipt, homeworkReceipt, refundConfirmation, type PaymentDetails } from './payment-templates.js';
 import { resourcesFor } from './resources.js';
+import { CONFIRM_LINK_DAYS } from '../leads/lead-attempts.js';
 import {
+  addressConfirmationEmail,
   contactConfirmation,
   contactNotification,
   homeworkEmail,
@@ -184,6 +186,16 @@ const ENTRIES: CatalogEntry[] = [
         reportLink: reportLink(siteUrl),
         site,
       }),
+  },
+  {
+    id: 'address_confirmation',
+    kind: 'address_confirmation',
+    name: 'Was this you?',
+    audience: 'lead',
+    when: () =>
+      "When someone types a known lead's address in a browser that has not proven it: instead of the results, one link that gives that assessment to the lead (decision 0044).",
+    draw: ({ siteUrl, site }) =>
+      addressConfirmationEmail({ name: SAMPLE_NAME, confirmLink: `${siteUrl}/confirm?token=sample`, days: CONFIRM_LINK_DAYS, site }),
   },
   {
     id: 'contact_confirmation',

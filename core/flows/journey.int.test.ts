@@ -95,12 +95,7 @@ describe('the assessment over HTTP and the socket, from capture to each tier', (
     expect(answers.every((answer) => answer.responseTime < 2000)).toBe(true);
     await client.send(flow.flowId, { type: 'DIAGNOSTIC_COMPLETED', answers: {}, diagnosticFlowId: diagnostic.flowId });
     await client.send(flow.flowId, { type: 'SURVEY_SUBMITTED', answers: SURVEYS.book_call });
-    const deadline = Date.now() + 20_000;
-    let state = '';
-    while (Date.now() < deadline && (state = (await client.get(flow.flowId)).state) !== 'gaming_detected') {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(state).toBe('gaming_detected');
+    await until(async () => (await client.get(flow.flowId)).state === 'gaming_detected', 20_000, 'never reached gaming_detected');
   });
 
   it('records a timed answer that arrives after the limit plus grace as the timeout auto-answer, by the server clock only', async () => {

@@ -51,10 +51,11 @@ describe('the Emails screen in a real browser', () => {
       'Invitation to finish',
       'Paid homework',
       'Free resources',
+      'Was this you?',
       'Contact confirmation',
       'Contact notification',
     ]) {
-      await page.getByRole('heading', { level: 2, name: new RegExp(`^${name} `) }).waitFor();
+      await page.getByRole('heading', { level: 2, name: new RegExp(`^${name.replace(/[?]/g, '\\?')} `) }).waitFor();
     }
     const receipt = page.getByRole('article', { name: /^Receipt: paid homework/ });
     await receipt.getByText('Preview Receipt: paid homework').click();

@@ -174,10 +174,17 @@ describe('outgoing webhooks', () => {
     expect(message.text).toContain('Katherine Johnson');
     expect(message.text).toContain(`/admin/leads/${booked.leadId}`);
 
-    await grade('homework');
+    const homework = await grade('homework');
     await until(() => automation.received.length === 2);
     expect(JSON.parse(automation.received[1]!.raw)).toMatchObject({ event: 'lead.graded', data: { tier: 'homework' } });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // the GRADED transaction wrote every webhook job it causes: one, for automation, and none is left to run
+    const jobs = () =>
+      pool.query<{ target: string; status: string }>(
+        "SELECT payload->>'target' AS target, status FROM jobs WHERE queue = 'webhooks' AND flow_id = $1",
+        [homework.flowId],
+      );
+    await until(async () => (await jobs()).rows.every((job) => job.status === 'completed'));
+    expect((await jobs()).rows).toEqual([{ target: 'automation', status: 'completed' }]);
     expect(chat.received).toHaveLength(1);
   });
 

@@ -43,10 +43,19 @@ describe('GET /api/admin/emails', () => {
       'assessment_reminder',
       'homework',
       'free_resources',
+      'address_confirmation',
       'contact_confirmation',
       'contact_notification',
       'sign_in_notice',
     ]);
+    // every kind the outbox accepts (its CHECK constraint) has a preview: a new kind cannot be left out
+    const check = await pool.query<{ def: string }>(
+      `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint
+       WHERE conrelid = 'email_outbox'::regclass AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%kind%'`,
+    );
+    const kinds = [...check.rows[0]!.def.matchAll(/'([a-z_]+)'::text/g)].map((match) => match[1]);
+    expect(kinds.length).toBeGreaterThan(5);
+    expect(new Set(previews.map((p: { kind: string }) => p.kind))).toEqual(new Set(kinds));
     for (const preview of previews) {
       expect(preview.subject, preview.id).not.toBe('');
       expect(preview.text, preview.id).toMatch(/\S/);
