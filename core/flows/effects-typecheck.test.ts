@@ -84,7 +84,11 @@ describe('the server’s effect table, checked against the machines’ declarati
     },
     {
       case: 'a server effect taking other params than declared',
-      edit: { file: TABLE, from: 'leadJob<HomeworkRequest>(', to: 'leadJob<ReceiptRequest>(' },
+      edit: {
+        file: TABLE,
+        from: 'request: HomeworkRequest): Promise<FollowUp | void>',
+        to: 'request: ReceiptRequest): Promise<FollowUp | void>',
+      },
       error: "is not assignable to type 'ServerEffect<HomeworkRequest>'",
     },
     {
