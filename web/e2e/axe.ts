@@ -21,6 +21,15 @@ export interface AxeViolation {
  */
 export async function axeViolations(page: Page, options: { exclude?: string[] } = {}): Promise<AxeViolation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  // a toast or screen still fading in has the contrast of its current frame: scan what settles
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   return page.evaluate(async (exclude) => {
     const axe = (
       window as unknown as {
