@@ -4,6 +4,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, vi } from 'vitest';
 import type { z } from 'zod';
 import type { leadFactsSchema } from '#machines/protocol/admin/lead-facts.js';
+import type { leadDetailSchema } from '#machines/protocol/admin/leads.js';
 import { ToastProvider } from '#web/components/ui/index.js';
 
 /*
@@ -160,6 +161,28 @@ export function leadFacts(overrides: Partial<z.input<typeof leadFactsSchema>> = 
     session_canceled_by: null,
     session_changed_at: null,
     reminded_to_book: false,
+    ...overrides,
+  };
+}
+
+/** A lead's page as the API answers it: `lead` as its facts, nothing else recorded unless `overrides` says so. */
+export function leadDetail(
+  lead: z.input<typeof leadFactsSchema>,
+  overrides: Partial<z.input<typeof leadDetailSchema>> = {},
+): z.input<typeof leadDetailSchema> {
+  return {
+    lead,
+    result: null,
+    results: [],
+    diagnostics: [],
+    surveys: [],
+    mirrorSessions: [],
+    payments: [],
+    emails: [],
+    jobs: [],
+    notes: [],
+    flows: [],
+    captureAttempts: [],
     ...overrides,
   };
 }

@@ -3,27 +3,16 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import type { leadDetailSchema, leadNoteSchema } from '#machines/protocol/admin/leads.js';
+import type { leadNoteSchema } from '#machines/protocol/admin/leads.js';
 import { LeadDetailScreen } from './leads-detail.js';
-import { CSRF, leadFacts, mockAdminApi, on, renderScreen, installAdminTestKit, uuid } from '../test-kit.js';
+import { CSRF, leadDetail, leadFacts, mockAdminApi, on, renderScreen, installAdminTestKit, uuid } from '../test-kit.js';
 
 installAdminTestKit();
 
 const leadId = uuid(1);
-const detail: z.input<typeof leadDetailSchema> = {
-  lead: leadFacts({ id: leadId, tier: 'homework', archetype: 'The Architect', qualification_score: 64, leadership_score: 61, attempts: 1 }),
-  result: null,
-  results: [],
-  diagnostics: [],
-  surveys: [],
-  mirrorSessions: [],
-  payments: [],
-  emails: [],
-  jobs: [],
-  notes: [],
-  flows: [],
-  captureAttempts: [],
-};
+const detail = leadDetail(
+  leadFacts({ id: leadId, tier: 'homework', archetype: 'The Architect', qualification_score: 64, leadership_score: 61, attempts: 1 }),
+);
 const note: z.input<typeof leadNoteSchema> = {
   id: uuid(9),
   lead_id: leadId,

@@ -4,27 +4,13 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { unmatchedBookingSchema } from '#machines/protocol/admin/bookings.js';
-import type { leadDetailSchema } from '#machines/protocol/admin/leads.js';
 import { LeadDetailScreen } from './leads-detail.js';
-import { CSRF, leadFacts, mockAdminApi, on, renderScreen, installAdminTestKit, uuid } from '../test-kit.js';
+import { CSRF, leadDetail, leadFacts, mockAdminApi, on, renderScreen, installAdminTestKit, uuid } from '../test-kit.js';
 
 installAdminTestKit();
 
 const leadId = uuid(1);
-const detail = (facts: Parameters<typeof leadFacts>[0]): z.input<typeof leadDetailSchema> => ({
-  lead: leadFacts({ id: leadId, name: 'Grace Hopper', ...facts }),
-  result: null,
-  results: [],
-  diagnostics: [],
-  surveys: [],
-  mirrorSessions: [],
-  payments: [],
-  emails: [],
-  jobs: [],
-  notes: [],
-  flows: [],
-  captureAttempts: [],
-});
+const detail = (facts: Parameters<typeof leadFacts>[0]) => leadDetail(leadFacts({ id: leadId, name: 'Grace Hopper', ...facts }));
 const booking = (n: number, fields: Partial<z.input<typeof unmatchedBookingSchema>> = {}): z.input<typeof unmatchedBookingSchema> => ({
   id: uuid(50 + n),
   provider: 'calendly',
