@@ -169,7 +169,9 @@ describe('clientKey', () => {
     expect(clientKey('::ffff:203.0.113.9')).toBe('203.0.113.9');
     expect(clientKey('2001:db8:0:1:aaaa::1')).toBe('2001:db8:0:1::/64');
     expect(clientKey('2001:DB8:0:1:bbbb:cccc:dddd:eeee')).toBe('2001:db8:0:1::/64');
-    expect(clientKey('2001:db8::')).toBe('2001:db8:0:0::/64');
-    expect(clientKey('::1')).toBe('0:0:0:0::/64');
+    expect(clientKey('2001:db8::')).toBe('2001:db8::/64');
+    expect(clientKey('2001:0db8:0000:0002::9')).toBe('2001:db8:0:2::/64');
+    expect(clientKey('::1')).toBe('::/64');
+    expect(clientKey('not-an-address')).toBe('not-an-address');
   });
 });

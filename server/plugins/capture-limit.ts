@@ -1,4 +1,4 @@
-import { isIPv6 } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteDeps } from '../routes/deps.js';
 import { TooManyRequestsError } from './security.js';
@@ -32,21 +32,14 @@ return {n, ttl}
 `;
 
 /**
- * The address a client is counted by: an IPv4 address as it is, an IPv6 one by its /64 (one
- * household or host holds a whole /64, as @fastify/rate-limit also counts it).
+ * The address a client is counted by: an IPv4 address (or an IPv4-mapped IPv6 one) as it is, an
+ * IPv6 one by its /64 network, since one household or host holds a whole /64.
  */
 export function clientKey(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return mapped[1]!;
-  if (!isIPv6(ip)) return ip.toLowerCase();
-  const [head = '', tail = ''] = ip.toLowerCase().split('::');
-  const front = head ? head.split(':') : [];
-  const back = ip.includes('::') && tail ? tail.split(':') : [];
-  const groups = ip.includes('::') ? [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back] : front;
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
+  if (!ipaddr.isValid(ip)) return ip.toLowerCase();
+  const address = ipaddr.process(ip);
+  if (address.kind() === 'ipv4') return address.toString();
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/64`).toString()}/64`;
 }
 
 /** How long to wait, in the words @fastify/rate-limit's 429 uses ('45 seconds', '10 minutes'). */
