@@ -5,6 +5,7 @@ import { CONTACT_FIELD_ERRORS } from '#machines/protocol/contact-form.js';
 import { PRERENDERED_PAGES } from '#machines/protocol/pages.js';
 import { contactFormNotices } from '#machines/contact-form/contact-form.machine.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
+import { captureLimit } from '../plugins/capture-limit.js';
 import { rateLimits } from '../plugins/security.js';
 
 /*
@@ -119,6 +120,32 @@ describe('the contact form posted without JavaScript', () => {
       expect(response.statusCode, JSON.stringify(headers)).toBe(200);
       expect(await stored(email)).toHaveLength(1);
     }
+  });
+
+  it("a forged or refused post spends none of the address's captures; a sent one spends one", async () => {
+    clients += 1;
+    const remoteAddress = `198.51.100.${clients}`;
+    const send = (fields: Record<string, string>, headers: Record<string, string>) =>
+      app.inject({
+        method: 'POST',
+        url: '/contact',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        payload: new URLSearchParams(fields).toString(),
+        remoteAddress,
+      });
+    const forged = await send(
+      { name: 'Mallory', email: `forged-${unique()}@example.com`, message: 'Spam' },
+      { 'sec-fetch-site': 'cross-site' },
+    );
+    expect(forged.statusCode).toBe(403);
+    const invalid = await send({ name: 'Grace', email: 'not-an-address', message: 'Hello' }, { 'sec-fetch-site': 'same-origin' });
+    expect(invalid.statusCode).toBe(400);
+    const sent = await send(
+      { name: 'Grace', email: `counted-${unique()}@example.com`, message: 'Hello' },
+      { 'sec-fetch-site': 'same-origin' },
+    );
+    expect(sent.statusCode).toBe(200);
+    expect(Number(sent.headers['x-capture-remaining'])).toBe(captureLimit.max - 1);
   });
 
   it(`past ${rateLimits.contact.max} posts from one address: 429 with the failure notice and the form kept`, async () => {

@@ -66,13 +66,16 @@ export function contactFormRoutes(app: FastifyInstance, deps: RouteDeps & { page
       .send([(outcome.sent ? contactFormNotices.success : contactFormNotices.failure).title, ...errors].join('\n'));
   };
 
+  // the address typed here is stored and mailed: one more capture for this client (decision 0045),
+  // counted only for a post this site's page made and the rules accept, so a forged or refused one
+  // spends none of the visitor's captures
+  const countCapture = captureGate(deps);
+
   app.post(
     '/contact',
     {
       // counted once the body is read, so a refused post is answered with the form as sent
       config: { rateLimit: { ...rateLimits.contact, hook: 'preHandler' } },
-      // the address typed here is stored and mailed: one more capture for this client (decision 0045)
-      preHandler: captureGate(deps),
       schema: { hide: true },
       // whatever refuses the post (the rate limit, a body past the limits, a fault of ours) is
       // answered with the page and the failure notice, the form kept as sent
@@ -99,6 +102,7 @@ export function contactFormRoutes(app: FastifyInstance, deps: RouteDeps & { page
         }
         return answer(reply, 400, { sent: false, values, errors });
       }
+      await countCapture(request, reply);
       const { name, email, company, message: text } = message.data;
       await acceptContactMessage(deps.pool, deps.config, { name, email, company: company || null, message: text });
       return answer(reply, 200, { sent: true, values: NO_VALUES, errors: {} });
