@@ -85,7 +85,7 @@ describe('server/main.ts as a process', () => {
           (r) => r.ok,
           () => false,
         ),
-      10_000,
+      30_000,
       'the server did not answer /healthz',
     );
     const browser = flowClient(base);
