@@ -57,7 +57,14 @@ async function restartRedis(): Promise<number> {
 async function within(ms: number, attempt: () => boolean | Promise<boolean>): Promise<number> {
   const started = Date.now();
   // an attempt that throws is one made before the clients have reconnected
-  await until(() => Promise.resolve().then(attempt).catch(() => false), ms, `not back within ${ms} ms`);
+  await until(
+    () =>
+      Promise.resolve()
+        .then(attempt)
+        .catch(() => false),
+    ms,
+    `not back within ${ms} ms`,
+  );
   return Date.now() - started;
 }
 
