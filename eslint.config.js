@@ -84,6 +84,21 @@ function boundaries() {
   ];
 }
 
+/**
+ * Fixed waits in tests: a test waits for what it expects (until() from test/until.ts, an event, a
+ * hook, a ping's answer), never for a length of time, which is slow on an idle machine and flaky on
+ * a busy one (docs/testing.md). A wait that nothing can replace is allowed with a disable comment
+ * saying why: `// eslint-disable-next-line no-restricted-syntax -- <why nothing can be awaited>`.
+ */
+const FIXED_WAIT = 'A test waits for what it expects (until(), an event, a hook), not for a fixed time; see docs/testing.md.';
+const fixedWaits = [
+  // setTimeout(resolve, 300), setTimeout(check, 50), globalThis.setTimeout(...): anything but a 0 ms turn of the event loop
+  { selector: "CallExpression[callee.name='setTimeout'][arguments.length>1]:not([arguments.1.value=0])", message: FIXED_WAIT },
+  { selector: "CallExpression[callee.property.name='setTimeout'][arguments.length>1]:not([arguments.1.value=0])", message: FIXED_WAIT },
+  { selector: 'ImportDeclaration[source.value=/^(node:)?timers.promises$/]', message: FIXED_WAIT },
+  { selector: "CallExpression[callee.property.name='waitForTimeout']", message: FIXED_WAIT },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -127,6 +142,12 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-explicit-any': 'off',
     },
+  },
+  {
+    files: ['**/*.test.{ts,tsx}', 'test/**', 'web/e2e/**'],
+    // the one poll interval: every other wait in a test goes through until()
+    ignores: ['test/until.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...fixedWaits] },
   },
   {
     files: ['**/*.{js,mjs}'],

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { freePort } from '#scripts/services/free-port.js';
+import { until } from '#test/until.js';
 import { DATABASE_DOWN_MESSAGE } from './plugins/error-handler.js';
 import { frameText } from './sockets/frames.js';
 
@@ -106,11 +107,10 @@ describe('the app over real HTTP and websockets', () => {
   it('keeps a websocket open through a malformed frame and answers with an error frame', async () => {
     const socket = new WebSocket(`ws://${base}/api/ws`);
     const frames: unknown[] = [];
-    const next = () =>
-      new Promise<unknown>((resolve) => {
-        const take = () => (frames.length ? resolve(frames.shift()) : setTimeout(take, 5));
-        take();
-      });
+    const next = async () => {
+      await until(() => frames.length > 0, 5_000, 'no frame came');
+      return frames.shift();
+    };
     socket.on('message', (data) => frames.push(JSON.parse(frameText(data))));
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     expect(await next()).toEqual({ type: 'hello' });

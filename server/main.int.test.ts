@@ -5,6 +5,7 @@ import { freePort } from '#scripts/services/free-port.js';
 import { flowClient } from '#test/journey.js';
 import { runTs } from '#test/processes.js';
 import { scratchDatabase, testEnv } from '#test/helpers.js';
+import { until } from '#test/until.js';
 
 describe('server/main.ts as a process', () => {
   it('exits non-zero naming the variable when the configuration is bad', async () => {
@@ -78,16 +79,15 @@ describe('server/main.ts as a process', () => {
       await server.exited;
     });
     const base = `http://127.0.0.1:${port}`;
-    for (
-      let i = 0;
-      i < 100 &&
-      !(await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      ));
-      i++
-    )
-      await new Promise((r) => setTimeout(r, 100));
+    await until(
+      () =>
+        fetch(`${base}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      30_000,
+      'the server did not answer /healthz',
+    );
     const browser = flowClient(base);
     const flow = await browser.start();
 
@@ -101,14 +101,18 @@ describe('server/main.ts as a process', () => {
       event: { type: 'CAPTURE_SUBMIT', name: 'Ada', email: 'ada@example.com' },
     });
     let waiting: number[] = [];
-    for (let i = 0; i < 100 && !waiting.length; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      waiting = (
-        await blocker.query<{ pid: number }>(
-          "SELECT pid FROM pg_stat_activity WHERE application_name = 'hf-funnel' AND wait_event_type = 'Lock'",
-        )
-      ).rows.map((r) => r.pid);
-    }
+    await until(
+      async () => {
+        waiting = (
+          await blocker.query<{ pid: number }>(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = 'hf-funnel' AND wait_event_type = 'Lock'",
+          )
+        ).rows.map((r) => r.pid);
+        return waiting.length > 0;
+      },
+      5_000,
+      "the event's transaction never waited on the held row",
+    );
     expect(waiting).toHaveLength(1);
     // a real fault: the transaction's own backend is terminated while it waits, before its COMMIT
     await blocker.query('SELECT pg_terminate_backend($1, 10000)', [waiting[0]]);

@@ -10,6 +10,7 @@ import { spawnRedis } from '#scripts/services/redis.js';
 import { signedInAdmin } from '#test/admin-session.js';
 import { flowClient, openSocket } from '#test/journey.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
+import { until } from '#test/until.js';
 import { frameText } from './sockets/frames.js';
 import { insertJob } from '#core/queues/outbox.js';
 import { closeQueues, openQueues } from '#core/queues/queues.js';
@@ -55,15 +56,16 @@ async function restartRedis(): Promise<number> {
 /** Retries `attempt` until it holds (Redis is back, clients are reconnecting) and says how long it took. */
 async function within(ms: number, attempt: () => boolean | Promise<boolean>): Promise<number> {
   const started = Date.now();
-  while (Date.now() - started < ms) {
-    try {
-      if (await attempt()) return Date.now() - started;
-    } catch {
-      // not back yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`not back within ${ms} ms`);
+  // an attempt that throws is one made before the clients have reconnected
+  await until(
+    () =>
+      Promise.resolve()
+        .then(attempt)
+        .catch(() => false),
+    ms,
+    `not back within ${ms} ms`,
+  );
+  return Date.now() - started;
 }
 
 describe('after Redis is killed and started again', () => {

@@ -144,6 +144,11 @@ export class FakeFlowServer {
     this.sockets.delete(socket);
   }
 
+  /** How many open sockets follow `flowId` (their pushes reach them from now on). */
+  followers(flowId: string): number {
+    return [...this.sockets].filter((socket) => socket.subscriptions.has(flowId)).length;
+  }
+
   versionOf(flowId: string): number {
     return this.flows.get(flowId)!.version;
   }

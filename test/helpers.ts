@@ -83,6 +83,7 @@ export async function isolatedConfig(overrides: Record<string, string> = {}): Pr
         break;
       } catch (error) {
         if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
+        // eslint-disable-next-line no-restricted-syntax -- PostgreSQL announces no end to another copy of the template: a retry after a random pause
         await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
       }
     }

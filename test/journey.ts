@@ -5,6 +5,7 @@ import type { DiagnosticAnswers, RecordedAnswer } from '#machines/protocol/commo
 import type { FlowSocketServerFrame } from '#machines/protocol/socket.js';
 import { frameText } from '#server/sockets/frames.js';
 import type { Queues } from '#core/queues/queues.js';
+import { until } from './until.js';
 import { browserFetch } from './visitor.js';
 
 /**
@@ -169,30 +170,18 @@ export async function runDiagnostic(
 export async function openSocket(base: string, cookie = '') {
   const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/api/ws`, cookie ? { headers: { cookie } } : {});
   const frames: FlowSocketServerFrame[] = [];
-  const waiters: Array<() => void> = [];
-  socket.on('message', (raw) => {
-    frames.push(JSON.parse(frameText(raw)));
-    for (const wake of waiters.splice(0)) wake();
-  });
+  socket.on('message', (raw) => frames.push(JSON.parse(frameText(raw))));
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
     socket.once('error', reject);
   });
   /** Resolves with the first frame (already received or to come) that matches. */
   async function next(match: (frame: FlowSocketServerFrame) => boolean, timeoutMs = 20_000): Promise<FlowSocketServerFrame> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = frames.find(match);
-      if (found) return found;
-      if (Date.now() > deadline)
-        throw new Error(
-          `no matching frame; got ${JSON.stringify(frames.map((f) => (f.type === 'event' ? `${f.type}:${f.event.type}:${f.state}` : f.type)))}`,
-        );
-      await new Promise<void>((resolve) => {
-        waiters.push(resolve);
-        setTimeout(resolve, 200);
-      });
-    }
+    const seen = () => JSON.stringify(frames.map((f) => (f.type === 'event' ? `${f.type}:${f.event.type}:${f.state}` : f.type)));
+    await until(() => frames.some(match), timeoutMs).catch(() => {
+      throw new Error(`no matching frame; got ${seen()}`);
+    });
+    return frames.find(match)!;
   }
   async function subscribe(flowId: string) {
     socket.send(JSON.stringify({ type: 'subscribe', flowId }));

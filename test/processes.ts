@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { onTestFinished } from 'vitest';
 import { spawnTs } from '#scripts/services/child.js';
+import { until } from './until.js';
 
 export interface RunningProcess {
   child: ChildProcess;
@@ -29,16 +30,14 @@ export function runTs(entry: string, env: NodeJS.ProcessEnv, args: string[] = []
       }
     }
   });
-  const waitFor = (text: string | RegExp, timeoutMs = 60_000) =>
-    new Promise<void>((resolve, reject) => {
-      const started = Date.now();
-      const check = () => {
-        if (typeof text === 'string' ? output.includes(text) : text.test(output)) return resolve();
-        if (child.exitCode !== null) return reject(new Error(`exited (${child.exitCode}) before printing ${text}:\n${output}`));
-        if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${text}:\n${output}`));
-        setTimeout(check, 50);
-      };
-      check();
-    });
+  const waitFor = async (text: string | RegExp, timeoutMs = 60_000) => {
+    const printed = () => (typeof text === 'string' ? output.includes(text) : text.test(output));
+    await until(() => printed() || child.exitCode !== null || child.signalCode !== null, timeoutMs, `timed out waiting for ${text}`).catch(
+      (error: Error) => {
+        throw new Error(`${error.message}:\n${output}`);
+      },
+    );
+    if (!printed()) throw new Error(`exited (${child.exitCode}) before printing ${text}:\n${output}`);
+  };
   return { child, output: () => output, waitFor, exited };
 }

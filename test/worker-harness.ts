@@ -39,5 +39,5 @@ export async function buildTestWorker(on: { pool: pg.Pool; config: Config }, opt
     await side.stop();
     await connection.quit();
   });
-  return { engine: side.engine, queues: side.queues };
+  return { engine: side.engine, queues: side.queues, relay: side.relay };
 }

@@ -1,6 +1,7 @@
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { scratchDatabase } from '#test/helpers.js';
+import { until } from '#test/until.js';
 import { createPool } from './pool.js';
 import { inTransaction } from './transaction.js';
 
@@ -26,19 +27,20 @@ describe('connections PostgreSQL drops', () => {
 
     let resume!: () => void;
     const paused = new Promise<void>((resolve) => (resume = resolve));
-    let inside!: () => void;
-    const started = new Promise<void>((resolve) => (inside = resolve));
+    let inside!: (client: pg.PoolClient) => void;
+    const started = new Promise<pg.PoolClient>((resolve) => (inside = resolve));
     const failing = inTransaction(pool, async (client) => {
       await client.query('SELECT 1');
-      inside();
+      inside(client);
       // waiting on something else (Redis, Stripe) with the transaction open, as real work does
       await paused;
       return client.query('SELECT 2');
     });
-    await started;
+    // watched without a listener of the test's own, which would handle the event in the pool's place
+    const emitted = vi.spyOn(await started, 'emit');
     expect(await terminateBackends(admin)).toBe(1);
     // the 'error' event of a checked-out client arrives now; unhandled, it would end this process
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await until(() => emitted.mock.calls.some(([event]) => event === 'error'), 5_000, 'the checked-out client was never told');
     resume();
     await expect(failing).rejects.toThrow();
 
@@ -53,8 +55,12 @@ describe('connections PostgreSQL drops', () => {
     const admin = new pg.Pool({ connectionString: url, max: 1 });
     pools.push(pool, admin);
     await Promise.all([pool.query('SELECT 1'), pool.query('SELECT 1'), pool.query('SELECT 1')]);
-    expect(await terminateBackends(admin)).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const emitted = vi.spyOn(pool, 'emit');
+    const killed = await terminateBackends(admin);
+    expect(killed).toBeGreaterThan(0);
+    // each idle client's loss reaches the pool as an 'error' event (unhandled, it would end this process)
+    const lost = () => emitted.mock.calls.filter(([event]) => event === 'error').length;
+    await until(() => lost() === killed, 5_000, 'the pool was not told of every dropped client');
     expect((await pool.query<{ n: number }>('SELECT 5 AS n')).rows[0]!.n).toBe(5);
   });
 });

@@ -80,6 +80,16 @@ export class OutboxRelay {
     await this.running;
   }
 
+  /**
+   * Runs a full pass (pending rows, then the reconcile sweep) after any pass under way, as the timer
+   * does; resolves once it has run. What a sweep would do (bring a row back, add a job again) has
+   * been done by then, so a test awaits it to see what a sweep leaves instead of waiting for one.
+   */
+  sweep(): Promise<void> {
+    this.kick(true);
+    return this.running;
+  }
+
   // Passes run one after another; a burst of notifications collapses into the next pass.
   private kick(reconcile = false): void {
     if (this.stopped) return;

@@ -5,6 +5,7 @@ import WebSocket from 'ws';
 import { registeredRoutes } from '#test/routes.js';
 import { signedInAdmin } from '#test/admin-session.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
+import { until } from '#test/until.js';
 import { frameText } from '../sockets/frames.js';
 import { BODY_SIZE_MESSAGE, INPUT_LIMITS, NESTING_MESSAGE, nestedPast } from './input-limits.js';
 
@@ -30,8 +31,17 @@ const writeRoutes = () => registeredRoutes(app).filter((route) => /^(POST|PUT|PA
 async function loggedDuring(run: () => Promise<void>) {
   const from = harness.logs.length;
   await run();
-  // the access log's last line is written as the answer leaves: let it land
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  // a request's last line is written as its answer leaves, after the client may have read it:
+  // wait until every request begun has logged its end
+  const requests = (msg: string) => new Set(harness.logs.slice(from).flatMap((line) => (line.msg === msg ? [line.reqId] : [])));
+  await until(
+    () => {
+      const ended = requests('request completed');
+      return [...requests('incoming request')].every((id) => ended.has(id));
+    },
+    5_000,
+    'a request never logged its end',
+  );
   return harness.logs.slice(from).filter((line) => (line.level as number) >= 40);
 }
 

@@ -420,13 +420,19 @@ describe('the standalone diagnostic helpers', () => {
       { name: 'diagnostic' },
     ]);
     const completing = owner.call('POST', `/api/diagnostics/${diagnosticId}/complete`, {});
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await pool.query('SELECT 1 FROM diagnostic_results WHERE diagnostic_id = $1', [diagnosticId])).rowCount).toBe(0);
 
     // the grading job stores the answers and the result and tells the flow; complete was waiting for it
     await buildTestWorker(harness, { queues: ['grading'] });
     const done = await completing;
     expect(done.status, JSON.stringify(done.json)).toBe(200);
+    // stored by the worker, not by complete: the result row and the worker's event that left
+    // grading share their transaction (now() is the transaction's start)
+    const author = await pool.query(
+      `SELECT e.origin, e.type FROM diagnostic_results r JOIN flow_events e ON e.flow_id = $2 AND e.created_at = r.completed_at
+       WHERE r.diagnostic_id = $1`,
+      [diagnosticId, flowId],
+    );
+    expect(author.rows).toEqual([{ origin: 'worker', type: 'GRADED' }]);
     const result = done.json.diagnostic;
     expect(result.id).toBe(diagnosticId);
     expect(Object.keys(result.scores).sort()).toEqual(['DCR', 'FAD', 'LER', 'OAD', 'TBR', 'VIS']);

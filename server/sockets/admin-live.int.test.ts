@@ -15,6 +15,7 @@ import {
 } from '#machines/protocol/admin-live.js';
 import { signedInAdmin } from '#test/admin-session.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
+import { until } from '#test/until.js';
 import { buildTestWorker } from '#test/worker-harness.js';
 import { sessionCookieName } from '../auth/cookie.js';
 import { AdminSockets } from '../auth/admin-socket.js';
@@ -63,32 +64,36 @@ function refusedWith(url: string, headers: Record<string, string>): Promise<{ st
 async function openLive(url: string, headers: Record<string, string>) {
   const socket = new WebSocket(url, { headers });
   const frames: AdminLiveServerFrame[] = [];
-  const waiters = new Set<() => void>();
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
     socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
   );
-  socket.on('message', (raw) => {
-    frames.push(adminLiveServerFrameSchema.parse(JSON.parse(frameText(raw))));
-    for (const wake of waiters) wake();
-  });
+  socket.on('message', (raw) => frames.push(adminLiveServerFrameSchema.parse(JSON.parse(frameText(raw)))));
   async function next(match: (frame: AdminLiveServerFrame) => boolean, timeoutMs = 15_000): Promise<AdminLiveServerFrame> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = frames.find(match);
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no matching frame; got ${JSON.stringify(frames)}`);
-      await new Promise<void>((resolve) => {
-        waiters.add(resolve);
-        setTimeout(resolve, 200);
-      });
-    }
+    await until(() => frames.some(match), timeoutMs, `no matching frame; got ${JSON.stringify(frames)}`);
+    return frames.find(match)!;
+  }
+  /** A ping and its pong: whatever the server sent this socket before answering it (a close) has arrived. */
+  async function roundTrip(): Promise<void> {
+    const pongs = () => frames.filter((frame) => frame.type === 'pong').length;
+    const before = pongs();
+    socket.send(JSON.stringify({ type: 'ping' }));
+    await until(() => pongs() > before || socket.readyState !== WebSocket.OPEN, 5_000, 'no pong');
   }
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
     socket.once('error', reject);
   });
   await next((frame) => frame.type === 'hello');
-  return { socket, frames, next, closed, send: (data: string) => socket.send(data) };
+  return { socket, frames, next, roundTrip, closed, send: (data: string) => socket.send(data) };
+}
+
+/** Whether the session's last_seen_at, stamped by every read of it, is later than `since` (a PostgreSQL time). */
+async function readSince(token: string, since: string): Promise<boolean> {
+  const found = await pool.query<{ later: boolean }>('SELECT last_seen_at > $2::timestamptz AS later FROM sessions WHERE token_hash = $1', [
+    sessionTokenHash(token),
+    since,
+  ]);
+  return found.rows[0]?.later ?? false;
 }
 
 beforeAll(async () => {
@@ -206,14 +211,15 @@ describe('the admin live socket when the session ends', () => {
     try {
       const session = await sessionCookie();
       const live = await openLive(`ws://${base}${ADMIN_LIVE_PATH}`, { cookie: session.cookie });
+      const still = await openLive(`ws://${base}${ADMIN_LIVE_PATH}`, { cookie: adminCookie });
       const signedOutAt = Date.now();
       const signOut = await other.inject({ method: 'POST', url: '/api/auth/sign-out', headers: { cookie: session.cookie } });
       expect(signOut.statusCode).toBe(200);
       expect(await live.closed).toMatchObject({ code: ADMIN_LIVE_SESSION_ENDED, reason: expect.stringMatching(/sign in again/) });
       expect(Date.now() - signedOutAt).toBeLessThan(1000);
-      // a socket of another session stays open
-      const still = await openLive(`ws://${base}${ADMIN_LIVE_PATH}`, { cookie: adminCookie });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // a socket of another session stays open: the announcement closed sockets before the ping
+      // was sent, so a close of this one would have come before the pong
+      await still.roundTrip();
       expect(still.socket.readyState).toBe(WebSocket.OPEN);
       still.socket.close();
     } finally {
@@ -236,12 +242,22 @@ describe('the admin live socket when the session ends', () => {
   it('still closes at once after PostgreSQL dropped the LISTEN connection', async () => {
     const session = await sessionCookie();
     const live = await openLive(`ws://${base}${ADMIN_LIVE_PATH}`, { cookie: session.cookie });
-    const killed = await pool.query(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE '%LISTEN session_ended%' AND pid <> pg_backend_pid()",
+    const killed = await pool.query<{ pid: number }>(
+      "SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE '%LISTEN session_ended%' AND pid <> pg_backend_pid()",
     );
     expect(killed.rowCount).toBeGreaterThan(0);
-    // listening again takes a quarter of a second; the sign-out comes after it
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // listening again takes a quarter of a second; the sign-out comes after it. Once listening, the
+    // server reads every open socket's session again (announcements were missed), stamping its
+    // last_seen_at after the new LISTEN was issued
+    await until(async () => {
+      const listening = await pool.query<{ since: string }>(
+        "SELECT query_start::text AS since FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %' AND query LIKE '%LISTEN session_ended%' AND pid <> ALL($1)",
+        [killed.rows.map((row) => row.pid)],
+      );
+      return listening.rows.length > 0 && readSince(session.token, listening.rows[0]!.since);
+    }, 10_000);
+    // that read found the session alive and left the socket open
+    await live.roundTrip();
     expect(live.socket.readyState).toBe(WebSocket.OPEN);
     const endedAt = Date.now();
     await deleteSession(pool, session.token);
@@ -266,7 +282,19 @@ describe('the admin live socket when the session ends', () => {
       const port = typeof address === 'object' && address ? address.port : 0;
       const session = await sessionCookie();
       const live = await openLive(`ws://127.0.0.1:${port}${ADMIN_LIVE_PATH}`, { cookie: session.cookie });
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // a timed re-read of a live session leaves the socket open: the session is read (its
+      // last_seen_at stamped) twice after this moment, once perhaps by the read on opening, the
+      // other by the timer
+      let since = (await pool.query<{ now: string }>('SELECT now()::text AS now')).rows[0]!.now;
+      for (let read = 0; read < 2; read++) {
+        await until(() => readSince(session.token, since), 5_000, 'the session was not read again');
+        since = (
+          await pool.query<{ seen: string }>('SELECT last_seen_at::text AS seen FROM sessions WHERE token_hash = $1', [
+            sessionTokenHash(session.token),
+          ])
+        ).rows[0]!.seen;
+      }
+      await live.roundTrip();
       expect(live.socket.readyState).toBe(WebSocket.OPEN);
       await pool.query(
         "UPDATE sessions SET created_at = now() - interval '2 days', expires_at = now() - interval '1 second' WHERE token_hash = $1",

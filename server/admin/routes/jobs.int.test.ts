@@ -156,7 +156,7 @@ describe('admin jobs API', () => {
   it('retries a failed job: it runs again exactly once and completes', async () => {
     let failing = true;
     let calls = 0;
-    const { queues } = await buildTestWorker(harness, {
+    const { queues, relay } = await buildTestWorker(harness, {
       queues: ['email'],
       processors: {
         email: {
@@ -179,8 +179,10 @@ describe('admin jobs API', () => {
     expect(['pending', 'enqueued', 'active', 'completed']).toContain(response.json().status);
 
     await until(async () => (await pool.query('SELECT status FROM jobs WHERE id = $1', [id])).rows[0].status === 'completed');
-    // a relay sweep (every 500 ms here) must not run it a second time
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // a relay sweep after it must not run it a second time: a job the sweep added would be in
+    // BullMQ now, waiting or running, or have run
+    await relay.sweep();
+    expect(await queues.email.getJobCounts('waiting', 'active', 'delayed')).toEqual({ waiting: 0, active: 0, delayed: 0 });
     expect(calls).toBe(2);
     const row = (await pool.query('SELECT status, attempts, result, last_error FROM jobs WHERE id = $1', [id])).rows[0];
     expect(row).toEqual({ status: 'completed', attempts: 1, result: { sent: true }, last_error: null });
@@ -289,7 +291,7 @@ describe('admin jobs API', () => {
   });
 
   it('removes a waiting job from BullMQ and the jobs table for good, and a failed one with its copy', async () => {
-    const { queues } = await buildTestWorker(harness, {
+    const { queues, relay } = await buildTestWorker(harness, {
       queues: ['email'],
       processors: {
         email: {
@@ -305,8 +307,8 @@ describe('admin jobs API', () => {
     expect(response.json()).toMatchObject({ id: waiting, queue: 'webhooks', name: 'remove-me' });
     expect((await pool.query('SELECT 1 FROM jobs WHERE id = $1', [waiting])).rowCount).toBe(0);
     expect(await queues.webhooks.getJob(waiting)).toBeUndefined();
-    // the relay's sweeps (every 500 ms here) do not bring it back
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // a relay sweep after it does not bring it back
+    await relay.sweep();
     expect(await queues.webhooks.getJob(waiting)).toBeUndefined();
     expect((await asAdmin({ method: 'DELETE', url: `/api/admin/jobs/${waiting}` })).statusCode).toBe(404);
 

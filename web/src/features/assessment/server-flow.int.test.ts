@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
 import WebSocket from 'ws';
+import { frameText } from '#server/sockets/frames.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { until } from '#test/until.js';
 import { browserFetch } from '#test/visitor.js';
@@ -34,13 +35,25 @@ afterAll(async () => {
   await harness?.close();
 });
 
+/** The flows the server has confirmed (`subscribed`: its push listener is in place) on each socket. */
+const confirmed = new WeakMap<FlowSocket, Set<string>>();
+
 /** Node 20 has no global WebSocket: the socket client takes the `ws` package's. */
 function nodeSocket(): FlowSocket {
+  const subscribed = new Set<string>();
   const socket = new FlowSocket({
     url: socketUrlFor(base),
-    createSocket: (url) => new WebSocket(url, { headers: { cookie: browser.cookieHeader() } }) as unknown as SocketLike,
+    createSocket: (url) => {
+      const ws = new WebSocket(url, { headers: { cookie: browser.cookieHeader() } });
+      ws.on('message', (raw) => {
+        const frame = JSON.parse(frameText(raw)) as { type: string; flowId?: string };
+        if (frame.type === 'subscribed' && frame.flowId) subscribed.add(frame.flowId);
+      });
+      return ws as unknown as SocketLike;
+    },
     backoff: { baseMs: 50, maxMs: 200 },
   });
+  confirmed.set(socket, subscribed);
   sockets.push(socket);
   return socket;
 }
@@ -147,14 +160,14 @@ describe('the browser flow session against the real server', () => {
   });
 
   it('a second tab on the same flow follows every step by push, and its stale event is refused and dropped', async () => {
-    const flowA = assessmentSession(nodeSocket());
+    const [socketA, socketB] = [nodeSocket(), nodeSocket()];
+    const flowA = assessmentSession(socketA);
     await flowA.session.start({ start: { testing: true } });
     const flowId = flowA.session.getView().flowId!;
-    const flowB = assessmentSession(nodeSocket());
+    const flowB = assessmentSession(socketB);
     await flowB.session.start({ flowId });
-    await until(() => flowA.session.getView().connection === 'open' && flowB.session.getView().connection === 'open');
-    // let both subscriptions be confirmed before the first event
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // both subscriptions confirmed before the first event
+    await until(() => [socketA, socketB].every((socket) => confirmed.get(socket)!.has(flowId)));
 
     flowA.session.send({ type: 'CAPTURE_SUBMIT', name: 'Two Tabs', email: email() });
     await until(() => flowB.state() === 'intro', 10_000);

@@ -88,8 +88,7 @@ describe('FlowSession', () => {
     const flowId = first.session.getView().flowId!;
     const second = open(server, 'diagnostic', diagnosticMachine);
     await second.session.start({ flowId });
-    await until(() => first.socket!.status === 'open' && second.socket!.status === 'open');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => server.followers(flowId) === 2);
 
     second.session.send({ type: 'ANSWER_LIKERT', value: 1, responseTime: 3000 });
     await until(() => first.session.getView().version === 1);
