@@ -4,6 +4,7 @@ import { transition } from 'xstate';
 import type { FlowMachineName, FlowSnapshotResponse } from '#machines/protocol/api.js';
 import { statePath } from '#machines/protocol/can-accept.js';
 import { runEffects } from './effects.js';
+import { progressAfter, type FlowProgress } from './flow-progress.js';
 import { flowMachineVersions } from '#machines/flow-versions.js';
 import {
   applyFlowEvent,
@@ -97,9 +98,10 @@ export class FlowTx {
     // a visitor's event is theirs to send only to their own flow; the server's own code reaches any
     if (origin === 'client' && access === 'system') throw new Error('A visitor event needs the visitor it comes from');
     // named statements (here and on every event's path) are parsed and planned once per connection
-    const locked = await this.client.query<FlowRow & { clock_ms: string }>({
+    const locked = await this.client.query<FlowRow & FlowProgress & { clock_ms: string }>({
       name: 'lock-flow',
       text: `SELECT id, machine, version, state, snapshot, lead_id, testing, visitor_id, machine_version,
+                    diagnostic_done, survey_done, lead_saved, session_booked, steps_reached, last_step, steps_passed,
                     floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS clock_ms
              FROM flows WHERE id = $1 FOR UPDATE`,
       values: [id],
@@ -131,6 +133,7 @@ export class FlowTx {
       payload,
       origin,
       machineVersion: flowMachineVersions[row.machine].current,
+      progress: progressAfter(row.machine, row, { type, payload, stateAfter: state }),
     });
     // the snapshot is not read back: it is the one just written
     const written: FlowRow = { ...updated, snapshot: persisted };

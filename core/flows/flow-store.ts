@@ -5,6 +5,7 @@ import { flowMachines } from '#machines/index.js';
 import { statePath } from '#machines/protocol/can-accept.js';
 import type { FlowMachineName, FlowSnapshotResponse } from '#machines/protocol/api.js';
 import type { FlowMode } from '#machines/protocol/common.js';
+import type { FlowProgress } from './flow-progress.js';
 
 /*
  * The one writer of flows and flow_events (core/db/table-owners.ts): the engine, lead capture, the
@@ -154,10 +155,13 @@ export interface AppliedEvent {
   payload: Record<string, unknown>;
   origin: EventOrigin;
   machineVersion: number;
+  /** The flow's progress with this event applied (flow-progress.ts), kept on its row. */
+  progress: FlowProgress;
 }
 
 /**
- * Stores an applied event in one round trip: the new snapshot and its flow_events row. `testing`
+ * Stores an applied event in one round trip: the new snapshot, the flow's progress and its
+ * flow_events row (decision 0055: the progress adds columns to the row already written, no statement). `testing`
  * follows a flow whose context says whether it is a test (the assessment flow's testingMode,
  * switchable until capture). Named, so it is parsed and planned once per connection (every event's path).
  */
@@ -166,14 +170,20 @@ export async function applyFlowEvent(client: pg.ClientBase, applied: AppliedEven
     name: 'apply-flow-event',
     text: `WITH moved AS (
              UPDATE flows SET snapshot = $2, state = $3, version = version + 1, machine_version = $7,
-                              testing = coalesce(($2::jsonb #>> '{context,testingMode}')::boolean, testing)
+                              testing = coalesce(($2::jsonb #>> '{context,testingMode}')::boolean, testing),
+                              diagnostic_done = $8, survey_done = $9, lead_saved = $10, session_booked = $11,
+                              steps_reached = $12, last_step = $13, steps_passed = $14
              WHERE id = $1 RETURNING id, machine, version, state, lead_id, testing, visitor_id, machine_version
            ), logged AS (
              INSERT INTO flow_events (flow_id, seq, type, payload, origin, state_after)
              SELECT id, version, $4, $5, $6, state FROM moved
            )
            SELECT * FROM moved`,
-    values: [applied.flowId, applied.snapshot, applied.state, applied.type, applied.payload, applied.origin, applied.machineVersion],
+    values: [
+      ...[applied.flowId, applied.snapshot, applied.state, applied.type, applied.payload, applied.origin, applied.machineVersion],
+      ...[applied.progress.diagnostic_done, applied.progress.survey_done, applied.progress.lead_saved, applied.progress.session_booked],
+      ...[applied.progress.steps_reached, applied.progress.last_step, applied.progress.steps_passed],
+    ],
   });
   return updated.rows[0]!;
 }

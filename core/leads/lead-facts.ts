@@ -21,7 +21,9 @@ import { leadFactsSchema } from '#machines/protocol/admin/lead-facts.js';
  *   them were sent back to retake.
  * - diagnostic_done, survey_done: the lead finished a diagnostic (or the survey) that was not sent
  *   back as rushed. Grading stores both only after the survey, so a flow's DIAGNOSTIC_COMPLETED
- *   (or SURVEY_SUBMITTED) counts too, unless that flow's next grading found it rushed.
+ *   (or SURVEY_SUBMITTED) counts too, unless that flow's next grading found it rushed: the engine
+ *   keeps that on the flow's row as it applies each event (flows.diagnostic_done / survey_done,
+ *   core/flows/flow-progress.ts, decision 0055).
  * - deposit: the latest deposit that went through: paid, refunded or none; booking: where its
  *   strategy session stands as the scheduling provider reported it (a refund does not cancel a
  *   booked session: the coach does, at the scheduler).
@@ -103,13 +105,9 @@ LANGUAGE sql STABLE AS $fn$
       AND NOT EXISTS (SELECT 1 FROM assessment_results r WHERE r.diagnostic_id = d.diagnostic_id AND r.gaming_detected)
   ) dd ON dd.lead_id = l.lead_id
   LEFT JOIN (
-    SELECT f.lead_id, bool_or(e.type = 'DIAGNOSTIC_COMPLETED') AS diagnostic, bool_or(e.type = 'SURVEY_SUBMITTED') AS survey
-    FROM flows f JOIN flow_events e ON e.flow_id = f.id
-    WHERE e.type IN ('DIAGNOSTIC_COMPLETED', 'SURVEY_SUBMITTED') AND f.lead_id IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM flow_events x
-                      WHERE x.flow_id = e.flow_id AND x.seq > e.seq AND x.type = 'GRADED'
-                        AND (x.payload->'result'->>'gamingDetected') = 'true')
-      AND ${inCohort('f.lead_id')}
+    SELECT f.lead_id, bool_or(f.diagnostic_done) AS diagnostic, bool_or(f.survey_done) AS survey
+    FROM flows f
+    WHERE (f.diagnostic_done OR f.survey_done) AND f.lead_id IS NOT NULL AND ${inCohort('f.lead_id')}
     GROUP BY f.lead_id
   ) fe ON fe.lead_id = l.lead_id
   LEFT JOIN (

@@ -7,6 +7,7 @@ import { signedInAdmin } from '#test/admin-session.js';
 import { seedOutcome } from '#test/outcomes.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { SESSION_COOKIE } from '../../auth/sessions.js';
+import { storeProgressFromEvents } from '#test/flow-progress.js';
 
 /*
  * The overview's funnel and new-leads chart, and the visit counting that feeds it. A database of
@@ -96,6 +97,7 @@ async function flowEvents(leadId: string, types: string[]) {
       type,
     ]);
   }
+  await storeProgressFromEvents(pool); // stored as an older build would have: its row learns its progress from its events
 }
 
 async function payment(
