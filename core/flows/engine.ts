@@ -5,6 +5,7 @@ import type { FlowMachineName, FlowSnapshotResponse } from '#machines/protocol/a
 import { statePath } from '#machines/protocol/can-accept.js';
 import { runEffects } from './effects.js';
 import { progressAfter, type FlowProgress } from './flow-progress.js';
+import { refreshLeadFacts } from '../leads/lead-facts.js';
 import { flowMachineVersions } from '#machines/flow-versions.js';
 import {
   applyFlowEvent,
@@ -125,6 +126,7 @@ export class FlowTx {
     const state = statePath(next.value);
     const persisted = machine.getPersistedSnapshot(next) as Record<string, unknown>;
     const { type, ...payload } = event;
+    const progress = progressAfter(row.machine, row, { type, payload, stateAfter: state });
     const updated = await applyFlowEvent(this.client, {
       flowId: id,
       snapshot: persisted,
@@ -133,8 +135,9 @@ export class FlowTx {
       payload,
       origin,
       machineVersion: flowMachineVersions[row.machine].current,
-      progress: progressAfter(row.machine, row, { type, payload, stateAfter: state }),
+      progress,
     });
+    if (updated.lead_id && changesLeadFacts(row, progress, persisted)) await refreshLeadFacts(this.client, [updated.lead_id]);
     // the snapshot is not read back: it is the one just written
     const written: FlowRow = { ...updated, snapshot: persisted };
     const flow = toResponse(written);
@@ -147,6 +150,24 @@ export class FlowTx {
     }
     return latest;
   }
+}
+
+/** The booking lead_facts reads from a deposit's flow: its snapshot's completed path. */
+function bookingOf(snapshot: Record<string, unknown>): unknown {
+  return (snapshot.context as { completedPath?: { booking?: unknown } } | undefined)?.completedPath?.booking;
+}
+
+/**
+ * Whether an event changed a fact its lead is counted by (decision 0055): the flow's "diagnostic /
+ * survey done", or the booking of what may be its deposit's flow. Most events change neither, so
+ * most events write no summary.
+ */
+function changesLeadFacts(before: FlowRow & FlowProgress, after: FlowProgress, snapshot: Record<string, unknown>): boolean {
+  return (
+    before.diagnostic_done !== after.diagnostic_done ||
+    before.survey_done !== after.survey_done ||
+    bookingOf(before.snapshot) !== bookingOf(snapshot)
+  );
 }
 
 /** Publishes what a committed transaction applied. */

@@ -5,6 +5,7 @@ import { flowMachines } from '#machines/index.js';
 import { statePath } from '#machines/protocol/can-accept.js';
 import type { FlowMachineName, FlowSnapshotResponse } from '#machines/protocol/api.js';
 import type { FlowMode } from '#machines/protocol/common.js';
+import { refreshLeadFacts } from '../leads/lead-facts.js';
 import type { FlowProgress } from './flow-progress.js';
 
 /*
@@ -190,7 +191,12 @@ export async function applyFlowEvent(client: pg.ClientBase, applied: AppliedEven
 
 /** Binds a flow to the lead its capture wrote, in the capturing event's transaction. */
 export async function bindFlowToLead(client: pg.ClientBase, flowId: string, leadId: string): Promise<void> {
-  await client.query('UPDATE flows SET lead_id = $2 WHERE id = $1', [flowId, leadId]);
+  const bound = await client.query<{ done: boolean }>(
+    'UPDATE flows SET lead_id = $2 WHERE id = $1 RETURNING diagnostic_done OR survey_done AS done',
+    [flowId, leadId],
+  );
+  // a flow bound after its diagnostic or survey brings that "done" to its lead (decision 0055)
+  if (bound.rows[0]?.done) await refreshLeadFacts(client, [leadId]);
 }
 
 /**
@@ -227,9 +233,14 @@ export async function storeUpgradedSnapshots(
   upgraded: { id: string; snapshot: unknown; state: string }[],
   machineVersion: number,
 ): Promise<void> {
-  await client.query(
+  const moved = await client.query<{ lead_id: string | null }>(
     `UPDATE flows f SET snapshot = u.snapshot::jsonb, state = u.state, machine_version = $4
-     FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(id, snapshot, state) WHERE f.id = u.id`,
+     FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(id, snapshot, state) WHERE f.id = u.id RETURNING f.lead_id`,
     [upgraded.map((row) => row.id), upgraded.map((row) => JSON.stringify(row.snapshot)), upgraded.map((row) => row.state), machineVersion],
+  );
+  // a deposit's booking is read from its flow's snapshot
+  await refreshLeadFacts(
+    client,
+    moved.rows.map((row) => row.lead_id),
   );
 }

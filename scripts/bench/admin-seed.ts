@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { completeSurvey, resultFor, gamingResult } from '#machines/assessment-flow/assessment-flow.fixtures.js';
 import { benchJourneys, EMAIL_PLACEHOLDER, LEAD_PLACEHOLDER, type Journey } from './admin-journeys.js';
+import { refreshAllLeadFacts } from '#core/leads/lead-facts.js';
 
 /*
  * Seeds `count` leads as a coach who ran ads for years would have them, in set operations
@@ -258,6 +259,10 @@ export async function seedAdminLeads(pool: pg.Pool, count: number): Promise<void
               created_at - k * interval '1 day'
        FROM bl CROSS JOIN generate_series(0, 3) AS k`,
     );
+    // each lead's summary, as the product keeps it (refreshed from lead_facts by the facts' owners)
+    const summarized = performance.now();
+    await refreshAllLeadFacts(client);
+    process.stdout.write(`  lead_summaries: ${((performance.now() - summarized) / 1000).toFixed(1)} s\n`);
     const started = performance.now();
     await client.query('VACUUM ANALYZE'); // as autovacuum leaves a live database: index-only scans need the visibility map
     process.stdout.write(`  vacuum analyze: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

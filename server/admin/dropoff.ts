@@ -52,14 +52,12 @@ function diagnosticSteps(progress: Progress[]): OverviewDropoff['diagnostic'] {
   };
 }
 
-/** Assessment flows grouped by where they stand and what their events showed; `total` is the row of the whole cohort. */
+/** Assessment flows grouped by where they stand and what their events showed. */
 interface ShapeRow {
-  total: boolean;
-  state: string | null;
-  reached: number | null;
+  state: string;
+  reached: number;
   last: number | null;
   flows: number;
-  captured: number;
 }
 
 /**
@@ -69,28 +67,36 @@ interface ShapeRow {
  * `last_step`), and the flow's state where it is now: that state counts as reached and, when it
  * names a step, is the last one. A state counts for the step named by its path or by its top-level
  * state; version 1 named the booking page opened payment_success.booked, so an event's
- * payment_success.booked counts as booked only from the flow's first SESSION_BOOKED on.
+ * payment_success.booked counts as booked only from the flow's first SESSION_BOOKED on. The leads
+ * the cohort's flows captured are counted apart: a distinct count beside the shapes would sort
+ * every flow.
  */
 async function assessmentSteps(db: pg.Pool, scope: LeadScope): Promise<OverviewDropoff['assessment']> {
-  const params: unknown[] = [];
-  const { rows } = await db.query<ShapeRow>(
-    `SELECT grouping(f.state, f.steps_reached, f.last_step) <> 0 AS total,
-            f.state, f.steps_reached AS reached, f.last_step AS last, count(*)::int AS flows,
-            count(DISTINCT f.lead_id) FILTER (WHERE f.lead_saved)::int AS captured
-     FROM flows f WHERE ${flowCohort(scope, 'assessmentFlow', params, 'f')}
-     GROUP BY GROUPING SETS ((f.state, f.steps_reached, f.last_step), ())`,
-    params,
-  );
+  const shapeParams: unknown[] = [];
+  const capturedParams: unknown[] = [];
+  const [{ rows }, captured] = await Promise.all([
+    db.query<ShapeRow>(
+      `SELECT f.state, f.steps_reached AS reached, f.last_step AS last, count(*)::int AS flows
+       FROM flows f WHERE ${flowCohort(scope, 'assessmentFlow', shapeParams, 'f')}
+       GROUP BY f.state, f.steps_reached, f.last_step`,
+      shapeParams,
+    ),
+    db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (
+         SELECT DISTINCT f.lead_id FROM flows f WHERE f.lead_saved AND f.lead_id IS NOT NULL AND ${flowCohort(scope, 'assessmentFlow', capturedParams, 'f')}
+       ) captured`,
+      capturedParams,
+    ),
+  ]);
   const shapes = rows.flatMap((row) => {
-    if (row.total) return [];
-    const now = assessmentStepOf(row.state!);
+    const now = assessmentStepOf(row.state);
     const last = now ?? row.last;
-    return last === null ? [] : [{ reached: row.reached! | (now === null ? 0 : 1 << now), last, flows: row.flows }];
+    return last === null ? [] : [{ reached: row.reached | (now === null ? 0 : 1 << now), last, flows: row.flows }];
   });
   const sum = (keep: (shape: (typeof shapes)[number]) => boolean) => shapes.filter(keep).reduce((total, shape) => total + shape.flows, 0);
   return {
     started: sum(() => true),
-    captured: rows.find((row) => row.total)?.captured ?? 0,
+    captured: captured.rows[0]!.n,
     steps: ASSESSMENT_STEPS.map((step, index) => {
       const end = ASSESSMENT_ENDS.has(step);
       return {
