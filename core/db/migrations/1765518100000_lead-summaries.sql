@@ -30,6 +30,13 @@ CREATE INDEX lead_summaries_created_at_idx ON lead_summaries (created_at)
   INCLUDE (test, diagnostic_done, survey_done, tier, deposit_paid, homework_paid, session_booked, revenue_cents,
            deposit_paid_live, homework_paid_live, session_booked_live, revenue_live_cents);
 
+-- The lead table by a score, highest first: a page walks the index, its scope and tier checked on
+-- the index's own tuples (a tier's first page can lie tens of thousands of higher scores down).
+CREATE INDEX lead_summaries_leadership_score_idx ON lead_summaries (leadership_score DESC NULLS LAST, lead_id DESC)
+  INCLUDE (created_at, test, tier);
+CREATE INDEX lead_summaries_qualification_score_idx ON lead_summaries (qualification_score DESC NULLS LAST, lead_id DESC)
+  INCLUDE (created_at, test, tier);
+
 -- Down Migration
 
 DROP TABLE lead_summaries;
