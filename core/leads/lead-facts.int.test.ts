@@ -979,7 +979,7 @@ describe('one lead, one set of facts: every surface agrees after 54 journeys of 
     expect(fromFacts, "the leads' facts against the journeys").toEqual(expected);
   });
 
-  it('kept, as the journeys went, what the definition derives: each flow\'s progress and each lead\'s summary (decision 0055)', async () => {
+  it("kept, as the journeys went, what the definition derives: each flow's progress and each lead's summary (decision 0055)", async () => {
     // each flow's row against its events, by the migration's backfill (the reads' rules before 0055)
     const derived = await progressFromEvents(pool);
     const kept = await storedProgress(pool);

@@ -141,8 +141,12 @@ RETURNS TABLE (
   session_changed_at timestamptz, reminded_to_book boolean
 )
 LANGUAGE sql STABLE AS $fn$
-${factsSelect('include_test', inCohort, `l.created_at >= coalesce(created_from, '-infinity') AND l.created_at < coalesce(created_before, 'infinity')
-    AND (only_leads IS NULL OR l.lead_id = ANY (only_leads))`)}
+${factsSelect(
+  'include_test',
+  inCohort,
+  `l.created_at >= coalesce(created_from, '-infinity') AND l.created_at < coalesce(created_before, 'infinity')
+    AND (only_leads IS NULL OR l.lead_id = ANY (only_leads))`,
+)}
 $fn$`;
 
 /** What lead_summaries keeps of a lead's facts, by column, from its lead_facts row with (t) and without (l) test payments. */

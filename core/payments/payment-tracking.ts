@@ -126,7 +126,10 @@ export async function settlePaidCheckout(
      WHERE checkout_session_id = $1 AND status = 'pending' RETURNING flow_id, lead_id`,
     [sessionId, paymentIntentId],
   );
-  await refreshLeadFacts(db, updated.rows.map((row) => row.lead_id));
+  await refreshLeadFacts(
+    db,
+    updated.rows.map((row) => row.lead_id),
+  );
   return updated.rowCount ? { flowId: updated.rows[0]!.flow_id } : null;
 }
 
@@ -157,6 +160,9 @@ export async function recordRefundAtStripe(db: pg.ClientBase, paymentIntentId: s
      WHERE payment_intent_id = $1 AND status = 'succeeded' RETURNING *`,
     [paymentIntentId, refundId],
   );
-  await refreshLeadFacts(db, refunded.rows.map((row) => row.lead_id));
+  await refreshLeadFacts(
+    db,
+    refunded.rows.map((row) => row.lead_id),
+  );
   return refunded.rows;
 }

@@ -259,13 +259,14 @@ export async function seedAdminLeads(pool: pg.Pool, count: number): Promise<void
               created_at - k * interval '1 day'
        FROM bl CROSS JOIN generate_series(0, 3) AS k`,
     );
-    // each lead's summary, as the product keeps it (refreshed from lead_facts by the facts' owners)
-    const summarized = performance.now();
-    await refreshAllLeadFacts(client);
-    process.stdout.write(`  lead_summaries: ${((performance.now() - summarized) / 1000).toFixed(1)} s\n`);
     const started = performance.now();
     await client.query('VACUUM ANALYZE'); // as autovacuum leaves a live database: index-only scans need the visibility map
     process.stdout.write(`  vacuum analyze: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    // each lead's summary from lead_facts, as installing the definition writes them (the owners keep them after)
+    const summarized = performance.now();
+    await refreshAllLeadFacts(client);
+    await client.query('VACUUM ANALYZE lead_summaries');
+    process.stdout.write(`  lead_summaries: ${((performance.now() - summarized) / 1000).toFixed(1)} s\n`);
   } finally {
     await client.query('DROP TABLE IF EXISTS bl, bf, bg, bm, bench_journeys, bench_journey_events').catch(() => {});
     client.release();
