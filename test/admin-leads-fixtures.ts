@@ -5,6 +5,8 @@ import { flowMachines } from '#machines/index.js';
 import { resultFor } from '#machines/assessment-flow/assessment-flow.fixtures.js';
 import { statePath } from '#machines/protocol/can-accept.js';
 import type { Tier } from '#machines/protocol/common.js';
+import { refreshAllLeadFacts } from '#core/leads/lead-facts.js';
+import { storeProgressFromEvents } from './flow-progress.js';
 import { seedResultsFlow, surveyedEvents } from './flows.js';
 
 /**
@@ -34,6 +36,7 @@ export async function seedGradedLead(pool: pg.Pool, tier: Tier, email?: string) 
       [flowId, seq, type, payload, type === 'GRADED' ? 'worker' : 'client', statePath(snapshot.value), 60 - seq],
     );
   }
+  await storeProgressFromEvents(pool);
   // answers stored in another order than shown, with an item the bank no longer has
   const answers = [
     { item_id: 'vig_dc', type: 'vignette', value: 'dc_convene', confidence: 4, response_ms: 21000, timed_out: false },
@@ -94,5 +97,6 @@ export async function seedGradedLead(pool: pg.Pool, tier: Tier, email?: string) 
   );
   await pool.query("INSERT INTO lead_notes (lead_id, body) VALUES ($1, 'Called, left a voicemail.')", [leadId]);
   await pool.query("INSERT INTO interactions (lead_id, type, content) VALUES ($1, 'website_visit', 'home')", [leadId]);
+  await refreshAllLeadFacts(pool); // written past the owners, which keep each lead's summary
   return { ...seeded, diagnosticId, sessionId, paymentId: payment.rows[0]!.id, jobId: job.rows[0]!.id };
 }

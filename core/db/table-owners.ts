@@ -27,6 +27,11 @@ export const TABLE_OWNERS: readonly TableOwner[] = [
     why: 'one lead per address outside testing mode, decided where it is written',
   },
   {
+    owner: 'core/leads/lead-facts.ts',
+    tables: ['lead_summaries'],
+    why: "a lead's counted facts kept as its lead_facts row says, by the one definition, whoever changed them (decision 0055)",
+  },
+  {
     owner: 'core/leads/lead-attempts.ts',
     tables: ['lead_attempts'],
     why: 'a known address captured without proof waits beside its lead until the address is confirmed (decision 0044)',

@@ -4,6 +4,8 @@ import { transition } from 'xstate';
 import type { FlowMachineName, FlowSnapshotResponse } from '#machines/protocol/api.js';
 import { statePath } from '#machines/protocol/can-accept.js';
 import { runEffects } from './effects.js';
+import { progressAfter, type FlowProgress } from './flow-progress.js';
+import { refreshLeadFacts } from '../leads/lead-facts.js';
 import { flowMachineVersions } from '#machines/flow-versions.js';
 import {
   applyFlowEvent,
@@ -97,9 +99,10 @@ export class FlowTx {
     // a visitor's event is theirs to send only to their own flow; the server's own code reaches any
     if (origin === 'client' && access === 'system') throw new Error('A visitor event needs the visitor it comes from');
     // named statements (here and on every event's path) are parsed and planned once per connection
-    const locked = await this.client.query<FlowRow & { clock_ms: string }>({
+    const locked = await this.client.query<FlowRow & FlowProgress & { clock_ms: string }>({
       name: 'lock-flow',
       text: `SELECT id, machine, version, state, snapshot, lead_id, testing, visitor_id, machine_version,
+                    diagnostic_done, survey_done, lead_saved, session_booked, steps_reached, last_step, steps_passed,
                     floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS clock_ms
              FROM flows WHERE id = $1 FOR UPDATE`,
       values: [id],
@@ -123,6 +126,7 @@ export class FlowTx {
     const state = statePath(next.value);
     const persisted = machine.getPersistedSnapshot(next) as Record<string, unknown>;
     const { type, ...payload } = event;
+    const progress = progressAfter(row.machine, row, { type, payload, stateAfter: state });
     const updated = await applyFlowEvent(this.client, {
       flowId: id,
       snapshot: persisted,
@@ -131,7 +135,9 @@ export class FlowTx {
       payload,
       origin,
       machineVersion: flowMachineVersions[row.machine].current,
+      progress,
     });
+    if (updated.lead_id && changesLeadFacts(row, progress, persisted)) await refreshLeadFacts(this.client, [updated.lead_id]);
     // the snapshot is not read back: it is the one just written
     const written: FlowRow = { ...updated, snapshot: persisted };
     const flow = toResponse(written);
@@ -144,6 +150,24 @@ export class FlowTx {
     }
     return latest;
   }
+}
+
+/** The booking lead_facts reads from a deposit's flow: its snapshot's completed path. */
+function bookingOf(snapshot: Record<string, unknown>): unknown {
+  return (snapshot.context as { completedPath?: { booking?: unknown } } | undefined)?.completedPath?.booking;
+}
+
+/**
+ * Whether an event changed a fact its lead is counted by (decision 0055): the flow's "diagnostic /
+ * survey done", or the booking of what may be its deposit's flow. Most events change neither, so
+ * most events write no summary.
+ */
+function changesLeadFacts(before: FlowRow & FlowProgress, after: FlowProgress, snapshot: Record<string, unknown>): boolean {
+  return (
+    before.diagnostic_done !== after.diagnostic_done ||
+    before.survey_done !== after.survey_done ||
+    bookingOf(before.snapshot) !== bookingOf(snapshot)
+  );
 }
 
 /** Publishes what a committed transaction applied. */

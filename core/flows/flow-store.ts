@@ -5,6 +5,8 @@ import { flowMachines } from '#machines/index.js';
 import { statePath } from '#machines/protocol/can-accept.js';
 import type { FlowMachineName, FlowSnapshotResponse } from '#machines/protocol/api.js';
 import type { FlowMode } from '#machines/protocol/common.js';
+import { refreshLeadFacts } from '../leads/lead-facts.js';
+import type { FlowProgress } from './flow-progress.js';
 
 /*
  * The one writer of flows and flow_events (core/db/table-owners.ts): the engine, lead capture, the
@@ -154,10 +156,13 @@ export interface AppliedEvent {
   payload: Record<string, unknown>;
   origin: EventOrigin;
   machineVersion: number;
+  /** The flow's progress with this event applied (flow-progress.ts), kept on its row. */
+  progress: FlowProgress;
 }
 
 /**
- * Stores an applied event in one round trip: the new snapshot and its flow_events row. `testing`
+ * Stores an applied event in one round trip: the new snapshot, the flow's progress and its
+ * flow_events row (decision 0055: the progress adds columns to the row already written, no statement). `testing`
  * follows a flow whose context says whether it is a test (the assessment flow's testingMode,
  * switchable until capture). Named, so it is parsed and planned once per connection (every event's path).
  */
@@ -166,21 +171,32 @@ export async function applyFlowEvent(client: pg.ClientBase, applied: AppliedEven
     name: 'apply-flow-event',
     text: `WITH moved AS (
              UPDATE flows SET snapshot = $2, state = $3, version = version + 1, machine_version = $7,
-                              testing = coalesce(($2::jsonb #>> '{context,testingMode}')::boolean, testing)
+                              testing = coalesce(($2::jsonb #>> '{context,testingMode}')::boolean, testing),
+                              diagnostic_done = $8, survey_done = $9, lead_saved = $10, session_booked = $11,
+                              steps_reached = $12, last_step = $13, steps_passed = $14
              WHERE id = $1 RETURNING id, machine, version, state, lead_id, testing, visitor_id, machine_version
            ), logged AS (
              INSERT INTO flow_events (flow_id, seq, type, payload, origin, state_after)
              SELECT id, version, $4, $5, $6, state FROM moved
            )
            SELECT * FROM moved`,
-    values: [applied.flowId, applied.snapshot, applied.state, applied.type, applied.payload, applied.origin, applied.machineVersion],
+    values: [
+      ...[applied.flowId, applied.snapshot, applied.state, applied.type, applied.payload, applied.origin, applied.machineVersion],
+      ...[applied.progress.diagnostic_done, applied.progress.survey_done, applied.progress.lead_saved, applied.progress.session_booked],
+      ...[applied.progress.steps_reached, applied.progress.last_step, applied.progress.steps_passed],
+    ],
   });
   return updated.rows[0]!;
 }
 
 /** Binds a flow to the lead its capture wrote, in the capturing event's transaction. */
 export async function bindFlowToLead(client: pg.ClientBase, flowId: string, leadId: string): Promise<void> {
-  await client.query('UPDATE flows SET lead_id = $2 WHERE id = $1', [flowId, leadId]);
+  const bound = await client.query<{ done: boolean }>(
+    'UPDATE flows SET lead_id = $2 WHERE id = $1 RETURNING diagnostic_done OR survey_done AS done',
+    [flowId, leadId],
+  );
+  // a flow bound after its diagnostic or survey brings that "done" to its lead (decision 0055)
+  if (bound.rows[0]?.done) await refreshLeadFacts(client, [leadId]);
 }
 
 /**
@@ -217,9 +233,14 @@ export async function storeUpgradedSnapshots(
   upgraded: { id: string; snapshot: unknown; state: string }[],
   machineVersion: number,
 ): Promise<void> {
-  await client.query(
+  const moved = await client.query<{ lead_id: string | null }>(
     `UPDATE flows f SET snapshot = u.snapshot::jsonb, state = u.state, machine_version = $4
-     FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(id, snapshot, state) WHERE f.id = u.id`,
+     FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(id, snapshot, state) WHERE f.id = u.id RETURNING f.lead_id`,
     [upgraded.map((row) => row.id), upgraded.map((row) => JSON.stringify(row.snapshot)), upgraded.map((row) => row.state), machineVersion],
+  );
+  // a deposit's booking is read from its flow's snapshot
+  await refreshLeadFacts(
+    client,
+    moved.rows.map((row) => row.lead_id),
   );
 }

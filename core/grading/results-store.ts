@@ -3,6 +3,7 @@ import type { GradingRequest } from '#machines/assessment-flow/assessment-flow.e
 import type { GradeInput, GradeResult } from '#machines/grading/index.js';
 import type { DiagnosticAnswers } from '#machines/protocol/common.js';
 import { answerRows } from '../leads/answer-rows.js';
+import { refreshLeadFacts } from '../leads/lead-facts.js';
 
 /*
  * The one writer of a grading's results (core/db/table-owners.ts): diagnostics (with their answers,
@@ -82,6 +83,7 @@ export async function storeAssessmentResults(
   });
   // a standalone diagnostic that no longer exists leaves nothing to attach the result to
   if (!stored.rows[0]) throw new Error(`No standalone diagnostic ${input.diagnosticId} for flow ${input.flowId}`);
+  await refreshLeadFacts(db, [input.leadId]); // its tier, scores and "done" (decision 0055)
   return stored.rows[0].id;
 }
 
@@ -124,6 +126,7 @@ export async function storeDiagnosticResult(
       result.gradingVersion,
     ],
   );
+  await refreshLeadFacts(client, [diagnostic.leadId]);
 }
 
 /** A lead's latest result graded again under a newer rule set (core/grading/regrade.ts). */
@@ -168,5 +171,9 @@ export async function storeRegradedResults(client: pg.ClientBase, applicationId:
      SELECT lead_id, flow_id, diagnostic_id, tier, tier, archetype, total_score, diagnostic_score, survey_score, mirror_score,
        composite_score, result, bank_version, grading_version, grade_input, $2 FROM r`,
     [JSON.stringify(rows), applicationId],
+  );
+  await refreshLeadFacts(
+    client,
+    regraded.map((row) => row.leadId),
   );
 }

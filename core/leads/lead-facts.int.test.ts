@@ -11,6 +11,8 @@ import { DEPOSIT_AMOUNT_CENTS } from '#machines/protocol/payment.js';
 import type { Queues } from '#core/queues/queues.js';
 import { signedInAdmin, type SignedInAdmin } from '#test/admin-session.js';
 import { startFakeStripe, type FakeStripe } from '#test/fake-stripe.js';
+import { refreshAllLeadFacts } from '#core/leads/lead-facts.js';
+import { progressFromEvents, storedProgress } from '#test/flow-progress.js';
 import { testConfig } from '#test/helpers.js';
 import { backdater, flowClient, promoteTimers, SURVEYS, type FlowJson, type TestJson } from '#test/journey.js';
 import { bookingReferenceOf, inviteeCreated, postCalendlyEvent } from '#test/scheduling.js';
@@ -975,5 +977,20 @@ describe('one lead, one set of facts: every surface agrees after 54 journeys of 
     ).toBe(true);
     expect(listed(items.map((item: TestJson) => [item.leadId, item.reason])), 'Needs attention against the journeys').toEqual(expected);
     expect(fromFacts, "the leads' facts against the journeys").toEqual(expected);
+  });
+
+  it("kept, as the journeys went, what the definition derives: each flow's progress and each lead's summary (decision 0055)", async () => {
+    // each flow's row against its events, by the migration's backfill (the reads' rules before 0055)
+    const derived = await progressFromEvents(pool);
+    const kept = await storedProgress(pool);
+    expect(kept.size, 'flows').toBeGreaterThan(journeys.length);
+    expect(Object.fromEntries(kept)).toEqual(Object.fromEntries(derived));
+    // what the grading, payment, booking, re-grade and capture paths kept, against lead_facts read now
+    const summaries = async () =>
+      (await pool.query('SELECT * FROM lead_summaries ORDER BY lead_id')).rows.map((row) => JSON.stringify(row));
+    const written = await summaries();
+    expect(written.length, 'every lead has its summary').toBe((await pool.query('SELECT 1 FROM leads')).rowCount);
+    await refreshAllLeadFacts(pool);
+    expect(written).toEqual(await summaries());
   });
 });

@@ -21,7 +21,9 @@ import { leadFactsSchema } from '#machines/protocol/admin/lead-facts.js';
  *   them were sent back to retake.
  * - diagnostic_done, survey_done: the lead finished a diagnostic (or the survey) that was not sent
  *   back as rushed. Grading stores both only after the survey, so a flow's DIAGNOSTIC_COMPLETED
- *   (or SURVEY_SUBMITTED) counts too, unless that flow's next grading found it rushed.
+ *   (or SURVEY_SUBMITTED) counts too, unless that flow's next grading found it rushed: the engine
+ *   keeps that on the flow's row as it applies each event (flows.diagnostic_done / survey_done,
+ *   core/flows/flow-progress.ts, decision 0055).
  * - deposit: the latest deposit that went through: paid, refunded or none; booking: where its
  *   strategy session stands as the scheduling provider reported it (a refund does not cancel a
  *   booked session: the coach does, at the scheduler).
@@ -52,6 +54,78 @@ function inCohort(column: string): string {
     AND (only_leads IS NULL OR ${column} = ANY (only_leads))`;
 }
 
+/**
+ * The definition's query: every fact of the leads `leads` (a condition on leads aliased l) keeps,
+ * each part narrowed to the same leads by `part` (a condition on its lead column); test payments
+ * counted when `includeTest` (SQL) is true. Composed once into lead_facts, and once into the
+ * statement that keeps lead_summaries, so both say the same.
+ */
+function factsSelect(includeTest: string, part: (column: string) => string, leads: string): string {
+  return `
+  SELECT l.lead_id, l.email, l.name, l.source, l.tags, l.created_at, l.updated_at,
+         'test' = ANY (l.tags) AS test,
+         g.id, g.tier, g.archetype, g.composite_score::float8 AS leadership_score, g.total_score::float8 AS qualification_score, g.fallback, g.created_at AS graded_at,
+         coalesce(att.attempts, 0), coalesce(att.rushed, 0),
+         g.id IS NOT NULL OR dd.lead_id IS NOT NULL OR coalesce(fe.diagnostic, false) AS diagnostic_done,
+         g.id IS NOT NULL OR coalesce(fe.survey, false) AS survey_done,
+         CASE dep.status WHEN 'succeeded' THEN 'paid' WHEN 'refunded' THEN 'refunded' ELSE 'none' END AS deposit,
+         dep.test_mode, dep.amount_cents, dep.created_at AS deposit_paid_at, dep.refunded_at, dep.flow_id,
+         coalesce(pay.homework_paid, false) AS homework_paid, coalesce(pay.revenue_cents, 0) AS revenue_cents,
+         CASE WHEN dep.flow_id IS NULL THEN 'none'
+              ELSE coalesce(df.snapshot->'context'->'completedPath'->>'booking', 'none') END AS booking,
+         CASE WHEN be.type = 'SESSION_BOOKED' THEN be.payload->>'startsAt' END,
+         be.payload->>'provider',
+         coalesce(be.type = 'SESSION_CANCELED', false),
+         CASE WHEN be.type = 'SESSION_CANCELED' THEN be.payload->>'canceledBy' END,
+         be.created_at AS session_changed_at,
+         coalesce((df.snapshot->'context'->'followUps'->>'remindedToBook')::boolean, false)
+  FROM leads l
+  LEFT JOIN (
+    SELECT DISTINCT ON (r.lead_id) r.lead_id, r.id, r.tier, r.archetype, r.composite_score, r.total_score, r.fallback, r.created_at
+    FROM assessment_results r
+    WHERE NOT r.gaming_detected AND ${part('r.lead_id')}
+    ORDER BY r.lead_id, r.created_at DESC, r.id DESC
+  ) g ON g.lead_id = l.lead_id
+  LEFT JOIN (
+    SELECT r.lead_id, count(*)::int AS attempts, count(*) FILTER (WHERE r.gaming_detected)::int AS rushed
+    FROM assessment_results r
+    WHERE r.application_id IS NULL AND ${part('r.lead_id')}
+    GROUP BY r.lead_id
+  ) att ON att.lead_id = l.lead_id
+  LEFT JOIN (
+    SELECT DISTINCT d.lead_id FROM diagnostic_results d
+    WHERE ${part('d.lead_id')}
+      AND NOT EXISTS (SELECT 1 FROM assessment_results r WHERE r.diagnostic_id = d.diagnostic_id AND r.gaming_detected)
+  ) dd ON dd.lead_id = l.lead_id
+  LEFT JOIN (
+    SELECT f.lead_id, bool_or(f.diagnostic_done) AS diagnostic, bool_or(f.survey_done) AS survey
+    FROM flows f
+    WHERE (f.diagnostic_done OR f.survey_done) AND f.lead_id IS NOT NULL AND ${part('f.lead_id')}
+    GROUP BY f.lead_id
+  ) fe ON fe.lead_id = l.lead_id
+  LEFT JOIN (
+    SELECT DISTINCT ON (p.lead_id) p.lead_id, p.status, p.test_mode, p.amount_cents, p.created_at, p.refunded_at, p.flow_id
+    FROM payment_tracking p
+    WHERE p.purpose = 'deposit' AND p.status IN ('succeeded', 'refunded') AND (${includeTest} OR NOT p.test_mode)
+      AND ${part('p.lead_id')}
+    ORDER BY p.lead_id, p.created_at DESC, p.id DESC
+  ) dep ON dep.lead_id = l.lead_id
+  LEFT JOIN (
+    SELECT p.lead_id, bool_or(p.purpose = 'paid_homework') AS homework_paid, sum(p.amount_cents)::int AS revenue_cents
+    FROM payment_tracking p
+    WHERE p.status = 'succeeded' AND (${includeTest} OR NOT p.test_mode) AND ${part('p.lead_id')}
+    GROUP BY p.lead_id
+  ) pay ON pay.lead_id = l.lead_id
+  LEFT JOIN flows df ON df.id = dep.flow_id
+  LEFT JOIN (
+    SELECT DISTINCT ON (f.lead_id, e.flow_id) f.lead_id, e.flow_id, e.type, e.payload, e.created_at
+    FROM flow_events e JOIN flows f ON f.id = e.flow_id
+    WHERE e.type IN ('SESSION_BOOKED', 'SESSION_CANCELED') AND f.lead_id IS NOT NULL AND ${part('f.lead_id')}
+    ORDER BY f.lead_id, e.flow_id, e.seq DESC
+  ) be ON be.lead_id = l.lead_id AND be.flow_id = dep.flow_id
+  WHERE (${includeTest} OR NOT ('test' = ANY (l.tags))) AND ${leads}`;
+}
+
 const LEAD_FACTS_SQL = `
 CREATE FUNCTION lead_facts(
   include_test boolean, created_from timestamptz DEFAULT NULL, created_before timestamptz DEFAULT NULL, only_leads uuid[] DEFAULT NULL
@@ -67,85 +141,82 @@ RETURNS TABLE (
   session_changed_at timestamptz, reminded_to_book boolean
 )
 LANGUAGE sql STABLE AS $fn$
-  SELECT l.lead_id, l.email, l.name, l.source, l.tags, l.created_at, l.updated_at,
-         'test' = ANY (l.tags),
-         g.id, g.tier, g.archetype, g.composite_score::float8, g.total_score::float8, g.fallback, g.created_at,
-         coalesce(att.attempts, 0), coalesce(att.rushed, 0),
-         g.id IS NOT NULL OR dd.lead_id IS NOT NULL OR coalesce(fe.diagnostic, false),
-         g.id IS NOT NULL OR coalesce(fe.survey, false),
-         CASE dep.status WHEN 'succeeded' THEN 'paid' WHEN 'refunded' THEN 'refunded' ELSE 'none' END,
-         dep.test_mode, dep.amount_cents, dep.created_at, dep.refunded_at, dep.flow_id,
-         coalesce(pay.homework_paid, false), coalesce(pay.revenue_cents, 0),
-         CASE WHEN dep.flow_id IS NULL THEN 'none'
-              ELSE coalesce(df.snapshot->'context'->'completedPath'->>'booking', 'none') END,
-         CASE WHEN be.type = 'SESSION_BOOKED' THEN be.payload->>'startsAt' END,
-         be.payload->>'provider',
-         coalesce(be.type = 'SESSION_CANCELED', false),
-         CASE WHEN be.type = 'SESSION_CANCELED' THEN be.payload->>'canceledBy' END,
-         be.created_at,
-         coalesce((df.snapshot->'context'->'followUps'->>'remindedToBook')::boolean, false)
-  FROM leads l
-  LEFT JOIN (
-    SELECT DISTINCT ON (r.lead_id) r.lead_id, r.id, r.tier, r.archetype, r.composite_score, r.total_score, r.fallback, r.created_at
-    FROM assessment_results r
-    WHERE NOT r.gaming_detected AND ${inCohort('r.lead_id')}
-    ORDER BY r.lead_id, r.created_at DESC, r.id DESC
-  ) g ON g.lead_id = l.lead_id
-  LEFT JOIN (
-    SELECT r.lead_id, count(*)::int AS attempts, count(*) FILTER (WHERE r.gaming_detected)::int AS rushed
-    FROM assessment_results r
-    WHERE r.application_id IS NULL AND ${inCohort('r.lead_id')}
-    GROUP BY r.lead_id
-  ) att ON att.lead_id = l.lead_id
-  LEFT JOIN (
-    SELECT DISTINCT d.lead_id FROM diagnostic_results d
-    WHERE ${inCohort('d.lead_id')}
-      AND NOT EXISTS (SELECT 1 FROM assessment_results r WHERE r.diagnostic_id = d.diagnostic_id AND r.gaming_detected)
-  ) dd ON dd.lead_id = l.lead_id
-  LEFT JOIN (
-    SELECT f.lead_id, bool_or(e.type = 'DIAGNOSTIC_COMPLETED') AS diagnostic, bool_or(e.type = 'SURVEY_SUBMITTED') AS survey
-    FROM flows f JOIN flow_events e ON e.flow_id = f.id
-    WHERE e.type IN ('DIAGNOSTIC_COMPLETED', 'SURVEY_SUBMITTED') AND f.lead_id IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM flow_events x
-                      WHERE x.flow_id = e.flow_id AND x.seq > e.seq AND x.type = 'GRADED'
-                        AND (x.payload->'result'->>'gamingDetected') = 'true')
-      AND ${inCohort('f.lead_id')}
-    GROUP BY f.lead_id
-  ) fe ON fe.lead_id = l.lead_id
-  LEFT JOIN (
-    SELECT DISTINCT ON (p.lead_id) p.lead_id, p.status, p.test_mode, p.amount_cents, p.created_at, p.refunded_at, p.flow_id
-    FROM payment_tracking p
-    WHERE p.purpose = 'deposit' AND p.status IN ('succeeded', 'refunded') AND (include_test OR NOT p.test_mode)
-      AND ${inCohort('p.lead_id')}
-    ORDER BY p.lead_id, p.created_at DESC, p.id DESC
-  ) dep ON dep.lead_id = l.lead_id
-  LEFT JOIN (
-    SELECT p.lead_id, bool_or(p.purpose = 'paid_homework') AS homework_paid, sum(p.amount_cents)::int AS revenue_cents
-    FROM payment_tracking p
-    WHERE p.status = 'succeeded' AND (include_test OR NOT p.test_mode) AND ${inCohort('p.lead_id')}
-    GROUP BY p.lead_id
-  ) pay ON pay.lead_id = l.lead_id
-  LEFT JOIN flows df ON df.id = dep.flow_id
-  LEFT JOIN (
-    SELECT DISTINCT ON (f.lead_id, e.flow_id) f.lead_id, e.flow_id, e.type, e.payload, e.created_at
-    FROM flow_events e JOIN flows f ON f.id = e.flow_id
-    WHERE e.type IN ('SESSION_BOOKED', 'SESSION_CANCELED') AND f.lead_id IS NOT NULL AND ${inCohort('f.lead_id')}
-    ORDER BY f.lead_id, e.flow_id, e.seq DESC
-  ) be ON be.lead_id = l.lead_id AND be.flow_id = dep.flow_id
-  WHERE (include_test OR NOT ('test' = ANY (l.tags)))
-    AND l.created_at >= coalesce(created_from, '-infinity') AND l.created_at < coalesce(created_before, 'infinity')
-    AND (only_leads IS NULL OR l.lead_id = ANY (only_leads))
+${factsSelect(
+  'include_test',
+  inCohort,
+  `l.created_at >= coalesce(created_from, '-infinity') AND l.created_at < coalesce(created_before, 'infinity')
+    AND (only_leads IS NULL OR l.lead_id = ANY (only_leads))`,
+)}
 $fn$`;
 
+/** What lead_summaries keeps of a lead's facts, by column, from its lead_facts row with (t) and without (l) test payments. */
+const SUMMARY_COLUMNS: ReadonlyArray<[string, string]> = [
+  ['lead_id', 't.lead_id'],
+  ['created_at', 't.created_at'],
+  ['test', 't.test'],
+  ['diagnostic_done', 't.diagnostic_done'],
+  ['survey_done', 't.survey_done'],
+  ['tier', 't.tier'],
+  ['leadership_score', 't.leadership_score'],
+  ['qualification_score', 't.qualification_score'],
+  ['deposit_paid', "t.deposit = 'paid'"],
+  ['homework_paid', 't.homework_paid'],
+  ['session_booked', "t.deposit = 'paid' AND t.booking = 'booked'"],
+  ['revenue_cents', 't.revenue_cents'],
+  // a test lead has no row without test data: it is never counted there
+  ['deposit_paid_live', "coalesce(l.deposit = 'paid', false)"],
+  ['homework_paid_live', 'coalesce(l.homework_paid, false)'],
+  ['session_booked_live', "coalesce(l.deposit = 'paid' AND l.booking = 'booked', false)"],
+  ['revenue_live_cents', 'coalesce(l.revenue_cents, 0)'],
+];
+
+/** Writes the lead_summaries rows of the leads `t` and `l` hold (each lead's lead_facts row with and without test payments). */
+function summaryUpsert(t: string, l: string): string {
+  return `INSERT INTO lead_summaries (${SUMMARY_COLUMNS.map(([column]) => column).join(', ')})
+    SELECT ${SUMMARY_COLUMNS.map(([, value]) => value).join(', ')}
+    FROM ${t} t LEFT JOIN ${l} l ON l.lead_id = t.lead_id
+    ON CONFLICT (lead_id) DO UPDATE SET ${SUMMARY_COLUMNS.slice(1)
+      .map(([column]) => `${column} = excluded.${column}`)
+      .join(', ')}`;
+}
+
+/** Every lead's summary, from lead_facts: when the definition is installed or changed. */
+const SUMMARIZE_ALL_SQL = summaryUpsert('lead_facts(true)', 'lead_facts(false)');
+
+/** Writes every lead's summary from lead_facts (the definition installed, or leads written in bulk by a seed or fixture). */
+export async function refreshAllLeadFacts(db: Pick<pg.ClientBase, 'query'>): Promise<void> {
+  await db.query(SUMMARIZE_ALL_SQL);
+}
+
+/** The summaries of the leads in $1 (uuid[]): the definition's query narrowed by index look-ups, planned once per connection. */
+const forLeads = (column: string) => `${column} = ANY ($1::uuid[])`;
+const SUMMARIZE_LEADS_SQL = summaryUpsert(
+  `(${factsSelect('true', forLeads, forLeads('l.lead_id'))})`,
+  `(${factsSelect('false', forLeads, forLeads('l.lead_id'))})`,
+);
+
+/**
+ * Keeps the summaries of these leads (lead_summaries, decision 0055) equal to their lead_facts:
+ * called by the owner of every table a counted fact is read from, in the transaction that changes
+ * it (a lead captured, a result stored, a flow's "done" or booking changed, a payment moved). One
+ * statement; null ids (a flow without a lead) are skipped; a deleted lead's row goes with it.
+ */
+export async function refreshLeadFacts(db: Pick<pg.ClientBase, 'query'>, leadIds: ReadonlyArray<string | null | undefined>): Promise<void> {
+  const ids = [...new Set(leadIds.filter((id): id is string => Boolean(id)))];
+  if (ids.length === 0) return;
+  await db.query({ name: 'refresh-lead-facts', text: SUMMARIZE_LEADS_SQL, values: [ids] });
+}
+
 /** The fingerprint kept as the function's comment: the server replaces the function only when the text above changed. */
-const FINGERPRINT = createHash('sha256').update(LEAD_FACTS_SQL).digest('hex').slice(0, 16);
+const FINGERPRINT = createHash('sha256').update(LEAD_FACTS_SQL).update(SUMMARIZE_ALL_SQL).digest('hex').slice(0, 16);
 
 /** Serialises two processes starting at once: one replaces, the other then finds it current. */
 const INSTALL_LOCK = 7_316_220_165;
 
 /**
- * Creates lead_facts, or replaces it when this build's definition differs from the stored one.
- * Runs after the migrations, in one transaction: a reader sees the old definition or the new.
+ * Creates lead_facts, or replaces it when this build's definition differs from the stored one, and
+ * then writes every lead's summary from it. Runs after the migrations, in one transaction: a reader
+ * sees the old definition and summaries or the new.
  */
 export async function installLeadFacts(client: pg.ClientBase): Promise<boolean> {
   await client.query('BEGIN');
@@ -165,6 +236,8 @@ export async function installLeadFacts(client: pg.ClientBase): Promise<boolean> 
     await client.query('DROP FUNCTION IF EXISTS lead_facts(boolean, timestamptz, timestamptz, uuid[])');
     await client.query(LEAD_FACTS_SQL);
     await client.query(`COMMENT ON FUNCTION lead_facts(boolean, timestamptz, timestamptz, uuid[]) IS '${FINGERPRINT}'`);
+    // what was kept under the old definition is recomputed under the new one, in the same transaction
+    await client.query(SUMMARIZE_ALL_SQL);
     await client.query('COMMIT');
     return true;
   } catch (error) {

@@ -83,6 +83,26 @@ export function leadsIn(scope: LeadScope, params: unknown[], alias = 'f'): { fro
   return { from: `lead_facts(${includeTest}, ${from}, ${before}) ${alias}`, where: [] };
 }
 
+/** The counted facts lead_summaries keeps twice: with test payments, and without (`<name>_live`). */
+type PaymentFact = 'deposit_paid' | 'homework_paid' | 'session_booked' | 'revenue_cents';
+
+/**
+ * The scope's leads as their kept summaries (lead_summaries aliased `alias`, decision 0055): each
+ * lead's lead_facts row as its owners last wrote it, for counts over many leads. `fact` names a
+ * payment fact's column for the scope (test payments counted only when test data is included).
+ */
+export function leadSummariesIn(
+  scope: LeadScope,
+  params: unknown[],
+  alias = 's',
+): { from: string; where: string[]; fact: (name: PaymentFact) => string } {
+  const where = createdIn(scope, `${alias}.created_at`, params);
+  if (!scope.includeTest) where.push(`NOT ${alias}.test`);
+  const fact = (name: PaymentFact) =>
+    scope.includeTest ? `${alias}.${name}` : name === 'revenue_cents' ? `${alias}.revenue_live_cents` : `${alias}.${name}_live`;
+  return { from: `lead_summaries ${alias}`, where, fact };
+}
+
 /**
  * Conditions keeping the Mirror sessions (aliased `alias`) of the scope: started on its days, and
  * real unless test data is included (a session is a test when its flow is, or its lead, saved with

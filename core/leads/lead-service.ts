@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { inTransaction } from '../db/transaction.js';
 import { queueMarketingSync } from '../integrations/marketing-sync.js';
 import type { LeadSource } from '#machines/protocol/common.js';
+import { refreshLeadFacts } from './lead-facts.js';
 
 // The one writer of leads (core/db/table-owners.ts): capture, the test purge and the admin's erase.
 
@@ -66,6 +67,7 @@ export async function createOrUpdateLead(
       'INSERT INTO leads (email, name, source, tags) VALUES ($1, $2, $3, $4) RETURNING lead_id, email, name, source, tags',
       [email, name, source, [...TEST_TAGS]],
     );
+    await refreshLeadFacts(db, [inserted.rows[0]!.lead_id]);
     return { ...toRecord(inserted.rows[0]!, true), trusted: true };
   }
   const inserted = await db.query<LeadRow>(
@@ -74,7 +76,10 @@ export async function createOrUpdateLead(
      RETURNING lead_id, email, name, source, tags`,
     [email, name, source],
   );
-  if (inserted.rows[0]) return { ...toRecord(inserted.rows[0], true), trusted: true };
+  if (inserted.rows[0]) {
+    await refreshLeadFacts(db, [inserted.rows[0].lead_id]); // a new lead is counted from its capture on (decision 0055)
+    return { ...toRecord(inserted.rows[0], true), trusted: true };
+  }
   const known = await db.query<LeadRow>(
     "SELECT lead_id, email, name, source, tags FROM leads WHERE lower(email) = lower($1) AND NOT ('test' = ANY (tags))",
     [email],

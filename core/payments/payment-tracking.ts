@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Payment, PaymentPurpose, PaymentStatus } from '#machines/protocol/payment.js';
+import { refreshLeadFacts } from '../leads/lead-facts.js';
 
 // The one writer of payment_tracking (core/db/table-owners.ts): checkout, test payments, refunds
 // and Stripe's webhook track a payment only through the functions here.
@@ -79,6 +80,12 @@ export interface NewPayment {
   currency: string;
 }
 
+/*
+ * A payment that goes through or is refunded changes its lead's counted facts (paid, revenue,
+ * booked): each such write keeps the lead's summary in its transaction (refreshLeadFacts,
+ * decision 0055). A pending, failed or canceled one changes none.
+ */
+
 /** Tracks an opened checkout as pending, once per session (a retried job opens the same one); the webhook settles it. */
 export async function trackPendingCheckout(db: pg.ClientBase, sessionId: string, payment: NewPayment): Promise<void> {
   await db.query(
@@ -95,6 +102,7 @@ export async function trackTestPayment(db: pg.ClientBase, paymentIntentId: strin
      VALUES ($1, 'succeeded', true, $2, $3, $4, $5, $6)`,
     [paymentIntentId, payment.leadId, payment.flowId, payment.purpose, payment.amountCents, payment.currency],
   );
+  await refreshLeadFacts(db, [payment.leadId]);
 }
 
 /** The coach's refund, made at Stripe (or locally for a test payment), on the row the caller holds locked. */
@@ -103,6 +111,7 @@ export async function markRefunded(db: pg.ClientBase, paymentId: string, refundI
     "UPDATE payment_tracking SET status = 'refunded', refund_id = $2, refunded_at = now() WHERE id = $1 RETURNING *",
     [paymentId, refundId],
   );
+  await refreshLeadFacts(db, [updated.rows[0]!.lead_id]);
   return updated.rows[0]!;
 }
 
@@ -112,10 +121,14 @@ export async function settlePaidCheckout(
   sessionId: string,
   paymentIntentId: string,
 ): Promise<{ flowId: string | null } | null> {
-  const updated = await db.query<{ flow_id: string | null }>(
+  const updated = await db.query<{ flow_id: string | null; lead_id: string | null }>(
     `UPDATE payment_tracking SET payment_intent_id = $2, status = 'succeeded'
-     WHERE checkout_session_id = $1 AND status = 'pending' RETURNING flow_id`,
+     WHERE checkout_session_id = $1 AND status = 'pending' RETURNING flow_id, lead_id`,
     [sessionId, paymentIntentId],
+  );
+  await refreshLeadFacts(
+    db,
+    updated.rows.map((row) => row.lead_id),
   );
   return updated.rowCount ? { flowId: updated.rows[0]!.flow_id } : null;
 }
@@ -146,6 +159,10 @@ export async function recordRefundAtStripe(db: pg.ClientBase, paymentIntentId: s
     `UPDATE payment_tracking SET status = 'refunded', refunded_at = now(), refund_id = coalesce($2, refund_id)
      WHERE payment_intent_id = $1 AND status = 'succeeded' RETURNING *`,
     [paymentIntentId, refundId],
+  );
+  await refreshLeadFacts(
+    db,
+    refunded.rows.map((row) => row.lead_id),
   );
   return refunded.rows;
 }

@@ -8,6 +8,7 @@ import type { AssessmentFlowEvent } from '#machines/protocol/assessment-flow.js'
 import { statePath } from '#machines/protocol/can-accept.js';
 import type { DiagnosticEvent } from '#machines/protocol/diagnostic.js';
 import type { Tier } from '#machines/protocol/common.js';
+import { progressOf, type FlowProgress } from '#core/flows/flow-progress.js';
 import { steadyAnswers } from '#test/journey.js';
 
 /*
@@ -34,6 +35,8 @@ export interface Journey {
   snapshot: string;
   machineVersion: number;
   events: Array<{ type: string; payload: string; origin: Origin; state_after: string }>;
+  /** What the engine keeps on the flows row once these events are applied. */
+  progress: FlowProgress;
 }
 
 function run(
@@ -46,12 +49,14 @@ function run(
 ): Journey {
   let [snapshot] = initialTransition(machine, input);
   const events: Journey['events'] = [];
+  const applied: Array<{ type: string; payload: Record<string, unknown>; stateAfter: string }> = [];
   for (const [origin, event] of steps) {
     const [next, actions] = transition(machine, snapshot, event as never);
     if (next === snapshot && actions.length === 0) throw new Error(`${name}: ${event.type} refused in ${statePath(snapshot.value)}`);
     snapshot = next;
     const { type, ...payload } = event;
     events.push({ type, payload: JSON.stringify(payload), origin, state_after: statePath(snapshot.value) });
+    applied.push({ type, payload, stateAfter: statePath(snapshot.value) });
   }
   return {
     name,
@@ -61,6 +66,7 @@ function run(
     snapshot: JSON.stringify(machine.getPersistedSnapshot(snapshot)),
     machineVersion: flowMachineVersions[machineName].current,
     events,
+    progress: progressOf(machineName, applied),
   };
 }
 

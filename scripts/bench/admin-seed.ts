@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { completeSurvey, resultFor, gamingResult } from '#machines/assessment-flow/assessment-flow.fixtures.js';
 import { benchJourneys, EMAIL_PLACEHOLDER, LEAD_PLACEHOLDER, type Journey } from './admin-journeys.js';
+import { refreshAllLeadFacts } from '#core/leads/lead-facts.js';
 
 /*
  * Seeds `count` leads as a coach who ran ads for years would have them, in set operations
@@ -34,12 +35,12 @@ const DAY_SPREAD = 3 * 365;
 async function templates(client: pg.ClientBase, journeys: Journey[]): Promise<void> {
   await client.query(`CREATE TEMP TABLE bench_journeys (
     j int PRIMARY KEY, name text, machine text, tier text, rushed boolean, deposit text, state text, snapshot text,
-    machine_version int, events int, low float8, high float8)`);
+    machine_version int, events int, low float8, high float8, progress jsonb)`);
   await client.query('CREATE TEMP TABLE bench_journey_events (j int, seq int, type text, payload text, origin text, state_after text)');
   let low = 0;
   for (const [j, journey] of journeys.entries()) {
     const share = MIX[journey.name] ?? 0;
-    await client.query('INSERT INTO bench_journeys VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)', [
+    await client.query('INSERT INTO bench_journeys VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)', [
       j,
       journey.name,
       journey.machine,
@@ -52,6 +53,7 @@ async function templates(client: pg.ClientBase, journeys: Journey[]): Promise<vo
       journey.events.length,
       share ? low : null,
       share ? low + share : null,
+      journey.progress,
     ]);
     low += share;
     await client.query(
@@ -124,11 +126,15 @@ export async function seedAdminLeads(pool: pg.Pool, count: number): Promise<void
     await step(
       client,
       'flows',
-      `INSERT INTO flows (id, machine, mode, lead_id, visitor_id, state, snapshot, version, testing, created_at, updated_at, machine_version)
+      `INSERT INTO flows (id, machine, mode, lead_id, visitor_id, state, snapshot, version, testing, created_at, updated_at, machine_version,
+                          diagnostic_done, survey_done, lead_saved, session_booked, steps_reached, last_step, steps_passed)
        SELECT f.id, b.machine, 'assessment', f.lead_id, f.visitor_id, b.state,
               replace(replace(replace(b.snapshot, $1, f.owner::text), $2, f.email), '"testingMode":false', '"testingMode":' || f.test)::jsonb,
-              b.events, f.test, f.created_at, f.created_at + b.events * interval '40 seconds', b.machine_version
-       FROM bf f JOIN bench_journeys b USING (j)`,
+              b.events, f.test, f.created_at, f.created_at + b.events * interval '40 seconds', b.machine_version,
+              p.diagnostic_done, p.survey_done, p.lead_saved, p.session_booked, p.steps_reached, p.last_step, p.steps_passed
+       FROM bf f JOIN bench_journeys b USING (j)
+       CROSS JOIN LATERAL jsonb_to_record(b.progress) AS p(diagnostic_done boolean, survey_done boolean, lead_saved boolean,
+         session_booked boolean, steps_reached int, last_step smallint, steps_passed int)`,
       [LEAD_PLACEHOLDER, EMAIL_PLACEHOLDER],
     );
     await step(
@@ -256,6 +262,11 @@ export async function seedAdminLeads(pool: pg.Pool, count: number): Promise<void
     const started = performance.now();
     await client.query('VACUUM ANALYZE'); // as autovacuum leaves a live database: index-only scans need the visibility map
     process.stdout.write(`  vacuum analyze: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    // each lead's summary from lead_facts, as installing the definition writes them (the owners keep them after)
+    const summarized = performance.now();
+    await refreshAllLeadFacts(client);
+    await client.query('VACUUM ANALYZE lead_summaries');
+    process.stdout.write(`  lead_summaries: ${((performance.now() - summarized) / 1000).toFixed(1)} s\n`);
   } finally {
     await client.query('DROP TABLE IF EXISTS bl, bf, bg, bm, bench_journeys, bench_journey_events').catch(() => {});
     client.release();

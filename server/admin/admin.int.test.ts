@@ -9,6 +9,7 @@ import type { Tier } from '#machines/protocol/common.js';
 import { signedInAdmin, type SignedInAdmin } from '#test/admin-session.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { registeredRoutes } from '#test/routes.js';
+import { refreshAllLeadFacts } from '#core/leads/lead-facts.js';
 
 /*
  * Runs against a database of its own: the overview counts whole tables and the test-lead purge
@@ -72,6 +73,7 @@ async function insertLead(
   const leadId: string = inserted.rows[0].lead_id;
   if (fields.tier)
     await seedOutcome(pool, leadId, { tier: fields.tier, archetype: 'Visionary Firebrand', qualificationScore: fields.score });
+  await refreshAllLeadFacts(pool); // written past the owners, which keep each lead's summary
   return leadId;
 }
 

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { OverviewFunnel } from '#machines/protocol/admin/funnel.js';
 import type { LeadScopeQuery } from '#machines/protocol/admin/scope.js';
-import { createdIn, leadsIn, overviewScope, whereAll, type LeadScope } from '#core/leads/lead-scope.js';
+import { createdIn, leadSummariesIn, overviewScope, whereAll, type LeadScope } from '#core/leads/lead-scope.js';
 
 /** All time longer than this many days is drawn per week: a bar per day would be too thin to read. */
 const MAX_DAILY_BARS = 92;
@@ -10,24 +10,24 @@ type FunnelCounts = Omit<OverviewFunnel['funnel'], 'tiers' | 'visits'> & Overvie
 
 /**
  * The funnel as a cohort: the leads of the scope, and how far each of them has got, every step a
- * fact of lead_facts counted once per lead. The survey comes after the diagnostic on every path,
+ * fact of lead_facts counted once per lead, from the summaries its owners keep (lead_summaries). The survey comes after the diagnostic on every path,
  * so a surveyed lead counts as diagnosed too. Paid means a payment that went through and was not
  * refunded; booked, a paid deposit whose session the scheduling provider reported booked.
  */
 async function funnelCounts(db: pg.Pool, scope: LeadScope): Promise<FunnelCounts> {
   const params: unknown[] = [];
-  const leads = leadsIn(scope, params);
+  const leads = leadSummariesIn(scope, params);
   const { rows } = await db.query<FunnelCounts>(
     `SELECT count(*)::int AS captured,
-            count(*) FILTER (WHERE f.diagnostic_done OR f.survey_done)::int AS "diagnosticDone",
-            count(*) FILTER (WHERE f.survey_done)::int AS "surveyDone",
-            count(*) FILTER (WHERE f.survey_done AND f.tier = 'book_call')::int AS book_call,
-            count(*) FILTER (WHERE f.survey_done AND f.tier = 'homework')::int AS homework,
-            count(*) FILTER (WHERE f.survey_done AND f.tier = 'nurture')::int AS nurture,
-            count(*) FILTER (WHERE f.survey_done AND f.tier IS NULL)::int AS ungraded,
-            count(*) FILTER (WHERE f.deposit = 'paid' OR f.homework_paid)::int AS "depositsPaid",
-            count(*) FILTER (WHERE f.deposit = 'paid' AND f.booking = 'booked')::int AS "sessionsBooked",
-            coalesce(sum(f.revenue_cents), 0)::int AS "revenueCents"
+            count(*) FILTER (WHERE s.diagnostic_done OR s.survey_done)::int AS "diagnosticDone",
+            count(*) FILTER (WHERE s.survey_done)::int AS "surveyDone",
+            count(*) FILTER (WHERE s.survey_done AND s.tier = 'book_call')::int AS book_call,
+            count(*) FILTER (WHERE s.survey_done AND s.tier = 'homework')::int AS homework,
+            count(*) FILTER (WHERE s.survey_done AND s.tier = 'nurture')::int AS nurture,
+            count(*) FILTER (WHERE s.survey_done AND s.tier IS NULL)::int AS ungraded,
+            count(*) FILTER (WHERE ${leads.fact('deposit_paid')} OR ${leads.fact('homework_paid')})::int AS "depositsPaid",
+            count(*) FILTER (WHERE ${leads.fact('session_booked')})::int AS "sessionsBooked",
+            coalesce(sum(${leads.fact('revenue_cents')}), 0)::int AS "revenueCents"
      FROM ${leads.from} ${whereAll(leads.where)}`,
     params,
   );
@@ -52,7 +52,7 @@ async function leadsPerBucket(
   bucket: 'day' | 'week',
 ): Promise<OverviewFunnel['leadsPerDay']['bars']> {
   const params: unknown[] = [scope.tz, days.from, days.to, bucket];
-  const leads = leadsIn(scope, params);
+  const leads = leadSummariesIn(scope, params, 'f');
   const { rows } = await db.query<{ start: string; leads: number }>(
     `WITH series AS (
        SELECT generate_series(date_trunc($4, $2::date::timestamp), $3::date::timestamp, ('1 ' || $4)::interval) AS start

@@ -4,7 +4,7 @@ import type { AdminData, AdminOverview, ContactSubmission } from '#machines/prot
 import type { LeadScopeQuery } from '#machines/protocol/admin/scope.js';
 import { CONTACT_COLUMNS } from '#core/contact/submissions.js';
 import { leadFactsColumns } from '#core/leads/lead-facts.js';
-import { createdIn, leadsIn, mirrorSessionsIn, overviewScope, whereAll } from '#core/leads/lead-scope.js';
+import { createdIn, leadsIn, leadSummariesIn, mirrorSessionsIn, overviewScope, whereAll } from '#core/leads/lead-scope.js';
 
 /** Rows each list of the admin data bundle holds at most, newest first. */
 const ADMIN_LIST_LIMIT = 500;
@@ -49,13 +49,15 @@ export async function fetchAdminData(db: pg.Pool): Promise<AdminData> {
 
 /**
  * The Overview for a scope: its counters and two short lists. The lead counters are the funnel's
- * first steps (funnel.ts reads the same lead_facts with the same scope); Mirror sessions and
+ * first steps (funnel.ts reads the same kept lead_facts, lead_summaries, with the same scope); Mirror sessions and
  * contact messages are counted by when they started or came.
  */
 export async function fetchOverview(db: pg.Pool, query: LeadScopeQuery): Promise<AdminOverview> {
   const scope = await overviewScope(db, query);
   const leadParams: unknown[] = [];
   const leads = leadsIn(scope, leadParams);
+  const summaryParams: unknown[] = [];
+  const summaries = leadSummariesIn(scope, summaryParams);
   const mirrorParams: unknown[] = [];
   const mirrorWhere = mirrorSessionsIn(scope, mirrorParams);
   const contactParams: unknown[] = [];
@@ -64,10 +66,10 @@ export async function fetchOverview(db: pg.Pool, query: LeadScopeQuery): Promise
     rows<{ totalLeads: number; diagnosticsCompleted: number; surveyResponses: number }>(
       db,
       `SELECT count(*)::int AS "totalLeads",
-              count(*) FILTER (WHERE f.diagnostic_done OR f.survey_done)::int AS "diagnosticsCompleted",
-              count(*) FILTER (WHERE f.survey_done)::int AS "surveyResponses"
-       FROM ${leads.from} ${whereAll(leads.where)}`,
-      leadParams,
+              count(*) FILTER (WHERE s.diagnostic_done OR s.survey_done)::int AS "diagnosticsCompleted",
+              count(*) FILTER (WHERE s.survey_done)::int AS "surveyResponses"
+       FROM ${summaries.from} ${whereAll(summaries.where)}`,
+      summaryParams,
     ),
     rows<{ n: number }>(db, `SELECT count(*)::int AS n FROM mirror_sessions m ${whereAll(mirrorWhere)}`, mirrorParams),
     rows<{ n: number }>(db, `SELECT count(*)::int AS n FROM contact_submissions c ${contactWhere}`, contactParams),

@@ -6,6 +6,7 @@ import { axeViolations } from './axe.js';
 import { launchBrowser } from './browser.js';
 import { MOBILE, openAdminPage, openPage, signedInAdminState, toast, type StorageState } from './pages.js';
 import { startTestServer, type TestServer } from './server.js';
+import { refreshAllLeadFacts } from '#core/leads/lead-facts.js';
 
 const SHOTS = '/tmp/shots-leads';
 
@@ -32,6 +33,7 @@ describe('the admin leads screens in a real browser', () => {
     const email = `leads-admin-e2e-${stamp}@example.com`;
     leadId = (await seedGradedLead(server.pool, 'book_call', graded)).leadId;
     await server.pool.query("INSERT INTO leads (email, name, source, tags) VALUES ($1, 'Olga Other', 'community', '{vip}')", [other]);
+    await refreshAllLeadFacts(server.pool); // written past lead-service, which keeps each lead's summary
     signedIn = await signedInAdminState(browser, server.url, server.pool, email);
   });
 

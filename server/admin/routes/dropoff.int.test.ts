@@ -11,6 +11,7 @@ import type { FlowMachineName } from '#machines/protocol/api.js';
 import { statePath } from '#machines/protocol/can-accept.js';
 import type { Tier } from '#machines/protocol/common.js';
 import { signedInAdmin } from '#test/admin-session.js';
+import { storeProgressFromEvents } from '#test/flow-progress.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 
 /*
@@ -68,6 +69,7 @@ async function journey(
      SELECT $1, n, type, payload, 'client', state, $5 FROM unnest($2::text[], $3::jsonb[], $4::text[]) WITH ORDINALITY AS e(type, payload, state, n)`,
     [flowId, rows.map((row) => row.type), rows.map((row) => row.payload), rows.map((row) => row.state), createdAt],
   );
+  await storeProgressFromEvents(pool); // the engine keeps it as it applies each event; these rows were written directly
   return flowId;
 }
 

@@ -8,6 +8,7 @@ import { seedGradedLead } from '#test/admin-leads-fixtures.js';
 import { seedOutcome } from '#test/outcomes.js';
 import type { Tier } from '#machines/protocol/common.js';
 import { csvCell, escapeLike } from '../leads-queries.js';
+import { refreshAllLeadFacts } from '#core/leads/lead-facts.js';
 
 /* A database of its own: the table's totals count the whole leads table. */
 
@@ -17,7 +18,9 @@ let cookie: string;
 let csrf: string;
 let harness: TestApp;
 
-function asAdmin(options: InjectOptions) {
+async function asAdmin(options: InjectOptions) {
+  // these fixtures write leads, results and payments directly, past the owners that keep each lead's summary
+  await refreshAllLeadFacts(pool);
   return app.inject({ ...options, headers: { ...options.headers, cookie: `hf_session=${cookie}`, 'x-csrf-token': csrf } });
 }
 
