@@ -6,6 +6,7 @@ import type pg from 'pg';
 import { AdminSockets } from './auth/admin-socket.js';
 import type { Config } from '#core/config/index.js';
 import { FlowEngine } from '#core/flows/engine.js';
+import type { WriteVersions } from '#core/flows/flow-store.js';
 import { PushHub, redisPublisher } from '#core/flows/push.js';
 import { ChannelListener } from '#core/db/channel-listener.js';
 import { PublicSettings } from '#core/site/public-settings.js';
@@ -53,6 +54,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Folder of the built web app; defaults to web/dist. */
   webRoot?: string;
+  /** The machine versions flows are written at (the process's MachineFleet); default this build's. */
+  writeVersions?: WriteVersions;
 }
 
 /** Builds the whole HTTP + websocket application without listening (tests inject requests into it). */
@@ -72,6 +75,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: INPUT_LIMITS.bodyBytes,
     // keep-alive sockets must not hold a shutdown open
     forceCloseConnections: 'idle',
+    // a stopping server finishes every request it has accepted (a drain), rather than answering 503
+    // to one that reached it as it began to close
+    return503OnClosing: false,
   });
   registerErrorHandler(app);
   inputLimits(app);
@@ -89,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     redisPublisher(deps.redis, deps.config.QUEUE_PREFIX),
     app.log,
     directEnqueuer(deps.pool, queues),
+    deps.writeVersions,
   );
   const visitors = new Visitors(deps.pool, deps.config);
   // one LISTEN connection for the server's notices: sessions ended, settings changed
