@@ -109,7 +109,7 @@ export class MachineFleet {
 }
 
 /** The oldest version of each machine among the members' (an unreadable member is skipped). */
-export function oldestVersions(members: string[]): Partial<Record<FlowMachineName, number>> {
+function oldestVersions(members: string[]): Partial<Record<FlowMachineName, number>> {
   const oldest: Partial<Record<FlowMachineName, number>> = {};
   for (const member of members) {
     let versions: Record<string, unknown>;

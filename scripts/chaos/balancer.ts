@@ -20,7 +20,7 @@ import { EXPECTED_VERSION_HEADER } from '#machines/protocol/api.js';
  * and a flow event carrying its expected version (EXPECTED_VERSION_HEADER) is applied only at that
  * version, so a replay of one that landed is answered 409 with the flow (decision 0057).
  */
-export function mayResend(request: Pick<http.IncomingMessage, 'method' | 'headers'>): boolean {
+function mayResend(request: Pick<http.IncomingMessage, 'method' | 'headers'>): boolean {
   return request.method === 'GET' || request.method === 'HEAD' || request.headers[EXPECTED_VERSION_HEADER] !== undefined;
 }
 
