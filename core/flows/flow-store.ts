@@ -107,7 +107,10 @@ export function storedAt(
 
 /** A flows row as the API answers it, its snapshot as the current machine reads it. */
 export function toResponse(row: FlowRow): FlowSnapshotResponse {
-  return { flowId: row.id, machine: row.machine, version: row.version, state: row.state, snapshot: currentSnapshot(row) };
+  const snapshot = currentSnapshot(row);
+  // a row an older version wrote names its state as that version did: read it from the moved snapshot
+  const state = snapshot === row.snapshot ? row.state : statePath(snapshot.value);
+  return { flowId: row.id, machine: row.machine, version: row.version, state, snapshot };
 }
 
 /** Now by PostgreSQL's clock, in ms: the clock every server process and worker shares. */
