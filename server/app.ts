@@ -58,6 +58,23 @@ export interface AppDeps {
   writeVersions?: WriteVersions;
 }
 
+/**
+ * A stopping server drains (decision 0057): once close() began, every answer closes its connection,
+ * so a keep-alive connection whose request was in flight does not hold the stop open until its idle
+ * timeout; the idle ones fastify closes at once (forceCloseConnections: 'idle').
+ */
+function drainOnClose(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+}
+
 /** Builds the whole HTTP + websocket application without listening (tests inject requests into it). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // client addresses (rate limits, audit) come from X-Forwarded-For only through known proxies
@@ -80,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
   });
   registerErrorHandler(app);
+  drainOnClose(app);
   inputLimits(app);
   refuseUnstorableText(app);
   const pushes = new PushHub(deps.redis, deps.config.QUEUE_PREFIX, app.log);
