@@ -5,10 +5,12 @@ import { assessmentFlowMachine } from './assessment-flow/assessment-flow.machine
 import { childFlowSlot } from './assessment-flow/child-flow-slot.js';
 import {
   canUpgrade,
+  downgradeSnapshot,
   flowMachineVersions,
   upgradeEvent,
   upgradeSnapshot,
   UnsupportedMachineVersionError,
+  writeVersion,
   type MachineVersioning,
   type StoredSnapshot,
 } from './flow-versions.js';
@@ -82,6 +84,41 @@ describe('versioned flow machines', () => {
     expect(() => upgradeSnapshot('example', { current: 3, migrations: { 2: (s) => s } }, 1, {}, flow)).toThrow(
       'A stored example flow was written by machine version 1, which this build cannot run or migrate (it runs version 3 and has no migration from 1).',
     );
+  });
+
+  describe('writing at the version of an older process still live (decision 0057)', () => {
+    // the example's step 1 -> 2 made reversible: `queued` back to `waiting`, the note dropped
+    const reversible: MachineVersioning = {
+      ...versioning,
+      downMigrations: {
+        1: (snapshot) => {
+          const { note: _note, ...context } = snapshot.context as { note: string };
+          return { ...snapshot, value: snapshot.value === 'queued' ? 'waiting' : snapshot.value, context };
+        },
+      },
+    };
+
+    it('writes the oldest live version when every step down to it is reversible, else its own', () => {
+      expect(writeVersion(reversible, 1)).toBe(1);
+      expect(writeVersion(reversible, 2)).toBe(2);
+      // a newer process than this one, or nonsense, leaves this build's own version
+      expect(writeVersion(reversible, 3)).toBe(2);
+      expect(writeVersion(reversible, 0)).toBe(2);
+      // irreversible: no down migration, or a step that renames queued events
+      expect(writeVersion(versioning, 1)).toBe(2);
+      expect(writeVersion({ ...reversible, eventMigrations: { 1: (event) => event } }, 1)).toBe(2);
+    });
+
+    it('a snapshot written down runs on the old machine and moves up again to the same snapshot', () => {
+      const started = createActor(v2).start().getPersistedSnapshot() as StoredSnapshot;
+      const down = downgradeSnapshot('example', reversible, 1, started);
+      expect(down).toMatchObject({ value: 'waiting', context: { count: 0 } });
+      const old = createActor(v1, { snapshot: v1.resolveState(down as never) }).start();
+      old.send({ type: 'GO' });
+      expect(old.getSnapshot().status).toBe('done');
+      expect(upgradeSnapshot('example', reversible, 1, down, flow)).toEqual(started);
+      expect(() => downgradeSnapshot('example', versioning, 1, started)).toThrow(UnsupportedMachineVersionError);
+    });
   });
 
   it('renames a delayed event queued under the old state name, so the flow waiting in the renamed state still moves on', () => {

@@ -26,6 +26,14 @@ export interface MachineVersioning {
    * its state's path (xstate.after.<delay>.<machine>.<path>), so renaming that state renames it.
    */
   eventMigrations?: Readonly<Record<number, (event: QueuedEvent) => QueuedEvent>>;
+  /**
+   * downMigrations[n] turns a snapshot of version n + 1 back into one of version n: declared for a
+   * reversible step, one a process of version n can still run flows after. While such a process
+   * lives, newer ones write flows at n (writeVersion, decision 0057), so a rolling deploy never
+   * hands an older process a flow it cannot read. A step without one, or one that renames queued
+   * events, is irreversible: newer processes write their own version at once.
+   */
+  downMigrations?: Readonly<Record<number, (snapshot: StoredSnapshot) => StoredSnapshot>>;
 }
 
 /** An event as a queued job holds it. */
@@ -129,6 +137,34 @@ export function upgradeSnapshot(
   let upgraded = snapshot;
   for (let step = version; step < versioning.current; step++) upgraded = versioning.migrations[step]!(upgraded, flow);
   return upgraded;
+}
+
+/**
+ * The version a build of `versioning` writes flows at while the oldest live process runs `oldest`:
+ * that version when every step down to it is reversible (a down migration, no renamed events),
+ * else its own (an older process then answers such a flow 503 until it is replaced).
+ */
+export function writeVersion(versioning: MachineVersioning, oldest: number): number {
+  if (!Number.isInteger(oldest) || oldest >= versioning.current || oldest < 1) return versioning.current;
+  for (let step = oldest; step < versioning.current; step++)
+    if (!versioning.downMigrations?.[step] || versioning.eventMigrations?.[step]) return versioning.current;
+  return oldest;
+}
+
+/**
+ * A snapshot of the current version as `version` stores it: each down migration from the current
+ * version down, in order. Throws UnsupportedMachineVersionError for a version writeVersion never gives.
+ */
+export function downgradeSnapshot(
+  machine: string,
+  versioning: MachineVersioning,
+  version: number,
+  snapshot: StoredSnapshot,
+): StoredSnapshot {
+  if (writeVersion(versioning, version) !== version) throw new UnsupportedMachineVersionError(machine, version, versioning.current);
+  let downgraded = snapshot;
+  for (let step = versioning.current - 1; step >= version; step--) downgraded = versioning.downMigrations![step]!(downgraded);
+  return downgraded;
 }
 
 /**

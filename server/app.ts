@@ -6,6 +6,7 @@ import type pg from 'pg';
 import { AdminSockets } from './auth/admin-socket.js';
 import type { Config } from '#core/config/index.js';
 import { FlowEngine } from '#core/flows/engine.js';
+import type { WriteVersions } from '#core/flows/flow-store.js';
 import { PushHub, redisPublisher } from '#core/flows/push.js';
 import { ChannelListener } from '#core/db/channel-listener.js';
 import { PublicSettings } from '#core/site/public-settings.js';
@@ -53,6 +54,25 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Folder of the built web app; defaults to web/dist. */
   webRoot?: string;
+  /** The machine versions flows are written at (the process's MachineFleet); default this build's. */
+  writeVersions?: WriteVersions;
+}
+
+/**
+ * A stopping server drains (decision 0057): once close() began, every answer closes its connection,
+ * so a keep-alive connection whose request was in flight does not hold the stop open until its idle
+ * timeout; the idle ones fastify closes at once (forceCloseConnections: 'idle').
+ */
+function drainOnClose(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
 }
 
 /** Builds the whole HTTP + websocket application without listening (tests inject requests into it). */
@@ -72,8 +92,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: INPUT_LIMITS.bodyBytes,
     // keep-alive sockets must not hold a shutdown open
     forceCloseConnections: 'idle',
+    // a stopping server finishes every request it has accepted (a drain), rather than answering 503
+    // to one that reached it as it began to close
+    return503OnClosing: false,
   });
   registerErrorHandler(app);
+  drainOnClose(app);
   inputLimits(app);
   refuseUnstorableText(app);
   const pushes = new PushHub(deps.redis, deps.config.QUEUE_PREFIX, app.log);
@@ -89,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     redisPublisher(deps.redis, deps.config.QUEUE_PREFIX),
     app.log,
     directEnqueuer(deps.pool, queues),
+    deps.writeVersions,
   );
   const visitors = new Visitors(deps.pool, deps.config);
   // one LISTEN connection for the server's notices: sessions ended, settings changed

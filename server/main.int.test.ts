@@ -1,5 +1,7 @@
+import { Redis } from 'ioredis';
 import pg from 'pg';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, inject, it, onTestFinished } from 'vitest';
+import { fleetKey } from '#core/flows/fleet.js';
 import { flowMachineVersions } from '#machines/flow-versions.js';
 import { freePort } from '#scripts/services/free-port.js';
 import { flowClient } from '#test/journey.js';
@@ -65,6 +67,62 @@ describe('server/main.ts as a process', () => {
     const admins = await client.query("SELECT email FROM users WHERE role = 'admin'");
     await client.end();
     expect(admins.rows).toEqual([{ email: 'admin@localhost' }]);
+  });
+
+  it('stopped with SIGTERM it drains: new connections refused, the event it is applying answered 200, then it leaves the fleet and exits 0', async () => {
+    const databaseUrl = await scratchDatabase({ migrated: false });
+    const port = await freePort();
+    const env = testEnv({ DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1' });
+    const server = runTs('server/main.ts', env);
+    onTestFinished(async () => {
+      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+      await server.exited;
+    });
+    const base = `http://127.0.0.1:${port}`;
+    const answers = () =>
+      fetch(`${base}/healthz`).then(
+        () => true,
+        () => false,
+      );
+    await until(answers, 30_000, 'the server never listened');
+    const redis = new Redis(inject('redisUrl'));
+    onTestFinished(async () => {
+      await redis.quit();
+    });
+    const fleet = () => redis.zrange(fleetKey(env.QUEUE_PREFIX!), '0', '-1');
+    expect((await fleet()).map((member) => JSON.parse(member) as object)).toEqual([
+      expect.objectContaining({
+        role: 'server',
+        versions: expect.objectContaining({ assessmentFlow: flowMachineVersions.assessmentFlow.current }),
+      }),
+    ]);
+
+    const browser = flowClient(base);
+    const flow = await browser.start();
+    // the event waits on the flow's row, held by another connection, while the server is told to stop
+    const blocker = new pg.Client(databaseUrl);
+    await blocker.connect();
+    onTestFinished(() => blocker.end());
+    await blocker.query('BEGIN');
+    await blocker.query('SELECT 1 FROM flows WHERE id = $1 FOR UPDATE', [flow.flowId]);
+    const pending = browser.call('POST', `/api/flows/${flow.flowId}/events`, {
+      event: { type: 'CAPTURE_SUBMIT', name: 'Ada', email: 'ada@example.com' },
+    });
+    const waitingOnTheRow = async () =>
+      (await blocker.query("SELECT 1 FROM pg_stat_activity WHERE application_name = 'hf-funnel' AND wait_event_type = 'Lock'")).rowCount ===
+      1;
+    await until(waitingOnTheRow, 10_000, 'the event never reached the row lock');
+    server.child.kill('SIGTERM');
+    await until(async () => !(await answers()), 5_000, 'the stopping server still accepted connections');
+    // still in the fleet while it has work in hand
+    expect(await fleet()).toHaveLength(1);
+    await blocker.query('ROLLBACK');
+    const answered = await pending;
+    expect(answered.status).toBe(200);
+    expect(answered.json.state).toBe('intro');
+    // and at once: the connection the answer went on is closed with it, not kept alive until its timeout
+    expect((await server.exited).code).toBe(0);
+    expect(await fleet()).toEqual([]);
   });
 
   it('a connection PostgreSQL drops in the middle of an event is replayed once on a fresh one: the visitor gets 200, the event applied once', async () => {

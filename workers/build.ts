@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '#core/config/index.js';
 import { FlowEngine } from '#core/flows/engine.js';
+import type { WriteVersions } from '#core/flows/flow-store.js';
 import { redisPublisher } from '#core/flows/push.js';
 import { directEnqueuer } from '#core/queues/direct.js';
 import type { QueueName } from '#core/queues/names.js';
@@ -47,13 +48,21 @@ export function buildWorker(options: {
   overrides?: Partial<Record<QueueName, QueueProcessor>>;
   relayOptions?: RelayOptions;
   concurrency?: number;
+  /** The machine versions flows are written at (the process's MachineFleet); default this build's. */
+  writeVersions?: WriteVersions;
 }): WorkerSide {
   const { config, pool, connection, log } = options;
   const queues = openQueues(connection, config.QUEUE_PREFIX);
   // a relay that cannot reach Redis keeps rows pending and says so; the connection's own errors would repeat it
   for (const queue of Object.values(queues))
     queue.on('error', (error) => log.debug({ err: error, queue: queue.name }, 'queue connection error'));
-  const engine = new FlowEngine(pool, redisPublisher(connection, config.QUEUE_PREFIX), log, directEnqueuer(pool, queues));
+  const engine = new FlowEngine(
+    pool,
+    redisPublisher(connection, config.QUEUE_PREFIX),
+    log,
+    directEnqueuer(pool, queues),
+    options.writeVersions,
+  );
   const context: ProcessorContext = { pool, log, config, engine, publishMonitor: monitorPublisher(connection, config.QUEUE_PREFIX) };
   const served = new Map<QueueName, QueueProcessor>();
   for (const name of options.queueNames ?? (Object.keys(processors) as QueueName[])) {

@@ -17,11 +17,14 @@ import {
   mayAccess,
   SERVER_CLOCKED,
   startFlow,
+  storedAt,
   toResponse,
+  ownVersions,
   type EventOrigin,
   type FlowAccess,
   type FlowRow,
   type StartOptions,
+  type WriteVersions,
 } from './flow-store.js';
 import { insertJob, type NewJob } from '../queues/outbox.js';
 import type { QueuedJob } from '../queues/direct.js';
@@ -58,6 +61,7 @@ export class FlowTx {
   constructor(
     readonly client: pg.PoolClient,
     private readonly enqueuesDirectly: boolean,
+    private readonly writeVersions: WriteVersions = ownVersions,
   ) {}
 
   /** Writes a job row in this transaction (the outbox). */
@@ -69,7 +73,7 @@ export class FlowTx {
 
   /** Starts a flow in this transaction: its first snapshot and the effects its first state names. */
   async start(machine: FlowMachineName, input: unknown, options: StartOptions = {}): Promise<FlowSnapshotResponse> {
-    const { row, actions } = await startFlow(this.client, machine, input, options);
+    const { row, actions } = await startFlow(this.client, machine, input, options, this.writeVersions(machine));
     await runEffects(this, row, actions);
     return toResponse(row);
   }
@@ -127,19 +131,13 @@ export class FlowTx {
     const persisted = machine.getPersistedSnapshot(next) as Record<string, unknown>;
     const { type, ...payload } = event;
     const progress = progressAfter(row.machine, row, { type, payload, stateAfter: state });
-    const updated = await applyFlowEvent(this.client, {
-      flowId: id,
-      snapshot: persisted,
-      state,
-      type,
-      payload,
-      origin,
-      machineVersion: flowMachineVersions[row.machine].current,
-      progress,
-    });
+    // stored at an older version while a process of it lives (decision 0057)
+    const machineVersion = this.writeVersions(row.machine);
+    const stored = storedAt(row.machine, persisted, machineVersion);
+    const updated = await applyFlowEvent(this.client, { flowId: id, ...stored, type, payload, origin, machineVersion, progress });
     if (updated.lead_id && changesLeadFacts(row, progress, persisted)) await refreshLeadFacts(this.client, [updated.lead_id]);
-    // the snapshot is not read back: it is the one just written
-    const written: FlowRow = { ...updated, snapshot: persisted };
+    // the snapshot is not read back: it is the one just transitioned to, at this build's version
+    const written: FlowRow = { ...updated, state, snapshot: persisted, machine_version: flowMachineVersions[row.machine].current };
     const flow = toResponse(written);
     this.pushes.push({ ...flow, origin, event });
     await queueLeadEventWebhooks(this, written, event); // the integrations' outgoing webhooks, in this transaction
@@ -187,6 +185,8 @@ export class FlowEngine {
     private readonly publish: PushPublisher = async () => {},
     private readonly log: { warn: (object: object, message: string) => void } = { warn: () => {} },
     private readonly enqueue?: DirectEnqueuer,
+    /** The versions flows are written at: this build's, or an older one's while it lives (core/flows/fleet.ts). */
+    private readonly writeVersions: WriteVersions = ownVersions,
   ) {}
 
   private readonly retryIfConnectionLost = {
@@ -214,7 +214,7 @@ export class FlowEngine {
     const result = await inTransaction(
       this.pool,
       (client) => {
-        tx = new FlowTx(client, this.enqueue !== undefined);
+        tx = new FlowTx(client, this.enqueue !== undefined, this.writeVersions);
         return work(tx);
       },
       { retryIfConnectionLost: this.retryIfConnectionLost },

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { initialTransition, type AnyStateMachine, type ExecutableActionsFrom } from 'xstate';
-import { flowMachineVersions, upgradeSnapshot } from '#machines/flow-versions.js';
+import { downgradeSnapshot, flowMachineVersions, upgradeSnapshot } from '#machines/flow-versions.js';
 import { flowMachines } from '#machines/index.js';
 import { statePath } from '#machines/protocol/can-accept.js';
 import type { FlowMachineName, FlowSnapshotResponse } from '#machines/protocol/api.js';
@@ -84,9 +84,35 @@ export function currentSnapshot(row: FlowRow): Record<string, unknown> {
   return upgradeSnapshot(row.machine, versioning, row.machine_version ?? versioning.current, row.snapshot, { version: row.version });
 }
 
+/**
+ * The machine version a process writes each flow machine at: its own, or an older one while a
+ * process of that version still lives (core/flows/fleet.ts, decision 0057).
+ */
+export type WriteVersions = (machine: FlowMachineName) => number;
+
+/** Writes every machine at this build's version: a process that knows of no older one. */
+export const ownVersions: WriteVersions = (machine) => flowMachineVersions[machine].current;
+
+/**
+ * A persisted snapshot of this build's machine as a row stores it at `version`: moved down by the
+ * machine's down migrations when `version` is older, with the `state` column read from it.
+ */
+export function storedAt(
+  machine: FlowMachineName,
+  persisted: Record<string, unknown>,
+  version: number,
+): { snapshot: Record<string, unknown>; state: string } {
+  const versioning = flowMachineVersions[machine];
+  const snapshot = version < versioning.current ? downgradeSnapshot(machine, versioning, version, persisted) : persisted;
+  return { snapshot, state: statePath(snapshot.value) };
+}
+
 /** A flows row as the API answers it, its snapshot as the current machine reads it. */
 export function toResponse(row: FlowRow): FlowSnapshotResponse {
-  return { flowId: row.id, machine: row.machine, version: row.version, state: row.state, snapshot: currentSnapshot(row) };
+  const snapshot = currentSnapshot(row);
+  // a row an older version wrote names its state as that version did: read it from the moved snapshot
+  const state = snapshot === row.snapshot ? row.state : statePath(snapshot.value);
+  return { flowId: row.id, machine: row.machine, version: row.version, state, snapshot };
 }
 
 /** Now by PostgreSQL's clock, in ms: the clock every server process and worker shares. */
@@ -104,12 +130,13 @@ export async function startFlow(
   machineName: FlowMachineName,
   input: unknown,
   options: StartOptions = {},
+  machineVersion = flowMachineVersions[machineName].current,
 ): Promise<{ row: FlowRow; actions: ExecutableActionsFrom<AnyStateMachine>[] }> {
   const machine = machineOf(machineName);
   // a server-clocked machine's first screen is on show from now, by the server's clock
   const startInput = SERVER_CLOCKED.has(machineName) ? { ...(input as object), startedAt: await clockMs(db) } : input;
   const [snapshot, actions] = initialTransition(machine, startInput);
-  const persisted = machine.getPersistedSnapshot(snapshot) as Record<string, unknown>;
+  const stored = storedAt(machineName, machine.getPersistedSnapshot(snapshot), machineVersion);
   const inserted = await db.query<FlowRow>(
     `INSERT INTO flows (machine, mode, lead_id, state, snapshot, testing, visitor_id, machine_version)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -118,11 +145,11 @@ export async function startFlow(
       machineName,
       options.mode ?? 'assessment',
       options.leadId ?? null,
-      statePath(snapshot.value),
-      persisted,
+      stored.state,
+      stored.snapshot,
       options.testing ?? false,
       options.visitorId ?? null,
-      flowMachineVersions[machineName].current,
+      machineVersion,
     ],
   );
   return { row: inserted.rows[0]!, actions };

@@ -36,7 +36,7 @@ export async function assertStoredFlowsSupported(pool: pg.Pool): Promise<void> {
 /** How upgradeStoredFlows runs: rows per transaction, the versions to move up to (tests patch them) and where its one line goes. */
 interface UpgradeOptions {
   batchSize?: number;
-  versions?: Readonly<Record<FlowMachineName, MachineVersioning>>;
+  versions?: Readonly<Partial<Record<FlowMachineName, MachineVersioning>>>;
   log?: { info: (object: object, message: string) => void };
 }
 
@@ -86,9 +86,9 @@ function upgradedRow(
  *
  * Answers how many flows of each machine it moved, and logs that as one line.
  */
-export async function upgradeStoredFlows(pool: pg.Pool, options: UpgradeOptions = {}): Promise<Record<FlowMachineName, number>> {
+export async function upgradeStoredFlows(pool: pg.Pool, options: UpgradeOptions = {}): Promise<Partial<Record<FlowMachineName, number>>> {
   const { batchSize = 200, versions = flowMachineVersions, log } = options;
-  const moved = {} as Record<FlowMachineName, number>;
+  const moved: Partial<Record<FlowMachineName, number>> = {};
   for (const [machine, versioning] of Object.entries(versions) as [FlowMachineName, MachineVersioning][]) {
     moved[machine] = 0;
     const behind = await pool.query('SELECT 1 FROM flows WHERE machine = $1 AND machine_version < $2 LIMIT 1', [
@@ -110,11 +110,36 @@ export async function upgradeStoredFlows(pool: pg.Pool, options: UpgradeOptions 
         await storeUpgradedSnapshots(client, upgraded, versioning.current);
         return rows.rows.length;
       });
-      moved[machine] += count;
+      moved[machine] = (moved[machine] ?? 0) + count;
       // a short batch is the last: the rest are none, or flows the engine holds and moves itself
       if (count < batchSize) break;
     }
   }
   log?.info({ moved }, 'stored flows moved up to the current machine versions');
   return moved;
+}
+
+/** These machines' versionings: what upgradeStoredFlows moves up once every live process runs them (MachineFleet.settled). */
+export function versionsOf(machines: FlowMachineName[]): Partial<Record<FlowMachineName, MachineVersioning>> {
+  return Object.fromEntries(machines.map((machine) => [machine, flowMachineVersions[machine]]));
+}
+
+/**
+ * Once the last process of an older machine version has gone (MachineFleet's onSettled, decision
+ * 0057): moves those machines' stored flows up now, and once more `againMs` later, for a flow
+ * another process wrote at the older version before it saw the older one go (each reads the fleet
+ * every 2 s). A failure is logged; the next start moves what is left.
+ */
+export async function upgradeSettledFlows(
+  pool: pg.Pool,
+  machines: FlowMachineName[],
+  options: { log: { info: (object: object, message: string) => void; warn: (object: object, message: string) => void }; againMs?: number },
+): Promise<void> {
+  const sweep = () =>
+    upgradeStoredFlows(pool, { versions: versionsOf(machines), log: options.log }).then(
+      () => {},
+      (error: unknown) => options.log.warn({ err: error, machines }, 'stored flows not moved up; the next start moves them'),
+    );
+  await sweep();
+  setTimeout(() => void sweep(), options.againMs ?? 5_000).unref();
 }

@@ -32,6 +32,13 @@ export type FlowStartBody = z.infer<typeof flowStartBodySchema>;
 const expectedVersion = z.number().int().min(0).optional();
 
 /**
+ * The header a flow event carries its expected version in, besides the body: it tells a proxy that
+ * the request may be sent again after its server died mid-way, because the server applies it only
+ * at that version (a replay of one that landed is answered 409 with the flow; decision 0057).
+ */
+export const EXPECTED_VERSION_HEADER = 'x-flow-expected-version';
+
+/**
  * POST /api/flows/:id/events, per machine: the event a browser may send (never a system event)
  * and, optionally, the version it applied it to, for the compare-and-set on flows.version.
  */

@@ -131,9 +131,9 @@ export const SEVERAL_SERVERS_FAULTS: Fault[] = [
     name: 'rolling deploy: each worker, then each server, restarted in turn on a build whose assessment-flow machine is one version up',
     inject: async ({ servers, workers, nextBuild, mark }) => {
       if (!nextBuild) throw new Error('a rolling deploy needs the next build');
-      // workers first: a new worker runs a job on a flow of either version, an old one fails it on
-      // a newer flow and burns its attempts; the old servers answer a newer flow 503, which the
-      // browser retries without limit. Recovery is timed from the last step.
+      // workers first, as docs/operations.md advises; the step is reversible, so the new processes
+      // write flows at the old version until the last old one has gone (decision 0057) and no old
+      // process meets a newer flow. Recovery is timed from the last step.
       for (const process of [
         ...workers.map((worker) => [worker, nextBuild.worker] as const),
         ...servers.map((server) => [server, nextBuild.server] as const),

@@ -1,3 +1,4 @@
+import { EXPECTED_VERSION_HEADER } from '#machines/protocol/api.js';
 import { VISITOR_COOKIE } from '#server/visitors/visitor-cookie.js';
 import { SURVEYS } from '#test/journey.js';
 import type { SeededFlow } from '../bench/seed.js';
@@ -35,7 +36,8 @@ export interface JourneyOutcome {
  * One visitor's browser on a seeded flow standing at the survey: it submits the survey for its
  * path's tier, waits for the results, continues to the next step and takes it, and keeps trying
  * through whatever the faults do (no answer, 503, a 409 because its last try did land), the way
- * the site's own client retries. It ends when the flow stands at its path's final state, or at
+ * the site's own client retries. Like it, each event carries the version it was read at (in the body
+ * and the header that lets the proxy resend it when its server dies mid-way). It ends when the flow stands at its path's final state, or at
  * the deadline.
  */
 export async function runJourney(
@@ -54,25 +56,27 @@ export async function runJourney(
   };
   let retries = 0;
   let state = 'survey';
+  let version: number | null = null;
   let submittedAt: number | null = null;
   let resultWaitMs: number | null = null;
   let lastRefusal: string | null = null;
 
-  const read = async (): Promise<string | null> => {
+  const read = async (): Promise<{ state: string; version: number } | null> => {
     try {
       const response = await fetch(`${base}/api/flows/${flow.flowId}`, { headers, signal: AbortSignal.timeout(10_000) });
       if (response.status >= 500) onServerError(response.status);
-      return response.ok ? ((await response.json()) as { state: string }).state : null;
+      return response.ok ? ((await response.json()) as { state: string; version: number }) : null;
     } catch {
       return null;
     }
   };
   const send = async (event: object): Promise<void> => {
+    const expected: Record<string, string> = version === null ? {} : { [EXPECTED_VERSION_HEADER]: String(version) };
     try {
       const response = await fetch(`${base}/api/flows/${flow.flowId}/events`, {
         method: 'POST',
-        headers,
-        body: JSON.stringify({ event }),
+        headers: { ...headers, ...expected },
+        body: JSON.stringify(version === null ? { event } : { event, expectedVersion: version }),
         signal: AbortSignal.timeout(10_000),
       });
       if (response.status >= 500) onServerError(response.status);
@@ -101,7 +105,8 @@ export async function runJourney(
   };
   const FINAL = new Set(Object.values(PATHS).map((each) => each.done));
   while (Date.now() < deadline) {
-    state = (await read()) ?? state;
+    const current = await read();
+    if (current) ({ state, version } = current);
     if (submittedAt !== null && resultWaitMs === null && state !== 'survey' && !state.startsWith('processing'))
       resultWaitMs = Date.now() - submittedAt;
     if (FINAL.has(state)) return { flowId: flow.flowId, path, state, done: true, retries, resultWaitMs, lastRefusal };

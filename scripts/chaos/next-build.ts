@@ -9,11 +9,12 @@ const OUT_DIR = 'dist-next';
 /**
  * The build a rolling deploy of the fault run moves to: this build's server and worker, with the
  * assessment flow's machine version one higher and an identity snapshot migration from the current
- * one, as a real version bump (docs/changing-a-machine.md) declares. Made by bundling the same
+ * one, declared reversible (its down migration the identity too), as a real version bump
+ * (docs/changing-a-machine.md) declares. Made by bundling the same
  * sources with machines/flow-versions.ts extended at load time, so no production code knows of it
- * (decision 0054). The deploy exercises what a bump does to a running system: the first new server
- * moves every stored flow up before it listens, old servers and workers meanwhile meet flows newer
- * than they are, and flows begun before it finish after it.
+ * (decision 0054). The deploy exercises what a bump does to a running system: new processes write
+ * flows at the old version while an old one lives, move them up once the last has gone (decision
+ * 0057), and flows begun before it finish after it.
  */
 export async function buildNextVersion(): Promise<{ server: string; worker: string; version: number }> {
   const version = flowMachineVersions.assessmentFlow.current + 1;
@@ -31,8 +32,9 @@ export async function buildNextVersion(): Promise<{ server: string; worker: stri
           builder.onLoad({ filter: /machines[\\/]flow-versions\.ts$/ }, (args) => {
             if (path.resolve(args.path) !== source) return undefined;
             const bump = `
-const nextAssessmentFlow = flowMachineVersions.assessmentFlow as { current: number; migrations: Record<number, unknown> };
+const nextAssessmentFlow = flowMachineVersions.assessmentFlow as { current: number; migrations: Record<number, unknown>; downMigrations?: Record<number, unknown> };
 nextAssessmentFlow.migrations = { ...nextAssessmentFlow.migrations, [${version - 1}]: (snapshot: StoredSnapshot) => snapshot };
+nextAssessmentFlow.downMigrations = { ...nextAssessmentFlow.downMigrations, [${version - 1}]: (snapshot: StoredSnapshot) => snapshot };
 nextAssessmentFlow.current = ${version};
 `;
             return { contents: readFileSync(source, 'utf8') + bump, loader: 'ts' };

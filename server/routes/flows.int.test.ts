@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultFor } from '#machines/assessment-flow/assessment-flow.fixtures.js';
+import { EXPECTED_VERSION_HEADER } from '#machines/protocol/api.js';
 import { seedResultsFlow } from '#test/flows.js';
 import { buildTestApp, type TestApp } from '#test/test-app.js';
 import { injectAs, type InjectVisitor } from '#test/visitor.js';
@@ -78,6 +79,37 @@ describe('flows over HTTP', () => {
     const stale = await send(flow.flowId, { type: 'CAPTURE_SUBMIT', name: 'A', email: 'a@example.com' }, 3);
     expect(stale.statusCode).toBe(409);
     expect(stale.json().flow.version).toBe(0);
+  });
+
+  it('an event sent again by a proxy after its server died (its expected version in the header) applies once: the replay is answered 409 with the flow', async () => {
+    const flow = await start();
+    const event = { type: 'CAPTURE_SUBMIT', name: 'Ada Lovelace', email: 'ada-replay@example.com' };
+    const sendWithHeader = (headerVersion: string, bodyVersion?: number) =>
+      browser({
+        method: 'POST',
+        url: `/api/flows/${flow.flowId}/events`,
+        headers: { [EXPECTED_VERSION_HEADER]: headerVersion },
+        payload: { event, expectedVersion: bodyVersion },
+      });
+    // the header alone is the expected version, as the body's is
+    const applied = await sendWithHeader('0');
+    expect(applied.statusCode, applied.body).toBe(200);
+    const replay = await sendWithHeader('0', 0);
+    expect(replay.statusCode).toBe(409);
+    expect(replay.json().flow).toMatchObject({ version: applied.json().version, state: applied.json().state });
+    const captured = await pool.query("SELECT count(*)::int AS n FROM flow_events WHERE flow_id = $1 AND type = 'CAPTURE_SUBMIT'", [
+      flow.flowId,
+    ]);
+    expect(captured.rows[0].n).toBe(1);
+    // one that is no version, or says another than the body, is refused naming the field
+    expect((await sendWithHeader('two')).json()).toMatchObject({
+      statusCode: 400,
+      fields: { [EXPECTED_VERSION_HEADER]: 'a whole number' },
+    });
+    expect((await sendWithHeader('2', 3)).json()).toMatchObject({
+      statusCode: 400,
+      fields: { expectedVersion: `equal to ${EXPECTED_VERSION_HEADER}` },
+    });
   });
 
   it('rejects bad input with 400 naming the field, and unknown flows with 404', async () => {

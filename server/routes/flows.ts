@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  EXPECTED_VERSION_HEADER,
   bookingReferenceResponseSchema,
   flowConflictResponseSchema,
   flowEventBodySchemas,
@@ -18,6 +19,24 @@ import { startVisitorFlow } from '../visitors/start-flow.js';
 import type { RouteDeps } from './deps.js';
 
 const params = z.object({ id: z.uuid() });
+
+/**
+ * The version a flow event is to apply at: the body's `expectedVersion`, or the header a proxy
+ * resends a request by (EXPECTED_VERSION_HEADER); a request carrying both has them equal.
+ */
+function expectedVersionOf(header: string | string[] | undefined, body: number | undefined): number | undefined {
+  if (header === undefined) return body;
+  const value = Array.isArray(header) || !/^\d{1,9}$/.test(header) ? NaN : Number(header);
+  if (Number.isNaN(value))
+    throw new HttpError(400, `${EXPECTED_VERSION_HEADER} must be a whole number.`, {
+      fields: { [EXPECTED_VERSION_HEADER]: 'a whole number' },
+    });
+  if (body !== undefined && body !== value)
+    throw new HttpError(400, `expectedVersion and ${EXPECTED_VERSION_HEADER} differ.`, {
+      fields: { expectedVersion: `equal to ${EXPECTED_VERSION_HEADER}` },
+    });
+  return value;
+}
 const eventBody = z.object({
   event: z.looseObject({ type: z.string().min(1).max(80) }),
   expectedVersion: z.number().int().min(0).optional(),
@@ -70,10 +89,14 @@ export function flowRoutes(app: FastifyInstance, deps: RouteDeps, done: () => vo
     },
     async (request) => {
       try {
+        const expectedVersion = expectedVersionOf(request.headers[EXPECTED_VERSION_HEADER], request.body.expectedVersion);
         // the event schema depends on the flow's machine, known once the flow is locked
-        return await deps.engine.apply(request.params.id, (machine) => flowEventBodySchemas[machine].parse(request.body), 'client', {
-          visitorId: request.visitorId,
-        });
+        return await deps.engine.apply(
+          request.params.id,
+          (machine) => ({ ...flowEventBodySchemas[machine].parse(request.body), expectedVersion }),
+          'client',
+          { visitorId: request.visitorId },
+        );
       } catch (error) {
         // a refused event answers with the flow as it stands, for the browser to adopt
         throw error instanceof FlowConflictError ? new HttpError(409, error.message, { flow: error.flow }) : error;

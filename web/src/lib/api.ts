@@ -34,6 +34,8 @@ export interface ApiOptions {
   signal?: AbortSignal;
   /** Sends the request even while the page unloads (sendBeacon-like, for logs). */
   keepalive?: boolean;
+  /** Further headers (a flow event's expected version, which lets a proxy resend it). */
+  headers?: Record<string, string>;
 }
 
 /** An ApiOptions whose answer is checked against the endpoint's shared schema. */
@@ -69,7 +71,7 @@ export async function request(
   options: ApiOptions = {},
   fetchImpl: typeof fetch = globalThis.fetch,
 ): Promise<{ status: number; data: unknown }> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
   // Fastify refuses an empty body labelled as JSON, so the header goes only with a body
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.csrfToken) headers['x-csrf-token'] = options.csrfToken;

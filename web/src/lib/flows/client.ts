@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import {
+  EXPECTED_VERSION_HEADER,
   flowConflictResponseSchema,
   flowSnapshotResponseSchema,
   type FlowSnapshotResponse,
@@ -68,8 +69,8 @@ export function createFlowClient(options: FlowClientOptions = {}): FlowClient {
   const base = options.baseUrl ?? '';
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
 
-  const call = (method: NonNullable<ApiOptions['method']>, path: string, body?: unknown, csrfToken?: string | null) =>
-    request(`${base}${path}`, { method, body, csrfToken }, doFetch).then(({ status, data }) => ({ status, json: data }));
+  const call = (method: NonNullable<ApiOptions['method']>, path: string, body?: unknown, extra: Omit<ApiOptions, 'method' | 'body'> = {}) =>
+    request(`${base}${path}`, { method, body, ...extra }, doFetch).then(({ status, data }) => ({ status, json: data }));
 
   async function flowCall(method: NonNullable<ApiOptions['method']>, path: string, body?: unknown): Promise<ServerFlow> {
     const { status, json } = await call(method, path, body);
@@ -82,7 +83,10 @@ export function createFlowClient(options: FlowClientOptions = {}): FlowClient {
     get: (flowId) => flowCall('GET', `/api/flows/${encodeURIComponent(flowId)}`),
     async send(flowId, event, expectedVersion) {
       const body = expectedVersion === undefined ? { event } : { event, expectedVersion };
-      const { status, json } = await call('POST', `/api/flows/${encodeURIComponent(flowId)}/events`, body);
+      // the version in a header too: a proxy may then resend the event if its server dies mid-way,
+      // a replay of one that landed being answered 409 with the flow, which the session adopts
+      const headers = expectedVersion === undefined ? undefined : { [EXPECTED_VERSION_HEADER]: String(expectedVersion) };
+      const { status, json } = await call('POST', `/api/flows/${encodeURIComponent(flowId)}/events`, body, { headers });
       if (status === 409) {
         const conflict = flowConflictResponseSchema.safeParse(json);
         if (conflict.success) return { status: 'conflict', flow: conflict.data.flow, message: conflict.data.message };
@@ -102,7 +106,7 @@ export function createFlowClient(options: FlowClientOptions = {}): FlowClient {
       };
     },
     async purgeTestLeads(csrfToken) {
-      const { status, json } = await call('DELETE', '/api/leads/test-leads', undefined, csrfToken);
+      const { status, json } = await call('DELETE', '/api/leads/test-leads', undefined, { csrfToken });
       if (status !== 200 || !isObject(json) || typeof json.deleted !== 'number') throw errorOf(status, json);
       return json.deleted;
     },
