@@ -7,6 +7,9 @@ import type { Config } from '../config/index.js';
  */
 export async function coachAddress(db: pg.Pool | pg.ClientBase, config: Pick<Config, 'COACH_EMAIL' | 'EMAIL_FROM'>): Promise<string> {
   if (config.COACH_EMAIL) return config.COACH_EMAIL;
-  const admin = await db.query<{ email: string }>("SELECT email FROM users WHERE role = 'admin' ORDER BY created_at, id LIMIT 1");
+  const admin = await db.query<{ email: string }>({
+    name: 'first-admin-address',
+    text: "SELECT email FROM users WHERE role = 'admin' ORDER BY created_at, id LIMIT 1",
+  });
   return admin.rows[0]?.email ?? config.EMAIL_FROM;
 }

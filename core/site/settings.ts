@@ -72,7 +72,7 @@ function settingsIn(row: StoredRow | undefined): SiteSettings {
 }
 
 async function storedRow(db: Db): Promise<StoredRow | undefined> {
-  const found = await db.query<StoredRow>('SELECT settings, updated_at FROM site_settings');
+  const found = await db.query<StoredRow>({ name: 'read-site-settings', text: 'SELECT settings, updated_at FROM site_settings' });
   return found.rows[0];
 }
 

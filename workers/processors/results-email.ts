@@ -29,7 +29,11 @@ export const sendResultsEmail: Processor = async (job, context) => {
   const { leadId, result } = parsed.data.request;
   const { config } = context;
   return sendComposedEmail(context, job.data.jobRowId, async (db) => {
-    const found = await db.query<{ email: string; name: string }>('SELECT email, name FROM leads WHERE lead_id = $1', [leadId]);
+    const found = await db.query<{ email: string; name: string }>({
+      name: 'results-email-lead',
+      text: 'SELECT email, name FROM leads WHERE lead_id = $1',
+      values: [leadId],
+    });
     const lead = found.rows[0];
     if (!lead) return { skipped: 'the lead was deleted' };
     const report = reportOf(result);
