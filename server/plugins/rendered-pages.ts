@@ -98,12 +98,12 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
  * database cannot answer, the pages last rendered (or, before any, the defaults) serve, so an
  * outage never takes the marketing site down. Null for a build without a renderer (the shell serves).
  */
-export async function renderedPages(options: {
+export function renderedPages(options: {
   root: string;
   publicUrl: string;
   settings: PublicSettings;
   log: FastifyBaseLogger;
-}): Promise<RenderedPages | null> {
+}): RenderedPages | null {
   const file = path.join(`${options.root}-ssr`, 'entry-server.mjs');
   if (!existsSync(file)) return null;
   const renderer = pathToFileURL(file).href;
