@@ -19,6 +19,10 @@ export async function appSecret(db: Pick<pg.Pool, 'query'>, name: string): Promi
 }
 
 async function readSecret(db: Pick<pg.Pool, 'query'>, name: string): Promise<string | undefined> {
-  const found = await db.query<{ value: string }>({ name: 'read-app-secret', text: 'SELECT value FROM app_secrets WHERE name = $1', values: [name] });
+  const found = await db.query<{ value: string }>({
+    name: 'read-app-secret',
+    text: 'SELECT value FROM app_secrets WHERE name = $1',
+    values: [name],
+  });
   return found.rows[0]?.value;
 }

@@ -41,12 +41,7 @@ export interface BuiltSite {
 }
 
 /** Finds the built site (web/dist unless `root` says otherwise) and its page renderer. */
-export function builtSite(options: {
-  root?: string;
-  publicUrl: string;
-  settings: PublicSettings;
-  log: FastifyBaseLogger;
-}): BuiltSite {
+export function builtSite(options: { root?: string; publicUrl: string; settings: PublicSettings; log: FastifyBaseLogger }): BuiltSite {
   const root = options.root ?? WEB_DIST;
   const built = existsSync(`${root}/index.html`);
   const rendered = built ? renderedPages({ root, publicUrl: options.publicUrl, settings: options.settings, log: options.log }) : null;
