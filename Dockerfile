@@ -12,6 +12,8 @@ RUN node node_modules/vite/bin/vite.js build --config web/vite.config.ts \
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
+# two malloc arenas instead of glibc's 8 per core: about 8 MB less per process under load (docs/decisions/0056)
+ENV MALLOC_ARENA_MAX=2
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist

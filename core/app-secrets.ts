@@ -8,10 +8,21 @@ import type pg from 'pg';
  * voids whatever the old one signed.
  */
 export async function appSecret(db: Pick<pg.Pool, 'query'>, name: string): Promise<string> {
+  // read first: the key exists at every use but the first, and each email signs with one (one statement, not two)
+  const stored = await readSecret(db, name);
+  if (stored) return stored;
   await db.query('INSERT INTO app_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
     name,
     randomBytes(32).toString('base64url'),
   ]);
-  const found = await db.query<{ value: string }>('SELECT value FROM app_secrets WHERE name = $1', [name]);
-  return found.rows[0]!.value;
+  return (await readSecret(db, name))!;
+}
+
+async function readSecret(db: Pick<pg.Pool, 'query'>, name: string): Promise<string | undefined> {
+  const found = await db.query<{ value: string }>({
+    name: 'read-app-secret',
+    text: 'SELECT value FROM app_secrets WHERE name = $1',
+    values: [name],
+  });
+  return found.rows[0]?.value;
 }

@@ -143,7 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // at the root, so every plugin can declare websocket routes (server/sockets/); browsers' frames are small
   await app.register(websocket, { options: { maxPayload: INPUT_LIMITS.frameBytes }, errorHandler: socketErrorHandler });
   // the static site sends its files and pages compressed ahead of time; every route after it is compressed as it answers
-  const site = await builtSite({ root: deps.webRoot, publicUrl: deps.config.publicUrl, settings: publicSettings, log: app.log });
+  const site = builtSite({ root: deps.webRoot, publicUrl: deps.config.publicUrl, settings: publicSettings, log: app.log });
   await app.register(staticSite, { site, publicUrl: deps.config.publicUrl });
   await compressAnswers(app);
   await apiDocs(app);

@@ -165,10 +165,11 @@ export interface StartOptions {
 
 /** The stored flow, or FlowNotFoundError (also when `access` may not reach it). */
 export async function getFlow(pool: pg.Pool, id: string, access: FlowAccess): Promise<FlowSnapshotResponse> {
-  const found = await pool.query<FlowRow>(
-    'SELECT id, machine, version, state, snapshot, visitor_id, machine_version FROM flows WHERE id = $1',
-    [id],
-  );
+  const found = await pool.query<FlowRow>({
+    name: 'read-flow',
+    text: 'SELECT id, machine, version, state, snapshot, visitor_id, machine_version FROM flows WHERE id = $1',
+    values: [id],
+  });
   const row = found.rows[0];
   if (!row || !mayAccess(access, row.visitor_id)) throw new FlowNotFoundError(id);
   return toResponse(row);

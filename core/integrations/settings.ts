@@ -197,9 +197,10 @@ export async function schedulingWebhookKey(db: Pick<pg.Pool, 'query'>): Promise<
 
 /** The email-marketing card's key and list while it is on with both set; null otherwise (nothing is synced). */
 export async function marketingTarget(db: Pick<pg.Pool, 'query'>): Promise<{ apiKey: string; listId: number } | null> {
-  const found = await db.query<{ value: string; list_id: string }>(
-    "SELECT value, list_id FROM integration_settings WHERE key = 'email_marketing' AND enabled AND configured AND list_id IS NOT NULL",
-  );
+  const found = await db.query<{ value: string; list_id: string }>({
+    name: 'marketing-target',
+    text: "SELECT value, list_id FROM integration_settings WHERE key = 'email_marketing' AND enabled AND configured AND list_id IS NOT NULL",
+  });
   const row = found.rows[0];
   return row ? { apiKey: row.value, listId: Number(row.list_id) } : null;
 }

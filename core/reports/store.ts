@@ -154,12 +154,13 @@ export async function reportPathFor(db: pg.Pool, diagnosticId: string, visitorId
  * lead was deleted. The stored row holds the very result the flow's GRADED carried.
  */
 export async function diagnosticOfGradedResult(db: Pick<pg.Pool, 'query'>, flowId: string, result: unknown): Promise<string | null> {
-  const found = await db.query<{ diagnostic_id: string }>(
-    `SELECT diagnostic_id FROM assessment_results
-     WHERE flow_id = $1 AND result = $2::jsonb AND diagnostic_id IS NOT NULL AND NOT gaming_detected
-     ORDER BY created_at DESC LIMIT 1`,
-    [flowId, JSON.stringify(result)],
-  );
+  const found = await db.query<{ diagnostic_id: string }>({
+    name: 'diagnostic-of-graded-result',
+    text: `SELECT diagnostic_id FROM assessment_results
+           WHERE flow_id = $1 AND result = $2::jsonb AND diagnostic_id IS NOT NULL AND NOT gaming_detected
+           ORDER BY created_at DESC LIMIT 1`,
+    values: [flowId, JSON.stringify(result)],
+  });
   return found.rows[0]?.diagnostic_id ?? null;
 }
 

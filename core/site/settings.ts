@@ -67,12 +67,20 @@ interface StoredRow {
 
 /** The stored document as the site uses it: the defaults with no row, or for a document a hand edit left unusable. */
 function settingsIn(row: StoredRow | undefined): SiteSettings {
-  const parsed = row && siteSettingsSchema.safeParse(siteSettingsFrom(row.settings));
+  return storedSiteSettings(row?.settings ?? null);
+}
+
+/**
+ * site_settings.settings (null with no row) as the site uses it, for a caller that read it in a
+ * statement of its own with other things (core/email/lead-email-context.ts).
+ */
+export function storedSiteSettings(stored: unknown): SiteSettings {
+  const parsed = stored !== null && stored !== undefined ? siteSettingsSchema.safeParse(siteSettingsFrom(stored)) : undefined;
   return parsed?.success ? normalised(parsed.data) : DEFAULT_SITE_SETTINGS;
 }
 
 async function storedRow(db: Db): Promise<StoredRow | undefined> {
-  const found = await db.query<StoredRow>('SELECT settings, updated_at FROM site_settings');
+  const found = await db.query<StoredRow>({ name: 'read-site-settings', text: 'SELECT settings, updated_at FROM site_settings' });
   return found.rows[0];
 }
 

@@ -32,6 +32,13 @@ export function spawnTs(
  */
 export const NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=30'];
 
+/**
+ * glibc's malloc keeps up to 8 arenas per core for the threads that allocate (libuv's pool, V8's
+ * helpers), each holding freed memory of its own; two keep the server about 8 MB smaller under load
+ * at no measured cost (decision 0056). Set the same in the Dockerfile and the systemd units.
+ */
+export const MALLOC_ARENAS = '2';
+
 /** Starts a bundled entry point (dist/) under plain Node, with the same process group and IPC as spawnTs. */
 export function spawnBundle(
   entry: string,
@@ -43,7 +50,7 @@ export function spawnBundle(
   // NODE_OPTIONS=--enable-source-maps turns it on for a debugging session
   return spawn(process.execPath, [...NODE_FLAGS, ...nodeArgs, entry], {
     cwd: ROOT,
-    env,
+    env: { MALLOC_ARENA_MAX: MALLOC_ARENAS, ...env },
     detached: true,
     stdio: [stdio === 'inherit' ? 'ignore' : 'pipe', stdio, stdio, 'ipc'],
   });

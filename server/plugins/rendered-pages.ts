@@ -1,10 +1,11 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PublicSettings } from '#core/site/public-settings.js';
 import type { ContactFormOutcome } from '#machines/protocol/contact-form.js';
-import { PRERENDERED_PAGES, type PageRenderer, type PrerenderedPage } from '#machines/protocol/pages.js';
+import { PRERENDERED_PAGES, type PrerenderedPage } from '#machines/protocol/pages.js';
 import { DEFAULT_SITE_SETTINGS, type SiteSettings } from '#machines/site-settings.js';
 import { encodeText, type EncodedText } from './encoded-text.js';
 
@@ -36,6 +37,54 @@ function signedIn(html: string): string {
   return html.replace('<div id="root">', '<div id="root" data-start="now">');
 }
 
+/** One page to draw: which, with what settings, and for the contact page a form's outcome. */
+interface PageToDraw {
+  page: PrerenderedPage | null;
+  settings: SiteSettings;
+  outcome?: ContactFormOutcome;
+}
+
+/**
+ * The child's script: reads the renderer's address, the shell and the pages to draw as JSON on
+ * stdin, and writes the pages' HTML, in order, as JSON on stdout.
+ */
+const DRAW_PAGES = `
+let input = '';
+for await (const chunk of process.stdin) input += chunk;
+const { renderer, shell, pages } = JSON.parse(input);
+const { renderPage } = await import(renderer);
+const drawn = [];
+for (const { page, settings, outcome } of pages) drawn.push(await renderPage(shell, page, settings, outcome));
+process.stdout.write(JSON.stringify(drawn));
+`;
+
+/**
+ * Draws pages with the site's server renderer in a child process, which exits once they are drawn:
+ * the renderer (React's server renderer and the site's components, about 20 MB resident) is loaded
+ * only while pages are drawn, which is when the settings change, instead of for the server's whole
+ * life (decision 0056). The pages served are kept by the server, so no request waits for a child
+ * but the first after a change.
+ */
+function drawApart(renderer: string, shell: string, pages: PageToDraw[]): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', DRAW_PAGES], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    let errors = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      if (code !== 0) return reject(new Error(`the page renderer exited with ${code}: ${errors.trim().slice(-2000)}`));
+      try {
+        resolve(JSON.parse(output) as string[]);
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+    child.stdin.end(JSON.stringify({ renderer, shell, pages }));
+  });
+}
+
 /** The first call's promise, kept for the calls after it. */
 function once<T>(make: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | undefined;
@@ -49,29 +98,27 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
  * database cannot answer, the pages last rendered (or, before any, the defaults) serve, so an
  * outage never takes the marketing site down. Null for a build without a renderer (the shell serves).
  */
-export async function renderedPages(options: {
+export function renderedPages(options: {
   root: string;
   publicUrl: string;
   settings: PublicSettings;
   log: FastifyBaseLogger;
-}): Promise<RenderedPages | null> {
+}): RenderedPages | null {
   const file = path.join(`${options.root}-ssr`, 'entry-server.mjs');
   if (!existsSync(file)) return null;
-  const renderer = (await import(pathToFileURL(file).href)) as PageRenderer;
+  const renderer = pathToFileURL(file).href;
   const shell = readFileSync(path.join(options.root, 'index.html'), 'utf8');
+  const draw = async (pages: PageToDraw[]) =>
+    (await drawApart(renderer, shell, pages)).map((html) => html.replace(PUBLIC_URL_PLACEHOLDER, options.publicUrl));
 
   const renderAll = async (settings: SiteSettings) => {
-    const pages = new Map<PrerenderedPage | null, RenderedPage>();
-    const compressed: Array<Promise<unknown>> = [];
-    for (const page of [...PRERENDERED_PAGES, null]) {
-      const html = (await renderer.renderPage(shell, page, settings)).replace(PUBLIC_URL_PLACEHOLDER, options.publicUrl);
-      // compressed off the event loop while the next page renders
-      compressed.push(
-        encodeText(html).then((forVisitors) => pages.set(page, { forVisitors, forSignedIn: once(() => encodeText(signedIn(html))) })),
-      );
-    }
-    await Promise.all(compressed);
-    return pages;
+    const names = [...PRERENDERED_PAGES, null];
+    const drawn = await draw(names.map((page) => ({ page, settings })));
+    // compressed in zlib's thread pool, all at once
+    const pages = await Promise.all(
+      drawn.map(async (html) => ({ forVisitors: await encodeText(html), forSignedIn: once(() => encodeText(signedIn(html))) })),
+    );
+    return new Map<PrerenderedPage | null, RenderedPage>(names.map((page, index) => [page, pages[index]!]));
   };
 
   // the settings the kept pages were drawn with (the object and its JSON), and the pages
@@ -115,7 +162,7 @@ export async function renderedPages(options: {
     async contactPage(outcome) {
       const settings = await currentSettings();
       try {
-        return (await renderer.renderPage(shell, '/contact', settings, outcome)).replace(PUBLIC_URL_PLACEHOLDER, options.publicUrl);
+        return (await draw([{ page: '/contact', settings, outcome }]))[0];
       } catch (error) {
         options.log.error({ err: error }, 'the contact page could not be drawn with an outcome');
         return undefined;

@@ -40,16 +40,11 @@ export interface BuiltSite {
   rendered: RenderedPages | null;
 }
 
-/** Finds the built site (web/dist unless `root` says otherwise) and loads its page renderer. */
-export async function builtSite(options: {
-  root?: string;
-  publicUrl: string;
-  settings: PublicSettings;
-  log: FastifyBaseLogger;
-}): Promise<BuiltSite> {
+/** Finds the built site (web/dist unless `root` says otherwise) and its page renderer. */
+export function builtSite(options: { root?: string; publicUrl: string; settings: PublicSettings; log: FastifyBaseLogger }): BuiltSite {
   const root = options.root ?? WEB_DIST;
   const built = existsSync(`${root}/index.html`);
-  const rendered = built ? await renderedPages({ root, publicUrl: options.publicUrl, settings: options.settings, log: options.log }) : null;
+  const rendered = built ? renderedPages({ root, publicUrl: options.publicUrl, settings: options.settings, log: options.log }) : null;
   return { root, built, rendered };
 }
 

@@ -1,12 +1,11 @@
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
 import { flowResultSchema } from '#machines/protocol/assessment-flow.js';
-import { coachAddress } from '#core/email/coach.js';
+import { leadEmailContext } from '#core/email/lead-email-context.js';
 import { resultsEmail } from '#core/email/templates.js';
 import { reportLink } from '#core/reports/report-link.js';
 import { reportOf } from '#core/reports/report-pdf.js';
 import { diagnosticOfGradedResult } from '#core/reports/store.js';
-import { readSiteSettings } from '#core/site/settings.js';
 import { sendComposedEmail } from './composed-email.js';
 import type { Processor } from './processor.js';
 
@@ -29,18 +28,16 @@ export const sendResultsEmail: Processor = async (job, context) => {
   const { leadId, result } = parsed.data.request;
   const { config } = context;
   return sendComposedEmail(context, job.data.jobRowId, async (db) => {
-    const found = await db.query<{ email: string; name: string }>('SELECT email, name FROM leads WHERE lead_id = $1', [leadId]);
-    const lead = found.rows[0];
+    const { lead, replyTo, site } = await leadEmailContext(db, leadId, config);
     if (!lead) return { skipped: 'the lead was deleted' };
     const report = reportOf(result);
-    const site = await readSiteSettings(db);
     const diagnosticId = await diagnosticOfGradedResult(db, flowId, result);
     const link = diagnosticId ? await reportLink(db, config.publicUrl, diagnosticId) : null;
     return {
       draft: {
         kind: 'results',
         to: lead.email,
-        replyTo: await coachAddress(db, config),
+        replyTo,
         leadId,
         ...resultsEmail({ name: lead.name, report, reportLink: link, siteUrl: config.publicUrl, site }),
       },
