@@ -66,8 +66,22 @@ process.stdout.write(JSON.stringify(drawn));
  * but the first after a change.
  */
 function drawApart(renderer: string, shell: string, pages: PageToDraw[]): Promise<string[]> {
+  // one child at a time per server: a flood of no-JS contact posts queues here instead of forking
+  // a process each
+  const drawn = drawing.then(() => drawInChild(renderer, shell, pages));
+  drawing = drawn.catch(() => undefined);
+  return drawn;
+}
+
+let drawing: Promise<unknown> = Promise.resolve();
+
+function drawInChild(renderer: string, shell: string, pages: PageToDraw[]): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', DRAW_PAGES], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', DRAW_PAGES], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // a renderer that hangs fails its draw (the last pages keep serving) instead of the queue
+      timeout: 60_000,
+    });
     let output = '';
     let errors = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
