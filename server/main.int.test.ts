@@ -9,6 +9,16 @@ import { runTs } from '#test/processes.js';
 import { scratchDatabase, testEnv } from '#test/helpers.js';
 import { until } from '#test/until.js';
 
+/** A connection of the test's own holding a flow's row (BEGIN ... FOR UPDATE): an event on it waits with its connection checked out. */
+async function holdFlowRow(databaseUrl: string, flowId: string): Promise<pg.Client> {
+  const blocker = new pg.Client(databaseUrl);
+  await blocker.connect();
+  onTestFinished(() => blocker.end());
+  await blocker.query('BEGIN');
+  await blocker.query('SELECT 1 FROM flows WHERE id = $1 FOR UPDATE', [flowId]);
+  return blocker;
+}
+
 describe('server/main.ts as a process', () => {
   it('exits non-zero naming the variable when the configuration is bad', async () => {
     const server = runTs('server/main.ts', testEnv({ PORT: 'eighty' }));
@@ -100,11 +110,7 @@ describe('server/main.ts as a process', () => {
     const browser = flowClient(base);
     const flow = await browser.start();
     // the event waits on the flow's row, held by another connection, while the server is told to stop
-    const blocker = new pg.Client(databaseUrl);
-    await blocker.connect();
-    onTestFinished(() => blocker.end());
-    await blocker.query('BEGIN');
-    await blocker.query('SELECT 1 FROM flows WHERE id = $1 FOR UPDATE', [flow.flowId]);
+    const blocker = await holdFlowRow(databaseUrl, flow.flowId);
     const pending = browser.call('POST', `/api/flows/${flow.flowId}/events`, {
       event: { type: 'CAPTURE_SUBMIT', name: 'Ada', email: 'ada@example.com' },
     });
@@ -150,11 +156,7 @@ describe('server/main.ts as a process', () => {
     const flow = await browser.start();
 
     // hold the flow's row, so the event's transaction waits on it with its connection checked out
-    const blocker = new pg.Client(databaseUrl);
-    await blocker.connect();
-    onTestFinished(() => blocker.end());
-    await blocker.query('BEGIN');
-    await blocker.query('SELECT 1 FROM flows WHERE id = $1 FOR UPDATE', [flow.flowId]);
+    const blocker = await holdFlowRow(databaseUrl, flow.flowId);
     const pending = browser.call('POST', `/api/flows/${flow.flowId}/events`, {
       event: { type: 'CAPTURE_SUBMIT', name: 'Ada', email: 'ada@example.com' },
     });
