@@ -227,6 +227,29 @@ describe('public pages rendered by the server, hydrated on intent', () => {
     await context.close();
   });
 
+  it('opens the mobile menu for a press the page came to life in the middle of', async () => {
+    const { context, page, problems } = await openPage(browser, MOBILE);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/start-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${server.url}/`, { waitUntil: 'load' });
+    const box = (await page.getByRole('button', { name: 'Open menu' }).boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    // the page goes live, and draws its real menu button in place of the one pressed, before the
+    // finger lifts: the browser's click then lands on neither button
+    release();
+    await page.waitForFunction(isLive);
+    await page.locator('header button[id^="headlessui-disclosure-button"]').waitFor();
+    await page.mouse.up();
+    await page.getByRole('button', { name: 'Close menu' }).waitFor({ timeout: 5_000 });
+    expect(problems.errors).toEqual([]);
+    await context.close();
+  });
+
   it('keeps what was typed and sends the form submitted while the site code was still on its way', async () => {
     const { context, page, problems } = await openPage(browser, DESKTOP);
     // the site's code is held back until the visitor has typed and pressed Send

@@ -15,6 +15,10 @@ const NEEDS_SCRIPT = 'button, a[aria-haspopup]';
 const OPENS_DIALOG = '[aria-haspopup="dialog"]';
 
 const INTENT_EVENTS = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'keydown'] as const;
+/** What ends a press. */
+const PRESS_ENDS = ['pointerup', 'pointercancel'] as const;
+/** How long a page come to life waits for a press under way to end before it takes over. */
+const PRESS_PATIENCE_MS = 2000;
 /** What tells React a field's text changed. */
 const TYPING_EVENTS = ['input', 'change'] as const;
 
@@ -55,12 +59,17 @@ function handOverTypedText(root: HTMLElement, typed: Map<TextField, string>): vo
  */
 export function hydrateOnIntent(root: HTMLElement, start: () => Promise<void>, prefetch: () => void, { now = false } = {}): () => void {
   let starting: Promise<void> | null = null;
-  // the clicked element, or, once the page is live and has drawn it anew (a stand-in replaced by
-  // the real control), the one in its place
-  let heldClick: { element: HTMLElement; index: number } | null = null;
-  const heldTarget = () =>
-    heldClick && (heldClick.element.isConnected ? heldClick.element : root.querySelectorAll<HTMLElement>(NEEDS_SCRIPT)[heldClick.index]);
+  // a control, and its place among the others: once the page is live and has drawn it anew (a
+  // stand-in replaced by the real control), the one in that place is meant
+  type Control = { element: HTMLElement; index: number };
+  const control = (element: HTMLElement): Control => ({ element, index: [...root.querySelectorAll(NEEDS_SCRIPT)].indexOf(element) });
+  const live = ({ element, index }: Control) => (element.isConnected ? element : root.querySelectorAll<HTMLElement>(NEEDS_SCRIPT)[index]);
+  let heldClick: Control | null = null;
   let heldSubmit: HTMLFormElement | null = null;
+  // the control a pointer is pressing, until it lifts: a page that goes live in between may
+  // replace it, and the browser then sends the click to no control at all, so that click is held
+  let pressed: Control | null = null;
+  let pressing = false;
   const typed = new Map<TextField, string>();
 
   const stopListening = () => {
@@ -68,18 +77,31 @@ export function hydrateOnIntent(root: HTMLElement, start: () => Promise<void>, p
     document.removeEventListener('click', holdClick, true);
     document.removeEventListener('submit', holdSubmit, true);
     for (const type of TYPING_EVENTS) document.removeEventListener(type, holdTyping, true);
+    for (const type of PRESS_ENDS) document.removeEventListener(type, onPressEnd, true);
   };
+  const goLive = () => {
+    stopListening();
+    handOverTypedText(root, typed);
+    // after React has applied the handed-over text (it does so in a microtask), so a held Send
+    // sees it
+    setTimeout(() => {
+      if (heldSubmit?.isConnected) heldSubmit.requestSubmit();
+      else if (heldClick) live(heldClick)?.click();
+    });
+  };
+  // a press under way ends first: its click, dispatched with the pointer's release, is held too
+  let whenPressEnds: (() => void) | null = null;
   const begin = () => {
     starting ??= start().then(
       () => {
-        stopListening();
-        handOverTypedText(root, typed);
-        // after React has applied the handed-over text (it does so in a microtask), so a held
-        // Send sees it
-        setTimeout(() => {
-          if (heldSubmit?.isConnected) heldSubmit.requestSubmit();
-          else heldTarget()?.click();
-        });
+        if (!pressing) return goLive();
+        // a press that never ends (a pointer lost without its release) holds the page back a moment only
+        const fallback = setTimeout(() => whenPressEnds?.(), PRESS_PATIENCE_MS);
+        whenPressEnds = () => {
+          clearTimeout(fallback);
+          whenPressEnds = null;
+          setTimeout(goLive);
+        };
       },
       // the code could not be fetched (offline): the page still reads and its links work; the
       // next intent tries again, and a held form the server takes as it is (method="post" with an
@@ -93,20 +115,37 @@ export function hydrateOnIntent(root: HTMLElement, start: () => Promise<void>, p
     );
   };
   const onIntent = (event: Event) => {
+    if (event.type === 'pointerdown') {
+      pressing = true;
+      const target = closest(event.target, NEEDS_SCRIPT);
+      pressed = target && root.contains(target) ? control(target) : null;
+    }
     if (event.type === 'pointerover' && !closest(event.target, INTERACTIVE)) return;
     if (closest(event.target, OPENS_DIALOG)) prefetch();
     begin();
   };
+  const onPressEnd = (event: Event) => {
+    pressing = false;
+    // a control replaced while pressed gets no click from Chromium (the pressed node is gone) and
+    // one on what held both from other browsers (held below): released over its replacement, it
+    // was clicked
+    if (event.type === 'pointerup' && pressed && !pressed.element.isConnected && event.target instanceof Node) {
+      if (live(pressed)?.contains(event.target)) heldClick = pressed;
+    }
+    whenPressEnds?.();
+  };
   const holdClick = (event: MouseEvent) => {
     const target = closest(event.target, NEEDS_SCRIPT);
-    if (!target || !root.contains(target)) return;
+    // the pressed control was replaced while pressed: the click went to what held both
+    const clicked = target && root.contains(target) ? control(target) : pressed && !pressed.element.isConnected ? pressed : null;
+    if (!clicked) return;
     // a link opened in a new tab or window just goes there
     if (target instanceof HTMLAnchorElement && (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)) {
       return;
     }
     event.preventDefault();
     event.stopImmediatePropagation();
-    heldClick = { element: target, index: [...root.querySelectorAll(NEEDS_SCRIPT)].indexOf(target) };
+    heldClick = clicked;
     begin();
   };
   const holdSubmit = (event: SubmitEvent) => {
@@ -128,6 +167,7 @@ export function hydrateOnIntent(root: HTMLElement, start: () => Promise<void>, p
   for (const type of TYPING_EVENTS) document.addEventListener(type, holdTyping, true);
   document.addEventListener('click', holdClick, true);
   document.addEventListener('submit', holdSubmit, true);
+  for (const type of PRESS_ENDS) document.addEventListener(type, onPressEnd, true);
   if (now) begin();
   return begin;
 }
