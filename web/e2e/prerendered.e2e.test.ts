@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRERENDERED_PAGES, UNINDEXED_PAGES, type PrerenderedPage } from '#machines/protocol/pages.js';
 import { DEFAULT_SITE_SETTINGS } from '#machines/site-settings.js';
@@ -25,6 +25,17 @@ const PAGES: Record<(typeof PRERENDERED_PAGES)[number], { heading: string; text:
 };
 
 const attribute = (html: string, pattern: RegExp) => pattern.exec(html)?.[1] ?? null;
+
+/** Holds the site's code (web/src/app/start.tsx's chunk) back from `page` until the answered function is called. */
+async function holdSiteCode(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/start-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
 
 /** Whether React runs the page: it has attached to the rendered root. */
 const isLive = () => Object.keys(document.getElementById('root')!).some((key) => key.startsWith('__reactContainer'));
@@ -229,12 +240,7 @@ describe('public pages rendered by the server, hydrated on intent', () => {
 
   it('opens the mobile menu for a press the page came to life in the middle of', async () => {
     const { context, page, problems } = await openPage(browser, MOBILE);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/assets\/start-[^/]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdSiteCode(page);
     await page.goto(`${server.url}/`, { waitUntil: 'load' });
     const box = (await page.getByRole('button', { name: 'Open menu' }).boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -253,12 +259,7 @@ describe('public pages rendered by the server, hydrated on intent', () => {
   it('keeps what was typed and sends the form submitted while the site code was still on its way', async () => {
     const { context, page, problems } = await openPage(browser, DESKTOP);
     // the site's code is held back until the visitor has typed and pressed Send
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/assets\/start-[^/]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdSiteCode(page);
     // loaded, not idle: the site's code, fetched when the page is idle, is held
     await page.goto(`${server.url}/contact`, { waitUntil: 'load' });
     const email = `early-${Date.now()}@example.com`;
@@ -289,12 +290,7 @@ describe('public pages rendered by the server, hydrated on intent', () => {
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
       // the site's code, preloaded while the page is idle, is held until the first field is typed,
       // so the visitor starts typing before the page is live and goes on while it hydrates
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route(/\/assets\/start-[^/]+\.js$/, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdSiteCode(page);
       await page.goto(`${server.url}/contact`);
       const email = `slow-phone-${visitor}-${Date.now()}@example.com`;
       await page.getByLabel('Name').fill(`Slow Phone ${visitor}`);
