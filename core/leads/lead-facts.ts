@@ -26,13 +26,16 @@ import { leadFactsSchema } from '#machines/protocol/admin/lead-facts.js';
  *   core/flows/flow-progress.ts, decision 0055).
  * - deposit: the latest deposit that went through: paid, refunded or none; booking: where its
  *   strategy session stands as the scheduling provider reported it (a refund does not cancel a
- *   booked session: the coach does, at the scheduler).
+ *   booked session: the coach does, at the scheduler), read with the reminder to book from the
+ *   deposit flow's row (columns PostgreSQL derives from its snapshot as it is written), and the
+ *   session's time and who cancelled it from that flow's latest booking event.
  * - revenue_cents: what the lead's succeeded payments brought in; a refunded payment brings in
  *   nothing.
  *
  * Its shape is for 100,000 leads and more (decision 0041): each fact comes from a part aggregated
- * per lead (GROUP BY or DISTINCT ON lead_id) joined on the lead, never a subquery run once per lead,
- * so a count over every lead is a few hash joins over covering indexes
+ * per lead (GROUP BY or DISTINCT ON lead_id) joined on the lead, never a subquery run once per lead
+ * (the one look-up per deposit is for its booking event, decision 0058), so a count over every
+ * lead is a few hash joins over covering indexes
  * (migrations/1765501200000_admin-scale-indexes.sql), a lookup of one lead is pushed into every
  * part by PostgreSQL, and a part a query does not read is left out of its plan. `created_from` and
  * `created_before` (optional) bound the cohort by creation time, inside each part too: a period's
@@ -71,14 +74,13 @@ function factsSelect(includeTest: string, part: (column: string) => string, lead
          CASE dep.status WHEN 'succeeded' THEN 'paid' WHEN 'refunded' THEN 'refunded' ELSE 'none' END AS deposit,
          dep.test_mode, dep.amount_cents, dep.created_at AS deposit_paid_at, dep.refunded_at, dep.flow_id,
          coalesce(pay.homework_paid, false) AS homework_paid, coalesce(pay.revenue_cents, 0) AS revenue_cents,
-         CASE WHEN dep.flow_id IS NULL THEN 'none'
-              ELSE coalesce(df.snapshot->'context'->'completedPath'->>'booking', 'none') END AS booking,
-         CASE WHEN be.type = 'SESSION_BOOKED' THEN be.payload->>'startsAt' END,
-         be.payload->>'provider',
-         coalesce(be.type = 'SESSION_CANCELED', false),
-         CASE WHEN be.type = 'SESSION_CANCELED' THEN be.payload->>'canceledBy' END,
-         be.created_at AS session_changed_at,
-         coalesce((df.snapshot->'context'->'followUps'->>'remindedToBook')::boolean, false)
+         CASE WHEN dep.flow_id IS NULL THEN 'none' ELSE coalesce(df.booking, 'none') END AS booking,
+         CASE WHEN dep.session_event = 'SESSION_BOOKED' THEN dep.session_payload->>'startsAt' END,
+         dep.session_payload->>'provider',
+         coalesce(dep.session_event = 'SESSION_CANCELED', false),
+         CASE WHEN dep.session_event = 'SESSION_CANCELED' THEN dep.session_payload->>'canceledBy' END,
+         dep.session_changed_at,
+         coalesce(df.reminded_to_book, false)
   FROM leads l
   LEFT JOIN (
     SELECT DISTINCT ON (r.lead_id) r.lead_id, r.id, r.tier, r.archetype, r.composite_score, r.total_score, r.fallback, r.created_at
@@ -104,8 +106,17 @@ function factsSelect(includeTest: string, part: (column: string) => string, lead
     GROUP BY f.lead_id
   ) fe ON fe.lead_id = l.lead_id
   LEFT JOIN (
-    SELECT DISTINCT ON (p.lead_id) p.lead_id, p.status, p.test_mode, p.amount_cents, p.created_at, p.refunded_at, p.flow_id
+    SELECT DISTINCT ON (p.lead_id) p.lead_id, p.status, p.test_mode, p.amount_cents, p.created_at, p.refunded_at, p.flow_id,
+           be.session_event, be.session_payload, be.session_changed_at
     FROM payment_tracking p
+    -- the deposit flow's latest booking change: one look-up per deposit (flow_events_session_idx)
+    LEFT JOIN LATERAL (
+      SELECT e.type AS session_event, e.payload AS session_payload, e.created_at AS session_changed_at
+      FROM flow_events e
+      WHERE e.flow_id = p.flow_id AND e.type IN ('SESSION_BOOKED', 'SESSION_CANCELED')
+      ORDER BY e.seq DESC
+      LIMIT 1
+    ) be ON true
     WHERE p.purpose = 'deposit' AND p.status IN ('succeeded', 'refunded') AND (${includeTest} OR NOT p.test_mode)
       AND ${part('p.lead_id')}
     ORDER BY p.lead_id, p.created_at DESC, p.id DESC
@@ -117,12 +128,6 @@ function factsSelect(includeTest: string, part: (column: string) => string, lead
     GROUP BY p.lead_id
   ) pay ON pay.lead_id = l.lead_id
   LEFT JOIN flows df ON df.id = dep.flow_id
-  LEFT JOIN (
-    SELECT DISTINCT ON (f.lead_id, e.flow_id) f.lead_id, e.flow_id, e.type, e.payload, e.created_at
-    FROM flow_events e JOIN flows f ON f.id = e.flow_id
-    WHERE e.type IN ('SESSION_BOOKED', 'SESSION_CANCELED') AND f.lead_id IS NOT NULL AND ${part('f.lead_id')}
-    ORDER BY f.lead_id, e.flow_id, e.seq DESC
-  ) be ON be.lead_id = l.lead_id AND be.flow_id = dep.flow_id
   WHERE (${includeTest} OR NOT ('test' = ANY (l.tags))) AND ${leads}`;
 }
 

@@ -106,14 +106,15 @@ export function leadSummariesIn(
 /**
  * Conditions keeping the Mirror sessions (aliased `alias`) of the scope: started on its days, and
  * real unless test data is included (a session is a test when its flow is, or its lead, saved with
- * it or through its flow, is a test lead).
+ * it or through its flow, is a test lead). The lead's test fact is read from its kept summary: one
+ * primary-key look-up per session, where lead_facts would aggregate every lead's facts first.
  */
 export function mirrorSessionsIn(scope: LeadScope, params: unknown[], alias = 'm'): string[] {
   const conditions = createdIn(scope, `${alias}.created_at`, params);
   if (!scope.includeTest) {
     conditions.push(`NOT coalesce((SELECT f.testing FROM flows f WHERE f.id = ${alias}.flow_id), false)`);
     conditions.push(
-      `NOT coalesce((SELECT l.test FROM lead_facts(true) l
+      `NOT coalesce((SELECT l.test FROM lead_summaries l
                      WHERE l.lead_id = coalesce(${alias}.lead_id, (SELECT f.lead_id FROM flows f WHERE f.id = ${alias}.flow_id))), false)`,
     );
   }

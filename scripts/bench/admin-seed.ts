@@ -234,12 +234,16 @@ export async function seedAdminLeads(pool: pg.Pool, count: number): Promise<void
     // Mirror sessions of a tenth of the flows; a third saved, with their conversation
     await step(
       client,
-      'mirror_sessions',
+      'mirror_sessions (staged)',
       `CREATE TEMP TABLE bm AS
        SELECT gen_random_uuid() AS id, f.lead_id, f.id AS flow_id, random() < 0.33 AS saved, 1 + floor(random() * 5)::int AS turns,
               f.created_at + interval '1 minute' AS created_at
-       FROM bf f WHERE f.lead_id IS NOT NULL AND random() < 0.1;
-       INSERT INTO mirror_sessions (id, lead_id, flow_id, saved, turns, completed, created_at, updated_at)
+       FROM bf f WHERE f.lead_id IS NOT NULL AND random() < 0.1`,
+    );
+    await step(
+      client,
+      'mirror_sessions',
+      `INSERT INTO mirror_sessions (id, lead_id, flow_id, saved, turns, completed, created_at, updated_at)
        SELECT id, CASE WHEN saved THEN lead_id END, flow_id, saved, turns, turns = 5, created_at, created_at + turns * interval '1 minute' FROM bm`,
     );
     await step(
