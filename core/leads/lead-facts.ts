@@ -193,11 +193,23 @@ export async function refreshAllLeadFacts(db: Pick<pg.ClientBase, 'query'>): Pro
   await db.query(SUMMARIZE_ALL_SQL);
 }
 
-/** The summaries of the leads in $1 (uuid[]): the definition's query narrowed by index look-ups, planned once per connection. */
+/** The summaries of the leads in $1 (uuid[]): the definition's query narrowed by index look-ups. */
 const forLeads = (column: string) => `${column} = ANY ($1::uuid[])`;
 const SUMMARIZE_LEADS_SQL = summaryUpsert(
   `(${factsSelect('true', forLeads, forLeads('l.lead_id'))})`,
   `(${factsSelect('false', forLeads, forLeads('l.lead_id'))})`,
+);
+
+/**
+ * The summary of the one lead $1 (uuid): the common case (a capture, a result, an event, a payment).
+ * Planning the definition's query twice over costs about five times its execution (about 2.7 ms
+ * against 0.5 at 100,000 leads); PostgreSQL plans a named statement on one key once per
+ * connection and reuses the plan, while for an array of ids it plans again at every call.
+ */
+const forLead = (column: string) => `${column} = $1::uuid`;
+const SUMMARIZE_LEAD_SQL = summaryUpsert(
+  `(${factsSelect('true', forLead, forLead('l.lead_id'))})`,
+  `(${factsSelect('false', forLead, forLead('l.lead_id'))})`,
 );
 
 /**
@@ -209,7 +221,8 @@ const SUMMARIZE_LEADS_SQL = summaryUpsert(
 export async function refreshLeadFacts(db: Pick<pg.ClientBase, 'query'>, leadIds: ReadonlyArray<string | null | undefined>): Promise<void> {
   const ids = [...new Set(leadIds.filter((id): id is string => Boolean(id)))];
   if (ids.length === 0) return;
-  await db.query({ name: 'refresh-lead-facts', text: SUMMARIZE_LEADS_SQL, values: [ids] });
+  if (ids.length === 1) await db.query({ name: 'refresh-lead-fact', text: SUMMARIZE_LEAD_SQL, values: ids });
+  else await db.query({ name: 'refresh-lead-facts', text: SUMMARIZE_LEADS_SQL, values: [ids] });
 }
 
 /** The fingerprint kept as the function's comment: the server replaces the function only when the text above changed. */
