@@ -106,8 +106,8 @@ export function leadSummariesIn(
 /**
  * Conditions keeping the Mirror sessions (aliased `alias`) of the scope: started on its days, and
  * real unless test data is included (a session is a test when its flow is, or its lead, saved with
- * it or through its flow, is a test lead). The lead's test fact is read from its kept summary: one
- * primary-key look-up per session, where lead_facts would aggregate every lead's facts first.
+ * it or through its flow, is a test lead). The lead's test fact is read from its kept summary (one
+ * primary-key look-up per session).
  */
 export function mirrorSessionsIn(scope: LeadScope, params: unknown[], alias = 'm'): string[] {
   const conditions = createdIn(scope, `${alias}.created_at`, params);
