@@ -193,12 +193,12 @@ export async function refreshAllLeadFacts(db: Pick<pg.ClientBase, 'query'>): Pro
   await db.query(SUMMARIZE_ALL_SQL);
 }
 
-/** The summaries of the leads in $1 (uuid[]): the definition's query narrowed by index look-ups. */
-const forLeads = (column: string) => `${column} = ANY ($1::uuid[])`;
-const SUMMARIZE_LEADS_SQL = summaryUpsert(
-  `(${factsSelect('true', forLeads, forLeads('l.lead_id'))})`,
-  `(${factsSelect('false', forLeads, forLeads('l.lead_id'))})`,
-);
+/** Writes the summaries of the leads `lead` (a condition on a lead column) keeps: the definition's query narrowed by index look-ups. */
+const summarizeWhere = (lead: (column: string) => string) =>
+  summaryUpsert(`(${factsSelect('true', lead, lead('l.lead_id'))})`, `(${factsSelect('false', lead, lead('l.lead_id'))})`);
+
+/** The summaries of the leads in $1 (uuid[]). */
+const SUMMARIZE_LEADS_SQL = summarizeWhere((column) => `${column} = ANY ($1::uuid[])`);
 
 /**
  * The summary of the one lead $1 (uuid): the common case (a capture, a result, an event, a payment).
@@ -206,11 +206,7 @@ const SUMMARIZE_LEADS_SQL = summaryUpsert(
  * against 0.5 at 100,000 leads); PostgreSQL plans a named statement on one key once per
  * connection and reuses the plan, while for an array of ids it plans again at every call.
  */
-const forLead = (column: string) => `${column} = $1::uuid`;
-const SUMMARIZE_LEAD_SQL = summaryUpsert(
-  `(${factsSelect('true', forLead, forLead('l.lead_id'))})`,
-  `(${factsSelect('false', forLead, forLead('l.lead_id'))})`,
-);
+const SUMMARIZE_LEAD_SQL = summarizeWhere((column) => `${column} = $1::uuid`);
 
 /**
  * Keeps the summaries of these leads (lead_summaries, decision 0055) equal to their lead_facts:
