@@ -39,9 +39,9 @@ async function world() {
     await pool.end();
   });
   const relay = (options = {}) => new OutboxRelay(pool, queues, log, options);
-  const work = (processor: QueueProcessor['process']) => {
+  const work = (processor: QueueProcessor['process'], options: Pick<QueueProcessor, 'claimsOnCompletion'> = {}) => {
     const context = { pool, log, config: testConfig(), engine: new FlowEngine(pool), publishMonitor: async () => {} };
-    const worker = new Worker('email', tracked({ process: processor }, context), { connection, prefix, concurrency: 4 });
+    const worker = new Worker('email', tracked({ process: processor, ...options }, context), { connection, prefix, concurrency: 4 });
     cleanups.push(() => worker.close());
     return worker;
   };
@@ -301,5 +301,43 @@ describe('the outbox relay and tracked jobs', () => {
     expect(await finished).toEqual({ skipped: 'another delivery of the job completed it' });
     expect((await row(pool, raced)).result).toEqual({ elsewhere: true });
     expect((await pool.query('SELECT count(*)::int AS n FROM job_work WHERE job_id = $1', [raced])).rows[0].n).toBe(0);
+  });
+
+  it('a job claimed on completion (decision 0060): enqueued while it runs, each attempt counted as it ends, a duplicate delivery skipped', async () => {
+    const { pool, queues, relay, work } = await world();
+    await pool.query('CREATE TABLE job_work (job_id uuid PRIMARY KEY)');
+    const running = relay({ sweepMs: 60_000 });
+    await running.start();
+    cleanups.push(() => running.stop());
+    let release!: () => void;
+    const hold = new Promise<void>((resolve) => (release = resolve));
+    let runs = 0;
+    work(
+      (job, context) =>
+        context.jobTransaction!(async (tx) => {
+          runs += 1;
+          await tx.client.query('INSERT INTO job_work (job_id) VALUES ($1)', [job.data.jobRowId]);
+          if (runs === 1) throw new Error('the first attempt fails after writing');
+          await hold;
+          return { worked: true };
+        }),
+      { claimsOnCompletion: () => true },
+    );
+    const id = await commitJob(pool, {});
+    // the first attempt's failure is counted and its work rolled back; the second runs, held
+    await until(async () => runs === 2);
+    expect(await queues.email.getJobState(id)).toBe('active');
+    expect(await row(pool, id)).toMatchObject({ status: 'enqueued', attempts: 1, last_error: 'the first attempt fails after writing' });
+    release();
+    await until(async () => (await row(pool, id))?.status === 'completed');
+    expect(await row(pool, id)).toEqual({ status: 'completed', attempts: 2, result: { worked: true }, last_error: null });
+
+    // a second delivery of the completed job fails on what the first stored: skipped, nothing changed
+    const duplicate = await queues.email.add('send', { jobRowId: id, payload: {} }, { jobId: `${id}-again` });
+    await until(async () => (await duplicate.getState()) === 'completed');
+    expect((await queues.email.getJob(duplicate.id!))?.returnvalue).toEqual({ skipped: 'another delivery of the job completed it' });
+    expect(runs).toBe(3);
+    expect(await row(pool, id)).toEqual({ status: 'completed', attempts: 2, result: { worked: true }, last_error: null });
+    expect((await pool.query('SELECT count(*)::int AS n FROM job_work')).rows[0].n).toBe(1);
   });
 });

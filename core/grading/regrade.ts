@@ -12,7 +12,7 @@ import { SCORE_NAMES } from '#machines/grading/score-names.js';
 import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http-error.js';
 import { activeTargets } from '../integrations/settings.js';
-import { queueMarketingSync } from '../integrations/marketing-sync.js';
+import { insertMarketingSyncJobs } from '../integrations/marketing-sync.js';
 import { recordRegradeMoves } from '../leads/interactions.js';
 import { insertJob } from '../queues/outbox.js';
 import { storeRegradedResults } from './results-store.js';
@@ -167,8 +167,8 @@ async function recordMoves(client: pg.ClientBase, applicationId: number, version
       metadata: { applicationId, version, from: candidate.tier, to: result.tier },
     })),
   );
-  await queueMarketingSync(client, ...moved.map(({ candidate }) => candidate.lead_id));
   const targets = await activeTargets(client);
+  if (targets.has('email_marketing')) await insertMarketingSyncJobs(client, moved.map(({ candidate }) => candidate.lead_id));
   if (!targets.has('automation')) return;
   const occurredAt = new Date().toISOString();
   for (const { candidate, result } of moved) {

@@ -1,6 +1,6 @@
 import type { JobWritingTx } from '../flows/job-writing-tx.js';
 import type { FlowRow } from '../flows/flow-store.js';
-import { queueMarketingSync } from './marketing-sync.js';
+import { insertMarketingSyncJobs } from './marketing-sync.js';
 import { activeTargets } from './settings.js';
 
 import type { LeadEventName, WebhookTarget } from '#machines/protocol/operations.js';
@@ -59,9 +59,9 @@ export async function queueLeadEventWebhooks(
   if (!name || flow.machine !== 'assessmentFlow' || !flow.lead_id) return;
   const result = (event.type === 'GRADED' ? event.result : undefined) as GradedResult | undefined;
   if (result && (result.gamingDetected || result.requiresRetake)) return;
-  // a new tier and archetype reach the email-marketing list too (decision 0048)
-  if (result) await queueMarketingSync(tx.client, flow.lead_id);
   const targets = await activeTargets(tx.client);
+  // a new tier and archetype reach the email-marketing list too (decision 0048)
+  if (result && targets.has('email_marketing')) await insertMarketingSyncJobs(tx.client, [flow.lead_id]);
   const toChat = targets.has('team_chat') && (result?.qualification === 'book_call' || CHAT_EVENTS.has(event.type));
   if (!targets.has('automation') && !toChat) return;
 

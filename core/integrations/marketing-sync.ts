@@ -23,6 +23,11 @@ export const MARKETING_SYNC_JOB = 'email_marketing:sync';
  */
 export async function queueMarketingSync(db: pg.ClientBase | pg.Pool, ...leadIds: string[]): Promise<void> {
   if (leadIds.length === 0 || !(await marketingTarget(db))) return;
+  await insertMarketingSyncJobs(db, leadIds);
+}
+
+/** The sync jobs themselves, for a caller that has read the card on already (activeTargets). */
+export async function insertMarketingSyncJobs(db: pg.ClientBase | pg.Pool, leadIds: string[]): Promise<void> {
   for (const leadId of leadIds) {
     await insertJob(db, { queue: 'webhooks', name: MARKETING_SYNC_JOB, payload: { target: 'email_marketing', leadId }, leadId });
   }

@@ -171,11 +171,16 @@ export async function rotateSigningSecret(db: pg.Pool, userId: string): Promise<
   return rotated.rows[0] ? view('automation', rotated.rows[0]) : null;
 }
 
-/** The enabled and configured value of a card, read inside the caller's transaction. */
+/**
+ * The outbound cards that are on, with their values, read inside the caller's transaction in one
+ * statement: the automation and team-chat webhooks, and the email-marketing list once its list is
+ * chosen (its value is the API key), so an event's every outbound job is decided by one read.
+ */
 export async function activeTargets(db: pg.ClientBase): Promise<Map<IntegrationKey, { value: string; signingSecret: string | null }>> {
   const rows = await db.query<SettingRow>({
-    name: 'active-webhook-targets',
-    text: "SELECT key, value, signing_secret FROM integration_settings WHERE key IN ('automation', 'team_chat') AND enabled AND configured",
+    name: 'active-outbound-targets',
+    text: `SELECT key, value, signing_secret FROM integration_settings
+           WHERE enabled AND configured AND (key IN ('automation', 'team_chat') OR (key = 'email_marketing' AND list_id IS NOT NULL))`,
   });
   return new Map(rows.rows.map((row) => [row.key, { value: row.value!, signingSecret: row.signing_secret }]));
 }

@@ -63,6 +63,21 @@ export async function handJobsBackToRelay(db: pg.Pool, ids: string[]): Promise<v
   await db.query("UPDATE jobs SET status = 'pending', enqueued_at = NULL WHERE id = ANY($1) AND status = 'enqueued'", [ids]);
 }
 
+/**
+ * An attempt as the row counts it when it ends (decision 0060). `counted` when claimJob counted it as
+ * it began; otherwise its end counts it, for a job whose claim rides on its completion. Either way the
+ * row takes at least BullMQ's count of starts (`started`, its attemptsStarted), which also counts
+ * attempts whose worker died before writing anything.
+ */
+export interface AttemptTally {
+  counted: boolean;
+  started: number;
+}
+
+// the attempts column after an attempt ends; $3 is 1 when the end counts the attempt, $4 BullMQ's starts
+const ATTEMPTS_AFTER = 'attempts = GREATEST(attempts + $3::int, $4::int)';
+const tallyValues = (tally: AttemptTally) => [tally.counted ? 0 : 1, tally.started];
+
 /** A worker starts an attempt: the row goes active with the attempt counted; false when it is completed or gone (skip the job). */
 export async function claimJob(db: pg.Pool, id: string): Promise<boolean> {
   const claimed = await db.query({
@@ -74,27 +89,38 @@ export async function claimJob(db: pg.Pool, id: string): Promise<boolean> {
 }
 
 /** Marks the row completed with `result`, unless it already is; true when this call did. */
-export async function completeJob(db: pg.ClientBase | pg.Pool, id: string, result: unknown): Promise<boolean> {
+export async function completeJob(db: pg.ClientBase | pg.Pool, id: string, result: unknown, tally: AttemptTally): Promise<boolean> {
   const done = await db.query({
     name: 'complete-job',
-    text: "UPDATE jobs SET status = 'completed', result = $2, last_error = NULL, finished_at = now() WHERE id = $1 AND status <> 'completed' RETURNING id",
-    values: [id, JSON.stringify(result ?? null)],
+    text: `UPDATE jobs SET status = 'completed', result = $2, last_error = NULL, finished_at = now(), ${ATTEMPTS_AFTER}
+           WHERE id = $1 AND status <> 'completed' RETURNING id`,
+    values: [id, JSON.stringify(result ?? null), ...tallyValues(tally)],
   });
   return Boolean(done.rowCount);
 }
 
-/** An attempt failed and BullMQ retries it: the row waits enqueued, with the error. */
-export async function requeueAfterFailedAttempt(db: pg.Pool, id: string, error: string): Promise<void> {
-  await db.query("UPDATE jobs SET status = 'enqueued', last_error = $2 WHERE id = $1", [id, error]);
+/** An attempt failed and BullMQ retries it: the row waits enqueued, with the error (not a row another delivery settled). */
+export async function requeueAfterFailedAttempt(db: pg.Pool, id: string, error: string, tally: AttemptTally): Promise<void> {
+  await db.query(
+    `UPDATE jobs SET status = 'enqueued', last_error = $2, ${ATTEMPTS_AFTER} WHERE id = $1 AND status NOT IN ('completed', 'failed')`,
+    [id, error, ...tallyValues(tally)],
+  );
 }
 
 /** Marks the row failed for good; true only for the first caller, so the flow is told once. */
-export async function failJobForGood(db: pg.Pool, id: string, error: string): Promise<boolean> {
+export async function failJobForGood(db: pg.Pool, id: string, error: string, tally: AttemptTally): Promise<boolean> {
   const moved = await db.query(
-    "UPDATE jobs SET status = 'failed', last_error = $2, finished_at = now() WHERE id = $1 AND status NOT IN ('completed', 'failed') RETURNING id",
-    [id, error],
+    `UPDATE jobs SET status = 'failed', last_error = $2, finished_at = now(), ${ATTEMPTS_AFTER}
+     WHERE id = $1 AND status NOT IN ('completed', 'failed') RETURNING id`,
+    [id, error, ...tallyValues(tally)],
   );
   return Boolean(moved.rowCount);
+}
+
+/** Whether another delivery settled the row (completed it, or it was removed): a failure of this one is then no failure. */
+export async function jobSettledElsewhere(db: pg.Pool, id: string): Promise<boolean> {
+  const row = await db.query<{ status: string }>('SELECT status FROM jobs WHERE id = $1', [id]);
+  return row.rows[0] === undefined || row.rows[0].status === 'completed';
 }
 
 /**

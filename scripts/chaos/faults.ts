@@ -1,3 +1,4 @@
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { until } from '#test/until.js';
@@ -12,6 +13,8 @@ interface FaultContext {
   redis: ManagedRedis;
   pool: pg.Pool;
   databaseUrl: string;
+  /** The BullMQ key prefix of the run's processes. */
+  queuePrefix: string;
   /** The flow set aside for the double kill, and its lead. */
   longJob: { flowId: string; leadId: string };
   /** Submits that flow's survey, which starts its grading job. */
@@ -47,7 +50,7 @@ export const FAULTS: Fault[] = [
     // on one worker: the others are stopped (gracefully, their jobs finished) for the while, so the
     // long job is in its hands and the kills fail no job but the ones it holds
     name: 'SIGKILL a worker twice on the same long job',
-    inject: async ({ workers: [worker, ...others], pool, databaseUrl, longJob, startLongJob, mark }) => {
+    inject: async ({ workers: [worker, ...others], pool, databaseUrl, redis, queuePrefix, longJob, startLongJob, mark }) => {
       // the job waits on the lead's row while another connection holds it: long, on purpose. Grading
       // writes nothing on the lead, but its rows' foreign keys take KEY SHARE on it, which FOR UPDATE
       // blocks; so would the survey's own job row, so the lead is held once the job exists and
@@ -55,6 +58,8 @@ export const FAULTS: Fault[] = [
       await Promise.all(others.map((other) => other.stop()));
       const blocker = new pg.Client(databaseUrl);
       await blocker.connect();
+      const connection = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+      const grading = new Queue('grading', { connection, prefix: queuePrefix });
       try {
         worker!.signal('SIGSTOP');
         try {
@@ -64,14 +69,12 @@ export const FAULTS: Fault[] = [
         } finally {
           worker!.signal('SIGCONT');
         }
-        // a query that fails (the database restarting) is simply not there yet
+        const row = await pool.query<{ id: string }>("SELECT id FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [longJob.flowId]);
+        // the n-th attempt running: BullMQ counts the starts (a grading job's row is claimed only
+        // when its work commits, decision 0060); a read that fails is simply not there yet
         const attemptsAre = (n: number) => async () => {
-          const job = await pool
-            .query<{ attempts: number; status: string }>("SELECT attempts, status FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [
-              longJob.flowId,
-            ])
-            .catch(() => null);
-          return job?.rows[0]?.attempts === n && job.rows[0]?.status === 'active';
+          const job = await grading.getJob(row.rows[0]!.id).catch(() => undefined);
+          return job?.attemptsStarted === n && (await job.getState().catch(() => null)) === 'active';
         };
         const notSetUp = 'the fault could not be set up in time';
         await until(attemptsAre(1), 30_000, notSetUp);
@@ -81,6 +84,8 @@ export const FAULTS: Fault[] = [
       } finally {
         await blocker.query('ROLLBACK').catch(() => {});
         await blocker.end();
+        await grading.close().catch(() => {});
+        connection.disconnect();
         await Promise.all(others.map((other) => other.start()));
       }
     },

@@ -231,6 +231,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       redis,
       pool,
       databaseUrl,
+      queuePrefix: env.QUEUE_PREFIX,
       longJob: {
         flowId: longJob.flowId,
         leadId: (await pool.query<{ lead_id: string }>('SELECT lead_id FROM flows WHERE id = $1', [longJob.flowId])).rows[0]!.lead_id,

@@ -31,6 +31,8 @@ export const emailProcessor: QueueProcessor = {
     const { emailId } = payloadSchema.parse(job.data.payload);
     return deliverEmail(context.pool, smtpSender(context.config), emailId);
   },
+  // a composer's whole job is its transaction (sendComposedEmail); a delivery writes as it goes
+  claimsOnCompletion: (job) => Object.hasOwn(COMPOSERS, job.name),
   onExhausted: async (job, { pool }, error) => {
     if (COMPOSERS[job.name]) {
       const row = await pool.query<{ id: string }>('SELECT id FROM email_outbox WHERE job_id = $1', [job.data.jobRowId]);

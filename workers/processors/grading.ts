@@ -83,6 +83,7 @@ export const gradingProcessor: QueueProcessor = {
       return { resultId, tier: result.tier, gamingDetected: result.gamingDetected };
     });
   },
+  claimsOnCompletion: () => true,
   // When grading cannot be had, the visitor still gets the canned result. A
   // standalone diagnostic has none to show (its page has gone on to the survey): it stays
   // grading, and an admin's retry of the job grades it later.

@@ -39,4 +39,10 @@ type OnExhausted = (job: Job<RelayedJobData>, context: ProcessorContext, error: 
 export interface QueueProcessor {
   process: Processor;
   onExhausted?: OnExhausted;
+  /**
+   * Whether a job's row is claimed only when its work commits (decision 0060): true for work done
+   * whole in the job's own transaction, which a duplicate delivery rolls back. Else it is claimed
+   * (active, attempt counted) in a commit of its own before the processor runs.
+   */
+  claimsOnCompletion?: (job: Job<RelayedJobData>) => boolean;
 }
