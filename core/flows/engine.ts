@@ -13,6 +13,7 @@ import {
   FlowConflictError,
   FlowNotFoundError,
   getFlow,
+  getFlowVersion,
   machineOf,
   mayAccess,
   SERVER_CLOCKED,
@@ -201,6 +202,11 @@ export class FlowEngine {
   /** The stored flow, or FlowNotFoundError (also when `access` may not reach it). */
   get(id: string, access: FlowAccess): Promise<FlowSnapshotResponse> {
     return getFlow(this.pool, id, access);
+  }
+
+  /** The flow's version alone (what a socket's subscribe answers), read as `get` reads the flow. */
+  version(id: string, access: FlowAccess): Promise<number> {
+    return getFlowVersion(this.pool, id, access);
   }
 
   /**

@@ -175,6 +175,18 @@ export async function getFlow(pool: pg.Pool, id: string, access: FlowAccess): Pr
   return toResponse(row);
 }
 
+/** A flow's version, for a socket's subscribe: ownership checked as getFlow does, without reading the snapshot. */
+export async function getFlowVersion(pool: pg.Pool, id: string, access: FlowAccess): Promise<number> {
+  const found = await pool.query<{ version: number; visitor_id: string | null }>({
+    name: 'read-flow-version',
+    text: 'SELECT version, visitor_id FROM flows WHERE id = $1',
+    values: [id],
+  });
+  const row = found.rows[0];
+  if (!row || !mayAccess(access, row.visitor_id)) throw new FlowNotFoundError(id);
+  return row.version;
+}
+
 /** A transition to store: the flow's next snapshot and state, and the event that led there. */
 export interface AppliedEvent {
   flowId: string;

@@ -68,8 +68,7 @@ export function flowSocket(app: FastifyInstance, deps: Pick<RouteDeps, 'engine' 
         // listen before reading, so an event applied in between is pushed rather than missed
         subscriptions.set(flowId, deps.pushes.listen(flowId, sendRaw));
         try {
-          const flow = await deps.engine.get(flowId, { visitorId: request.visitorId });
-          send({ type: 'subscribed', flowId, version: flow.version });
+          send({ type: 'subscribed', flowId, version: await deps.engine.version(flowId, { visitorId: request.visitorId }) });
         } catch (error) {
           subscriptions.get(flowId)?.();
           subscriptions.delete(flowId);
