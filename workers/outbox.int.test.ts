@@ -325,7 +325,7 @@ describe('the outbox relay and tracked jobs', () => {
     );
     const id = await commitJob(pool, {});
     // the first attempt's failure is counted and its work rolled back; the second runs, held
-    await until(async () => runs === 2);
+    await until(() => Promise.resolve(runs === 2));
     expect(await queues.email.getJobState(id)).toBe('active');
     expect(await row(pool, id)).toMatchObject({ status: 'enqueued', attempts: 1, last_error: 'the first attempt fails after writing' });
     release();

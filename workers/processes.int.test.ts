@@ -185,7 +185,9 @@ describe('real server and worker processes', () => {
         'failed',
       20_000,
     );
-    const failed = await pool.query("SELECT id, attempts, last_error FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [atSurvey.flowId]);
+    const failed = await pool.query("SELECT id, attempts, last_error FROM jobs WHERE flow_id = $1 AND queue = 'grading'", [
+      atSurvey.flowId,
+    ]);
     expect(failed.rows[0].last_error).toMatch(/stalled more than allowable limit/);
     // both starts counted, though neither worker lived to write the row
     expect(failed.rows[0].attempts).toBe(2);

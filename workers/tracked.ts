@@ -1,6 +1,13 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { FlowTx } from '#core/flows/engine.js';
-import { claimJob, completeJob, failJobForGood, jobSettledElsewhere, requeueAfterFailedAttempt, type AttemptTally } from '#core/queues/outbox.js';
+import {
+  claimJob,
+  completeJob,
+  failJobForGood,
+  jobSettledElsewhere,
+  requeueAfterFailedAttempt,
+  type AttemptTally,
+} from '#core/queues/outbox.js';
 import type { RelayedJobData } from '#core/queues/relay.js';
 import type { ProcessorContext, QueueProcessor } from './processors/processor.js';
 

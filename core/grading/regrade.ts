@@ -168,7 +168,8 @@ async function recordMoves(client: pg.ClientBase, applicationId: number, version
     })),
   );
   const targets = await activeTargets(client);
-  if (targets.has('email_marketing')) await insertMarketingSyncJobs(client, moved.map(({ candidate }) => candidate.lead_id));
+  const movedLeads = moved.map(({ candidate }) => candidate.lead_id);
+  if (targets.has('email_marketing')) await insertMarketingSyncJobs(client, movedLeads);
   if (!targets.has('automation')) return;
   const occurredAt = new Date().toISOString();
   for (const { candidate, result } of moved) {
