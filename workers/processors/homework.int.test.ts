@@ -85,7 +85,7 @@ async function failForGood(pool: pg.Pool, config: Config, chosen: Chosen, emailW
     await recordJobEmail(pool, job.id, draft);
   }
   const context = { pool, log: pino({ level: 'silent' }), config, engine: new FlowEngine(pool), publishMonitor: async () => {} };
-  const bullJob = { id: job.id, data: { jobRowId: job.id, payload: job.payload } } as Job<RelayedJobData>;
+  const bullJob = { id: job.id, attemptsStarted: 2, data: { jobRowId: job.id, payload: job.payload } } as Job<RelayedJobData>;
   await finalizeFailed(homeworkProcessor, context, bullJob, new Error('job stalled more than allowable limit'));
 }
 
