@@ -89,6 +89,14 @@ export function cpuSpent(before: CpuSnapshot, after: CpuSnapshot, flows: number)
   return spent;
 }
 
+/** CPU ms per flow over readings taken in turns (each of `flows` flows), as if read across them all. */
+export function cpuOverRounds(rounds: Array<{ spent: CpuReading; flows: number }>): CpuReading {
+  const flows = rounds.reduce((sum, round) => sum + round.flows, 0);
+  return Object.fromEntries(
+    PARTS.map((part) => [part, rounds.reduce((sum, round) => sum + round.spent[part] * round.flows, 0) / flows]),
+  ) as CpuReading;
+}
+
 /** What the system under test spent per flow: the two processes and the stores, not the load generator (the bench). */
 export function systemCpu(spent: CpuReading): number {
   return spent.server + spent.worker + spent.postgres + spent.redis;

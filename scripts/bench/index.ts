@@ -5,7 +5,8 @@
  * written bare (scripts/bench/bare/: a Fastify route writing an event and a job row in one
  * transaction and adding the BullMQ job, a worker writing one result row and publishing on Redis, a
  * websocket forwarding the push; the limit of this architecture here) and (b) this product's path
- * from a submitted survey to the GRADED push on the websocket, each at 1 and at N concurrent flows,
+ * from a submitted survey to the GRADED push on the websocket, each at 1 and at N concurrent flows
+ * (the loaded half measured in rounds of (c) and (b) taken in turns, so both see the machine alike),
  * with p50/p99 latency, throughput and the ratios b/a and b/c; then the resident memory of the
  * server and the worker process after 5k and after 10k flows (and of the bare ones after theirs);
  * and (d) the coach's re-grade of every graded lead under a proposed rule set (dry run, apply,
@@ -27,12 +28,12 @@ import { freePort } from '../services/free-port.js';
 import { adminScale } from './admin-scale.js';
 import { bareFlows, startBareProcesses } from './bare/client.js';
 import { bullmqBaseline } from './baseline.js';
-import { cpuLine, cpuSpent, readCpu, systemCpu } from './cpu.js';
+import { cpuLine, cpuOverRounds, cpuSpent, readCpu, systemCpu, type CpuReading } from './cpu.js';
 import { gradedFlows } from './flow-path.js';
 import { seedSurveyFlows } from './seed.js';
 import { servingLine, servingRates } from './serving.js';
 import { benchServices, productEnv } from './services.js';
-import { formatRuns, type RunStats } from './stats.js';
+import { combineRuns, formatRuns, type RunStats } from './stats.js';
 import { flowCostTargets } from './targets.js';
 
 const { values: args } = parseArgs({
@@ -55,6 +56,8 @@ const totalFlows = Number(args.flows);
 const concurrency = Number(args.concurrency);
 const workerConcurrency = Number(args['worker-concurrency']);
 const SERIAL = Math.min(300, Math.floor(totalFlows / 10));
+/** The measured half of (c)'s and (b)'s flows is taken in this many rounds of each, in turns. */
+const ROUNDS = 4;
 
 /** Resident memory of a process in MB, from /proc (Linux). */
 function rssMb(pid: number): number {
@@ -93,9 +96,14 @@ async function databaseWrites(pool: pg.Pool): Promise<Record<string, number>> {
   return Object.fromEntries(Object.entries(rows[0]!).map(([key, value]) => [key, Number(value)]));
 }
 
-function writesPerFlow(before: Record<string, number>, after: Record<string, number>, flows: number): string {
-  return Object.keys(before)
-    .map((key) => `${key} ${((after[key]! - before[key]!) / flows).toFixed(1)}`)
+/** Adds one round's counter increases to `total`. */
+function addWrites(total: Record<string, number>, before: Record<string, number>, after: Record<string, number>): void {
+  for (const key of Object.keys(before)) total[key] = (total[key] ?? 0) + after[key]! - before[key]!;
+}
+
+function writesPerFlow(total: Record<string, number>, flows: number): string {
+  return Object.entries(total)
+    .map(([key, value]) => `${key} ${(value / flows).toFixed(1)}`)
     .join(', ');
 }
 
@@ -149,23 +157,19 @@ try {
     workerConcurrency,
   );
 
-  // (c) runs while the product's processes sit idle, and is stopped before (b), as (b) runs alone;
-  // the same flow counts as (b), so its memory is read after as many flows
+  // (c) and (b) are warmed on the first half of their flows, then measured on the second half in
+  // rounds taken in turns, so a drift of the machine's speed (it moves by a third within minutes on
+  // this box) falls on both alike; each runs while the other's processes sit idle
   const half = Math.floor(totalFlows / 2);
   process.stdout.write('measuring (c) the same hops written bare...\n');
   const bareBase = `http://127.0.0.1:${await freePort()}`;
   const bareProcesses = await startBareProcesses({ ...env, PORT: new URL(bareBase).port, QUEUE_PREFIX: `${prefix}-bare` });
   cleanups.push(bareProcesses.stop);
-  const bare: RunStats[] = [];
   const bareLabel = '(c) bare POST -> push on socket';
   const bareParts = { server: bareProcesses.server.pid!, worker: bareProcesses.worker.pid! };
+  const bare: RunStats[] = [];
   bare.push(await bareFlows(bareBase, bareLabel, SERIAL, 1));
   bare.push(await bareFlows(bareBase, bareLabel, half - SERIAL, concurrency, SERIAL));
-  const bareCpuBefore = await readCpu(bareParts, pool);
-  bare.push(await bareFlows(bareBase, bareLabel, totalFlows - half, concurrency, half));
-  const bareCpu = cpuSpent(bareCpuBefore, await readCpu(bareParts, pool), totalFlows - half);
-  const bareAtEnd = { server: rssMb(bareProcesses.server.pid!), worker: rssMb(bareProcesses.worker.pid!) };
-  const bareResults = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM bare_results');
 
   // (e) serving, while both servers sit idle: a bare Fastify route, and the product's health check,
   // home page and public config (the pages and the settings they are drawn with served from memory)
@@ -180,21 +184,49 @@ try {
     SERIAL * 20,
     concurrency,
   );
-  await bareProcesses.stop();
 
   process.stdout.write('measuring (b) survey -> grading job -> GRADED push...\n');
+  const ourLabel = '(b) survey -> GRADED on the socket';
   const ours: RunStats[] = [];
-  ours.push(await gradedFlows(base, '(b) survey -> GRADED on the socket', flows.slice(0, SERIAL), 1));
-  ours.push(await gradedFlows(base, '(b) survey -> GRADED on the socket', flows.slice(SERIAL, half), concurrency, SERIAL));
+  ours.push(await gradedFlows(base, ourLabel, flows.slice(0, SERIAL), 1));
+  ours.push(await gradedFlows(base, ourLabel, flows.slice(SERIAL, half), concurrency, SERIAL));
   const atHalf = { server: rssMb(server.pid!), worker: rssMb(worker.pid!) };
+
+  process.stdout.write(`measuring (c) and (b) in ${ROUNDS} rounds each, in turns...\n`);
   const parts = { server: server.pid!, worker: worker.pid! };
-  const cpuBefore = await readCpu(parts, pool);
-  const writesBefore = await databaseWrites(pool);
-  ours.push(await gradedFlows(base, '(b) survey -> GRADED on the socket', flows.slice(half), concurrency, half));
-  // what the run left queued (results emails) is charged to it too: it is the same flows' work
-  await settleQueues(pool);
-  const ourCpu = cpuSpent(cpuBefore, await readCpu(parts, pool), totalFlows - half);
-  const ourWrites = writesPerFlow(writesBefore, await databaseWrites(pool), totalFlows - half);
+  const bareRounds: Array<{ run: RunStats; spent: CpuReading }> = [];
+  const ourRounds: Array<{ run: RunStats; spent: CpuReading }> = [];
+  const ourWrites: Record<string, number> = {};
+  const measured = totalFlows - half;
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const from = half + Math.floor((measured * round) / ROUNDS);
+    const to = half + Math.floor((measured * (round + 1)) / ROUNDS);
+    const bareBefore = await readCpu(bareParts, pool);
+    const bareRun = await bareFlows(bareBase, bareLabel, to - from, concurrency, from);
+    bareRounds.push({ run: bareRun, spent: cpuSpent(bareBefore, await readCpu(bareParts, pool), to - from) });
+
+    // the counters' reads wait for PostgreSQL's statistics: outside the CPU's window
+    const writesBefore = await databaseWrites(pool);
+    const before = await readCpu(parts, pool);
+    const ourRun = await gradedFlows(base, ourLabel, flows.slice(from, to), concurrency, from);
+    // what the round left queued (results emails) is charged to it too: it is the same flows' work
+    await settleQueues(pool);
+    ourRounds.push({ run: ourRun, spent: cpuSpent(before, await readCpu(parts, pool), to - from) });
+    addWrites(ourWrites, writesBefore, await databaseWrites(pool));
+  }
+  const roundsOf = (rounds: Array<{ run: RunStats; spent: CpuReading }>) => ({
+    run: combineRuns(rounds.map((round) => round.run)),
+    cpu: cpuOverRounds(rounds.map((round) => ({ spent: round.spent, flows: round.run.count }))),
+  });
+  const bareMeasured = roundsOf(bareRounds);
+  const ourMeasured = roundsOf(ourRounds);
+  bare.push(bareMeasured.run);
+  ours.push(ourMeasured.run);
+  const bareCpu = bareMeasured.cpu;
+  const ourCpu = ourMeasured.cpu;
+  const bareAtEnd = { server: rssMb(bareProcesses.server.pid!), worker: rssMb(bareProcesses.worker.pid!) };
+  const bareResults = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM bare_results');
+  await bareProcesses.stop();
   const atEnd = { server: rssMb(server.pid!), worker: rssMb(worker.pid!) };
 
   const graded = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM assessment_results');
@@ -224,7 +256,7 @@ try {
       `(c) bare results stored: ${bareResults.rows[0]!.n} of ${totalFlows}`,
       cpuLine(`(c) at concurrency ${concurrency}`, bareCpu),
       cpuLine(`(b) at concurrency ${concurrency}`, ourCpu),
-      `(b) at concurrency ${concurrency}: per flow in PostgreSQL: ${ourWrites}`,
+      `(b) at concurrency ${concurrency}: per flow in PostgreSQL: ${writesPerFlow(ourWrites, measured)}`,
       `(c) bare resident memory after ${totalFlows} flows: server ${bareAtEnd.server.toFixed(0)} MB, worker ${bareAtEnd.worker.toFixed(0)} MB`,
       `b/c at p50: ${ratio(ours[0]!, bare[0]!)} at concurrency 1, ${ratio(ours[2]!, bare[2]!)} at concurrency ${concurrency}`,
       `b/c at p99: ${ratio(ours[0]!, bare[0]!, 'p99')} at concurrency 1, ${ratio(ours[2]!, bare[2]!, 'p99')} at concurrency ${concurrency}`,

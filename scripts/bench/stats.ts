@@ -6,6 +6,9 @@ export interface RunStats {
   p50: number;
   p99: number;
   perSecond: number;
+  /** Each call's latency in ms, sorted, and the run's wall time: what several runs are combined from. */
+  latencies: number[];
+  seconds: number;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -28,9 +31,34 @@ export async function measure(
       while (next < count) latencies.push(await task(next++, lane));
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
+  return statsOf(label, concurrency, latencies, (performance.now() - started) / 1000);
+}
+
+function statsOf(label: string, concurrency: number, latencies: number[], seconds: number): RunStats {
   latencies.sort((a, b) => a - b);
-  return { label, concurrency, count, p50: percentile(latencies, 50), p99: percentile(latencies, 99), perSecond: count / seconds };
+  const count = latencies.length;
+  return {
+    label,
+    concurrency,
+    count,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    perSecond: count / seconds,
+    latencies,
+    seconds,
+  };
+}
+
+/** Runs taken in turns as one: their latencies together, their rate over their summed wall time. */
+export function combineRuns(runs: RunStats[]): RunStats {
+  const first = runs[0]!;
+  const latencies = runs.flatMap((run) => run.latencies);
+  return statsOf(
+    first.label,
+    first.concurrency,
+    latencies,
+    runs.reduce((sum, run) => sum + run.seconds, 0),
+  );
 }
 
 /** A fixed-width table of runs. */
