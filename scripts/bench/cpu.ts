@@ -5,7 +5,7 @@ import type pg from 'pg';
 const TICKS_PER_SECOND = 100;
 
 /** CPU seconds a process has used, and those of its children it has waited for (/proc/<pid>/stat). */
-function cpuOfPid(pid: number | string): { own: number; reaped: number; comm: string } | null {
+export function cpuOfPid(pid: number | string): { own: number; reaped: number; comm: string } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // the command name is in parentheses and may hold spaces: the fields after it are fixed

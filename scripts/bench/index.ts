@@ -11,7 +11,8 @@
  * server and the worker process after 5k and after 10k flows (and of the bare ones after theirs);
  * and (d) the coach's re-grade of every graded lead under a proposed rule set (dry run, apply,
  * undo); and (e) requests per second of the product's /healthz, home page and public config
- * against a bare Fastify route in the same run. It prints the flow's cost against issue 30's targets
+ * against a bare Fastify route in the same run; and the CPU one PostgreSQL round trip costs here
+ * (round-trip.ts), the least any statement of a flow costs. It prints the flow's cost against issue 30's targets
  * (scripts/bench/targets.ts: ratios to (c) of the same run; decision 0042) last; it asserts nothing. With --profile, the
  * product's server and worker write V8 CPU profiles (.cpuprofile, for Chrome's DevTools) into DIR.
  */
@@ -34,6 +35,7 @@ import { seedSurveyFlows } from './seed.js';
 import { servingLine, servingRates } from './serving.js';
 import { benchServices, productEnv } from './services.js';
 import { combineRuns, formatRuns, type RunStats } from './stats.js';
+import { roundTripCost, roundTripLine } from './round-trip.js';
 import { flowCostTargets } from './targets.js';
 
 const { values: args } = parseArgs({
@@ -244,6 +246,8 @@ try {
   const dry = await timed(() => dryRun(pool, proposal, everyLead));
   const applied = await timed(() => applyRules(pool, proposal, everyLead, admin.rows[0]!.id, 'bench'));
   const undone = await timed(() => undoLastApplication(pool, admin.rows[0]!.id));
+  // what any one statement costs here, measured while the processes under test sit idle
+  const roundTrip = await roundTripCost(databaseUrl);
   const ratio = (b: RunStats, a: RunStats, at: 'p50' | 'p99' = 'p50') => (b[at] / a[at]).toFixed(2);
   process.stdout.write(
     [
@@ -257,6 +261,7 @@ try {
       cpuLine(`(c) at concurrency ${concurrency}`, bareCpu),
       cpuLine(`(b) at concurrency ${concurrency}`, ourCpu),
       `(b) at concurrency ${concurrency}: per flow in PostgreSQL: ${writesPerFlow(ourWrites, measured)}`,
+      roundTripLine(roundTrip),
       `(c) bare resident memory after ${totalFlows} flows: server ${bareAtEnd.server.toFixed(0)} MB, worker ${bareAtEnd.worker.toFixed(0)} MB`,
       `b/c at p50: ${ratio(ours[0]!, bare[0]!)} at concurrency 1, ${ratio(ours[2]!, bare[2]!)} at concurrency ${concurrency}`,
       `b/c at p99: ${ratio(ours[0]!, bare[0]!, 'p99')} at concurrency 1, ${ratio(ours[2]!, bare[2]!, 'p99')} at concurrency ${concurrency}`,
