@@ -1,24 +1,12 @@
 import { useEffect, useRef, type MouseEvent } from 'react';
-import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
+import { Outlet, ScrollRestoration } from 'react-router-dom';
 import { ToastProvider } from '../components/ui/index.js';
 import { AssessmentProvider } from '../features/assessment/launcher.js';
+import { useFocusOnNavigate } from '../lib/focus-on-navigate.js';
 import { recordVisit } from '../lib/visits.js';
 import { SiteFooter } from './footer.js';
 import { SiteNav } from './nav.js';
 import { SignedOutNotice } from './signed-out-notice.js';
-
-/** Moves focus to the new page's main region after a client-side navigation, as a page load would. */
-function useFocusOnNavigate(main: React.RefObject<HTMLElement | null>) {
-  const { pathname } = useLocation();
-  const first = useRef(true);
-  useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
-    main.current?.focus({ preventScroll: true });
-  }, [pathname, main]);
-}
 
 function SkipLink({ target }: { target: React.RefObject<HTMLElement | null> }) {
   const skip = (event: MouseEvent<HTMLAnchorElement>) => {

@@ -1,9 +1,10 @@
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
-import { useEffect, useRef, useState, type ComponentType, type SVGProps } from 'react';
+import { useRef, useState, type ComponentType, type SVGProps } from 'react';
 import { Navigate, NavLink, Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router-dom';
 import { ToastProvider, cx, useToast } from '../../components/ui/index.js';
 import { SIGN_OUT_FAILED_TOAST, SIGNED_OUT_STATE } from '../../app/signed-out-notice.js';
 import { signInPathFor } from '../../lib/admin-return-path.js';
+import { useFocusOnNavigate } from '../../lib/focus-on-navigate.js';
 import { signOut, useSession } from '../../lib/session.js';
 import { ChangePasswordScreen } from './change-password.js';
 import { SignedInNotice } from './signed-in-notice.js';
@@ -117,19 +118,6 @@ function SignOutButton({ className }: { className?: string }) {
       Sign Out
     </button>
   );
-}
-
-/** Moves focus to the screen's main region after a client-side navigation, as a page load would. */
-function useFocusOnNavigate(main: React.RefObject<HTMLElement | null>) {
-  const { pathname } = useLocation();
-  const first = useRef(true);
-  useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
-    main.current?.focus({ preventScroll: true });
-  }, [pathname, main]);
 }
 
 function Shell({ email }: { email: string }) {
