@@ -388,7 +388,7 @@ describe('the admin area in a real browser', () => {
     await context.close();
   });
 
-  it('collapses the sidebar to icons with ctrl+B, keeps that in a 7-day cookie across a reload, and reaches every screen', async () => {
+  it('collapses the sidebar to icons with ctrl+B, keeps that in a 7-day cookie across a reload, and reaches every screen, focus on its main region', async () => {
     const { context, page } = await adminPage();
     await page.goto(`${server.url}/admin`);
     const sidebar = page.locator('#admin-sidebar');
@@ -424,6 +424,8 @@ describe('the admin area in a real browser', () => {
       await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: label }).click();
       await page.waitForURL(`${server.url}${path}`);
       await page.getByRole('heading', { level: 1, name: label }).waitFor();
+      // the new screen's main region has focus, as after a page load, not the link that led there
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id), { message: path }).toBe('admin-main');
     }
     await context.close();
   });
