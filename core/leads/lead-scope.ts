@@ -55,6 +55,11 @@ export async function overviewScope(db: pg.Pool, query: LeadScopeQuery): Promise
   return { from: query.period === 'all' ? null : days.from, to: null, tz: query.tz, includeTest: query.includeTest, days };
 }
 
+/** What an Overview answer says of the scope it counts, shown beside its figures: the period, its days, the zone and the test switch. */
+export function scopeAnswered(query: LeadScopeQuery, { days }: { days: PeriodDays }) {
+  return { period: query.period, timeZone: query.tz, includeTest: query.includeTest, from: days.from, to: days.to };
+}
+
 /** Adds `value` to the query's parameters and answers its placeholder. */
 export function bind(params: unknown[], value: unknown): string {
   params.push(value);

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { ASSESSMENT_ENDS, ASSESSMENT_STEPS, assessmentStepOf, DIAGNOSTIC_FINISHED, DIAGNOSTIC_STEPS } from '#core/flows/flow-progress.js';
 import type { OverviewDropoff } from '#machines/protocol/admin/dropoff.js';
 import type { LeadScopeQuery } from '#machines/protocol/admin/scope.js';
-import { bind, createdIn, overviewScope, type LeadScope } from '#core/leads/lead-scope.js';
+import { bind, createdIn, overviewScope, scopeAnswered, type LeadScope } from '#core/leads/lead-scope.js';
 
 /*
  * Drop-off per screen. Both queries take the flows started on the scope's days (as the funnel
@@ -113,11 +113,7 @@ export async function fetchOverviewDropoff(db: pg.Pool, query: LeadScopeQuery): 
   const scope = await overviewScope(db, query);
   const [progress, assessment] = await Promise.all([diagnosticProgress(db, scope), assessmentSteps(db, scope)]);
   return {
-    period: query.period,
-    timeZone: query.tz,
-    includeTest: query.includeTest,
-    from: scope.days.from,
-    to: scope.days.to,
+    ...scopeAnswered(query, scope),
     diagnostic: diagnosticSteps(progress),
     assessment,
   };

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { OverviewFunnel } from '#machines/protocol/admin/funnel.js';
 import type { LeadScopeQuery } from '#machines/protocol/admin/scope.js';
-import { createdIn, leadSummariesIn, overviewScope, whereAll, type LeadScope } from '#core/leads/lead-scope.js';
+import { createdIn, leadSummariesIn, overviewScope, scopeAnswered, whereAll, type LeadScope } from '#core/leads/lead-scope.js';
 
 /** All time longer than this many days is drawn per week: a bar per day would be too thin to read. */
 const MAX_DAILY_BARS = 92;
@@ -79,11 +79,7 @@ export async function fetchOverviewFunnel(db: pg.Pool, query: LeadScopeQuery): P
   ]);
   const { book_call, homework, nurture, ...steps } = counts;
   return {
-    period: query.period,
-    timeZone: query.tz,
-    includeTest: query.includeTest,
-    from: scope.days.from,
-    to: scope.days.to,
+    ...scopeAnswered(query, scope),
     funnel: { visits: visited, ...steps, tiers: { book_call, homework, nurture } },
     leadsPerDay: { bucket, bars },
   };

@@ -4,7 +4,7 @@ import type { AdminData, AdminOverview, ContactSubmission } from '#machines/prot
 import type { LeadScopeQuery } from '#machines/protocol/admin/scope.js';
 import { CONTACT_COLUMNS } from '#core/contact/submissions.js';
 import { leadFactsColumns } from '#core/leads/lead-facts.js';
-import { createdIn, leadsIn, leadSummariesIn, mirrorSessionsIn, overviewScope, whereAll } from '#core/leads/lead-scope.js';
+import { createdIn, leadsIn, leadSummariesIn, mirrorSessionsIn, overviewScope, scopeAnswered, whereAll } from '#core/leads/lead-scope.js';
 
 /** Rows each list of the admin data bundle holds at most, newest first. */
 const ADMIN_LIST_LIMIT = 500;
@@ -86,11 +86,7 @@ export async function fetchOverview(db: pg.Pool, query: LeadScopeQuery): Promise
     ),
   ]);
   return {
-    period: query.period,
-    timeZone: query.tz,
-    includeTest: query.includeTest,
-    from: scope.days.from,
-    to: scope.days.to,
+    ...scopeAnswered(query, scope),
     counts: { ...leadCounts[0]!, mirrorSessions: mirror[0]!.n, contactMessages: contact[0]!.n },
     recentLeads,
     recentMessages,
