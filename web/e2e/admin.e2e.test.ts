@@ -294,7 +294,8 @@ describe('the admin area in a real browser', () => {
     // a visitor opens the home page: one visit for the tab, whatever it does next
     const visitor = await openPage(browser, MOBILE);
     await visitor.page.goto(server.url);
-    const visitorId = await visitor.page.evaluate(() => sessionStorage.getItem('hf:visitId'));
+    // the visit is recorded once the page is idle
+    const visitorId = await (await visitor.page.waitForFunction(() => sessionStorage.getItem('hf:visitId'))).jsonValue();
     expect(visitorId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     await expect
       .poll(async () => (await server.pool.query('SELECT path FROM site_visits WHERE visitor_id = $1', [visitorId])).rows)
