@@ -58,6 +58,11 @@ type ServerSide<Declared> = {
 
 type ServerEffects = { readonly [Machine in FlowMachineName]: ServerSide<(typeof flowEffects)[Machine]> };
 
+/** The flow's open attempt: as read with its locked row when it was, else read now. */
+function openAttempt(tx: EffectTx, flow: FlowRow): Promise<OpenAttempt | null> {
+  return flow.open_attempt !== undefined ? Promise.resolve(flow.open_attempt) : openAttemptOf(tx.client, flow.id);
+}
+
 /**
  * The lead is written in the same transaction as the event, and LEAD_SAVED follows at once: a
  * capture answers with the intro screen instead of waiting for a job. A failed write rolls back
@@ -112,7 +117,7 @@ async function holdForConfirmation(tx: EffectTx, flow: FlowRow, attempt: OpenAtt
 function leadJob<Request extends { leadId: string | null }>(queue: QueueName, name: string, onAttempt: 'hold' | 'drop') {
   return async (tx: EffectTx, flow: FlowRow, request: Request): Promise<void> => {
     const job: NewJob = { queue, name, payload: { flowId: flow.id, request }, flowId: flow.id, leadId: request.leadId };
-    const attempt = await openAttemptOf(tx.client, flow.id);
+    const attempt = await openAttempt(tx, flow);
     if (!attempt) await tx.insertJob(job);
     else if (onAttempt === 'hold') await holdForConfirmation(tx, flow, attempt, job);
   };
@@ -123,7 +128,7 @@ function leadJob<Request extends { leadId: string | null }>(queue: QueueName, na
  * answered) but names no lead: the worker keeps the result on the attempt (workers/processors/grading.ts).
  */
 async function requestGrading(tx: EffectTx, flow: FlowRow, request: GradingRequest): Promise<void> {
-  const attempt = await openAttemptOf(tx.client, flow.id);
+  const attempt = await openAttempt(tx, flow);
   if (!attempt) {
     await tx.insertJob({
       queue: 'grading',
@@ -151,7 +156,7 @@ async function sendHomework(tx: EffectTx, flow: FlowRow, request: HomeworkReques
     flowId: flow.id,
     leadId: request.leadId,
   };
-  const attempt = await openAttemptOf(tx.client, flow.id);
+  const attempt = await openAttempt(tx, flow);
   if (!attempt) return void (await tx.insertJob(job));
   await holdForConfirmation(tx, flow, attempt, job);
   return { type: 'HOMEWORK_SENT' };
@@ -173,7 +178,7 @@ const remindToFinish = leadJob<ReminderRequest>('email', 'assessment-reminder', 
  */
 async function startPayment(tx: EffectTx, flow: FlowRow, request: PaymentRequest): Promise<FollowUp | void> {
   // no checkout for an unconfirmed attempt: a stranger's payment must not become the lead's (decision 0044)
-  if (await openAttemptOf(tx.client, flow.id)) return { type: 'PAYMENT_FAILED', reason: 'address_unconfirmed' };
+  if (await openAttempt(tx, flow)) return { type: 'PAYMENT_FAILED', reason: 'address_unconfirmed' };
   const payload = { flowId: flow.id, enteredAt: flow.version, request };
   await tx.insertJob({ queue: 'payments', name: 'start-payment', payload, flowId: flow.id, leadId: request.leadId, maxAttempts: 3 });
 }
@@ -298,6 +303,8 @@ export async function runEffects(tx: EffectTx, flow: FlowRow, actions: readonly 
     const effect = serverEffectOf(flow.machine, action.type);
     const followUp = effect && (await effect(tx, flow, action.params as never));
     if (followUp) followUps.push(followUp);
+    // an effect with a follow-up (a capture) may have opened or dropped the attempt: read it afresh after
+    if (followUp) flow = { ...flow, open_attempt: undefined };
   }
   return followUps;
 }

@@ -32,6 +32,7 @@ import type { QueuedJob } from '../queues/direct.js';
 import type { FlowPush } from './push.js';
 import { serverView } from './server-view.js';
 import { queueLeadEventWebhooks } from '../integrations/lead-events.js';
+import { openAttemptJson } from '../leads/lead-attempts.js';
 
 /** An event to apply; a function when its schema depends on the flow's machine, known only once locked. */
 export type EventSource =
@@ -108,6 +109,7 @@ export class FlowTx {
       name: 'lock-flow',
       text: `SELECT id, machine, version, state, snapshot, lead_id, testing, visitor_id, machine_version,
                     diagnostic_done, survey_done, lead_saved, session_booked, steps_reached, last_step, steps_passed,
+                    ${openAttemptJson('flows.id')} AS open_attempt,
                     floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS clock_ms
              FROM flows WHERE id = $1 FOR UPDATE`,
       values: [id],
@@ -138,7 +140,13 @@ export class FlowTx {
     const updated = await applyFlowEvent(this.client, { flowId: id, ...stored, type, payload, origin, machineVersion, progress });
     if (updated.lead_id && changesLeadFacts(row, progress, persisted)) await refreshLeadFacts(this.client, [updated.lead_id]);
     // the snapshot is not read back: it is the one just transitioned to, at this build's version
-    const written: FlowRow = { ...updated, state, snapshot: persisted, machine_version: flowMachineVersions[row.machine].current };
+    const written: FlowRow = {
+      ...updated,
+      state,
+      snapshot: persisted,
+      machine_version: flowMachineVersions[row.machine].current,
+      open_attempt: row.open_attempt,
+    };
     const flow = toResponse(written);
     this.pushes.push({ ...flow, origin, event });
     await queueLeadEventWebhooks(this, written, event); // the integrations' outgoing webhooks, in this transaction
@@ -225,14 +233,18 @@ export class FlowEngine {
       },
       { retryIfConnectionLost: this.retryIfConnectionLost },
     );
-    if (tx.jobs.length && this.enqueue) {
-      // A job left pending here is picked up by the relay's sweep instead.
-      await this.enqueue(tx.jobs).catch((error: unknown) => this.log.warn({ err: error }, 'jobs left to the relay'));
-    }
-    if (tx.pushes.length) {
-      // A lost push is recovered by the browser reading the snapshot; it must not fail the commit.
-      await this.publish(tx.pushes).catch((error: unknown) => this.log.warn({ err: error }, 'flow push not published'));
-    }
+    // Both at once, the push first: the visitor's push (a GRADED result, say) does not wait for the
+    // jobs its event queued (the results email); a browser adopts only a newer version, whatever the order.
+    await Promise.all([
+      tx.pushes.length
+        ? // A lost push is recovered by the browser reading the snapshot; it must not fail the commit.
+          this.publish(tx.pushes).catch((error: unknown) => this.log.warn({ err: error }, 'flow push not published'))
+        : undefined,
+      tx.jobs.length && this.enqueue
+        ? // A job left pending here is picked up by the relay's sweep instead.
+          this.enqueue(tx.jobs).catch((error: unknown) => this.log.warn({ err: error }, 'jobs left to the relay'))
+        : undefined,
+    ]);
     return result;
   }
 

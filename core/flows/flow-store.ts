@@ -5,6 +5,7 @@ import { flowMachines } from '#machines/index.js';
 import { statePath } from '#machines/protocol/can-accept.js';
 import type { FlowMachineName, FlowSnapshotResponse } from '#machines/protocol/api.js';
 import type { FlowMode } from '#machines/protocol/common.js';
+import type { OpenAttempt } from '../leads/lead-attempts.js';
 import { refreshLeadFacts } from '../leads/lead-facts.js';
 import type { FlowProgress } from './flow-progress.js';
 
@@ -50,6 +51,11 @@ export interface FlowRow {
   visitor_id?: string | null;
   /** The version of the machine that wrote the snapshot (machines/flow-versions.ts); read where the snapshot is. */
   machine_version?: number;
+  /**
+   * Its attempt still waiting for the address to be confirmed (decision 0044), null for none, as
+   * read with the row locked; absent when not read, or when an effect may have changed it since.
+   */
+  open_attempt?: OpenAttempt | null;
 }
 
 /**
