@@ -233,18 +233,22 @@ export class FlowEngine {
       },
       { retryIfConnectionLost: this.retryIfConnectionLost },
     );
-    // Both at once, the push first: the visitor's push (a GRADED result, say) does not wait for the
-    // jobs its event queued (the results email); a browser adopts only a newer version, whatever the order.
-    await Promise.all([
-      tx.pushes.length
-        ? // A lost push is recovered by the browser reading the snapshot; it must not fail the commit.
-          this.publish(tx.pushes).catch((error: unknown) => this.log.warn({ err: error }, 'flow push not published'))
-        : undefined,
-      tx.jobs.length && this.enqueue
-        ? // A job left pending here is picked up by the relay's sweep instead.
-          this.enqueue(tx.jobs).catch((error: unknown) => this.log.warn({ err: error }, 'jobs left to the relay'))
-        : undefined,
-    ]);
+    // Both at once. Whichever is sent first goes first on Redis: the push, when the visitor's tab
+    // learns of the event only by it (a worker's GRADED, say); else the jobs, since a visitor's
+    // request is answered with the snapshot itself and waits on the job (its grading) instead. A
+    // browser adopts only a newer version, whatever order pushes arrive in.
+    // A lost push is recovered by the browser reading the snapshot; it must not fail the commit.
+    const publish = async () => {
+      if (tx.pushes.length)
+        await this.publish(tx.pushes).catch((error: unknown) => this.log.warn({ err: error }, 'flow push not published'));
+    };
+    // A job left pending here is picked up by the relay's sweep instead.
+    const enqueue = async () => {
+      if (tx.jobs.length && this.enqueue)
+        await this.enqueue(tx.jobs).catch((error: unknown) => this.log.warn({ err: error }, 'jobs left to the relay'));
+    };
+    const visitorWaitsOnPush = tx.pushes.some((push) => push.origin !== 'client');
+    await Promise.all(visitorWaitsOnPush ? [publish(), enqueue()] : [enqueue(), publish()]);
     return result;
   }
 
