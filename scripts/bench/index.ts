@@ -31,11 +31,11 @@ import { bareFlows, startBareProcesses } from './bare/client.js';
 import { bullmqBaseline } from './baseline.js';
 import { cpuLine, cpuOverRounds, cpuSpent, readCpu, systemCpu, type CpuReading } from './cpu.js';
 import { gradedFlows } from './flow-path.js';
+import { roundTripCost, roundTripLine } from './round-trip.js';
 import { seedSurveyFlows } from './seed.js';
 import { servingLine, servingRates } from './serving.js';
 import { benchServices, productEnv } from './services.js';
 import { combineRuns, formatRuns, type RunStats } from './stats.js';
-import { roundTripCost, roundTripLine } from './round-trip.js';
 import { flowCostTargets } from './targets.js';
 
 const { values: args } = parseArgs({
