@@ -256,6 +256,38 @@ describe('public pages rendered by the server, hydrated on intent', () => {
     await context.close();
   });
 
+  it('stops holding clicks only once the real menu has replaced its stand-in, so no press straddles the swap', async () => {
+    const { context, page, problems } = await openPage(browser, MOBILE);
+    // the page's own record, in order: the stand-in menu button leaving the bar, and the page
+    // ceasing to hold clicks (its capturing click listener on the document removed)
+    await page.addInitScript(() => {
+      const order: string[] = [];
+      Object.assign(window, { order });
+      const prototype = EventTarget.prototype;
+      const remove: typeof prototype.removeEventListener = Reflect.get(prototype, 'removeEventListener');
+      prototype.removeEventListener = function (this: EventTarget, type: string, listener, options) {
+        if (this === document && type === 'click' && options === true) order.push('clicks no longer held');
+        return remove.call(this, type, listener, options);
+      };
+      document.addEventListener('DOMContentLoaded', () => {
+        const standIn = document.querySelector('header nav > button');
+        new MutationObserver(() => {
+          if (standIn && !standIn.isConnected && !order.includes('stand-in replaced')) order.push('stand-in replaced');
+        }).observe(document.body, { childList: true, subtree: true });
+      });
+    });
+    await page.goto(`${server.url}/`, { waitUntil: 'load' });
+    await page.getByRole('button', { name: 'Open menu' }).hover();
+    await page.locator('header button[id^="headlessui-disclosure-button"]').waitFor();
+    await page.waitForFunction(() => (window as unknown as { order: string[] }).order.length === 2);
+    expect(await page.evaluate(() => (window as unknown as { order: string[] }).order)).toEqual([
+      'stand-in replaced',
+      'clicks no longer held',
+    ]);
+    expect(problems.errors).toEqual([]);
+    await context.close();
+  });
+
   it('keeps what was typed and sends the form submitted while the site code was still on its way', async () => {
     const { context, page, problems } = await openPage(browser, DESKTOP);
     // the site's code is held back until the visitor has typed and pressed Send
