@@ -59,6 +59,17 @@ describe('npm run backup and npm run restore', () => {
     const again = runTs('scripts/restore.ts', testEnv({ DATABASE_URL: restoredUrl }), [backupFile]);
     expect((await again.exited).code).toBe(1);
     expect(again.output()).toContain('is not empty: restore into an empty one');
+    // the columns are compressed as they were (lz4 where this PostgreSQL has it: decision 0062)
+    const compression = async (url: string) => {
+      const client = new pg.Client(url);
+      await client.connect();
+      const found = await client.query(
+        "SELECT attcompression FROM pg_attribute WHERE attrelid = 'flows'::regclass AND attname = 'snapshot'",
+      );
+      await client.end();
+      return found.rows;
+    };
+    expect(await compression(restoredUrl)).toEqual(await compression(before.config.DATABASE_URL!));
 
     // the processes on the restored database and a new, empty Redis, with the default queue prefix
     const redis = await spawnRedis(path.join(folder, 'redis'));

@@ -44,6 +44,23 @@ async function assertEmpty(url: string, name: string): Promise<void> {
   }
 }
 
+/**
+ * Whether the target PostgreSQL was built with lz4, which the dump's columns name (decision 0062).
+ * One without it (the embedded PostgreSQL) restores them with its default compression instead.
+ */
+async function compressesWithLz4(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    await client.query("SET default_toast_compression = 'lz4'");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end();
+  }
+}
+
 const database = await connectableDatabase(config.DATABASE_URL, config.DATA_DIR);
 const databaseName = new URL(database.url).pathname.slice(1);
 let code = 0;
@@ -52,11 +69,12 @@ try {
   const pgRestore = findPgTool('pg_restore', await serverMajorVersion(database.url));
   const connection = toolConnection(database.url);
   // one transaction: a restore that fails half-way leaves the database empty, to try again
-  const restored = spawnSync(
-    pgRestore,
-    ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', '--dbname', connection.url, file],
-    { env: connection.env, stdio: ['ignore', 'inherit', 'inherit'] },
-  );
+  const options = ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction'];
+  if (!(await compressesWithLz4(database.url))) options.push('--no-toast-compression');
+  const restored = spawnSync(pgRestore, [...options, '--dbname', connection.url, file], {
+    env: connection.env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   if (restored.status !== 0) throw new Error(`pg_restore failed (${restored.error?.message ?? `exit ${restored.status}`})`);
   process.stdout.write(
     `Restored ${file} into database ${databaseName}. Start the processes (npm start): they rebuild the queues from the jobs table.\n`,

@@ -217,4 +217,35 @@ describe('migrations', () => {
     );
     expect(rows.rows).toEqual(answers);
   });
+
+  it('compresses every column that can hold a large value with lz4 where PostgreSQL has it, and back to the default when run down', async () => {
+    const url = await scratchDatabase({ migrated: false });
+    await migrate(url);
+    const lz4 = await query(url, "SET default_toast_compression = 'lz4'").then(
+      () => true,
+      () => false,
+    );
+    // by method: a column added by a later migration that does not name lz4 shows here
+    const methods = async () =>
+      (
+        await query<{ method: string; columns: number }>(
+          url,
+          `SELECT a.attcompression AS method, count(*)::int AS columns FROM pg_attribute a
+           JOIN pg_class c ON c.oid = a.attrelid AND c.relkind = 'r' AND c.relname <> 'pgmigrations'
+           JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
+           WHERE a.attnum > 0 AND NOT a.attisdropped AND a.attstorage <> 'p' GROUP BY 1`,
+        )
+      ).rows;
+    const [all] = await methods();
+    expect(await methods()).toEqual([{ method: lz4 ? 'l' : '', columns: all!.columns }]);
+    expect(all!.columns).toBeGreaterThan(100);
+    if (lz4) {
+      // a value written after it is compressed with lz4, whatever the session's default
+      await query(url, "INSERT INTO jobs (queue, name, payload) VALUES ('email', 'x', jsonb_build_object('text', repeat('lead ', 2000)))");
+      const written = await query<{ method: string }>(url, "SELECT pg_column_compression(payload) AS method FROM jobs WHERE name = 'x'");
+      expect(written.rows).toEqual([{ method: 'lz4' }]);
+    }
+    await migrateDownBefore(url, 'lz4-compression');
+    expect(await methods()).toEqual([{ method: '', columns: all!.columns }]);
+  });
 });
