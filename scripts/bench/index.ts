@@ -12,9 +12,11 @@
  * and (d) the coach's re-grade of every graded lead under a proposed rule set (dry run, apply,
  * undo); and (e) requests per second of the product's /healthz, home page and public config
  * against a bare Fastify route in the same run; and the CPU one PostgreSQL round trip costs here
- * (round-trip.ts), the least any statement of a flow costs. It prints the flow's cost against issue 30's targets
- * (scripts/bench/targets.ts: ratios to (c) of the same run; decision 0042) last; it asserts nothing. With --profile, the
- * product's server and worker write V8 CPU profiles (.cpuprofile, for Chrome's DevTools) into DIR.
+ * (round-trip.ts), the least any statement of a flow costs; and, where PostgreSQL loads
+ * pg_stat_statements, its own time per graded flow by statement (statements.ts). It prints the
+ * flow's cost against issue 30's targets (scripts/bench/targets.ts: ratios to (c) of the same run;
+ * decision 0042) last; it asserts nothing. With --profile, the product's server and worker write
+ * V8 CPU profiles (.cpuprofile, for Chrome's DevTools) into DIR.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -34,6 +36,7 @@ import { gradedFlows } from './flow-path.js';
 import { roundTripCost, roundTripLine } from './round-trip.js';
 import { seedSurveyFlows } from './seed.js';
 import { servingLine, servingRates } from './serving.js';
+import { statementTimes } from './statements.js';
 import { benchServices, productEnv } from './services.js';
 import { combineRuns, formatRuns, type RunStats } from './stats.js';
 import { flowCostTargets } from './targets.js';
@@ -199,6 +202,7 @@ try {
   const bareRounds: Array<{ run: RunStats; spent: CpuReading }> = [];
   const ourRounds: Array<{ run: RunStats; spent: CpuReading }> = [];
   const ourWrites: Record<string, number> = {};
+  const statements = await statementTimes(pool);
   const measured = totalFlows - half;
   for (let round = 0; round < ROUNDS; round += 1) {
     const from = half + Math.floor((measured * round) / ROUNDS);
@@ -209,11 +213,13 @@ try {
 
     // the counters' reads wait for PostgreSQL's statistics: outside the CPU's window
     const writesBefore = await databaseWrites(pool);
+    await statements.beforeRound();
     const before = await readCpu(parts, pool);
     const ourRun = await gradedFlows(base, ourLabel, flows.slice(from, to), concurrency, from);
     // what the round left queued (results emails) is charged to it too: it is the same flows' work
     await settleQueues(pool);
     ourRounds.push({ run: ourRun, spent: cpuSpent(before, await readCpu(parts, pool), to - from) });
+    await statements.afterRound();
     addWrites(ourWrites, writesBefore, await databaseWrites(pool));
   }
   const roundsOf = (rounds: Array<{ run: RunStats; spent: CpuReading }>) => ({
@@ -262,6 +268,7 @@ try {
       cpuLine(`(b) at concurrency ${concurrency}`, ourCpu),
       `(b) at concurrency ${concurrency}: per flow in PostgreSQL: ${writesPerFlow(ourWrites, measured)}`,
       roundTripLine(roundTrip),
+      ...statements.lines(measured),
       `(c) bare resident memory after ${totalFlows} flows: server ${bareAtEnd.server.toFixed(0)} MB, worker ${bareAtEnd.worker.toFixed(0)} MB`,
       `b/c at p50: ${ratio(ours[0]!, bare[0]!)} at concurrency 1, ${ratio(ours[2]!, bare[2]!)} at concurrency ${concurrency}`,
       `b/c at p99: ${ratio(ours[0]!, bare[0]!, 'p99')} at concurrency 1, ${ratio(ours[2]!, bare[2]!, 'p99')} at concurrency ${concurrency}`,
