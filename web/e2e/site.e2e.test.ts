@@ -190,9 +190,19 @@ describe('the public site in a real browser', () => {
           () => false,
         );
       if (cta.mobile) {
+        // what the page could not fetch, told with a failure (the case once timed out in CI unexplained)
+        const failed: string[] = [];
+        page.on('requestfailed', (request) => failed.push(`${request.url()}: ${request.failure()?.errorText}`));
         await page.getByRole('button', { name: 'Open menu' }).click();
         // the tap comes before the page is live; the menu opens once it is
-        await page.getByRole('button', { name: 'Close menu' }).waitFor();
+        await page
+          .getByRole('button', { name: 'Close menu' })
+          .waitFor()
+          .catch((error: Error) => {
+            throw new Error(
+              `${error.message}\npage errors: ${JSON.stringify(problems.errors)}\nfailed requests: ${JSON.stringify(failed)}`,
+            );
+          });
       }
       await page
         .getByRole(cta.link ? 'link' : 'button', { name: cta.name, exact: true })
