@@ -8,19 +8,13 @@
 -- without lz4 (the embedded one `npm start` falls back to) refuses the setting: it keeps pglz, and
 -- the migration still counts as applied.
 DO $$
-DECLARE
-  col record;
 BEGIN
-  FOR col IN
-    SELECT c.relname AS table_name, a.attname AS column_name
-    FROM pg_attribute a
-    JOIN pg_class c ON c.oid = a.attrelid AND c.relkind = 'r'
-    JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
-    WHERE a.attnum > 0 AND NOT a.attisdropped AND a.attstorage <> 'p' AND c.relname <> 'pgmigrations'
-    ORDER BY 1, 2
-  LOOP
-    EXECUTE format('ALTER TABLE %I ALTER COLUMN %I SET COMPRESSION lz4', col.table_name, col.column_name);
-  END LOOP;
+  EXECUTE (
+    SELECT string_agg(format('ALTER TABLE %s ALTER COLUMN %I SET COMPRESSION lz4', a.attrelid::regclass, a.attname), '; ')
+    FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+    WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace AND c.relname <> 'pgmigrations'
+      AND a.attnum > 0 AND NOT a.attisdropped AND a.attstorage <> 'p'
+  );
 EXCEPTION WHEN feature_not_supported THEN
   RAISE NOTICE 'this PostgreSQL has no lz4: large values stay compressed with pglz';
 END $$;
@@ -29,15 +23,15 @@ END $$;
 
 DO $$
 DECLARE
-  col record;
+  back text := (
+    SELECT string_agg(format('ALTER TABLE %s ALTER COLUMN %I SET COMPRESSION default', attrelid::regclass, attname), '; ')
+    FROM pg_attribute
+    WHERE attcompression = 'l'
+      AND attrelid IN (SELECT oid FROM pg_class WHERE relkind = 'r' AND relnamespace = current_schema()::regnamespace)
+  );
 BEGIN
-  FOR col IN
-    SELECT c.relname AS table_name, a.attname AS column_name
-    FROM pg_attribute a
-    JOIN pg_class c ON c.oid = a.attrelid AND c.relkind = 'r'
-    JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
-    WHERE a.attnum > 0 AND NOT a.attisdropped AND a.attcompression = 'l'
-  LOOP
-    EXECUTE format('ALTER TABLE %I ALTER COLUMN %I SET COMPRESSION default', col.table_name, col.column_name);
-  END LOOP;
+  -- nothing to undo where the up step found no lz4
+  IF back IS NOT NULL THEN
+    EXECUTE back;
+  END IF;
 END $$;
