@@ -15,7 +15,7 @@ interface StatementTime {
  * PostgreSQL's own time per statement over (b)'s measured rounds, from pg_stat_statements: planning
  * apart from execution, with no log to write or parse (decision 0062 was found this way). Only
  * where the server loads the module (`shared_preload_libraries = 'pg_stat_statements'`); elsewhere
- * `start` says how, and the breakdown is left out. Each round resets the bench database's counts
+ * its one line says so, and the breakdown is left out. Each round resets the bench database's counts
  * before it and adds them up after, so (c)'s rounds between are not in it.
  */
 export async function statementTimes(pool: pg.Pool) {
