@@ -12,7 +12,8 @@
  * and (d) the coach's re-grade of every graded lead under a proposed rule set (dry run, apply,
  * undo); and (e) requests per second of the product's /healthz, home page and public config
  * against a bare Fastify route in the same run; and the CPU one PostgreSQL round trip costs here
- * (round-trip.ts), the least any statement of a flow costs; and, where PostgreSQL loads
+ * (round-trip.ts), the least any statement of a flow costs; the server's and the worker's read and
+ * write system calls per flow for (c) and (b) (syscalls.ts); and, where PostgreSQL loads
  * pg_stat_statements, its own time per graded flow by statement (statements.ts). It prints the
  * flow's cost against issue 30's targets (scripts/bench/targets.ts: ratios to (c) of the same run;
  * decision 0042) last; it asserts nothing. With --profile, the product's server and worker write
@@ -37,6 +38,7 @@ import { roundTripCost, roundTripLine } from './round-trip.js';
 import { seedSurveyFlows } from './seed.js';
 import { servingLine, servingRates } from './serving.js';
 import { statementTimes } from './statements.js';
+import { callCounter, readCalls } from './syscalls.js';
 import { benchServices, productEnv } from './services.js';
 import { combineRuns, formatRuns, type RunStats } from './stats.js';
 import { flowCostTargets } from './targets.js';
@@ -203,22 +205,28 @@ try {
   const ourRounds: Array<{ run: RunStats; spent: CpuReading }> = [];
   const ourWrites: Record<string, number> = {};
   const statements = await statementTimes(pool);
+  const bareCalls = callCounter();
+  const ourCalls = callCounter();
   const measured = totalFlows - half;
   for (let round = 0; round < ROUNDS; round += 1) {
     const from = half + Math.floor((measured * round) / ROUNDS);
     const to = half + Math.floor((measured * (round + 1)) / ROUNDS);
     const bareBefore = await readCpu(bareParts, pool);
+    const bareCallsBefore = readCalls(bareParts);
     const bareRun = await bareFlows(bareBase, bareLabel, to - from, concurrency, from);
     bareRounds.push({ run: bareRun, spent: cpuSpent(bareBefore, await readCpu(bareParts, pool), to - from) });
+    bareCalls.add(bareCallsBefore, readCalls(bareParts), to - from);
 
     // the counters' reads wait for PostgreSQL's statistics: outside the CPU's window
     const writesBefore = await databaseWrites(pool);
     await statements.beforeRound();
     const before = await readCpu(parts, pool);
+    const callsBefore = readCalls(parts);
     const ourRun = await gradedFlows(base, ourLabel, flows.slice(from, to), concurrency, from);
     // what the round left queued (results emails) is charged to it too: it is the same flows' work
     await settleQueues(pool);
     ourRounds.push({ run: ourRun, spent: cpuSpent(before, await readCpu(parts, pool), to - from) });
+    ourCalls.add(callsBefore, readCalls(parts), to - from);
     await statements.afterRound();
     addWrites(ourWrites, writesBefore, await databaseWrites(pool));
   }
@@ -266,6 +274,8 @@ try {
       `(c) bare results stored: ${bareResults.rows[0]!.n} of ${totalFlows}`,
       cpuLine(`(c) at concurrency ${concurrency}`, bareCpu),
       cpuLine(`(b) at concurrency ${concurrency}`, ourCpu),
+      bareCalls.line(`(c) at concurrency ${concurrency}`),
+      ourCalls.line(`(b) at concurrency ${concurrency}`),
       `(b) at concurrency ${concurrency}: per flow in PostgreSQL: ${writesPerFlow(ourWrites, measured)}`,
       roundTripLine(roundTrip),
       ...statements.lines(measured),
