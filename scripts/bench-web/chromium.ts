@@ -32,7 +32,8 @@ export async function launchDebuggableChromium(timeoutMs = 30_000): Promise<Debu
       await exited;
       clearTimeout(timer);
     }
-    rmSync(profile, { recursive: true, force: true });
+    // its helper processes can still be writing there a moment after it exits (ENOTEMPTY): retried
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   };
 
   let stderr = '';
