@@ -236,9 +236,9 @@ describe('migrations', () => {
            WHERE a.attnum > 0 AND NOT a.attisdropped AND a.attstorage <> 'p' GROUP BY 1`,
         )
       ).rows;
-    const [all] = await methods();
-    expect(await methods()).toEqual([{ method: lz4 ? 'l' : '', columns: all!.columns }]);
-    expect(all!.columns).toBeGreaterThan(100);
+    const up = await methods();
+    expect(up).toEqual([{ method: lz4 ? 'l' : '', columns: up[0]!.columns }]);
+    expect(up[0]!.columns).toBeGreaterThan(100);
     if (lz4) {
       // a value written after it is compressed with lz4, whatever the session's default
       await query(url, "INSERT INTO jobs (queue, name, payload) VALUES ('email', 'x', jsonb_build_object('text', repeat('lead ', 2000)))");
@@ -246,6 +246,6 @@ describe('migrations', () => {
       expect(written.rows).toEqual([{ method: 'lz4' }]);
     }
     await migrateDownBefore(url, 'lz4-compression');
-    expect(await methods()).toEqual([{ method: '', columns: all!.columns }]);
+    expect(await methods()).toEqual([{ method: '', columns: up[0]!.columns }]);
   });
 });
