@@ -8,7 +8,8 @@ import type { RunStats } from './stats.js';
  * (decision 0042). Each figure is printed beside its target with whether it meets it.
  */
 
-const verdict = (met: boolean) => (met ? 'within target' : 'OVER TARGET');
+/** How every target line ends. */
+export const verdict = (met: boolean) => (met ? 'within target' : 'OVER TARGET');
 
 export interface FlowCostFigures {
   /** CPU ms per graded flow of the server, worker, PostgreSQL and Redis: (b) and (c). */
