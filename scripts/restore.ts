@@ -28,8 +28,12 @@ const config = loadConfigOrExit();
 
 class NotEmptyError extends Error {}
 
-/** Restoring over live data would mix two histories: only an empty database is restored into. */
-async function assertEmpty(url: string, name: string): Promise<void> {
+/**
+ * Restoring over live data would mix two histories: only an empty database is restored into.
+ * Resolves with whether its PostgreSQL was built with lz4, which the dump's columns name (decision
+ * 0062): one without it (the embedded PostgreSQL) restores them with its default compression instead.
+ */
+async function emptyTarget(url: string, name: string): Promise<{ lz4: boolean }> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
   await client.connect();
   try {
@@ -39,23 +43,11 @@ async function assertEmpty(url: string, name: string): Promise<void> {
         `Database ${name} is not empty: restore into an empty one (set DATABASE_URL to a new database, or DATA_DIR to a new folder for the embedded PostgreSQL).`,
       );
     }
-  } finally {
-    await client.end();
-  }
-}
-
-/**
- * Whether the target PostgreSQL was built with lz4, which the dump's columns name (decision 0062).
- * One without it (the embedded PostgreSQL) restores them with its default compression instead.
- */
-async function compressesWithLz4(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
-  await client.connect();
-  try {
-    await client.query("SET default_toast_compression = 'lz4'");
-    return true;
-  } catch {
-    return false;
+    const lz4 = await client.query("SET default_toast_compression = 'lz4'").then(
+      () => true,
+      () => false,
+    );
+    return { lz4 };
   } finally {
     await client.end();
   }
@@ -65,12 +57,12 @@ const database = await connectableDatabase(config.DATABASE_URL, config.DATA_DIR)
 const databaseName = new URL(database.url).pathname.slice(1);
 let code = 0;
 try {
-  await assertEmpty(database.url, databaseName);
+  const target = await emptyTarget(database.url, databaseName);
   const pgRestore = findPgTool('pg_restore', await serverMajorVersion(database.url));
   const connection = toolConnection(database.url);
   // one transaction: a restore that fails half-way leaves the database empty, to try again
   const options = ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction'];
-  if (!(await compressesWithLz4(database.url))) options.push('--no-toast-compression');
+  if (!target.lz4) options.push('--no-toast-compression');
   const restored = spawnSync(pgRestore, [...options, '--dbname', connection.url, file], {
     env: connection.env,
     stdio: ['ignore', 'inherit', 'inherit'],

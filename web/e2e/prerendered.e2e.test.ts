@@ -279,11 +279,9 @@ describe('public pages rendered by the server, hydrated on intent', () => {
     await page.goto(`${server.url}/`, { waitUntil: 'load' });
     await page.getByRole('button', { name: 'Open menu' }).hover();
     await page.locator('header button[id^="headlessui-disclosure-button"]').waitFor();
-    await page.waitForFunction(() => (window as unknown as { order: string[] }).order.length === 2);
-    expect(await page.evaluate(() => (window as unknown as { order: string[] }).order)).toEqual([
-      'stand-in replaced',
-      'clicks no longer held',
-    ]);
+    const order = () => page.evaluate(() => (window as unknown as { order: string[] }).order);
+    await expect.poll(order).toHaveLength(2);
+    expect(await order()).toEqual(['stand-in replaced', 'clicks no longer held']);
     expect(problems.errors).toEqual([]);
     await context.close();
   });
