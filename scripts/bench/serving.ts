@@ -1,6 +1,6 @@
-import { Agent, request as httpRequest } from 'node:http';
 import { measure, type RunStats } from './stats.js';
 import { verdict } from './targets.js';
+import { loadAgent, rawRequest } from './raw-request.js';
 
 /** One kind of request the serving figures time: a label, the address and its headers. */
 interface Served {
@@ -12,34 +12,21 @@ interface Served {
 /** How many times each address is timed, the addresses taking turns. */
 const ROUNDS = 3;
 
-/** What a browser says it can decode: pages and assets come compressed where they are large enough. */
-const BROWSER_ENCODINGS = 'br, gzip';
-
 /**
  * Requests per second of each address, `count` requests with `concurrency` in flight over
- * keep-alive connections, each body read to its end but not decoded: a browser decodes on its own
- * machine, while this load generator shares the server's two cores, and decoding the home page's
- * brotli here cost it about 300 microseconds a request against the server's 60 (so the figure was
- * the client's, not the server's). Every address is warmed up (a tenth as many requests, untimed)
- * first, so none is timed cold. The addresses take turns over three rounds and each keeps its
- * median round: a single pass let whatever else ran at that moment (a collection, a timer) decide
- * the ratio.
+ * keep-alive connections, each body read to its end but not decoded (raw-request.ts: decoding the
+ * home page's brotli cost this load generator about 300 microseconds a request against the
+ * server's 60, so the figure was the client's). Every address is warmed up (a tenth as many
+ * requests, untimed) first, so none is timed cold. The addresses take turns over three rounds and
+ * each keeps its median round: a single pass let whatever else ran at that moment (a collection, a
+ * timer) decide the ratio.
  */
 export async function servingRates(served: Served[], count: number, concurrency: number): Promise<RunStats[]> {
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-  const get = (url: string, headers?: Record<string, string>) =>
-    new Promise<void>((resolve, reject) => {
-      httpRequest(url, { agent, headers: { 'accept-encoding': BROWSER_ENCODINGS, ...headers } }, (response) => {
-        response.on('data', () => {});
-        response.once('error', reject);
-        response.once('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`${url}: ${response.statusCode}`))));
-      })
-        .once('error', reject)
-        .end();
-    });
+  const agent = loadAgent(concurrency);
   const request = (url: string, headers?: Record<string, string>) => async () => {
     const started = performance.now();
-    await get(url, headers);
+    const { status } = await rawRequest(url, { agent, headers });
+    if (status !== 200) throw new Error(`${url}: ${status}`);
     return performance.now() - started;
   };
   for (const { label, url, headers } of served) await measure(label, Math.ceil(count / 10), concurrency, request(url, headers));

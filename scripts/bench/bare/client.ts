@@ -5,6 +5,7 @@ import WebSocket from 'ws';
 import { SURVEYS } from '#test/journey.js';
 import { NODE_BUNDLE } from '../../lib/ensure.mjs';
 import { spawnBundle, stopChild, waitForReady } from '../../services/child.js';
+import { loadAgent, rawRequest } from '../raw-request.js';
 import { measure, type RunStats } from '../stats.js';
 import type { BarePush } from './names.js';
 
@@ -49,7 +50,8 @@ export async function startBareProcesses(
  * from the POST to its push arriving on that socket.
  */
 export async function bareFlows(base: string, label: string, count: number, concurrency: number, first = 0): Promise<RunStats> {
-  return measure(label, count, concurrency, async (index) => {
+  const agent = loadAgent(concurrency);
+  const run = await measure(label, count, concurrency, async (index) => {
     const requestId = `bare-${first + index}`;
     const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/ws`);
     try {
@@ -70,16 +72,19 @@ export async function bareFlows(base: string, label: string, count: number, conc
       await subscribed;
       const graded = when('graded');
       const started = performance.now();
-      const response = await fetch(`${base}/events`, {
+      const response = await rawRequest(`${base}/events`, {
+        agent,
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ requestId, answers: SURVEYS.book_call }),
       });
-      if (response.status !== 200) throw new Error(`bare POST for ${requestId}: ${response.status} ${await response.text()}`);
+      if (response.status !== 200) throw new Error(`bare POST for ${requestId}: ${response.status} ${response.body.toString()}`);
       await graded;
       return performance.now() - started;
     } finally {
       socket.close();
     }
   });
+  agent.destroy();
+  return run;
 }
