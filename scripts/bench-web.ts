@@ -33,7 +33,7 @@ import { createPool } from '#core/db/pool.js';
 import { createRedis } from '#core/redis.js';
 import { PRERENDERED_PAGES } from '#machines/protocol/pages.js';
 import { ROOT } from './services/child.js';
-import { benchServices } from './bench/services.js';
+import { benchServices, deleteRunKeys } from './bench/services.js';
 import { freePort } from './services/free-port.js';
 import { launchDebuggableChromium } from './bench-web/chromium.js';
 import { compressionReport, gzipBytesSent } from './bench-web/compression.js';
@@ -122,10 +122,11 @@ try {
     },
     { isTTY: false },
   );
+  const queuePrefix = `hf-bench-web-${runId}`;
   const pool = createPool(config.DATABASE_URL!, 4);
   const redis = createRedis(config.REDIS_URL!, 'producer');
   const app = await buildApp({
-    config: { ...config, QUEUE_PREFIX: `hf-bench-web-${runId}` },
+    config: { ...config, QUEUE_PREFIX: queuePrefix },
     pool,
     redis,
     logger: false,
@@ -135,6 +136,7 @@ try {
   cleanups.push(async () => {
     await app.close();
     await pool.end();
+    await deleteRunKeys(redis, queuePrefix);
     redis.disconnect();
   });
 

@@ -39,7 +39,7 @@ import { seedSurveyFlows } from './seed.js';
 import { servingLine, servingRates } from './serving.js';
 import { statementTimes } from './statements.js';
 import { callCounter, readCalls } from './syscalls.js';
-import { benchServices, productEnv } from './services.js';
+import { benchServices, deleteRunKeys, productEnv } from './services.js';
 import { combineRuns, formatRuns, type RunStats } from './stats.js';
 import { flowCostTargets } from './targets.js';
 
@@ -122,9 +122,7 @@ try {
 
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   cleanups.push(async () => {
-    for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 })) {
-      if ((keys as string[]).length) await redis.del(...(keys as string[]));
-    }
+    await deleteRunKeys(redis, prefix);
     redis.disconnect();
   });
 

@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import pg from 'pg';
 import { migrate } from '#core/db/migrate.js';
 import { postgresAnswers, startEmbeddedPostgres } from '../services/postgres.js';
@@ -51,4 +52,11 @@ export function productEnv(options: { port: number; databaseUrl: string; redisUr
     ADMIN_EMAIL: 'bench@example.com',
     ADMIN_PASSWORD: 'bench-password-not-used',
   };
+}
+
+/** Deletes every Redis key of a run's queue prefix, so a benchmark leaves the shared Redis as it found it. */
+export async function deleteRunKeys(redis: Redis, prefix: string): Promise<void> {
+  for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 })) {
+    if ((keys as string[]).length) await redis.del(...(keys as string[]));
+  }
 }
