@@ -182,8 +182,8 @@ try {
   const serving = await servingRates(
     [
       { label: 'bare', url: `${bareBase}/bare` },
-      { label: '/healthz', url: `${base}/healthz` },
-      { label: 'home page HTML', url: `${base}/`, headers: { accept: 'text/html' } },
+      { label: '/healthz', url: `${base}/healthz`, atLeast: 0.9 },
+      { label: 'home page HTML', url: `${base}/`, headers: { accept: 'text/html' }, atLeast: 0.5 },
       { label: '/api/config', url: `${base}/api/config` },
     ],
     SERIAL * 20,
